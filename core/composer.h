@@ -1,0 +1,59 @@
+#pragma once
+
+#include "contract.h"
+
+#include <QByteArray>
+#include <QByteArrayView>
+#include <QString>
+#include <QStringList>
+
+#include <array>
+#include <optional>
+
+// compose() as a pure function of seven optional byte buffers, and
+// composeDirectory() on top of it. The preview, the export, the meters and
+// soulc all come from here, so they cannot disagree.
+namespace soul {
+
+// The bytes of each slot, in BootstrapOrder; std::nullopt for an absent slot.
+// A buffer may hold the whole file or only its first CapBytes + 1 bytes: only
+// those decide the result.
+using SlotBuffers = std::array<std::optional<QByteArray>, SlotCount>;
+
+struct Composition
+{
+    QByteArray soul;   // UTF-8, exactly what the agent receives
+    QStringList found; // names of the slots that took part, in order
+    std::array<bool, SlotCount> present{};
+    std::array<bool, SlotCount> truncated{};
+    // Where each present slot's section (from "## " to the end of its body)
+    // stands in `soul`; -1 for an absent slot.
+    std::array<qsizetype, SlotCount> sectionOffset{-1, -1, -1, -1, -1, -1, -1};
+    std::array<qsizetype, SlotCount> sectionLength{};
+};
+
+// True when `raw` is longer than the cap and will be cut.
+inline bool isTruncated(QByteArrayView raw)
+{
+    return raw.size() > CapBytes;
+}
+
+// Steps 2 to 5 of the contract for one file: cut, lossy decode, notice, trim.
+// Appends the body to `out` and returns whether the bytes were truncated.
+bool appendBody(QByteArray &out, QByteArrayView raw);
+
+// The body alone, as a new array.
+QByteArray composeBody(QByteArrayView raw, bool *truncated = nullptr);
+
+// "## NAME\n\n" + body.
+QByteArray composeSection(int slot, QByteArrayView raw, bool *truncated = nullptr);
+
+Composition compose(const SlotBuffers &buffers);
+
+// Reads each slot of `dir` (at most CapBytes + 1 bytes of each, one file at a
+// time, so memory stays bounded) and composes. A slot that is not a readable
+// regular file is absent. A directory that does not exist composes to nothing;
+// callers that must tell a missing directory apart check it first.
+Composition composeDirectory(const QString &dir);
+
+} // namespace soul

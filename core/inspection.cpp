@@ -1,0 +1,114 @@
+#include "inspection.h"
+
+#include "utf8.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFileInfo>
+
+namespace soul {
+
+namespace {
+
+qsizetype countCodePoints(QByteArrayView bytes)
+{
+    // Every byte that is not a continuation byte starts a character (or, in
+    // invalid input, a replacement character: close enough for a lint).
+    qsizetype n = 0;
+    for (const char c : bytes)
+        n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    return n;
+}
+
+void fillContentFacts(SlotFacts &facts, QByteArrayView bytes)
+{
+    facts.truncated = isTruncated(bytes) || facts.size > CapBytes;
+    facts.droppedBytes = facts.truncated ? facts.size - CapBytes : 0;
+    const QByteArrayView seen = bytes.first(qMin<qsizetype>(bytes.size(), CapBytes));
+    facts.encoding = scanEncoding(seen);
+    facts.characters = countCodePoints(seen);
+    if (!facts.truncated) {
+        const QByteArray valid = utf8::sanitize(seen);
+        facts.blank = utf8::trimmed(valid).isEmpty();
+    }
+}
+
+SlotFacts factsOfRead(const SlotRead &read)
+{
+    SlotFacts facts;
+    facts.slot = read.slot;
+    facts.name = slotName(read.slot);
+    facts.path = read.path;
+    facts.presence = read.presence;
+    facts.absenceReason = absenceReason(read);
+    facts.isSymlink = read.isSymlink;
+    if (read.presence != SlotPresence::Present)
+        return facts;
+    facts.size = read.size;
+    facts.sha256 = read.sha256;
+    fillContentFacts(facts, read.bytes);
+    return facts;
+}
+
+} // namespace
+
+SlotFacts factsOfBytes(int slot, QByteArrayView bytes)
+{
+    SlotFacts facts;
+    facts.slot = slot;
+    facts.name = slotName(slot);
+    facts.presence = SlotPresence::Present;
+    facts.size = bytes.size();
+    fillContentFacts(facts, bytes);
+    return facts;
+}
+
+QString checkDirectory(const QString &dir)
+{
+    const QFileInfo info(dir);
+    if (!info.exists())
+        return QStringLiteral("%1: no such directory. Check the path.").arg(dir);
+    if (!info.isDir())
+        return QStringLiteral("%1: not a directory. Give the folder that holds the persona's "
+                              "Markdown files.")
+            .arg(dir);
+    if (!info.isReadable() || !info.isExecutable())
+        return QStringLiteral("%1: permission denied. Make the directory readable.").arg(dir);
+    return {};
+}
+
+Result<Inspection> inspectDirectory(const QString &dir, bool digests)
+{
+    const QString problem = checkDirectory(dir);
+    if (!problem.isEmpty())
+        return Result<Inspection>::failure(problem);
+
+    Inspection inspection;
+    inspection.directory = QFileInfo(dir).absoluteFilePath();
+    ReadOptions options;
+    options.limit = CapBytes + 1;
+    options.sha256 = digests;
+    SlotBuffers buffers;
+    QList<bool> present;
+    for (int slot = 0; slot < SlotCount; ++slot) {
+        const SlotRead read = readSlot(dir, slot, options);
+        inspection.slotFacts[static_cast<size_t>(slot)] = factsOfRead(read);
+        present.append(read.presence == SlotPresence::Present);
+        if (read.presence == SlotPresence::Present)
+            buffers[static_cast<size_t>(slot)] = read.bytes;
+    }
+    inspection.composition = compose(buffers);
+    inspection.soulSha256
+        = QCryptographicHash::hash(inspection.composition.soul, QCryptographicHash::Sha256).toHex();
+    for (const SlotFacts &facts : inspection.slotFacts)
+        inspection.lints.append(lintSlot(facts));
+    inspection.lints.append(lintDirectoryEntries(dir, present));
+    return inspection;
+}
+
+qint64 approximateTokens(qint64 soulBytes)
+{
+    return (soulBytes + 3) / 4;
+}
+
+} // namespace soul

@@ -1,0 +1,64 @@
+#pragma once
+
+#include "composer.h"
+#include "encodingfacts.h"
+#include "lint.h"
+#include "result.h"
+#include "slotreader.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+
+#include <array>
+
+// Everything soulc stat, soulc check, the snapshot and the window's meters
+// know about a persona: per-slot facts, the composition and the lints.
+namespace soul {
+
+struct SlotFacts
+{
+    int slot = -1;
+    QString name;
+    QString path;
+    SlotPresence presence = SlotPresence::Missing;
+    QString absenceReason; // see soul::absenceReason()
+    bool isSymlink = false;
+    qint64 size = -1;          // bytes on disk, -1 when absent
+    bool truncated = false;
+    qint64 droppedBytes = 0;   // bytes past the cap the agent does not get
+    QByteArray sha256;         // hex digest of the whole file, when computed
+    EncodingFacts encoding;    // of the bytes the agent gets (the first CapBytes)
+    qsizetype characters = 0;  // code points the agent gets, before trimming
+    bool blank = false;        // present, but the body trims to nothing
+
+    bool present() const { return presence == SlotPresence::Present; }
+    // Share of the cap, 0.0 .. (above 1.0 when truncated).
+    double capShare() const { return size < 0 ? 0.0 : double(size) / double(CapBytes); }
+};
+
+// Facts of bytes in memory (an editor buffer, say); `size` is bytes.size().
+SlotFacts factsOfBytes(int slot, QByteArrayView bytes);
+
+struct Inspection
+{
+    QString directory; // absolute
+    std::array<SlotFacts, SlotCount> slotFacts;
+    Composition composition;
+    QByteArray soulSha256; // hex
+    QList<Lint> lints;     // per slot in order, then the directory's own
+};
+
+// Reads every slot once (keeping at most CapBytes + 1 bytes of each, hashing
+// the whole file when `digests` is set) and composes from the same bytes, so
+// the digests and the soul describe one moment. Fails, with a sentence, when
+// `dir` does not exist, is not a directory or cannot be listed.
+Result<Inspection> inspectDirectory(const QString &dir, bool digests = true);
+
+// A sentence when `dir` is not a usable persona directory, else empty.
+QString checkDirectory(const QString &dir);
+
+// About 4 bytes a token for English prose; marked approximate wherever shown.
+qint64 approximateTokens(qint64 soulBytes);
+
+} // namespace soul

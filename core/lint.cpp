@@ -1,0 +1,203 @@
+#include "lint.h"
+
+#include "contract.h"
+#include "inspection.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QLocale>
+
+namespace soul {
+
+namespace {
+
+// OpenClaw counts characters and keeps about this many a file.
+constexpr qsizetype OpenClawFileChars = 20000;
+
+Lint make(const SlotFacts &facts, LintLevel level, const char *code, QString message)
+{
+    Lint lint;
+    lint.file = facts.name;
+    lint.slot = facts.slot;
+    lint.level = level;
+    lint.code = QLatin1String(code);
+    lint.message = std::move(message);
+    return lint;
+}
+
+QString plural(qint64 n, const char *one, const char *many)
+{
+    return formatCount(n) + QLatin1Char(' ') + QLatin1String(n == 1 ? one : many);
+}
+
+} // namespace
+
+QString formatCount(qint64 n)
+{
+    static const QLocale english(QLocale::English, QLocale::UnitedStates);
+    return english.toString(n);
+}
+
+QString lintLevelName(LintLevel level)
+{
+    switch (level) {
+    case LintLevel::Info:
+        return QStringLiteral("info");
+    case LintLevel::Warning:
+        return QStringLiteral("warning");
+    case LintLevel::Error:
+        return QStringLiteral("error");
+    }
+    return {};
+}
+
+bool hasErrors(const QList<Lint> &lints)
+{
+    return std::any_of(lints.cbegin(), lints.cend(),
+                       [](const Lint &l) { return l.level == LintLevel::Error; });
+}
+
+QList<Lint> lintSlot(const SlotFacts &facts)
+{
+    QList<Lint> lints;
+    const QString &name = facts.name;
+    switch (facts.presence) {
+    case SlotPresence::Missing:
+        return lints;
+    case SlotPresence::Directory:
+        lints.append(make(facts, LintLevel::Warning, "directory",
+                          QStringLiteral("%1 is a directory, so it is skipped (a Python runtime "
+                                         "fails on it). Remove or rename the directory.")
+                              .arg(name)));
+        return lints;
+    case SlotPresence::NotRegularFile:
+        lints.append(make(facts, LintLevel::Warning, "not-regular",
+                          QStringLiteral("%1 %2, so it is skipped. Replace it with a regular file.")
+                              .arg(name, facts.absenceReason)));
+        return lints;
+    case SlotPresence::DanglingLink:
+        lints.append(make(facts, LintLevel::Warning, "dangling-link",
+                          QStringLiteral("%1 is a symbolic link to nothing, so it is skipped. "
+                                         "Point it at an existing file or remove it.")
+                              .arg(name)));
+        return lints;
+    case SlotPresence::Unreadable:
+        lints.append(make(facts, LintLevel::Error, "unreadable",
+                          QStringLiteral("%1 %2, so it is skipped. Check its permissions.")
+                              .arg(name, facts.absenceReason)));
+        return lints;
+    case SlotPresence::Present:
+        break;
+    }
+
+    if (facts.truncated) {
+        lints.append(make(facts, LintLevel::Error, "truncated",
+                          QStringLiteral("%1 is %2 bytes, over the %3-byte cap: the agent gets "
+                                         "the first 2 MiB and does not see the last %4. "
+                                         "Shorten it or move content to another file.")
+                              .arg(name, formatCount(facts.size), formatCount(CapBytes),
+                                   plural(facts.droppedBytes, "byte", "bytes"))));
+    } else if (facts.size >= NearCapBytes) {
+        lints.append(make(facts, LintLevel::Warning, "near-cap",
+                          QStringLiteral("%1 is at %2% of the cap (%3 of %4 bytes): "
+                                         "it will be cut if it grows past the cap.")
+                              .arg(name)
+                              .arg(int(facts.capShare() * 100))
+                              .arg(formatCount(facts.size), formatCount(CapBytes))));
+    }
+    if (facts.encoding.bom) {
+        lints.append(make(facts, LintLevel::Warning, "bom",
+                          QStringLiteral("%1 starts with a byte-order mark: the model receives "
+                                         "U+FEFF at the start of its section (a JavaScript "
+                                         "runtime would drop it). Save it as UTF-8 without BOM.")
+                              .arg(name)));
+    }
+    if (facts.encoding.invalidSubparts > 0) {
+        lints.append(make(facts, LintLevel::Warning, "invalid-utf8",
+                          QStringLiteral("%1 is not valid UTF-8: the model receives %2 (U+FFFD), "
+                                         "and a Python runtime fails on it. Re-save it as UTF-8.")
+                              .arg(name, plural(facts.encoding.invalidSubparts,
+                                                "replacement character",
+                                                "replacement characters"))));
+    }
+    if (facts.encoding.nulBytes > 0) {
+        lints.append(make(facts, LintLevel::Warning, "nul",
+                          QStringLiteral("%1 contains %2, which the model receives as they are. "
+                                         "Remove them.")
+                              .arg(name, plural(facts.encoding.nulBytes, "NUL byte",
+                                                "NUL bytes"))));
+    }
+    if (facts.blank) {
+        lints.append(make(facts, LintLevel::Warning, "blank",
+                          QStringLiteral("%1 is present but blank: it adds an empty \"## %1\" "
+                                         "section. Write something or delete the file.")
+                              .arg(name)));
+    }
+    if (facts.encoding.lineEndings() == LineEndings::Mixed) {
+        lints.append(make(facts, LintLevel::Info, "mixed-line-endings",
+                          QStringLiteral("%1 mixes line endings (%2 LF, %3 CR LF, %4 lone CR); "
+                                         "the model receives them as they are.")
+                              .arg(name, formatCount(facts.encoding.lfCount),
+                                   formatCount(facts.encoding.crlfCount),
+                                   formatCount(facts.encoding.crCount))));
+    }
+    if (facts.characters > OpenClawFileChars) {
+        lints.append(make(facts, LintLevel::Info, "openclaw-chars",
+                          QStringLiteral("%1 has %2 characters: OpenClaw keeps only about %3 a "
+                                         "file (a head and a tail), so it would see less there.")
+                              .arg(name, formatCount(facts.characters),
+                                   formatCount(OpenClawFileChars))));
+    }
+    return lints;
+}
+
+QList<Lint> lintDirectoryEntries(const QString &dir, const QList<bool> &slotPresent)
+{
+    QList<Lint> lints;
+    const QDir directory(dir);
+    const QStringList entries = directory.entryList(QDir::AllEntries | QDir::Hidden | QDir::System
+                                                        | QDir::NoDotAndDotDot,
+                                                    QDir::Name);
+    for (const QString &entry : entries) {
+        for (int slot = 0; slot < SlotCount; ++slot) {
+            const QString name = slotName(slot);
+            if (entry == name || entry.compare(name, Qt::CaseInsensitive) != 0)
+                continue;
+            const bool slotThere = slot < slotPresent.size() && slotPresent.at(slot);
+            Lint lint;
+            lint.file = entry;
+            lint.slot = slot;
+            lint.level = LintLevel::Warning;
+            lint.code = QStringLiteral("case-variant");
+            lint.message = slotThere
+                ? QStringLiteral("%1 is not read: names are case-sensitive, and only %2 takes "
+                                 "part. Merge it into %2 and delete it.")
+                      .arg(entry, name)
+                : QStringLiteral("%1 is not read: names are case-sensitive and %2 is missing. "
+                                 "Rename it to %2.")
+                      .arg(entry, name);
+            lints.append(lint);
+        }
+    }
+    const auto otherRuntime = [&](const QString &entry, const QString &what) {
+        Lint lint;
+        lint.file = entry;
+        lint.level = LintLevel::Info;
+        lint.code = QStringLiteral("other-runtime");
+        lint.message = what;
+        lints.append(lint);
+    };
+    if (entries.contains(QStringLiteral("BOOTSTRAP.md"))) {
+        otherRuntime(QStringLiteral("BOOTSTRAP.md"),
+                     QStringLiteral("BOOTSTRAP.md is read by some runtimes but not by this rule: "
+                                    "the agent composed here does not get it."));
+    }
+    if (QFileInfo(directory.filePath(QStringLiteral("memory"))).isDir()) {
+        otherRuntime(QStringLiteral("memory/"),
+                     QStringLiteral("memory/ is read by OpenClaw but not by this rule: put "
+                                    "durable notes in MEMORY.md for the agent to get them."));
+    }
+    return lints;
+}
+
+} // namespace soul

@@ -1,0 +1,36 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+
+namespace soul {
+
+struct SlotFacts;
+
+enum class LintLevel { Info, Warning, Error };
+
+// Something a persona author should know, as one sentence naming the file.
+struct Lint
+{
+    QString file;  // the file (or folder) it is about, relative to the persona
+    int slot = -1; // its slot, or -1 for a file beside the slots
+    LintLevel level = LintLevel::Info;
+    QString code;    // stable, for scripts: "truncated", "bom", ...
+    QString message; // a sentence for a person
+};
+
+QString lintLevelName(LintLevel level); // "info", "warning", "error"
+
+// Lints of one slot, from its facts (on disk, or of an editor buffer).
+QList<Lint> lintSlot(const SlotFacts &facts);
+
+// Lints about the directory itself: case variants of slot names, files other
+// runtimes read that this rule does not. `slots` says which slots are present.
+QList<Lint> lintDirectoryEntries(const QString &dir, const QList<bool> &slotPresent);
+
+bool hasErrors(const QList<Lint> &lints);
+
+// 2097152 -> "2,097,152"
+QString formatCount(qint64 n);
+
+} // namespace soul

@@ -1,0 +1,56 @@
+#pragma once
+
+#include "contract.h"
+
+#include <QByteArray>
+#include <QString>
+
+// Reading one slot of a persona directory from disk. Presence follows the
+// contract: after following symbolic links the path must be a regular file
+// that opens and reads; anything else is absent. Reading never blocks on a
+// FIFO and never reads more than it is asked to keep (plus, when hashing, a
+// streaming pass over the rest in fixed-size chunks).
+namespace soul {
+
+enum class SlotPresence {
+    Present,
+    Missing,        // no such path
+    DanglingLink,   // a symbolic link whose target does not exist
+    Directory,      // a directory named like the slot
+    NotRegularFile, // a FIFO, socket or device
+    Unreadable,     // exists but cannot be opened or read
+};
+
+struct SlotRead
+{
+    int slot = -1;
+    QString path;
+    SlotPresence presence = SlotPresence::Missing;
+    bool isSymlink = false;
+    QString errorText; // the system's words for an Unreadable slot
+    QString kindText;  // "a FIFO", "a socket", ... for a NotRegularFile slot
+    qint64 size = -1;  // bytes on disk, once present
+    QByteArray bytes;  // the first `limit` bytes
+    bool complete = false; // `bytes` hold the whole file
+    QByteArray sha256;     // hex digest of the whole file, when asked for
+};
+
+struct ReadOptions
+{
+    qint64 limit = CapBytes + 1; // keep at most this many bytes
+    bool sha256 = false;         // also digest the whole file (streamed)
+};
+
+QString slotPath(const QString &dir, int slot);
+
+SlotRead readSlot(const QString &dir, int slot, qint64 limit);
+SlotRead readSlot(const QString &dir, int slot, const ReadOptions &options);
+// The same for any path (used for files beside the slots, and by tests).
+SlotRead readPath(const QString &path, const ReadOptions &options);
+
+// Why an absent slot is absent, as a phrase: "is a directory",
+// "is a dangling symbolic link", "is a FIFO", "cannot be read (Permission
+// denied)". Empty for Present and Missing.
+QString absenceReason(const SlotRead &read);
+
+} // namespace soul

@@ -1,0 +1,36 @@
+#pragma once
+
+#include "inspection.h"
+#include "result.h"
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QString>
+
+// The frozen snapshot: the soul as composed at one moment, and a manifest of
+// what shaped it.
+namespace soul {
+
+inline constexpr char ManifestFormat[] = "soul-snapshot";
+inline constexpr int ManifestVersion = 1;
+
+struct Snapshot
+{
+    Inspection inspection;
+    QDateTime createdAt; // UTC
+
+    const QByteArray &soul() const { return inspection.composition.soul; }
+    QJsonObject manifest() const;
+};
+
+Result<Snapshot> takeSnapshot(const QString &dir);
+
+// "OUT" -> "OUT.manifest.json"
+QString manifestPathFor(const QString &soulPath);
+
+// Writes the soul to `soulPath` and the manifest beside it, each atomically.
+// Without `overwrite`, refuses when either exists. Fails with a sentence
+// naming the file.
+Status writeSnapshot(const Snapshot &snapshot, const QString &soulPath, bool overwrite);
+
+} // namespace soul
