@@ -19,38 +19,33 @@ void appendSectionHead(QByteArray &out, int slot)
     out.append(SectionHeadEnd);
 }
 
-// Appends `text` + notice, trimmed. The notice ends in ']', so only the start
-// can be trimmed, and only into the notice when `text` is all white space.
-void appendTruncated(QByteArray &out, QByteArrayView validText)
-{
-    const QByteArrayView head = utf8::trimmedStart(validText);
-    if (head.isEmpty()) {
-        out.append(utf8::trimmedStart(noticeView()));
-        return;
-    }
-    out.append(head);
-    out.append(noticeView());
-}
-
 } // namespace
+
+BodyPieces bodyPieces(QByteArrayView raw, QByteArray &scratch)
+{
+    const bool truncated = isTruncated(raw);
+    QByteArrayView text = truncated ? raw.first(CapBytes) : raw;
+    if (!utf8::isValid(text)) {
+        scratch = utf8::sanitize(text);
+        text = scratch;
+    }
+    if (!truncated)
+        return {utf8::trimmed(text), {}, false};
+    // The notice ends in ']', so only the start can be trimmed, and only into
+    // the notice when the text is all white space.
+    const QByteArrayView head = utf8::trimmedStart(text);
+    if (head.isEmpty())
+        return {{}, utf8::trimmedStart(noticeView()), true};
+    return {head, noticeView(), true};
+}
 
 bool appendBody(QByteArray &out, QByteArrayView raw)
 {
-    const bool truncated = isTruncated(raw);
-    const QByteArrayView cut = truncated ? raw.first(CapBytes) : raw;
-    if (utf8::isValid(cut)) {
-        if (truncated)
-            appendTruncated(out, cut);
-        else
-            out.append(utf8::trimmed(cut));
-        return truncated;
-    }
-    const QByteArray text = utf8::sanitize(cut);
-    if (truncated)
-        appendTruncated(out, text);
-    else
-        out.append(utf8::trimmed(text));
-    return truncated;
+    QByteArray scratch;
+    const BodyPieces body = bodyPieces(raw, scratch);
+    out.append(body.text);
+    out.append(body.notice);
+    return body.truncated;
 }
 
 QByteArray composeBody(QByteArrayView raw, bool *truncated)
@@ -108,6 +103,33 @@ Composition compose(const SlotBuffers &buffers)
             appendSlot(result, slot, *buffer);
     }
     return result;
+}
+
+bool composeDirectoryTo(const QString &dir, const SoulWriter &write, QStringList *found)
+{
+    QByteArray head;
+    QByteArray scratch;
+    QByteArray buffer;
+    bool first = true;
+    for (int slot = 0; slot < SlotCount; ++slot) {
+        SlotRead read = readSlot(dir, slot, ReadOptions(), std::move(buffer));
+        if (read.presence != SlotPresence::Present)
+            continue;
+        head.clear();
+        if (!first)
+            head.append(SectionJoin);
+        first = false;
+        appendSectionHead(head, slot);
+        const BodyPieces body = bodyPieces(read.bytes, scratch);
+        if (!write(head) || (!body.text.isEmpty() && !write(body.text))
+            || (!body.notice.isEmpty() && !write(body.notice))) {
+            return false;
+        }
+        if (found)
+            found->append(slotName(slot));
+        buffer = std::move(read.bytes);
+    }
+    return true;
 }
 
 Composition composeDirectory(const QString &dir)

@@ -8,6 +8,7 @@
 #include <QStringList>
 
 #include <array>
+#include <functional>
 #include <optional>
 
 // compose() as a pure function of seven optional byte buffers, and
@@ -42,6 +43,18 @@ inline bool isTruncated(QByteArrayView raw)
 // Appends the body to `out` and returns whether the bytes were truncated.
 bool appendBody(QByteArray &out, QByteArrayView raw);
 
+// The body of one slot as pieces of the soul, without copying: the text (a
+// view into `raw`, or into `scratch` when invalid bytes had to be replaced)
+// and the truncation notice (empty unless truncated). Valid while `raw` and
+// `scratch` are.
+struct BodyPieces
+{
+    QByteArrayView text;
+    QByteArrayView notice;
+    bool truncated = false;
+};
+BodyPieces bodyPieces(QByteArrayView raw, QByteArray &scratch);
+
 // The body alone, as a new array.
 QByteArray composeBody(QByteArrayView raw, bool *truncated = nullptr);
 
@@ -55,5 +68,14 @@ Composition compose(const SlotBuffers &buffers);
 // regular file is absent. A directory that does not exist composes to nothing;
 // callers that must tell a missing directory apart check it first.
 Composition composeDirectory(const QString &dir);
+
+// Receives the soul piece by piece, in order; returns false to stop.
+using SoulWriter = std::function<bool(QByteArrayView piece)>;
+
+// The same soul as composeDirectory(dir).soul, handed to `write` slot by slot
+// instead of built whole, so memory holds one slot, not the persona: what
+// `soulc compose` streams to its output. Returns false when `write` did (the
+// pieces before it were written). `found`, when given, receives the names.
+bool composeDirectoryTo(const QString &dir, const SoulWriter &write, QStringList *found = nullptr);
 
 } // namespace soul

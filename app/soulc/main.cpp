@@ -1,14 +1,16 @@
-#include "composer.h"
+#include "commandline.h"
+#include "commands.h"
 
-#include <QCoreApplication>
-
-#include <cstdio>
+#include <QFile>
+#include <QStringList>
 
 int main(int argc, char *argv[])
 {
-    if (argc != 3)
-        return 2;
-    const soul::Composition c = soul::composeDirectory(QString::fromLocal8Bit(argv[2]));
-    std::fwrite(c.soul.constData(), 1, static_cast<size_t>(c.soul.size()), stdout);
-    return 0;
+    // No QCoreApplication: nothing here needs an event loop, plugins or
+    // translations, and `soulc compose` is meant to start about as fast as cat.
+    QStringList arguments;
+    arguments.reserve(argc);
+    for (int i = 1; i < argc; ++i)
+        arguments.append(QFile::decodeName(argv[i]));
+    return soul::runInvocation(soul::parseCommandLine(arguments));
 }

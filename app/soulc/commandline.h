@@ -1,0 +1,36 @@
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+// soulc's command line: `soulc COMMAND [OPTIONS] ARGS`. A small hand parser
+// rather than QCommandLineParser, which has no notion of subcommands with
+// their own options and wants a QCoreApplication that `soulc compose` does
+// not otherwise need.
+namespace soul {
+
+enum class Command { None, Compose, Stat, Check, Export };
+
+struct Invocation
+{
+    Command command = Command::None;
+    bool help = false;    // --help, `soulc help [COMMAND]`: print help for `command`
+    bool version = false; // --version
+    QStringList arguments;
+    QString output; // compose -o FILE
+    bool found = false;
+    bool json = false;
+    bool force = false;
+    // Bad usage, as one sentence without the "soulc: " prefix; the rest of
+    // the invocation is then meaningless.
+    QString usageError;
+};
+
+Invocation parseCommandLine(const QStringList &arguments);
+
+// Help for one command, or for soulc as a whole when `command` is None.
+QByteArray helpText(Command command);
+QByteArray versionText();
+
+} // namespace soul

@@ -1,0 +1,405 @@
+#include "commands.h"
+
+#include "atomicwrite.h"
+#include "commandline.h"
+#include "composer.h"
+#include "inspection.h"
+#include "lint.h"
+#include "snapshot.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonValue>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <unistd.h>
+
+namespace soul {
+
+namespace {
+
+// write() until everything is out; false with errno set on failure. The soul
+// goes out in one call unless the kernel takes less (a pipe, a signal).
+bool writeAll(int fd, QByteArrayView bytes)
+{
+    const char *data = bytes.data();
+    qsizetype left = bytes.size();
+    while (left > 0) {
+        const ssize_t n = ::write(fd, data, static_cast<size_t>(left));
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return false;
+        }
+        data += n;
+        left -= n;
+    }
+    return true;
+}
+
+int fail(const QString &message)
+{
+    QByteArray line = QByteArrayLiteral("soulc: ") + message.toUtf8();
+    line.append('\n');
+    writeAll(STDERR_FILENO, line);
+    return ExitFailure;
+}
+
+int standardOutputFailed()
+{
+    return fail(QStringLiteral("standard output: cannot write (%1).")
+                    .arg(QString::fromLocal8Bit(std::strerror(errno))));
+}
+
+int writeStandardOutput(QByteArrayView bytes)
+{
+    return writeAll(STDOUT_FILENO, bytes) ? ExitSuccess : standardOutputFailed();
+}
+
+// Where a lint's file is, as the user named the directory: "personas/ava/SOUL.md".
+QString lintPath(const QString &dir, const Lint &lint)
+{
+    const QString clean = QDir::cleanPath(dir);
+    if (clean == QLatin1String("."))
+        return lint.file;
+    return QDir(clean).filePath(lint.file);
+}
+
+QByteArray lintLine(const QString &file, const Lint &lint)
+{
+    return (file + QStringLiteral(": ") + lintLevelName(lint.level) + QStringLiteral(": ")
+            + lint.message + QLatin1Char('\n'))
+        .toUtf8();
+}
+
+struct LintTally
+{
+    qint64 errors = 0;
+    qint64 warnings = 0;
+    qint64 infos = 0;
+
+    void add(const Lint &lint)
+    {
+        switch (lint.level) {
+        case LintLevel::Error:
+            ++errors;
+            break;
+        case LintLevel::Warning:
+            ++warnings;
+            break;
+        case LintLevel::Info:
+            ++infos;
+            break;
+        }
+    }
+
+    // "1 error, 2 warnings", or "-" when there is nothing.
+    QString text() const
+    {
+        QStringList parts;
+        if (errors > 0)
+            parts.append(formatCount(errors) + QLatin1String(errors == 1 ? " error" : " errors"));
+        if (warnings > 0)
+            parts.append(formatCount(warnings)
+                         + QLatin1String(warnings == 1 ? " warning" : " warnings"));
+        if (infos > 0)
+            parts.append(formatCount(infos) + QLatin1String(" info"));
+        return parts.isEmpty() ? QStringLiteral("-") : parts.join(QStringLiteral(", "));
+    }
+
+    QJsonObject json() const
+    {
+        return QJsonObject{
+            {QStringLiteral("error"), errors},
+            {QStringLiteral("warning"), warnings},
+            {QStringLiteral("info"), infos},
+        };
+    }
+};
+
+LintTally tallyFor(const QList<Lint> &lints, const QString &file)
+{
+    LintTally tally;
+    for (const Lint &lint : lints) {
+        if (file.isNull() || lint.file == file)
+            tally.add(lint);
+    }
+    return tally;
+}
+
+QString presenceName(SlotPresence presence)
+{
+    switch (presence) {
+    case SlotPresence::Present:
+        return QStringLiteral("present");
+    case SlotPresence::Missing:
+        return QStringLiteral("missing");
+    case SlotPresence::DanglingLink:
+        return QStringLiteral("dangling-link");
+    case SlotPresence::Directory:
+        return QStringLiteral("directory");
+    case SlotPresence::NotRegularFile:
+        return QStringLiteral("not-regular-file");
+    case SlotPresence::Unreadable:
+        return QStringLiteral("unreadable");
+    }
+    return {};
+}
+
+// "0.1%", "95.4%", "119.2%"; "<0.1%" for a small file that would round to nothing.
+QString capPercentText(const SlotFacts &facts)
+{
+    const double percent = facts.capShare() * 100.0;
+    if (facts.size > 0 && percent < 0.05)
+        return QStringLiteral("<0.1%");
+    return QString::number(percent, 'f', 1) + QLatin1Char('%');
+}
+
+// Left-aligned text columns and right-aligned number columns, two spaces apart.
+QByteArray renderTable(const QList<QStringList> &rows, const QList<bool> &alignRight)
+{
+    QList<qsizetype> widths(alignRight.size(), 0);
+    for (const QStringList &row : rows) {
+        for (qsizetype c = 0; c < row.size(); ++c)
+            widths[c] = qMax(widths[c], row.at(c).size());
+    }
+    QString out;
+    for (const QStringList &row : rows) {
+        QString line;
+        for (qsizetype c = 0; c < row.size(); ++c) {
+            if (c > 0)
+                line += QStringLiteral("  ");
+            line += alignRight.at(c) ? row.at(c).rightJustified(widths[c])
+                                     : row.at(c).leftJustified(widths[c]);
+        }
+        // The last column is left-aligned; no padding after it.
+        while (line.endsWith(QLatin1Char(' ')))
+            line.chop(1);
+        out += line + QLatin1Char('\n');
+    }
+    return out.toUtf8();
+}
+
+QByteArray statText(const Inspection &inspection)
+{
+    QList<QStringList> rows;
+    rows.append({QStringLiteral("slot"),
+                 QStringLiteral("present"),
+                 QStringLiteral("bytes"),
+                 QStringLiteral("% of cap"),
+                 QStringLiteral("truncated"),
+                 QStringLiteral("lints")});
+    int present = 0;
+    int truncated = 0;
+    qint64 bytes = 0;
+    for (const SlotFacts &facts : inspection.slotFacts) {
+        const QString lints = tallyFor(inspection.lints, facts.name).text();
+        if (!facts.present()) {
+            const QString presentText = facts.presence == SlotPresence::Missing
+                                            ? QStringLiteral("no")
+                                            : QStringLiteral("skipped");
+            rows.append({facts.name,
+                         presentText,
+                         QStringLiteral("-"),
+                         QStringLiteral("-"),
+                         QStringLiteral("-"),
+                         lints});
+            continue;
+        }
+        ++present;
+        truncated += facts.truncated;
+        bytes += facts.size;
+        rows.append({facts.name,
+                     QStringLiteral("yes"),
+                     formatCount(facts.size),
+                     capPercentText(facts),
+                     facts.truncated ? QStringLiteral("yes") : QStringLiteral("no"),
+                     lints});
+    }
+    rows.append({QStringLiteral("total"),
+                 QStringLiteral("%1 of %2").arg(present).arg(SlotCount),
+                 formatCount(bytes),
+                 QString(),
+                 QString::number(truncated),
+                 tallyFor(inspection.lints, QString()).text()});
+
+    QByteArray out = QStringLiteral("persona  %1\n\n").arg(inspection.directory).toUtf8();
+    out += renderTable(rows, {false, false, true, true, false, false});
+    if (!inspection.lints.isEmpty()) {
+        out += '\n';
+        for (const Lint &lint : inspection.lints)
+            out += lintLine(lint.file, lint);
+    }
+    const qint64 soulBytes = inspection.composition.soul.size();
+    out += QStringLiteral("\nsoul     %1 bytes, ~%2 tokens (approx.)\nsha256   %3\n")
+               .arg(formatCount(soulBytes),
+                    formatCount(approximateTokens(soulBytes)),
+                    QString::fromLatin1(inspection.soulSha256))
+               .toUtf8();
+    return out;
+}
+
+QJsonValue optionalNumber(bool present, double value)
+{
+    return present ? QJsonValue(value) : QJsonValue(QJsonValue::Null);
+}
+
+QByteArray statJson(const Inspection &inspection)
+{
+    QJsonArray slots;
+    qint64 present = 0;
+    qint64 truncated = 0;
+    qint64 bytes = 0;
+    for (const SlotFacts &facts : inspection.slotFacts) {
+        const bool here = facts.present();
+        present += here;
+        truncated += here && facts.truncated;
+        bytes += here ? facts.size : 0;
+        // Two decimals: enough to tell a file near the cap from one at it.
+        const double percent = std::round(facts.capShare() * 10000.0) / 100.0;
+        slots.append(QJsonObject{
+            {QStringLiteral("name"), facts.name},
+            {QStringLiteral("present"), here},
+            {QStringLiteral("status"), presenceName(facts.presence)},
+            {QStringLiteral("bytes"), optionalNumber(here, double(facts.size))},
+            {QStringLiteral("capPercent"), optionalNumber(here, percent)},
+            {QStringLiteral("truncated"), here && facts.truncated},
+            {QStringLiteral("sha256"),
+             here ? QJsonValue(QString::fromLatin1(facts.sha256)) : QJsonValue()},
+            {QStringLiteral("lints"), tallyFor(inspection.lints, facts.name).json()},
+        });
+    }
+    QJsonArray lints;
+    for (const Lint &lint : inspection.lints) {
+        lints.append(QJsonObject{
+            {QStringLiteral("file"), lint.file},
+            {QStringLiteral("slot"),
+             lint.slot >= 0 ? QJsonValue(slotName(lint.slot)) : QJsonValue()},
+            {QStringLiteral("level"), lintLevelName(lint.level)},
+            {QStringLiteral("code"), lint.code},
+            {QStringLiteral("message"), lint.message},
+        });
+    }
+    const qint64 soulBytes = inspection.composition.soul.size();
+    const QJsonObject root{
+        {QStringLiteral("directory"), inspection.directory},
+        {QStringLiteral("capBytes"), CapBytes},
+        {QStringLiteral("slots"), slots},
+        {QStringLiteral("found"), QJsonArray::fromStringList(inspection.composition.found)},
+        {QStringLiteral("lints"), lints},
+        {QStringLiteral("totals"),
+         QJsonObject{
+             {QStringLiteral("present"), present},
+             {QStringLiteral("bytes"), bytes},
+             {QStringLiteral("truncated"), truncated},
+             {QStringLiteral("lints"), tallyFor(inspection.lints, QString()).json()},
+         }},
+        {QStringLiteral("soul"),
+         QJsonObject{
+             {QStringLiteral("bytes"), soulBytes},
+             {QStringLiteral("approxTokens"), approximateTokens(soulBytes)},
+             {QStringLiteral("sha256"), QString::fromLatin1(inspection.soulSha256)},
+         }},
+    };
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
+int runCompose(const Invocation &invocation)
+{
+    const QString &dir = invocation.arguments.at(0);
+    if (const QString problem = checkDirectory(dir); !problem.isEmpty())
+        return fail(problem);
+    if (!invocation.found && invocation.output.isEmpty()) {
+        // Streamed slot by slot: memory stays at one slot however large the
+        // persona, and no copy of the whole soul is ever made.
+        const bool written = composeDirectoryTo(dir, [](QByteArrayView piece) {
+            return writeAll(STDOUT_FILENO, piece);
+        });
+        return written ? ExitSuccess : standardOutputFailed();
+    }
+    // A file is written whole (atomically), so it needs the whole soul.
+    const Composition composition = composeDirectory(dir);
+    QByteArray found;
+    if (invocation.found) {
+        for (const QString &name : composition.found)
+            found += name.toUtf8() + '\n';
+    }
+    const QByteArrayView bytes = invocation.found ? QByteArrayView(found)
+                                                  : QByteArrayView(composition.soul);
+    if (!invocation.output.isEmpty()) {
+        if (const Status written = writeFileAtomically(invocation.output, bytes); !written)
+            return fail(written.error());
+        return ExitSuccess;
+    }
+    return writeStandardOutput(bytes);
+}
+
+int runStat(const Invocation &invocation)
+{
+    const Result<Inspection> inspection = inspectDirectory(invocation.arguments.at(0), true);
+    if (!inspection)
+        return fail(inspection.error());
+    return writeStandardOutput(invocation.json ? statJson(*inspection) : statText(*inspection));
+}
+
+int runCheck(const Invocation &invocation)
+{
+    const QString &dir = invocation.arguments.at(0);
+    const Result<Inspection> inspection = inspectDirectory(dir, false);
+    if (!inspection)
+        return fail(inspection.error());
+    QByteArray out;
+    for (const Lint &lint : inspection->lints)
+        out += lintLine(lintPath(dir, lint), lint);
+    bool truncated = false;
+    for (const SlotFacts &facts : inspection->slotFacts)
+        truncated = truncated || (facts.present() && facts.truncated);
+    if (const int status = writeStandardOutput(out); status != ExitSuccess)
+        return status;
+    return truncated || hasErrors(inspection->lints) ? ExitProblems : ExitSuccess;
+}
+
+int runExport(const Invocation &invocation)
+{
+    const Result<Snapshot> snapshot = takeSnapshot(invocation.arguments.at(0));
+    if (!snapshot)
+        return fail(snapshot.error());
+    if (const Status written = writeSnapshot(*snapshot,
+                                             invocation.arguments.at(1),
+                                             invocation.force);
+        !written) {
+        return fail(written.error());
+    }
+    return ExitSuccess;
+}
+
+} // namespace
+
+int runInvocation(const Invocation &invocation)
+{
+    if (!invocation.usageError.isEmpty())
+        return fail(invocation.usageError);
+    if (invocation.version)
+        return writeStandardOutput(versionText());
+    if (invocation.help)
+        return writeStandardOutput(helpText(invocation.command));
+    switch (invocation.command) {
+    case Command::Compose:
+        return runCompose(invocation);
+    case Command::Stat:
+        return runStat(invocation);
+    case Command::Check:
+        return runCheck(invocation);
+    case Command::Export:
+        return runExport(invocation);
+    case Command::None:
+        break;
+    }
+    return fail(QStringLiteral("missing command. Try 'soulc --help'."));
+}
+
+} // namespace soul

@@ -1,0 +1,16 @@
+#pragma once
+
+// The soulc commands. Each writes its output to standard output, reports a
+// failure as one line on standard error ("soulc: " and a sentence naming the
+// path and the cause) and returns the process exit status.
+namespace soul {
+
+struct Invocation;
+
+inline constexpr int ExitSuccess = 0;
+inline constexpr int ExitProblems = 1; // soulc check found a truncated slot or an error
+inline constexpr int ExitFailure = 2;  // bad usage, or a path that cannot be used
+
+int runInvocation(const Invocation &invocation);
+
+} // namespace soul

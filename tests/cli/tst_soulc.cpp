@@ -1,0 +1,767 @@
+// Runs the real, built soulc on persona directories made in a fresh temporary
+// directory per test and compares exact bytes and exit codes.
+
+#include "composer.h"
+#include "contract.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocale>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace soul;
+
+namespace {
+
+constexpr int ExitSuccess = 0;
+constexpr int ExitProblems = 1;
+constexpr int ExitFailure = 2;
+
+struct Run
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+// One slot file (or any file beside the slots) of a persona made for a row.
+struct PersonaFile
+{
+    QString name;
+    QByteArray bytes;
+};
+using Persona = QList<PersonaFile>;
+
+bool writeFile(const QString &path, const QByteArray &bytes)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return false;
+    return file.write(bytes) == bytes.size() && file.flush();
+}
+
+QByteArray readFile(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return file.readAll();
+}
+
+QByteArray sha256Hex(const QByteArray &bytes)
+{
+    return QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex();
+}
+
+QByteArray notice()
+{
+    return QByteArray(TruncationNotice, TruncationNoticeBytes);
+}
+
+QString soulcPath()
+{
+    return QStringLiteral(SOUL_BIN_DIR "/soulc");
+}
+
+} // namespace
+
+Q_DECLARE_METATYPE(Persona)
+
+class TstSoulc : public QObject
+{
+    Q_OBJECT
+
+private:
+    // Runs soulc with `arguments` in the fixture's directory (or `workingDir`).
+    Run soulc(const QStringList &arguments, const QString &workingDir = {}) const
+    {
+        QProcess process;
+        process.setWorkingDirectory(workingDir.isEmpty() ? m_dir->path() : workingDir);
+        process.start(soulcPath(), arguments);
+        Run run;
+        if (!process.waitForStarted(30000) || !process.waitForFinished(120000)) {
+            process.kill();
+            process.waitForFinished();
+            run.err = "did not finish: " + process.errorString().toUtf8();
+            return run;
+        }
+        run.out = process.readAllStandardOutput();
+        run.err = process.readAllStandardError();
+        run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+        return run;
+    }
+
+    // A new persona directory under the fixture, holding `files`.
+    QString makePersona(const QString &name, const Persona &files) const
+    {
+        const QString dir = m_dir->filePath(name);
+        if (!QDir().mkpath(dir))
+            return {};
+        for (const PersonaFile &file : files) {
+            if (!writeFile(QDir(dir).filePath(file.name), file.bytes))
+                return {};
+        }
+        return dir;
+    }
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY2(QFileInfo(soulcPath()).isExecutable(), qPrintable(soulcPath()));
+    }
+
+    void init()
+    {
+        m_dir = std::make_unique<QTemporaryDir>();
+        QVERIFY(m_dir->isValid());
+    }
+
+    void cleanup() { m_dir.reset(); }
+
+    void compose_data()
+    {
+        QTest::addColumn<Persona>("files");
+        QTest::addColumn<QByteArray>("expected");
+
+        const QByteArray big(CapBytes + 10, 'a');
+        QTest::newRow("two files")
+            << Persona{{QStringLiteral("SOUL.md"), "You are Kip, a terse assistant."},
+                       {QStringLiteral("MEMORY.md"), "- prefers metric units"}}
+            << QByteArray("## SOUL.md\n\nYou are Kip, a terse assistant.\n\n"
+                          "## MEMORY.md\n\n- prefers metric units");
+        QTest::newRow("no slots") << Persona{{QStringLiteral("notes.txt"), "hello"}}
+                                  << QByteArray();
+        QTest::newRow("fixed order, not creation order")
+            << Persona{{QStringLiteral("MEMORY.md"), "m"},
+                       {QStringLiteral("TOOLS.md"), "t"},
+                       {QStringLiteral("AGENTS.md"), "a"}}
+            << QByteArray("## AGENTS.md\n\na\n\n## TOOLS.md\n\nt\n\n## MEMORY.md\n\nm");
+        QTest::newRow("blank file keeps its section")
+            << Persona{{QStringLiteral("SOUL.md"), " \n\t\r\n"}, {QStringLiteral("USER.md"), "u"}}
+            << QByteArray("## SOUL.md\n\n\n\n## USER.md\n\nu");
+        QTest::newRow("bom and crlf kept")
+            << Persona{{QStringLiteral("AGENTS.md"), "\xEF\xBB\xBFhi\r\nthere\r\n"}}
+            << QByteArray("## AGENTS.md\n\n\xEF\xBB\xBFhi\r\nthere");
+        QTest::newRow("maximal subparts") << Persona{{QStringLiteral("TOOLS.md"),
+                                                      "a\xC0\x80"
+                                                      "b\xED\xA0\x80"
+                                                      "c\xF0\x9F\x98"}}
+                                          << QByteArray("## TOOLS.md\n\na\xEF\xBF\xBD\xEF\xBF\xBD"
+                                                        "b"
+                                                        "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"
+                                                        "c\xEF\xBF\xBD");
+        QTest::newRow("case variant is not read")
+            << Persona{{QStringLiteral("soul.md"), "lower"}} << QByteArray();
+        QTest::newRow("truncated at the cap")
+            << Persona{{QStringLiteral("SOUL.md"), big}}
+            << QByteArray("## SOUL.md\n\n") + big.left(CapBytes) + notice();
+    }
+
+    void compose()
+    {
+        QFETCH(Persona, files);
+        QFETCH(QByteArray, expected);
+        const QString dir = makePersona(QStringLiteral("persona"), files);
+        QVERIFY(!dir.isEmpty());
+
+        const Run run = soulc({QStringLiteral("compose"), dir});
+        QCOMPARE(run.err, QByteArray());
+        QCOMPARE(run.exitCode, ExitSuccess);
+        QCOMPARE(run.out.size(), expected.size());
+        QVERIFY(run.out == expected);
+        QVERIFY(run.out == composeDirectory(dir).soul);
+    }
+
+    // The public vectors of the spec, each made on disk and composed by soulc.
+    void composeVectors_data()
+    {
+        QTest::addColumn<Persona>("files");
+        QTest::addColumn<QByteArray>("soulSha256");
+        QTest::addColumn<qint64>("soulBytes");
+        QTest::addColumn<QByteArray>("found");
+
+        QFile file(QStringLiteral(SOUL_TEST_DATA_DIR "/vectors.json"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonArray vectors = QJsonDocument::fromJson(file.readAll())
+                                       .object()
+                                       .value(QStringLiteral("vectors"))
+                                       .toArray();
+        QVERIFY(!vectors.isEmpty());
+        for (const QJsonValue &value : vectors) {
+            const QJsonObject vector = value.toObject();
+            Persona persona;
+            const QJsonObject files = vector.value(QStringLiteral("files")).toObject();
+            for (auto it = files.begin(); it != files.end(); ++it) {
+                QByteArray bytes;
+                for (const QJsonValue &segment : it.value().toArray()) {
+                    const QJsonObject s = segment.toObject();
+                    if (s.contains(QStringLiteral("text"))) {
+                        bytes += s.value(QStringLiteral("text")).toString().toUtf8();
+                    } else if (s.contains(QStringLiteral("hex"))) {
+                        bytes += QByteArray::fromHex(
+                            s.value(QStringLiteral("hex")).toString().toLatin1());
+                    } else {
+                        const QByteArray unit
+                            = s.value(QStringLiteral("repeat")).toString().toUtf8();
+                        bytes += unit.repeated(s.value(QStringLiteral("times")).toInteger());
+                    }
+                }
+                persona.append({it.key(), bytes});
+            }
+            const QJsonObject expect = vector.value(QStringLiteral("expect")).toObject();
+            QByteArray found;
+            for (const QJsonValue &name : expect.value(QStringLiteral("found")).toArray())
+                found += name.toString().toUtf8() + '\n';
+            QTest::newRow(qPrintable(vector.value(QStringLiteral("name")).toString()))
+                << persona << expect.value(QStringLiteral("soulSha256")).toString().toLatin1()
+                << expect.value(QStringLiteral("soulBytes")).toInteger() << found;
+        }
+    }
+
+    void composeVectors()
+    {
+        QFETCH(Persona, files);
+        QFETCH(QByteArray, soulSha256);
+        QFETCH(qint64, soulBytes);
+        QFETCH(QByteArray, found);
+        const QString dir = makePersona(QStringLiteral("persona"), files);
+        QVERIFY(!dir.isEmpty());
+
+        const Run run = soulc({QStringLiteral("compose"), dir});
+        QCOMPARE(run.exitCode, ExitSuccess);
+        QCOMPARE(qint64(run.out.size()), soulBytes);
+        QCOMPARE(sha256Hex(run.out), soulSha256);
+
+        const Run names = soulc({QStringLiteral("compose"), QStringLiteral("--found"), dir});
+        QCOMPARE(names.exitCode, ExitSuccess);
+        QCOMPARE(names.out, found);
+    }
+
+    // The golden folders of tests/data/golden: soulc composes each in place.
+    void composeGolden_data()
+    {
+        QTest::addColumn<QString>("dir");
+        const QDir golden(QStringLiteral(SOUL_TEST_DATA_DIR "/golden"));
+        const QStringList cases = golden.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+        for (const QString &name : cases)
+            QTest::newRow(qPrintable(name)) << golden.filePath(name);
+    }
+
+    void composeGolden()
+    {
+        QFETCH(QString, dir);
+        const Run run = soulc({QStringLiteral("compose"), dir});
+        QCOMPARE(run.exitCode, ExitSuccess);
+        QVERIFY(run.out == readFile(QDir(dir).filePath(QStringLiteral("expected.soul"))));
+        const Run names = soulc({QStringLiteral("compose"), QStringLiteral("--found"), dir});
+        QCOMPARE(names.exitCode, ExitSuccess);
+        QCOMPARE(names.out, readFile(QDir(dir).filePath(QStringLiteral("expected.found"))));
+    }
+
+    // A FIFO must not block soulc; links to nothing and directories are absent.
+    void composeSkipsWhatIsNotAFile()
+    {
+        const QString dir = makePersona(QStringLiteral("persona"),
+                                        {{QStringLiteral("MEMORY.md"), "m"}});
+        QVERIFY(!dir.isEmpty());
+        QCOMPARE(::mkfifo(QFile::encodeName(QDir(dir).filePath(QStringLiteral("SOUL.md")))
+                              .constData(),
+                          0600),
+                 0);
+        QVERIFY(QFile::link(QDir(dir).filePath(QStringLiteral("gone")),
+                            QDir(dir).filePath(QStringLiteral("USER.md"))));
+        QVERIFY(QDir(dir).mkdir(QStringLiteral("TOOLS.md")));
+
+        const Run run = soulc({QStringLiteral("compose"), dir});
+        QCOMPARE(run.exitCode, ExitSuccess);
+        QCOMPARE(run.out, QByteArray("## MEMORY.md\n\nm"));
+        const Run names = soulc({QStringLiteral("compose"), QStringLiteral("--found"), dir});
+        QCOMPARE(names.out, QByteArray("MEMORY.md\n"));
+    }
+
+    void composeFound()
+    {
+        const QString dir = makePersona(QStringLiteral("persona"),
+                                        {{QStringLiteral("USER.md"), "u"},
+                                         {QStringLiteral("AGENTS.md"), ""},
+                                         {QStringLiteral("Soul.md"), "not read"}});
+        QVERIFY(!dir.isEmpty());
+        const Run run = soulc({QStringLiteral("compose"), QStringLiteral("--found"), dir});
+        QCOMPARE(run.err, QByteArray());
+        QCOMPARE(run.exitCode, ExitSuccess);
+        QCOMPARE(run.out, QByteArray("AGENTS.md\nUSER.md\n"));
+
+        const QString empty = makePersona(QStringLiteral("empty"), {});
+        const Run none = soulc({QStringLiteral("compose"), QStringLiteral("--found"), empty});
+        QCOMPARE(none.exitCode, ExitSuccess);
+        QCOMPARE(none.out, QByteArray());
+    }
+
+    void composeToFile_data()
+    {
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<bool>("found");
+        QTest::newRow("-o FILE") << QStringList{QStringLiteral("-o"), QStringLiteral("out.md")}
+                                 << false;
+        QTest::newRow("-oFILE") << QStringList{QStringLiteral("-oout.md")} << false;
+        QTest::newRow("--output FILE")
+            << QStringList{QStringLiteral("--output"), QStringLiteral("out.md")} << false;
+        QTest::newRow("--output=FILE") << QStringList{QStringLiteral("--output=out.md")} << false;
+        QTest::newRow("--found -o FILE")
+            << QStringList{QStringLiteral("--found"), QStringLiteral("-o"), QStringLiteral("out.md")}
+            << true;
+    }
+
+    void composeToFile()
+    {
+        QFETCH(QStringList, options);
+        QFETCH(bool, found);
+        const QString dir = makePersona(QStringLiteral("persona"),
+                                        {{QStringLiteral("SOUL.md"), "Be kind.\n"},
+                                         {QStringLiteral("TOOLS.md"), "Use grep."}});
+        QVERIFY(!dir.isEmpty());
+        const QString out = m_dir->filePath(QStringLiteral("out.md"));
+        // An old file is replaced whole.
+        QVERIFY(writeFile(out, QByteArray(4096, 'x')));
+
+        const Run run = soulc(QStringList{QStringLiteral("compose")} + options + QStringList{dir});
+        QCOMPARE(run.err, QByteArray());
+        QCOMPARE(run.exitCode, ExitSuccess);
+        QCOMPARE(run.out, QByteArray());
+        const QByteArray expected = found ? QByteArray("SOUL.md\nTOOLS.md\n")
+                                          : QByteArray("## SOUL.md\n\nBe kind.\n\n"
+                                                       "## TOOLS.md\n\nUse grep.");
+        QCOMPARE(readFile(out), expected);
+        // Nothing is left behind by the atomic write.
+        const QStringList entries = QDir(m_dir->path()).entryList(QDir::Files | QDir::Hidden);
+        QCOMPARE(entries, QStringList{QStringLiteral("out.md")});
+    }
+
+    void stat()
+    {
+        const QByteArray big(CapBytes + 100, 'z');
+        const QString dir = makePersona(QStringLiteral("persona"),
+                                        {{QStringLiteral("SOUL.md"), "You are Kip."},
+                                         {QStringLiteral("USER.md"), "\xEF\xBB\xBFMuthu"},
+                                         {QStringLiteral("MEMORY.md"), big}});
+        QVERIFY(!dir.isEmpty());
+        const QByteArray soul = composeDirectory(dir).soul;
+
+        const Run run = soulc({QStringLiteral("stat"), dir});
+        QCOMPARE(run.err, QByteArray());
+        QCOMPARE(run.exitCode, ExitSuccess);
+        const QString text = QString::fromUtf8(run.out);
+        const QStringList lines = text.split(QLatin1Char('\n'));
+
+        const auto row = [&lines](const QString &first) {
+            for (const QString &line : lines) {
+                if (line.startsWith(first + QLatin1Char(' ')))
+                    return line.simplified();
+            }
+            return QString();
+        };
+        QCOMPARE(row(QStringLiteral("persona")),
+                 QStringLiteral("persona ") + QFileInfo(dir).absoluteFilePath());
+        QCOMPARE(row(QStringLiteral("slot")),
+                 QStringLiteral("slot present bytes % of cap truncated lints"));
+        QCOMPARE(row(QStringLiteral("AGENTS.md")), QStringLiteral("AGENTS.md no - - - -"));
+        QCOMPARE(row(QStringLiteral("SOUL.md")), QStringLiteral("SOUL.md yes 12 <0.1% no -"));
+        QCOMPARE(row(QStringLiteral("USER.md")), QStringLiteral("USER.md yes 8 <0.1% no 1 warning"));
+        QCOMPARE(row(QStringLiteral("MEMORY.md")),
+                 QStringLiteral("MEMORY.md yes 2,097,252 100.0% yes 1 error, 1 info"));
+        QCOMPARE(row(QStringLiteral("total")),
+                 QStringLiteral("total 3 of 7 2,097,272 1 1 error, 1 warning, 1 info"));
+        QVERIFY(text.contains(QStringLiteral("\nMEMORY.md: error: MEMORY.md is 2,097,252 bytes")));
+        QVERIFY(text.contains(QStringLiteral("\nUSER.md: warning: ")));
+
+        const QString tokens = QLocale(QLocale::English).toString((soul.size() + 3) / 4);
+        QCOMPARE(row(QStringLiteral("soul")),
+                 QStringLiteral("soul %1 bytes, ~%2 tokens (approx.)")
+                     .arg(QLocale(QLocale::English).toString(soul.size()), tokens));
+        QCOMPARE(row(QStringLiteral("sha256")),
+                 QStringLiteral("sha256 ") + QString::fromLatin1(sha256Hex(soul)));
+        // Columns line up: every table row is as wide as the header up to "lints".
+        const qsizetype lintsColumn = lines.at(2).indexOf(QStringLiteral("lints"));
+        QVERIFY(lintsColumn > 0);
+        for (int i = 3; i <= 10; ++i)
+            QCOMPARE(lines.at(i).at(lintsColumn - 1), QLatin1Char(' '));
+    }
+
+    void statJson()
+    {
+        const QString dir = makePersona(QStringLiteral("persona"),
+                                        {{QStringLiteral("AGENTS.md"), "Reply briefly."},
+                                         {QStringLiteral("HEARTBEAT.md"), "   "},
+                                         {QStringLiteral("identity.md"), "case variant"}});
+        QVERIFY(!dir.isEmpty());
+        const QByteArray soul = composeDirectory(dir).soul;
+
+        const Run run = soulc({QStringLiteral("stat"), QStringLiteral("--json"), dir});
+        QCOMPARE(run.err, QByteArray());
+        QCOMPARE(run.exitCode, ExitSuccess);
+        QJsonParseError error;
+        const QJsonObject root = QJsonDocument::fromJson(run.out, &error).object();
+        QCOMPARE(error.error, QJsonParseError::NoError);
+
+        QCOMPARE(root.value(QStringLiteral("directory")).toString(),
+                 QFileInfo(dir).absoluteFilePath());
+        QCOMPARE(root.value(QStringLiteral("capBytes")).toInteger(), CapBytes);
+        const QJsonArray slotArray = root.value(QStringLiteral("slots")).toArray();
+        QCOMPARE(slotArray.size(), qsizetype(SlotCount));
+        for (int i = 0; i < SlotCount; ++i)
+            QCOMPARE(slotArray.at(i)[QStringLiteral("name")].toString(), slotName(i));
+
+        const QJsonObject agents = slotArray.at(0).toObject();
+        QCOMPARE(agents.value(QStringLiteral("present")).toBool(), true);
+        QCOMPARE(agents.value(QStringLiteral("status")).toString(), QStringLiteral("present"));
+        QCOMPARE(agents.value(QStringLiteral("bytes")).toInteger(), qint64(14));
+        QCOMPARE(agents.value(QStringLiteral("truncated")).toBool(), false);
+        QCOMPARE(agents.value(QStringLiteral("sha256")).toString().toLatin1(),
+                 sha256Hex("Reply briefly."));
+
+        const QJsonObject identity = slotArray.at(2).toObject();
+        QCOMPARE(identity.value(QStringLiteral("present")).toBool(), false);
+        QCOMPARE(identity.value(QStringLiteral("status")).toString(), QStringLiteral("missing"));
+        QVERIFY(identity.value(QStringLiteral("bytes")).isNull());
+
+        const QJsonObject heartbeat = slotArray.at(5).toObject();
+        QCOMPARE(heartbeat[QStringLiteral("lints")][QStringLiteral("warning")].toInt(), 1);
+
+        QCOMPARE(root.value(QStringLiteral("found")).toArray(),
+                 QJsonArray({QStringLiteral("AGENTS.md"), QStringLiteral("HEARTBEAT.md")}));
+        QStringList codes;
+        for (const QJsonValue &lint : root.value(QStringLiteral("lints")).toArray())
+            codes.append(lint[QStringLiteral("code")].toString());
+        QCOMPARE(codes, QStringList({QStringLiteral("blank"), QStringLiteral("case-variant")}));
+
+        const QJsonObject totals = root.value(QStringLiteral("totals")).toObject();
+        QCOMPARE(totals.value(QStringLiteral("present")).toInteger(), qint64(2));
+        QCOMPARE(totals.value(QStringLiteral("bytes")).toInteger(), qint64(17));
+        QCOMPARE(totals.value(QStringLiteral("truncated")).toInteger(), qint64(0));
+
+        const QJsonObject soulObject = root.value(QStringLiteral("soul")).toObject();
+        QCOMPARE(soulObject.value(QStringLiteral("bytes")).toInteger(), qint64(soul.size()));
+        QCOMPARE(soulObject.value(QStringLiteral("approxTokens")).toInteger(),
+                 qint64(soul.size() + 3) / 4);
+        QCOMPARE(soulObject.value(QStringLiteral("sha256")).toString().toLatin1(), sha256Hex(soul));
+    }
+
+    void check_data()
+    {
+        QTest::addColumn<Persona>("files");
+        QTest::addColumn<bool>("fromInside"); // run as `soulc check .` in the persona
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QStringList>("lines"); // "FILE: level: " starts, in order
+
+        QTest::newRow("clean") << Persona{{QStringLiteral("SOUL.md"), "You are Kip."}} << false
+                               << ExitSuccess << QStringList();
+        QTest::newRow("empty directory") << Persona{} << false << ExitSuccess << QStringList();
+        QTest::newRow("warnings only")
+            << Persona{{QStringLiteral("SOUL.md"), "\xEF\xBB\xBFKip"},
+                       {QStringLiteral("Memory.md"), "x"}}
+            << false << ExitSuccess
+            << QStringList{QStringLiteral("persona/SOUL.md: warning: "),
+                           QStringLiteral("persona/Memory.md: warning: ")};
+        QTest::newRow("truncated")
+            << Persona{{QStringLiteral("TOOLS.md"), QByteArray(CapBytes + 1, '-')}} << false
+            << ExitProblems
+            << QStringList{QStringLiteral("persona/TOOLS.md: error: TOOLS.md is 2,097,153 bytes"),
+                           QStringLiteral("persona/TOOLS.md: info: ")};
+        QTest::newRow("from inside")
+            << Persona{{QStringLiteral("USER.md"), QByteArray(CapBytes + 5, 'u')}} << true
+            << ExitProblems
+            << QStringList{QStringLiteral("USER.md: error: USER.md is 2,097,157 bytes"),
+                           QStringLiteral("USER.md: info: ")};
+        QTest::newRow("exactly at the cap is fine")
+            << Persona{{QStringLiteral("USER.md"), QByteArray(CapBytes, 'u')}} << false
+            << ExitSuccess
+            << QStringList{QStringLiteral(
+                               "persona/USER.md: warning: USER.md is at 100% of the cap"),
+                           QStringLiteral("persona/USER.md: info: ")};
+    }
+
+    void check()
+    {
+        QFETCH(Persona, files);
+        QFETCH(bool, fromInside);
+        QFETCH(int, exitCode);
+        QFETCH(QStringList, lines);
+        const QString dir = makePersona(QStringLiteral("persona"), files);
+        QVERIFY(!dir.isEmpty());
+
+        const Run run = fromInside ? soulc({QStringLiteral("check"), QStringLiteral(".")}, dir)
+                                   : soulc({QStringLiteral("check"), QStringLiteral("persona")});
+        QCOMPARE(run.err, QByteArray());
+        QCOMPARE(run.exitCode, exitCode);
+        QStringList got = QString::fromUtf8(run.out).split(QLatin1Char('\n'));
+        QCOMPARE(got.takeLast(), QString()); // every line ends in a newline
+        QCOMPARE(got.size(), lines.size());
+        static const QRegularExpression format(QStringLiteral("^[^:]+: (error|warning|info): .+$"));
+        for (qsizetype i = 0; i < got.size(); ++i) {
+            QVERIFY2(format.match(got.at(i)).hasMatch(), qPrintable(got.at(i)));
+            QVERIFY2(got.at(i).startsWith(lines.at(i)), qPrintable(got.at(i)));
+        }
+    }
+
+    void exportSnapshot()
+    {
+        const QString dir = makePersona(QStringLiteral("persona"),
+                                        {{QStringLiteral("SOUL.md"), "Kip."},
+                                         {QStringLiteral("USER.md"), "Muthu."}});
+        QVERIFY(!dir.isEmpty());
+        const QString out = m_dir->filePath(QStringLiteral("snap/soul.md"));
+        const QString manifestPath = out + QStringLiteral(".manifest.json");
+        QVERIFY(QDir(m_dir->path()).mkdir(QStringLiteral("snap")));
+
+        Run run = soulc({QStringLiteral("export"), dir, out});
+        QCOMPARE(run.err, QByteArray());
+        QCOMPARE(run.exitCode, ExitSuccess);
+        QCOMPARE(run.out, QByteArray());
+        const QByteArray soul = readFile(out);
+        QCOMPARE(soul, composeDirectory(dir).soul);
+        QCOMPARE(soul, QByteArray("## SOUL.md\n\nKip.\n\n## USER.md\n\nMuthu."));
+
+        const QJsonObject manifest = QJsonDocument::fromJson(readFile(manifestPath)).object();
+        QCOMPARE(manifest.value(QStringLiteral("format")).toString(),
+                 QStringLiteral("soul-snapshot"));
+        QCOMPARE(manifest.value(QStringLiteral("found")).toArray(),
+                 QJsonArray({QStringLiteral("SOUL.md"), QStringLiteral("USER.md")}));
+        QCOMPARE(manifest[QStringLiteral("soul")][QStringLiteral("sha256")].toString().toLatin1(),
+                 sha256Hex(soul));
+        QCOMPARE(manifest[QStringLiteral("soul")][QStringLiteral("bytes")].toInteger(),
+                 qint64(soul.size()));
+        const QJsonArray files = manifest.value(QStringLiteral("files")).toArray();
+        QCOMPARE(files.size(), qsizetype(2));
+        QCOMPARE(files.at(1)[QStringLiteral("sha256")].toString().toLatin1(), sha256Hex("Muthu."));
+
+        // A second export refuses to replace either file...
+        QVERIFY(writeFile(QDir(dir).filePath(QStringLiteral("SOUL.md")), "Kip, changed."));
+        QVERIFY(QFile::remove(manifestPath));
+        QVERIFY(writeFile(manifestPath, "keep me"));
+        run = soulc({QStringLiteral("export"), dir, out});
+        QCOMPARE(run.exitCode, ExitFailure);
+        QCOMPARE(run.out, QByteArray());
+        QVERIFY(run.err.startsWith("soulc: " + QFile::encodeName(out) + " already exists."));
+        QCOMPARE(run.err.count('\n'), qsizetype(1));
+        QVERIFY(run.err.endsWith('\n'));
+        QCOMPARE(readFile(out), soul);
+        QCOMPARE(readFile(manifestPath), QByteArray("keep me"));
+
+        // ... even when only the manifest is there.
+        QVERIFY(QFile::remove(out));
+        run = soulc({QStringLiteral("export"), dir, out});
+        QCOMPARE(run.exitCode, ExitFailure);
+        QVERIFY(run.err.contains(QFile::encodeName(manifestPath)));
+        QVERIFY(!QFileInfo::exists(out));
+
+        // --force replaces both.
+        for (const QString &force : {QStringLiteral("--force"), QStringLiteral("-f")}) {
+            run = soulc({QStringLiteral("export"), force, dir, out});
+            QCOMPARE(run.err, QByteArray());
+            QCOMPARE(run.exitCode, ExitSuccess);
+            QCOMPARE(readFile(out),
+                     QByteArray("## SOUL.md\n\nKip, changed.\n\n## USER.md\n\nMuthu."));
+            const QJsonObject replaced = QJsonDocument::fromJson(readFile(manifestPath)).object();
+            QCOMPARE(replaced[QStringLiteral("soul")][QStringLiteral("sha256")].toString().toLatin1(),
+                     sha256Hex(readFile(out)));
+        }
+        QCOMPARE(QDir(m_dir->filePath(QStringLiteral("snap"))).entryList(QDir::Files | QDir::Hidden),
+                 QStringList({QStringLiteral("soul.md"), QStringLiteral("soul.md.manifest.json")}));
+    }
+
+    // Every error: exit 2, nothing on standard output, one line on standard
+    // error starting "soulc: " and naming the path (or the bad argument).
+    void errors_data()
+    {
+        QTest::addColumn<QStringList>("arguments"); // "@" stands for the fixture directory
+        QTest::addColumn<QString>("mentions");
+        QTest::addColumn<QString>("cause");
+
+        const QString missing = QStringLiteral("@/no-such-persona");
+        const QString file = QStringLiteral("@/plain.txt");
+        const QString persona = QStringLiteral("@/persona");
+        const QString noDir = QStringLiteral("@/no-such-dir/out.md");
+        for (const char *command : {"compose", "stat", "check", "export"}) {
+            const QString name = QLatin1String(command);
+            const QStringList tail = name == QLatin1String("export")
+                                         ? QStringList{QStringLiteral("@/out.md")}
+                                         : QStringList();
+            QTest::addRow("%s: no such directory", command)
+                << (QStringList{name, missing} + tail) << missing
+                << QStringLiteral("no such directory");
+            QTest::addRow("%s: not a directory", command)
+                << (QStringList{name, file} + tail) << file << QStringLiteral("not a directory");
+            QTest::addRow("%s: missing DIR", command)
+                << QStringList{name} << name << QStringLiteral("missing");
+            QTest::addRow("%s: unknown option", command)
+                << QStringList{name, QStringLiteral("--frobnicate"), persona}
+                << QStringLiteral("--frobnicate") << QStringLiteral("unknown option");
+            QTest::addRow("%s: extra argument", command)
+                << (QStringList{name, persona} + tail + QStringList{QStringLiteral("extra")})
+                << QStringLiteral("extra") << QStringLiteral("unexpected argument");
+        }
+        QTest::newRow("compose -o into a missing directory")
+            << QStringList{QStringLiteral("compose"), QStringLiteral("-o"), noDir, persona} << noDir
+            << QStringLiteral("Cannot write");
+        QTest::newRow("compose -o onto a directory")
+            << QStringList{QStringLiteral("compose"), QStringLiteral("-o"), persona, persona}
+            << persona << QStringLiteral("Cannot write");
+        QTest::newRow("compose -o without FILE")
+            << QStringList{QStringLiteral("compose"), persona, QStringLiteral("-o")}
+            << QStringLiteral("-o") << QStringLiteral("needs a FILE");
+        QTest::newRow("compose --output= empty")
+            << QStringList{QStringLiteral("compose"), QStringLiteral("--output="), persona}
+            << QStringLiteral("--output") << QStringLiteral("needs a FILE");
+        QTest::newRow("export into a missing directory")
+            << QStringList{QStringLiteral("export"), persona, noDir} << noDir
+            << QStringLiteral("Cannot write");
+        QTest::newRow("stat --found is compose's")
+            << QStringList{QStringLiteral("stat"), QStringLiteral("--found"), persona}
+            << QStringLiteral("--found") << QStringLiteral("unknown option");
+        QTest::newRow("no command")
+            << QStringList() << QStringLiteral("soulc --help") << QStringLiteral("missing command");
+        QTest::newRow("unknown command")
+            << QStringList{QStringLiteral("frobnicate"), persona} << QStringLiteral("frobnicate")
+            << QStringLiteral("unknown command");
+        QTest::newRow("unknown global option")
+            << QStringList{QStringLiteral("--frobnicate")} << QStringLiteral("--frobnicate")
+            << QStringLiteral("unknown option");
+        QTest::newRow("help for an unknown command")
+            << QStringList{QStringLiteral("help"), QStringLiteral("frobnicate")}
+            << QStringLiteral("frobnicate") << QStringLiteral("unknown command");
+        QTest::newRow("empty path") << QStringList{QStringLiteral("stat"), QString()}
+                                    << QStringLiteral("stat") << QStringLiteral("empty path");
+    }
+
+    void errors()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, mentions);
+        QFETCH(QString, cause);
+        QVERIFY(!makePersona(QStringLiteral("persona"), {{QStringLiteral("SOUL.md"), "Kip."}})
+                     .isEmpty());
+        QVERIFY(writeFile(m_dir->filePath(QStringLiteral("plain.txt")), "not a persona"));
+        const QString base = m_dir->path();
+        for (QString &argument : arguments)
+            argument.replace(QLatin1Char('@'), base);
+        mentions.replace(QLatin1Char('@'), base);
+
+        const Run run = soulc(arguments);
+        QCOMPARE(run.exitCode, ExitFailure);
+        QCOMPARE(run.out, QByteArray());
+        const QString err = QString::fromUtf8(run.err);
+        QVERIFY2(err.startsWith(QStringLiteral("soulc: ")), qPrintable(err));
+        QVERIFY2(err.endsWith(QLatin1Char('\n')) && err.count(QLatin1Char('\n')) == 1,
+                 qPrintable(err));
+        QVERIFY2(err.contains(mentions), qPrintable(err));
+        QVERIFY2(err.contains(cause), qPrintable(err));
+        // Nothing half-written is left behind.
+        QVERIFY(!QFileInfo::exists(m_dir->filePath(QStringLiteral("out.md"))));
+    }
+
+    void standardOutputFull()
+    {
+        if (!QFileInfo::exists(QStringLiteral("/dev/full")))
+            QSKIP("no /dev/full here");
+        const QString dir = makePersona(QStringLiteral("persona"),
+                                        {{QStringLiteral("SOUL.md"), "Kip."}});
+        QProcess process;
+        process.setStandardOutputFile(QStringLiteral("/dev/full"));
+        process.start(soulcPath(), {QStringLiteral("compose"), dir});
+        QVERIFY(process.waitForFinished(60000));
+        QCOMPARE(process.exitCode(), ExitFailure);
+        const QByteArray err = process.readAllStandardError();
+        QVERIFY2(err.startsWith("soulc: standard output: "), err.constData());
+        QCOMPARE(err.count('\n'), qsizetype(1));
+    }
+
+    void help_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("usage"); // the first line
+
+        const QString general = QStringLiteral("Usage: soulc COMMAND [OPTIONS] DIR");
+        QTest::newRow("--help") << QStringList{QStringLiteral("--help")} << general;
+        QTest::newRow("-h") << QStringList{QStringLiteral("-h")} << general;
+        QTest::newRow("help") << QStringList{QStringLiteral("help")} << general;
+        const QList<QPair<QString, QString>> commands = {
+            {QStringLiteral("compose"),
+             QStringLiteral("Usage: soulc compose [--found] [-o FILE] DIR")},
+            {QStringLiteral("stat"), QStringLiteral("Usage: soulc stat [--json] DIR")},
+            {QStringLiteral("check"), QStringLiteral("Usage: soulc check DIR")},
+            {QStringLiteral("export"), QStringLiteral("Usage: soulc export [--force] DIR OUT")},
+        };
+        for (const auto &[command, usage] : commands) {
+            QTest::addRow("%s --help", qPrintable(command))
+                << QStringList{command, QStringLiteral("--help")} << usage;
+            QTest::addRow("%s -h with other arguments", qPrintable(command))
+                << QStringList{command, QStringLiteral("/no/such/dir"), QStringLiteral("-h")}
+                << usage;
+            QTest::addRow("help %s", qPrintable(command))
+                << QStringList{QStringLiteral("help"), command} << usage;
+        }
+    }
+
+    void help()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, usage);
+        const Run run = soulc(arguments);
+        QCOMPARE(run.err, QByteArray());
+        QCOMPARE(run.exitCode, ExitSuccess);
+        const QString text = QString::fromUtf8(run.out);
+        QCOMPARE(text.section(QLatin1Char('\n'), 0, 0), usage);
+        QVERIFY(text.contains(QStringLiteral("Exit status:")));
+        QVERIFY(text.endsWith(QLatin1Char('\n')));
+    }
+
+    void version()
+    {
+        const Run run = soulc({QStringLiteral("--version")});
+        QCOMPARE(run.err, QByteArray());
+        QCOMPARE(run.exitCode, ExitSuccess);
+        QCOMPARE(run.out, QByteArray("soulc " SOULSTUDIO_VERSION "\n"));
+    }
+
+    // The example persona shipped with the project composes, measures and
+    // passes its own check.
+    void exampleAva()
+    {
+        const QString ava = QStringLiteral(SOUL_PROJECT_SOURCE_DIR "/examples/ava");
+        QVERIFY2(QFileInfo(ava).isDir(), qPrintable(ava));
+
+        const Run stat = soulc({QStringLiteral("stat"), ava});
+        QCOMPARE(stat.err, QByteArray());
+        QCOMPARE(stat.exitCode, ExitSuccess);
+        QVERIFY(stat.out.contains("tokens (approx.)"));
+        QVERIFY(stat.out.contains("\nSOUL.md "));
+
+        const Run compose = soulc({QStringLiteral("compose"), ava});
+        QCOMPARE(compose.exitCode, ExitSuccess);
+        QVERIFY(!compose.out.isEmpty());
+        QVERIFY(compose.out == composeDirectory(ava).soul);
+
+        const Run check = soulc({QStringLiteral("check"), ava});
+        QVERIFY2(check.exitCode == ExitSuccess, check.out.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TstSoulc)
+
+#include "tst_soulc.moc"
