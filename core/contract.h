@@ -16,11 +16,19 @@ inline constexpr int SlotCount = 7;
 // Counted in bytes, not characters.
 inline constexpr qint64 CapBytes = 2097152;
 
-// At or above this share of the cap a slot is "near the cap".
-inline constexpr qint64 NearCapBytes = CapBytes * 85 / 100;
+// At or above this share of the cap (85%) a slot is "near the cap". Rounded
+// up: 85% of the cap is not a whole number of bytes, and a slot one byte
+// short of it must not be reported as "at 84% of the cap".
+inline constexpr qint64 NearCapBytes = (CapBytes * 85 + 99) / 100;
 
 inline constexpr std::array<const char *, SlotCount> BootstrapOrder = {
-    "AGENTS.md", "SOUL.md", "IDENTITY.md", "USER.md", "TOOLS.md", "HEARTBEAT.md", "MEMORY.md",
+    "AGENTS.md",
+    "SOUL.md",
+    "IDENTITY.md",
+    "USER.md",
+    "TOOLS.md",
+    "HEARTBEAT.md",
+    "MEMORY.md",
 };
 
 inline constexpr char TruncationNotice[] = "\n[truncated: exceeds 2 MB bootstrap cap]";
@@ -43,8 +51,8 @@ QStringList bootstrapOrder();
 constexpr bool isWhiteSpace(char32_t c)
 {
     return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680
-        || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F
-        || c == 0x205F || c == 0x3000;
+           || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F
+           || c == 0x205F || c == 0x3000;
 }
 
 } // namespace soul

@@ -6,8 +6,8 @@
 
 #include <cerrno>
 #include <cstring>
-#include <memory>
 #include <fcntl.h>
+#include <memory>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -85,7 +85,19 @@ SlotRead readSlot(const QString &dir, int slot, const ReadOptions &options)
     return read;
 }
 
+SlotRead readSlot(const QString &dir, int slot, const ReadOptions &options, QByteArray &&buffer)
+{
+    SlotRead read = readPath(slotPath(dir, slot), options, std::move(buffer));
+    read.slot = slot;
+    return read;
+}
+
 SlotRead readPath(const QString &path, const ReadOptions &options)
+{
+    return readPath(path, options, QByteArray());
+}
+
+SlotRead readPath(const QString &path, const ReadOptions &options, QByteArray &&buffer)
 {
     SlotRead read;
     read.path = path;
@@ -151,6 +163,7 @@ SlotRead readPath(const QString &path, const ReadOptions &options)
     // file may grow or shrink while we read.
     const qint64 keep = qMax<qint64>(0, options.limit);
     const qint64 expected = qMin<qint64>(keep, info.st_size);
+    read.bytes = std::move(buffer);
     read.bytes.resize(expected);
     qint64 got = 0;
     std::unique_ptr<QCryptographicHash> hash;
@@ -160,7 +173,8 @@ SlotRead readPath(const QString &path, const ReadOptions &options)
     while (got < keep) {
         if (got == read.bytes.size())
             read.bytes.resize(qMin<qint64>(keep, got + ChunkBytes));
-        const ssize_t n = readSome(fd.get(), read.bytes.data() + got,
+        const ssize_t n = readSome(fd.get(),
+                                   read.bytes.data() + got,
                                    static_cast<size_t>(read.bytes.size() - got));
         if (n < 0) {
             read.presence = SlotPresence::Unreadable;
@@ -199,6 +213,10 @@ SlotRead readPath(const QString &path, const ReadOptions &options)
         char probe = 0;
         const ssize_t n = readSome(fd.get(), &probe, 1);
         eof = (n == 0);
+        // The size from fstat() is only a hint (0 for a /proc file, stale for
+        // a file that grew): more follows, so there are at least got + 1.
+        if (n > 0)
+            read.size = qMax<qint64>(read.size, got + 1);
     }
     read.complete = eof && got == read.bytes.size();
     if (hash) {

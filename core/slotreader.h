@@ -27,10 +27,10 @@ struct SlotRead
     QString path;
     SlotPresence presence = SlotPresence::Missing;
     bool isSymlink = false;
-    QString errorText; // the system's words for an Unreadable slot
-    QString kindText;  // "a FIFO", "a socket", ... for a NotRegularFile slot
-    qint64 size = -1;  // bytes on disk, once present
-    QByteArray bytes;  // the first `limit` bytes
+    QString errorText;     // the system's words for an Unreadable slot
+    QString kindText;      // "a FIFO", "a socket", ... for a NotRegularFile slot
+    qint64 size = -1;      // bytes on disk, once present
+    QByteArray bytes;      // the first `limit` bytes
     bool complete = false; // `bytes` hold the whole file
     QByteArray sha256;     // hex digest of the whole file, when asked for
 };
@@ -47,6 +47,12 @@ SlotRead readSlot(const QString &dir, int slot, qint64 limit);
 SlotRead readSlot(const QString &dir, int slot, const ReadOptions &options);
 // The same for any path (used for files beside the slots, and by tests).
 SlotRead readPath(const QString &path, const ReadOptions &options);
+
+// As above, reading into `buffer`'s memory when the file is present: a caller
+// reading slot after slot moves the previous result's `bytes` back in, so one
+// allocation serves them all instead of fresh pages for every file.
+SlotRead readSlot(const QString &dir, int slot, const ReadOptions &options, QByteArray &&buffer);
+SlotRead readPath(const QString &path, const ReadOptions &options, QByteArray &&buffer);
 
 // Why an absent slot is absent, as a phrase: "is a directory",
 // "is a dangling symbolic link", "is a FIFO", "cannot be read (Permission
