@@ -9,19 +9,30 @@
 #include <QTimer>
 
 #include <array>
+#include <optional>
 
 namespace soul {
 
 // Watches one persona directory and its seven slot paths, and reports a slot
 // only when what a reader would get from it changed: its content (by SHA-256)
-// or its presence. Our own saves (announce them with expectContent()) and a
-// `touch` are not changes.
+// or its presence (including why it is absent: missing, a FIFO, a folder...).
+// Our own saves (announce them with expectContent()) and a `touch` are not
+// changes.
 //
 // It stays correct through edits in place, atomic saves (temp file + rename,
 // which drops a path watch: the path is re-armed), delete, create, delete and
 // re-create, bursts of writes (coalesced) and slow writers (a file is read
-// only once its size and time have settled). The directory itself being
-// removed or renamed is reported once, and its return too.
+// only once its size and time have not moved for one settle interval). The
+// directory itself being removed or renamed is reported once, and its return
+// too; while it is gone, no slot is reported, and on its return each slot
+// that differs from what was last reported is.
+//
+// Events come from QFileSystemWatcher (inotify); a poll every few settle
+// intervals stat()s the directory and the slots to catch what sends no event
+// here: a parent folder renamed, a file appearing at the far end of a slot's
+// symbolic link. Files are hashed by streaming, never kept whole; a FIFO or
+// device at a slot path is never opened. Everything runs on the thread the
+// watcher lives on.
 class DirectoryWatcher : public QObject
 {
     Q_OBJECT
@@ -31,6 +42,8 @@ public:
 
     // Starts watching `dir` (stops watching the previous one). The current
     // content of each slot becomes the baseline: nothing is reported for it.
+    // A `dir` that does not exist yet is polled for; directoryRestored() then
+    // says it appeared.
     void setDirectory(const QString &dir);
     void clear();
     QString directory() const { return m_dir; }
@@ -42,8 +55,15 @@ public:
     // right after saving, so the save does not come back as a change.
     void expectContent(int slot, const QByteArray &sha256);
 
+    // The digest last reported, expected or found at setDirectory() (empty
+    // for absent).
+    QByteArray knownContent(int slot) const;
+
     // How long a burst must be quiet before slots are read. Default 40 ms.
+    // The poll (and, while the directory is lost, the check for its return)
+    // runs every five settle intervals, at least 50 ms and at most 1 s apart.
     void setSettleInterval(int ms);
+    int settleInterval() const { return m_settle.interval(); }
 
 Q_SIGNALS:
     // Slot `slot`'s content or presence differs from what was last reported
@@ -55,12 +75,66 @@ Q_SIGNALS:
     void watchingChanged(bool watching);
 
 private:
-    // Implementation is free; these are suggestions.
+    // What stat() says about a path: enough to tell that a writer is still
+    // at work, or that the path now names another file.
+    struct Probe
+    {
+        bool exists = false;
+        bool regular = false;
+        bool directory = false;
+        quint64 device = 0;
+        quint64 inode = 0;
+        qint64 size = -1;
+        qint64 mtimeNs = 0;
+        qint64 ctimeNs = 0;
+        bool operator==(const Probe &other) const;
+        bool operator!=(const Probe &other) const { return !(*this == other); }
+    };
+
+    struct Slot
+    {
+        // Digest of the content, or "!" and the reason it is absent.
+        QByteArray known;
+        // Set by an event; the slot is read once it has settled.
+        bool dirty = false;
+        // Set by an event on the file itself: its content may have changed
+        // without its size or times showing it (same size, same time tick).
+        bool mustHash = false;
+        // The probe when the slot was last marked dirty or found moving.
+        Probe pending;
+        // The file the path watch is on, when there is one.
+        std::optional<Probe> watched;
+        // The file as it was when `known` was taken from its content.
+        std::optional<Probe> hashed;
+    };
+
+    static Probe probe(const QString &path);
+    QString slotFile(int slot) const;
+    QByteArray currentKey(int slot) const;
+
+    void markDirty(int slot, bool mustHash);
+    void markAllDirty();
+    void scan();
+    void poll();
+    void restore();
+    void armSlot(int slot, const Probe &now);
+    void updatePollInterval();
+    void armAll();
+    void disarm();
+    void enterLost(bool announce);
+    void setWatching(bool watching);
+
     QString m_dir;
     QFileSystemWatcher m_watcher;
     QTimer m_settle;
-    std::array<QByteArray, SlotCount> m_known;
+    QTimer m_poll;
+    std::array<Slot, SlotCount> m_slots;
+    Probe m_dirProbe;
     bool m_lost = false;
+    bool m_watching = false;
+    // Bumped by setDirectory() and clear(), so a scan whose signal handler
+    // switched directories stops instead of reporting stale slots.
+    quint64 m_generation = 0;
 };
 
 } // namespace soul

@@ -9,20 +9,28 @@
 // The exact path between a file's bytes and the text of an editor pane.
 //
 // Qt's text widgets keep text as blocks: every line break (LF, CR LF, lone CR,
-// U+2028, U+2029) comes back as a block separator, and toPlainText() also
-// turns U+00A0 into a space. So a pane holds text with '\n' line breaks and no
-// BOM, the file's own line break and BOM are kept aside in TextFormat, and
+// U+2029) becomes a block separator, and toPlainText() also turns U+2028 into
+// '\n' and U+00A0 into a space. So a pane holds text with '\n' line breaks and
+// no BOM, the file's own line break and BOM are kept aside in TextFormat, and
 // fromEditorText() puts them back: open, change one word, save, and every
 // other byte is as it was.
 //
 // Bytes that cannot make that round trip (invalid UTF-8, NUL, mixed line
 // endings, U+2028/U+2029, characters QTextDocument reserves) are reported as
 // obstacles: the pane opens them read-only and names what editing would change.
+//
+// A pane (QPlainTextEdit) must load with setPlainText(editorText.text) and
+// read back with document()->toRawText(), never toPlainText(): toRawText()
+// keeps U+00A0 and gives U+2029 for block breaks, which fromEditorText() reads
+// as line breaks.
+// QTextDocument keeps U+FEFF anywhere in the text (so a BOM-like character
+// after the first is not an obstacle) and turns U+FDD0/U+FDD1 into block
+// breaks. tests/live/tst_editortext.cpp holds these facts against Qt.
 namespace soul {
 
 struct TextFormat
 {
-    bool bom = false;             // write EF BB BF first
+    bool bom = false;            // write EF BB BF first
     QByteArray lineBreak = "\n"; // "\n", "\r\n" or "\r"
 };
 
@@ -38,10 +46,17 @@ struct EditorText
     bool roundTrips() const { return obstacles.isEmpty(); }
 };
 
+// Invalid UTF-8 is decoded as the compose contract does (one U+FFFD per
+// maximal invalid subpart). The line break is the file's own when it uses one
+// kind, the most common one when it mixes them (an obstacle), "\n" when it has
+// none.
 EditorText toEditorText(QByteArrayView bytes);
 
-// `text` as the editor holds it ('\n' line breaks; a U+2029 paragraph
-// separator, as QTextDocument::toRawText() gives, also counts as '\n').
+// The bytes of `text` with `format`'s BOM and line break. Each line break of
+// the editor ('\n', a U+2029 as toRawText() gives for block breaks, a U+2028
+// as Shift+Enter inserts, and CR LF or a lone CR should one be pasted in)
+// becomes format.lineBreak. For every `bytes` whose toEditorText() has no
+// obstacles, fromEditorText(e.text, e.format) == bytes.
 QByteArray fromEditorText(QStringView text, const TextFormat &format);
 
 } // namespace soul

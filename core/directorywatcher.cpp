@@ -1,0 +1,371 @@
+#include "directorywatcher.h"
+
+#include "slotreader.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+#include <sys/stat.h>
+
+namespace soul {
+
+namespace {
+
+constexpr int DefaultSettleMs = 40;
+constexpr int MinPollMs = 50;
+constexpr int MaxPollMs = 1000;
+
+qint64 nanoseconds(const struct timespec &t)
+{
+    return qint64(t.tv_sec) * 1000000000 + t.tv_nsec;
+}
+
+} // namespace
+
+bool DirectoryWatcher::Probe::operator==(const Probe &other) const
+{
+    return exists == other.exists && regular == other.regular && directory == other.directory
+           && device == other.device && inode == other.inode && size == other.size
+           && mtimeNs == other.mtimeNs && ctimeNs == other.ctimeNs;
+}
+
+DirectoryWatcher::DirectoryWatcher(QObject *parent)
+    : QObject(parent)
+{
+    m_settle.setSingleShot(true);
+    m_settle.setInterval(DefaultSettleMs);
+    updatePollInterval();
+
+    connect(&m_watcher, &QFileSystemWatcher::directoryChanged, this, [this](const QString &) {
+        // A directory event does not say which entry changed: every slot is
+        // looked at, but only files whose stat() moved are hashed again.
+        markAllDirty();
+        m_settle.start();
+    });
+    connect(&m_watcher, &QFileSystemWatcher::fileChanged, this, [this](const QString &path) {
+        for (int slot = 0; slot < SlotCount; ++slot) {
+            if (slotFile(slot) == path)
+                markDirty(slot, true);
+        }
+        m_settle.start();
+    });
+    connect(&m_settle, &QTimer::timeout, this, &DirectoryWatcher::scan);
+    connect(&m_poll, &QTimer::timeout, this, &DirectoryWatcher::poll);
+}
+
+void DirectoryWatcher::setDirectory(const QString &dir)
+{
+    ++m_generation;
+    disarm();
+    m_settle.stop();
+    m_poll.stop();
+    m_slots = {};
+    m_dir = dir.isEmpty() ? QString() : QFileInfo(dir).absoluteFilePath();
+    m_lost = false;
+    if (m_dir.isEmpty()) {
+        setWatching(false);
+        return;
+    }
+
+    m_dirProbe = probe(m_dir);
+    if (!m_dirProbe.directory) {
+        for (Slot &slot : m_slots)
+            slot.known = QByteArrayLiteral("!") + QByteArray::number(int(SlotPresence::Missing));
+        enterLost(false);
+        return;
+    }
+    for (int slot = 0; slot < SlotCount; ++slot) {
+        const Probe now = probe(slotFile(slot));
+        m_slots[slot].known = currentKey(slot);
+        m_slots[slot].hashed = now;
+    }
+    armAll();
+    m_poll.start();
+    setWatching(true);
+}
+
+void DirectoryWatcher::clear()
+{
+    ++m_generation;
+    disarm();
+    m_settle.stop();
+    m_poll.stop();
+    m_slots = {};
+    m_dir.clear();
+    m_lost = false;
+    setWatching(false);
+}
+
+bool DirectoryWatcher::isWatching() const
+{
+    return m_watching;
+}
+
+void DirectoryWatcher::expectContent(int slot, const QByteArray &sha256)
+{
+    if (slot < 0 || slot >= SlotCount)
+        return;
+    m_slots[slot].known = sha256.isEmpty() ? QByteArrayLiteral("!")
+                                                 + QByteArray::number(int(SlotPresence::Missing))
+                                           : sha256;
+    // The saved file is another inode: hash it once more when its events
+    // arrive, even should its stat() match the probe taken before the save.
+    m_slots[slot].hashed.reset();
+}
+
+QByteArray DirectoryWatcher::knownContent(int slot) const
+{
+    if (slot < 0 || slot >= SlotCount || m_slots[slot].known.startsWith('!'))
+        return {};
+    return m_slots[slot].known;
+}
+
+void DirectoryWatcher::setSettleInterval(int ms)
+{
+    m_settle.setInterval(qMax(0, ms));
+    updatePollInterval();
+}
+
+void DirectoryWatcher::updatePollInterval()
+{
+    m_poll.setInterval(qBound(MinPollMs, m_settle.interval() * 5, MaxPollMs));
+}
+
+DirectoryWatcher::Probe DirectoryWatcher::probe(const QString &path)
+{
+    Probe p;
+    struct stat info
+    {};
+    if (::stat(QFile::encodeName(path).constData(), &info) != 0)
+        return p;
+    p.exists = true;
+    p.regular = S_ISREG(info.st_mode);
+    p.directory = S_ISDIR(info.st_mode);
+    p.device = quint64(info.st_dev);
+    p.inode = quint64(info.st_ino);
+    p.size = qint64(info.st_size);
+    p.mtimeNs = nanoseconds(info.st_mtim);
+    p.ctimeNs = nanoseconds(info.st_ctim);
+    return p;
+}
+
+QString DirectoryWatcher::slotFile(int slot) const
+{
+    return slotPath(m_dir, slot);
+}
+
+QByteArray DirectoryWatcher::currentKey(int slot) const
+{
+    ReadOptions options;
+    options.limit = 0; // stream the whole file through the digest, keep nothing
+    options.sha256 = true;
+    const SlotRead read = readPath(slotFile(slot), options);
+    if (read.presence == SlotPresence::Present)
+        return read.sha256;
+    return QByteArrayLiteral("!") + QByteArray::number(int(read.presence));
+}
+
+void DirectoryWatcher::markDirty(int slot, bool mustHash)
+{
+    if (m_lost || m_dir.isEmpty())
+        return;
+    Slot &s = m_slots[slot];
+    s.dirty = true;
+    s.mustHash = s.mustHash || mustHash;
+    s.pending = probe(slotFile(slot));
+    // Watch a new file at once, so a slow writer's next chunks are events.
+    armSlot(slot, s.pending);
+}
+
+void DirectoryWatcher::markAllDirty()
+{
+    for (int slot = 0; slot < SlotCount; ++slot)
+        markDirty(slot, false);
+}
+
+void DirectoryWatcher::scan()
+{
+    if (m_lost || m_dir.isEmpty())
+        return;
+    const quint64 generation = m_generation;
+
+    const Probe dirNow = probe(m_dir);
+    if (!dirNow.directory) {
+        enterLost(true);
+        return;
+    }
+    if (dirNow.device != m_dirProbe.device || dirNow.inode != m_dirProbe.inode) {
+        // Another directory now has the path (renamed away, another put in
+        // its place): the old one is lost, the path is back at once.
+        enterLost(true);
+        if (generation == m_generation)
+            restore();
+        return;
+    }
+
+    QList<int> changed;
+    bool moving = false;
+    for (int slot = 0; slot < SlotCount; ++slot) {
+        Slot &s = m_slots[slot];
+        if (!s.dirty)
+            continue;
+        const Probe now = probe(slotFile(slot));
+        armSlot(slot, now);
+        if (now != s.pending) {
+            // Still being written: wait for one more quiet interval.
+            s.pending = now;
+            moving = true;
+            continue;
+        }
+        s.dirty = false;
+        const bool unchanged = now.regular && !s.mustHash && s.hashed && *s.hashed == now;
+        s.mustHash = false;
+        if (unchanged)
+            continue;
+        const QByteArray key = currentKey(slot);
+        s.hashed = now;
+        if (key != s.known) {
+            s.known = key;
+            changed.append(slot);
+        }
+    }
+    if (moving)
+        m_settle.start();
+
+    for (const int slot : std::as_const(changed)) {
+        Q_EMIT slotChanged(slot, knownContent(slot));
+        if (generation != m_generation)
+            return;
+    }
+}
+
+void DirectoryWatcher::poll()
+{
+    if (m_dir.isEmpty())
+        return;
+    const Probe dirNow = probe(m_dir);
+    if (m_lost) {
+        if (dirNow.directory)
+            restore();
+        return;
+    }
+    // A parent folder renamed or removed sends no event for this directory.
+    if (!dirNow.directory || dirNow.device != m_dirProbe.device
+        || dirNow.inode != m_dirProbe.inode) {
+        scan();
+        return;
+    }
+    // Nor does a file appearing at the far end of a symbolic link, or a
+    // change on a file system without inotify: a cheap stat() of each slot
+    // catches what events missed.
+    bool moved = false;
+    for (int slot = 0; slot < SlotCount; ++slot) {
+        const Slot &s = m_slots[slot];
+        if (s.dirty)
+            continue;
+        const Probe now = probe(slotFile(slot));
+        if (!s.hashed || *s.hashed != now) {
+            markDirty(slot, false);
+            moved = true;
+        }
+    }
+    if (moved && !m_settle.isActive())
+        m_settle.start();
+}
+
+void DirectoryWatcher::restore()
+{
+    m_lost = false;
+    m_dirProbe = probe(m_dir);
+    for (Slot &s : m_slots) {
+        s.hashed.reset();
+        s.watched.reset();
+    }
+    armAll();
+    m_poll.start();
+    const quint64 generation = m_generation;
+    setWatching(true);
+    if (generation != m_generation)
+        return;
+    Q_EMIT directoryRestored();
+    if (generation != m_generation)
+        return;
+    // Compare every slot with what was last reported, once things settle.
+    for (int slot = 0; slot < SlotCount; ++slot)
+        markDirty(slot, true);
+    m_settle.start();
+}
+
+void DirectoryWatcher::armSlot(int slot, const Probe &now)
+{
+    Slot &s = m_slots[slot];
+    const QString path = slotFile(slot);
+    const bool inWatcher = m_watcher.files().contains(path);
+    if (now.regular) {
+        // An atomic save replaces the inode the watch was on; QFileSystemWatcher
+        // drops a path whose file was deleted. Either way, watch it again.
+        const bool sameFile = s.watched && s.watched->device == now.device
+                              && s.watched->inode == now.inode;
+        if (inWatcher && sameFile)
+            return;
+        if (inWatcher)
+            m_watcher.removePath(path);
+        if (m_watcher.addPath(path))
+            s.watched = now;
+        else
+            s.watched.reset();
+    } else {
+        // A FIFO, device or folder is never watched as a file; the directory
+        // watch sees it go.
+        if (inWatcher)
+            m_watcher.removePath(path);
+        s.watched.reset();
+    }
+}
+
+void DirectoryWatcher::armAll()
+{
+    if (!m_watcher.directories().contains(m_dir))
+        m_watcher.addPath(m_dir);
+    for (int slot = 0; slot < SlotCount; ++slot)
+        armSlot(slot, probe(slotFile(slot)));
+}
+
+void DirectoryWatcher::disarm()
+{
+    const QStringList files = m_watcher.files();
+    const QStringList dirs = m_watcher.directories();
+    if (!files.isEmpty())
+        m_watcher.removePaths(files);
+    if (!dirs.isEmpty())
+        m_watcher.removePaths(dirs);
+    for (Slot &s : m_slots)
+        s.watched.reset();
+}
+
+void DirectoryWatcher::enterLost(bool announce)
+{
+    disarm();
+    m_lost = true;
+    m_settle.stop();
+    for (Slot &s : m_slots) {
+        s.dirty = false;
+        s.mustHash = false;
+    }
+    m_poll.start();
+    const quint64 generation = m_generation;
+    setWatching(false);
+    if (announce && generation == m_generation)
+        Q_EMIT directoryLost();
+}
+
+void DirectoryWatcher::setWatching(bool watching)
+{
+    if (m_watching == watching)
+        return;
+    m_watching = watching;
+    Q_EMIT watchingChanged(watching);
+}
+
+} // namespace soul

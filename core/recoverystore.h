@@ -1,0 +1,67 @@
+#pragma once
+
+#include "result.h"
+
+#include <QByteArray>
+#include <QByteArrayView>
+#include <QDateTime>
+#include <QList>
+#include <QString>
+
+// Crash recovery: the unsaved buffers of one persona directory, kept where a
+// crash cannot take them and where they never mix with the persona itself:
+//
+//   <AppDataLocation>/recovery/<SHA-1 of the absolute directory path>/
+//       index.json        {"version", "directory", "slots": {name: entry}}
+//       SOUL.md.<n>       the buffer bytes, exactly as they would be saved
+//
+// Every write is atomic (temporary file + rename). A buffer goes to a fresh
+// file first and the index is switched to it second, so after a crash at any
+// point the index names only complete buffers; files it does not name are
+// removed on the next store() or clear().
+namespace soul {
+
+struct RecoveredSlot
+{
+    int slot = -1;
+    QString fileName;      // "SOUL.md"
+    QByteArray bytes;      // the unsaved buffer
+    QByteArray diskSha256; // hex digest of the file when the buffer was stored; empty: absent
+    QDateTime savedAt;     // UTC
+};
+
+class RecoveryStore
+{
+public:
+    // `dir` is the persona directory; it is made absolute. Nothing is read or
+    // written until a call below.
+    explicit RecoveryStore(const QString &dir);
+
+    QString directory() const { return m_dir; }
+    // Where this directory's buffers go; empty when the system has no
+    // writable application data location.
+    QString storePath() const { return m_storePath; }
+    // <AppDataLocation>/recovery, shared by all directories.
+    static QString rootPath();
+
+    // Keeps `bytes` as slot `slot`'s unsaved buffer, replacing the one kept
+    // before. `diskSha256` is the digest of the file the buffer was edited
+    // from (empty for a slot with no file), so a restore can tell whether the
+    // file changed since.
+    Status store(int slot, QByteArrayView bytes, const QByteArray &diskSha256);
+    // Forgets slot `slot`'s buffer (it was saved or discarded).
+    Status remove(int slot);
+    // Forgets every buffer of the directory and its folder.
+    Status clear();
+
+    // The buffers kept for this directory, in slot order: what to offer for
+    // restoring when the directory is opened again. Entries whose buffer file
+    // is gone or unreadable are left out.
+    QList<RecoveredSlot> pending() const;
+
+private:
+    QString m_dir;
+    QString m_storePath;
+};
+
+} // namespace soul

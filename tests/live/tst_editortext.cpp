@@ -1,0 +1,262 @@
+#include "editortext.h"
+
+#include <QTest>
+#include <QTextDocument>
+
+using namespace soul;
+
+namespace {
+
+struct Row
+{
+    const char *name;
+    QByteArray bytes;
+    bool bom = false;
+    QByteArray lineBreak = "\n";
+};
+
+QList<Row> roundTripRows()
+{
+    return {
+        {"empty", QByteArray()},
+        {"bom only", QByteArray("\xEF\xBB\xBF"), true},
+        {"bom and lf",
+         QByteArray("\xEF\xBB\xBF"
+                    "a\n"),
+         true},
+        {"bom crlf",
+         QByteArray("\xEF\xBB\xBF"
+                    "# T\r\n\r\nbody\r\n"),
+         true,
+         "\r\n"},
+        {"lf final newline", QByteArray("one\ntwo\n")},
+        {"lf no final newline", QByteArray("one\ntwo")},
+        {"crlf", QByteArray("one\r\ntwo\r\n"), false, "\r\n"},
+        {"crlf no final newline", QByteArray("one\r\ntwo"), false, "\r\n"},
+        {"lone cr", QByteArray("one\rtwo\r"), false, "\r"},
+        {"only newlines", QByteArray("\n\n\n")},
+        {"only crlf", QByteArray("\r\n"), false, "\r\n"},
+        {"no break", QByteArray("single line")},
+        {"nbsp",
+         QByteArray("a\xC2\xA0"
+                    "b\n\xC2\xA0\n")},
+        {"tabs", QByteArray("\tindented\n\t\tmore\t\n")},
+        {"trailing spaces", QByteArray("line   \n   \n  ")},
+        {"leading blank lines", QByteArray("\n\n  text")},
+        {"emoji", QByteArray("Kip \xF0\x9F\x98\x80 and \xF0\x9F\x91\x8D\xF0\x9F\x8F\xBD\n")},
+        {"astral max", QByteArray("\xF4\x8F\xBF\xBF")},
+        {"cjk and combining", QByteArray("\xE6\x97\xA5\xE6\x9C\xAC e\xCC\x81\n")},
+        {"feff inside",
+         QByteArray("a\xEF\xBB\xBF"
+                    "b\n")},
+        {"double bom",
+         QByteArray("\xEF\xBB\xBF\xEF\xBB\xBF"
+                    "x"),
+         true},
+        {"controls", QByteArray("\x01\x0B\x0C\x1C\x1D\x1E\x1F\x7F\n")},
+        {"nel",
+         QByteArray("a\xC2\x85"
+                    "b")},
+        {"zero width",
+         QByteArray("a\xE2\x80\x8B"
+                    "b\xE2\x80\x8D"
+                    "c")},
+        {"replacement char itself", QByteArray("\xEF\xBF\xBD")},
+        {"noncharacter fffe", QByteArray("\xEF\xBF\xBE\xEF\xBF\xBF")},
+        {"crlf with nbsp", QByteArray("\xC2\xA0\r\n\xC2\xA0"), false, "\r\n"},
+    };
+}
+
+struct ObstacleRow
+{
+    const char *name;
+    QByteArray bytes;
+    const char *mentions; // a phrase the sentence must contain
+};
+
+QList<ObstacleRow> obstacleRows()
+{
+    return {
+        {"invalid one",
+         QByteArray("a\xFF"
+                    "b"),
+         "1 invalid UTF-8 sequence would become U+FFFD"},
+        {"invalid three", QByteArray("\xC0\x80 \xFF"), "3 invalid UTF-8 sequences would become"},
+        {"cut at end", QByteArray("ok \xF0\x9F\x98"), "1 invalid UTF-8 sequence"},
+        {"nul", QByteArray("a\0b", 3), "1 NUL byte"},
+        {"mixed lf crlf", QByteArray("a\r\nb\nc\n"), "make them all LF"},
+        {"mixed crlf majority", QByteArray("a\r\nb\r\nc\n"), "make them all CR LF"},
+        {"mixed cr", QByteArray("a\rb\rc\n"), "make them all CR"},
+        {"line separator",
+         QByteArray("a\xE2\x80\xA8"
+                    "b"),
+         "would become line breaks"},
+        {"paragraph separator",
+         QByteArray("a\xE2\x80\xA9"
+                    "b"),
+         "would become line breaks"},
+        {"fdd0", QByteArray("a\xEF\xB7\x90"), "reserves"},
+        {"fdd1", QByteArray("a\xEF\xB7\x91"), "reserves"},
+        {"object replacement", QByteArray("a\xEF\xBF\xBC"), "reserves"},
+    };
+}
+
+QByteArray viaDocument(const EditorText &editor)
+{
+    QTextDocument document;
+    document.setPlainText(editor.text);
+    return fromEditorText(document.toRawText(), editor.format);
+}
+
+} // namespace
+
+class tst_EditorText : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void roundTrip_data();
+    void roundTrip();
+    void roundTripThroughDocument_data();
+    void roundTripThroughDocument();
+    void obstacles_data();
+    void obstacles();
+    void editOneWordKeepsTheRest();
+    void editorBreaksBecomeTheFileBreak();
+    void everyOtherCodePointSurvivesTheDocument();
+    void documentFactsBehindTheObstacles();
+};
+
+void tst_EditorText::roundTrip_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<bool>("bom");
+    QTest::addColumn<QByteArray>("lineBreak");
+    for (const Row &row : roundTripRows())
+        QTest::newRow(row.name) << row.bytes << row.bom << row.lineBreak;
+}
+
+void tst_EditorText::roundTrip()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(bool, bom);
+    QFETCH(QByteArray, lineBreak);
+
+    const EditorText editor = toEditorText(bytes);
+    QVERIFY2(editor.roundTrips(), qPrintable(editor.obstacles.join(u' ')));
+    QCOMPARE(editor.format.bom, bom);
+    QCOMPARE(editor.format.lineBreak, lineBreak);
+    QVERIFY(!editor.text.contains(u'\r'));
+    QVERIFY(!editor.text.startsWith(QChar(0xFEFF)) || bytes.startsWith("\xEF\xBB\xBF\xEF\xBB\xBF"));
+    QCOMPARE(fromEditorText(editor.text, editor.format), bytes);
+}
+
+void tst_EditorText::roundTripThroughDocument_data()
+{
+    roundTrip_data();
+}
+
+void tst_EditorText::roundTripThroughDocument()
+{
+    QFETCH(QByteArray, bytes);
+    const EditorText editor = toEditorText(bytes);
+    QCOMPARE(viaDocument(editor), bytes);
+}
+
+void tst_EditorText::obstacles_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("mentions");
+    for (const ObstacleRow &row : obstacleRows())
+        QTest::newRow(row.name) << row.bytes << QString::fromUtf8(row.mentions);
+}
+
+void tst_EditorText::obstacles()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, mentions);
+
+    const EditorText editor = toEditorText(bytes);
+    QVERIFY(!editor.roundTrips());
+    QCOMPARE(editor.obstacles.size(), 1);
+    QVERIFY2(editor.obstacles.constFirst().contains(mentions),
+             qPrintable(editor.obstacles.constFirst()));
+    QVERIFY(editor.obstacles.constFirst().endsWith(u'.'));
+}
+
+void tst_EditorText::editOneWordKeepsTheRest()
+{
+    const QByteArray original(
+        "\xEF\xBB\xBF# Kip\r\n\r\nYou are\xC2\xA0Kip, a terse assistant.  \r\n"
+        "\t- metric \xF0\x9F\x93\x8F\r\n");
+    const EditorText editor = toEditorText(original);
+    QVERIFY(editor.roundTrips());
+
+    QTextDocument document;
+    document.setPlainText(editor.text);
+    QString raw = document.toRawText();
+    const qsizetype at = raw.indexOf(QStringLiteral("terse"));
+    QVERIFY(at > 0);
+    raw.replace(at, 5, QStringLiteral("brief"));
+
+    QByteArray expected = original;
+    expected.replace("terse", "brief");
+    QCOMPARE(fromEditorText(raw, editor.format), expected);
+}
+
+void tst_EditorText::editorBreaksBecomeTheFileBreak()
+{
+    TextFormat crlf;
+    crlf.lineBreak = "\r\n";
+    const QString text = QStringLiteral("a\nb\u2029c\u2028d\re\r\nf");
+    QCOMPARE(fromEditorText(text, crlf), QByteArray("a\r\nb\r\nc\r\nd\r\ne\r\nf"));
+
+    TextFormat lf;
+    lf.bom = true;
+    QCOMPARE(fromEditorText(QString(), lf), QByteArray("\xEF\xBB\xBF"));
+}
+
+// Every BMP code point but the line breaks and the reserved characters, and
+// the astral ones at the edges, go through QTextDocument unchanged.
+void tst_EditorText::everyOtherCodePointSurvivesTheDocument()
+{
+    QString all;
+    for (char32_t c = 0; c < 0x10000; ++c) {
+        if ((c >= 0xD800 && c < 0xE000) || c == u'\n' || c == u'\r' || c == 0x2028 || c == 0x2029
+            || c == 0xFDD0 || c == 0xFDD1 || c == 0xFFFC || c == 0) {
+            continue;
+        }
+        all.append(QChar(char16_t(c)));
+        if (c % 64 == 0)
+            all.append(u'\n');
+    }
+    const char32_t astral[] = {0x10000, 0x1F600, 0x10FFFF};
+    all.append(QString::fromUcs4(astral, 3));
+
+    const QByteArray bytes = all.toUtf8();
+    const EditorText editor = toEditorText(bytes);
+    QVERIFY2(editor.roundTrips(), qPrintable(editor.obstacles.join(u' ')));
+    QCOMPARE(viaDocument(editor), bytes);
+}
+
+// The facts about QTextDocument that decide what is an obstacle. Should a Qt
+// update change one, this test says which.
+void tst_EditorText::documentFactsBehindTheObstacles()
+{
+    QTextDocument document;
+    document.setPlainText(QStringLiteral("a\u00A0b\nc"));
+    QCOMPARE(document.toRawText(), QStringLiteral("a\u00A0b\u2029c"));
+    QCOMPARE(document.toPlainText(), QStringLiteral("a b\nc")); // why panes use toRawText()
+
+    document.setPlainText(QStringLiteral("\uFEFFa\uFEFF"));
+    QCOMPARE(document.toRawText(), QStringLiteral("\uFEFFa\uFEFF"));
+
+    document.setPlainText(QStringLiteral("a\uFDD0b\uFDD1c"));
+    QCOMPARE(document.toRawText(), QStringLiteral("a\u2029b\u2029c"));
+
+    document.setPlainText(QStringLiteral("a\rb\r\nc"));
+    QCOMPARE(document.toRawText(), QStringLiteral("a\u2029b\u2029c"));
+}
+
+QTEST_MAIN(tst_EditorText)
+#include "tst_editortext.moc"
