@@ -1,0 +1,460 @@
+#include "personamodel.h"
+
+#include "directorywatcher.h"
+#include "inspection.h"
+#include "slotsaver.h"
+
+#include <QCryptographicHash>
+#include <QFileInfo>
+
+#include <utility>
+
+namespace soul {
+
+namespace {
+
+QByteArray sha256Hex(QByteArrayView bytes)
+{
+    return QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex();
+}
+
+// The buffer takes what is on disk, and with it the file's format and whether
+// the file can be edited in a pane at all.
+void takeDisk(SlotState &state, QString *paneText)
+{
+    if (paneText)
+        *paneText = QString();
+    state.bufferPresent = state.diskPresent();
+    state.bufferBytes = state.bufferPresent ? state.diskBytes : QByteArray();
+    state.dirty = false;
+    state.conflict = ConflictState::None;
+    state.readOnly = false;
+    state.readOnlyReason.clear();
+    state.canEditAnyway = false;
+    state.format = TextFormat();
+    if (!state.diskPresent())
+        return;
+    if (!state.diskComplete) {
+        state.readOnly = true;
+        state.readOnlyReason = PersonaModel::tr(
+            "This file is larger than 64 MiB, so it opens read-only and is "
+            "not read whole. Edit it with another tool.");
+        return;
+    }
+    EditorText text = toEditorText(state.diskBytes);
+    if (paneText)
+        *paneText = std::move(text.text);
+    state.format = text.format;
+    state.obstacles = text.obstacles;
+    if (!text.roundTrips()) {
+        state.readOnly = true;
+        state.canEditAnyway = true;
+        state.readOnlyReason = text.obstacles.join(QLatin1Char(' '));
+    }
+}
+
+bool sameDisk(const SlotState &a, const SlotState &b)
+{
+    return a.presence == b.presence && a.absenceReason == b.absenceReason
+           && a.diskSize == b.diskSize && a.diskSha256 == b.diskSha256
+           && a.diskBytes == b.diskBytes;
+}
+
+} // namespace
+
+PersonaModel::PersonaModel(QObject *parent)
+    : QObject(parent)
+    , m_watcher(new DirectoryWatcher(this))
+{
+    connect(m_watcher, &DirectoryWatcher::slotChanged, this, [this](int slot, const QByteArray &) {
+        // While the folder is gone every buffer stays as it is; the
+        // slots are read again when it comes back.
+        if (!m_directoryLost)
+            applyDiskChange(slot);
+    });
+    connect(m_watcher, &DirectoryWatcher::directoryLost, this, [this] {
+        m_directoryLost = true;
+        Q_EMIT directoryLostChanged(true);
+    });
+    connect(m_watcher, &DirectoryWatcher::directoryRestored, this, [this] {
+        m_directoryLost = false;
+        for (int k = 0; k < SlotCount; ++k)
+            applyDiskChange(k);
+        Q_EMIT directoryLostChanged(false);
+    });
+    connect(m_watcher, &DirectoryWatcher::watchingChanged, this, &PersonaModel::watchingChanged);
+}
+
+PersonaModel::~PersonaModel() = default;
+
+Status PersonaModel::open(const QString &dir)
+{
+    const QString problem = checkDirectory(dir);
+    if (!problem.isEmpty())
+        return Status::failure(problem);
+    close();
+    m_dir = QFileInfo(dir).absoluteFilePath();
+    m_directoryLost = false;
+    for (int k = 0; k < SlotCount; ++k) {
+        SlotState &state = m_slots[size_t(k)];
+        state = SlotState();
+        readFromDisk(k, state);
+        takeDisk(state, &m_paneTextCache[size_t(k)]);
+        recomputeOnDisk(k);
+        recomputeUnsaved(k);
+    }
+    m_watcher->setDirectory(m_dir);
+    touchRefresh();
+    Q_EMIT opened(m_dir);
+    return {};
+}
+
+void PersonaModel::close()
+{
+    if (m_dir.isEmpty())
+        return;
+    m_watcher->clear();
+    m_dir.clear();
+    m_directoryLost = false;
+    m_slots = {};
+    m_sections = {};
+    m_paneTextCache = {};
+    Q_EMIT closed();
+}
+
+bool PersonaModel::isWatching() const
+{
+    return m_watcher->isWatching();
+}
+
+QString PersonaModel::paneText(int slot) const
+{
+    const SlotState &state = m_slots.at(size_t(slot));
+    QString cached = std::exchange(m_paneTextCache[size_t(slot)], QString());
+    if (!state.bufferPresent || (state.readOnly && !state.canEditAnyway))
+        return {};
+    if (!cached.isNull())
+        return cached;
+    return toEditorText(state.bufferBytes).text;
+}
+
+bool PersonaModel::hasUnsaved() const
+{
+    for (const SlotState &state : m_slots) {
+        if (state.dirty)
+            return true;
+    }
+    return false;
+}
+
+QList<int> PersonaModel::unsavedSlots() const
+{
+    QList<int> slots;
+    for (int k = 0; k < SlotCount; ++k) {
+        if (m_slots[size_t(k)].dirty)
+            slots.append(k);
+    }
+    return slots;
+}
+
+void PersonaModel::setBufferText(int slot, QStringView rawText)
+{
+    const SlotState &state = m_slots.at(size_t(slot));
+    if (!state.bufferPresent || state.readOnly)
+        return;
+    setBuffer(slot, fromEditorText(rawText, state.format), true);
+}
+
+void PersonaModel::setBufferBytes(int slot, const QByteArray &bytes)
+{
+    setBuffer(slot, bytes, true);
+}
+
+void PersonaModel::createSlot(int slot, const QByteArray &bytes)
+{
+    SlotState &state = m_slots.at(size_t(slot));
+    if (state.bufferPresent)
+        return;
+    state.format = TextFormat();
+    state.readOnly = false;
+    state.readOnlyReason.clear();
+    state.canEditAnyway = false;
+    setBuffer(slot, bytes, true);
+    Q_EMIT bufferReplaced(slot);
+}
+
+void PersonaModel::setBuffer(int slot, const QByteArray &bytes, bool present)
+{
+    SlotState &state = m_slots.at(size_t(slot));
+    if (state.bufferPresent == present && state.bufferBytes == bytes)
+        return;
+    m_paneTextCache[size_t(slot)] = QString();
+    state.bufferPresent = present;
+    state.bufferBytes = present ? bytes : QByteArray();
+    const bool sameAsDisk = present ? (state.diskPresent() && state.diskComplete
+                                       && state.bufferBytes == state.diskBytes)
+                                    : !state.diskPresent();
+    state.dirty = !sameAsDisk;
+    if (!state.dirty)
+        state.conflict = ConflictState::None;
+    recomputeUnsaved(slot);
+    Q_EMIT slotStateChanged(slot);
+    Q_EMIT sectionChanged(slot);
+}
+
+Status PersonaModel::save(int slot)
+{
+    SlotState &state = m_slots.at(size_t(slot));
+    if (!isOpen())
+        return Status::failure(tr("No persona folder is open."));
+    if (!state.dirty)
+        return {};
+    const QString path = slotPath(m_dir, slot);
+    if (!state.bufferPresent) {
+        // A buffer the user discarded while the file stayed on disk cannot be
+        // "saved": there is nothing to write and we never delete a slot.
+        revert(slot);
+        return {};
+    }
+    if (state.readOnly && !state.canEditAnyway)
+        return Status::failure(tr("%1 is read-only here: %2").arg(path, state.readOnlyReason));
+    if (Status saved = saveSlotFile(path, state.bufferBytes); !saved)
+        return saved;
+
+    const QByteArray digest = sha256Hex(state.bufferBytes);
+    m_watcher->expectContent(slot, digest);
+    state.presence = SlotPresence::Present;
+    state.absenceReason.clear();
+    state.diskBytes = state.bufferBytes;
+    state.diskSize = state.diskBytes.size();
+    state.diskComplete = true;
+    state.diskSha256 = digest;
+    state.obstacles.clear();
+    state.dirty = false;
+    state.conflict = ConflictState::None;
+    state.readOnly = false;
+    state.readOnlyReason.clear();
+    state.canEditAnyway = false;
+    recomputeOnDisk(slot);
+    recomputeUnsaved(slot);
+    touchRefresh();
+    Q_EMIT slotStateChanged(slot);
+    Q_EMIT sectionChanged(slot);
+    return {};
+}
+
+Status PersonaModel::saveAll()
+{
+    for (int k = 0; k < SlotCount; ++k) {
+        if (Status s = save(k); !s)
+            return s;
+    }
+    return {};
+}
+
+void PersonaModel::revert(int slot)
+{
+    SlotState &state = m_slots.at(size_t(slot));
+    takeDisk(state, &m_paneTextCache[size_t(slot)]);
+    recomputeUnsaved(slot);
+    Q_EMIT bufferReplaced(slot);
+    Q_EMIT slotStateChanged(slot);
+    Q_EMIT sectionChanged(slot);
+}
+
+void PersonaModel::keepMine(int slot)
+{
+    SlotState &state = m_slots.at(size_t(slot));
+    if (state.conflict == ConflictState::None)
+        return;
+    state.conflict = ConflictState::None;
+    Q_EMIT slotStateChanged(slot);
+}
+
+void PersonaModel::editAnyway(int slot)
+{
+    SlotState &state = m_slots.at(size_t(slot));
+    if (!state.readOnly || !state.canEditAnyway)
+        return;
+    state.readOnly = false;
+    state.readOnlyReason.clear();
+    state.canEditAnyway = false;
+    Q_EMIT slotStateChanged(slot);
+}
+
+std::optional<QByteArray> PersonaModel::section(int slot, SoulView view) const
+{
+    const Sections &s = m_sections.at(size_t(slot));
+    return view == SoulView::Unsaved ? s.unsaved : s.onDisk;
+}
+
+bool PersonaModel::truncated(int slot, SoulView view) const
+{
+    const Sections &s = m_sections.at(size_t(slot));
+    return view == SoulView::Unsaved ? s.unsavedTruncated : s.onDiskTruncated;
+}
+
+qint64 PersonaModel::sizeIn(int slot, SoulView view) const
+{
+    const SlotState &state = m_slots.at(size_t(slot));
+    if (view == SoulView::Unsaved)
+        return state.bufferPresent ? state.bufferBytes.size() : -1;
+    return state.diskPresent() ? state.diskSize : -1;
+}
+
+QByteArray PersonaModel::soul(SoulView view) const
+{
+    QByteArray out;
+    out.reserve(soulSize(view));
+    for (int k = 0; k < SlotCount; ++k) {
+        const std::optional<QByteArray> s = section(k, view);
+        if (!s)
+            continue;
+        if (!out.isEmpty())
+            out.append(SectionJoin);
+        out.append(*s);
+    }
+    return out;
+}
+
+QStringList PersonaModel::found(SoulView view) const
+{
+    QStringList names;
+    for (int k = 0; k < SlotCount; ++k) {
+        if (section(k, view))
+            names.append(slotName(k));
+    }
+    return names;
+}
+
+qint64 PersonaModel::soulSize(SoulView view) const
+{
+    qint64 size = 0;
+    int count = 0;
+    for (int k = 0; k < SlotCount; ++k) {
+        if (const std::optional<QByteArray> s = section(k, view)) {
+            size += s->size();
+            ++count;
+        }
+    }
+    return count > 0 ? size + qint64(count - 1) * (sizeof(SectionJoin) - 1) : 0;
+}
+
+void PersonaModel::refreshSlot(int slot)
+{
+    applyDiskChange(slot);
+}
+
+void PersonaModel::readFromDisk(int slot, SlotState &state) const
+{
+    const QString path = slotPath(m_dir, slot);
+    const QFileInfo info(path);
+    SlotRead read;
+    if (info.isFile() && info.size() > WholeReadLimitBytes) {
+        // Only what the agent can get is read; the rest is never loaded.
+        ReadOptions options;
+        options.limit = CapBytes + 1;
+        read = readSlot(m_dir, slot, options);
+    } else {
+        ReadOptions options;
+        options.limit = WholeReadLimitBytes + 1;
+        options.sha256 = true;
+        read = readSlot(m_dir, slot, options);
+        if (read.presence == SlotPresence::Present && !read.complete) {
+            // It grew past the limit while we read it.
+            read.bytes.truncate(CapBytes + 1);
+        }
+    }
+    state.presence = read.presence;
+    state.absenceReason = absenceReason(read);
+    state.diskSize = read.presence == SlotPresence::Present ? read.size : -1;
+    state.diskBytes = read.bytes;
+    state.diskComplete = read.complete;
+    state.diskSha256 = read.sha256;
+}
+
+void PersonaModel::applyDiskChange(int slot)
+{
+    if (!isOpen())
+        return;
+    SlotState &state = m_slots.at(size_t(slot));
+    SlotState fresh = state;
+    readFromDisk(slot, fresh);
+    if (sameDisk(state, fresh))
+        return;
+
+    if (!state.dirty) {
+        // A clean pane follows the disk silently.
+        takeDisk(fresh, &m_paneTextCache[size_t(slot)]);
+        state = std::move(fresh);
+        recomputeOnDisk(slot);
+        recomputeUnsaved(slot);
+        touchRefresh();
+        Q_EMIT bufferReplaced(slot);
+        Q_EMIT slotStateChanged(slot);
+        Q_EMIT sectionChanged(slot);
+        return;
+    }
+
+    // A dirty pane keeps its edits; the format stays the one the buffer was
+    // made with, so the bytes it saves do not change under the user.
+    state.presence = fresh.presence;
+    state.absenceReason = fresh.absenceReason;
+    state.diskSize = fresh.diskSize;
+    state.diskBytes = fresh.diskBytes;
+    state.diskComplete = fresh.diskComplete;
+    state.diskSha256 = fresh.diskSha256;
+    const bool sameAsBuffer = state.bufferPresent && state.diskPresent() && state.diskComplete
+                              && state.bufferBytes == state.diskBytes;
+    if (sameAsBuffer) {
+        state.dirty = false;
+        state.conflict = ConflictState::None;
+    } else {
+        state.conflict = state.diskPresent() ? ConflictState::ChangedOnDisk
+                                             : ConflictState::DeletedOnDisk;
+    }
+    recomputeOnDisk(slot);
+    recomputeUnsaved(slot);
+    touchRefresh();
+    Q_EMIT slotStateChanged(slot);
+    Q_EMIT sectionChanged(slot);
+}
+
+void PersonaModel::recomputeUnsaved(int slot)
+{
+    const SlotState &state = m_slots.at(size_t(slot));
+    Sections &s = m_sections.at(size_t(slot));
+    if (!state.bufferPresent) {
+        s.unsaved.reset();
+        s.unsavedTruncated = false;
+    } else if (!state.dirty && state.diskPresent() && s.onDisk) {
+        s.unsaved = s.onDisk;
+        s.unsavedTruncated = s.onDiskTruncated;
+    } else {
+        bool cut = false;
+        s.unsaved = composeSection(slot, state.bufferBytes, &cut);
+        s.unsavedTruncated = cut;
+    }
+}
+
+void PersonaModel::recomputeOnDisk(int slot)
+{
+    const SlotState &state = m_slots.at(size_t(slot));
+    Sections &s = m_sections.at(size_t(slot));
+    if (!state.diskPresent()) {
+        s.onDisk.reset();
+        s.onDiskTruncated = false;
+        return;
+    }
+    bool cut = false;
+    s.onDisk = composeSection(slot, state.diskBytes, &cut);
+    s.onDiskTruncated = cut;
+}
+
+void PersonaModel::touchRefresh()
+{
+    m_lastRefresh = QDateTime::currentDateTime();
+    Q_EMIT refreshed(m_lastRefresh);
+}
+
+} // namespace soul

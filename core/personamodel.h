@@ -1,0 +1,168 @@
+#pragma once
+
+#include "composer.h"
+#include "contract.h"
+#include "editortext.h"
+#include "result.h"
+#include "slotreader.h"
+
+#include <QByteArray>
+#include <QDateTime>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <array>
+#include <optional>
+
+namespace soul {
+
+class DirectoryWatcher;
+
+// A slot over this size opens read-only and is never read whole: only the
+// first CapBytes + 1 bytes, which are all the agent can get, are kept.
+inline constexpr qint64 WholeReadLimitBytes = qint64(64) * 1024 * 1024;
+
+enum class ConflictState {
+    None,
+    ChangedOnDisk, // the file changed on disk while the buffer had unsaved edits
+    DeletedOnDisk, // the file went away while the buffer had unsaved edits
+};
+
+// Which soul to compose: the editor buffers (unsaved edits included) or the
+// files as an agent starting now would read them.
+enum class SoulView { Unsaved, OnDisk };
+
+struct SlotState
+{
+    // On disk, as last read.
+    SlotPresence presence = SlotPresence::Missing;
+    QString absenceReason; // a phrase for a present-but-unusable path; see soul::absenceReason()
+    qint64 diskSize = -1;  // bytes, -1 when absent
+    QByteArray diskBytes;  // the whole file, or its first CapBytes + 1 bytes when over the limit
+    bool diskComplete = false;
+    QByteArray diskSha256; // hex; empty when absent or not digested
+    TextFormat format;     // line break and BOM of the file, kept for saving
+    QStringList obstacles; // why the bytes cannot pass through a pane unchanged
+
+    // The editor buffer, as the bytes a save would write.
+    bool bufferPresent = false; // absent slot without a created buffer: false
+    QByteArray bufferBytes;
+    bool dirty = false;
+    ConflictState conflict = ConflictState::None;
+
+    bool readOnly = false;
+    QString readOnlyReason;
+    bool canEditAnyway = false; // read-only because of obstacles, not because of size
+
+    bool diskPresent() const { return presence == SlotPresence::Present; }
+};
+
+// One persona directory and its seven slots: what is on disk, what the
+// editor buffers hold, which are dirty and which conflict with the disk.
+// Every decision about a slot is taken here; widgets show the state and call
+// the intent methods below.
+//
+// Both flows end in sectionChanged(slot): typing (setBufferText) and the disk
+// (the watcher's report, read here). The preview asks section() for the text.
+class PersonaModel : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit PersonaModel(QObject *parent = nullptr);
+    ~PersonaModel() override;
+
+    // Reads every slot and starts watching. Fails with a sentence when `dir`
+    // is not a usable directory; the previous directory is then kept.
+    Status open(const QString &dir);
+    void close();
+    bool isOpen() const { return !m_dir.isEmpty(); }
+    QString directory() const { return m_dir; }
+    bool directoryLost() const { return m_directoryLost; }
+    bool isWatching() const;
+    QDateTime lastRefresh() const { return m_lastRefresh; }
+    DirectoryWatcher *watcher() const { return m_watcher; }
+
+    const SlotState &slot(int slot) const { return m_slots.at(size_t(slot)); }
+    // The text a pane loads (with setPlainText) for the current buffer.
+    // Not thread-safe: it hands over a cached conversion.
+    QString paneText(int slot) const;
+    bool hasUnsaved() const;
+    QList<int> unsavedSlots() const;
+
+    // Typing: the pane's text as QTextDocument::toRawText() gives it.
+    void setBufferText(int slot, QStringView rawText);
+    // The buffer's exact bytes (used by Create and by tests).
+    void setBufferBytes(int slot, const QByteArray &bytes);
+    // Gives an absent slot a buffer with `bytes`, unsaved until saved.
+    void createSlot(int slot, const QByteArray &bytes);
+
+    // Writes slot `slot`'s buffer (atomic, through links, permissions kept).
+    // On failure the buffer stays dirty and the sentence says why.
+    Status save(int slot);
+    // Saves every dirty slot; stops at, and returns, the first failure.
+    Status saveAll();
+    // Drops the buffer's edits: it takes what is on disk again. Also the
+    // answer "Reload" and "Discard" to a conflict.
+    void revert(int slot);
+    // Keeps the edits and forgets the conflict; the buffer stays dirty.
+    void keepMine(int slot);
+    // Lifts the read-only state of a slot whose bytes would change in a pane.
+    void editAnyway(int slot);
+
+    // "## NAME\n\n" + body, as composeSection() builds it; nullopt when the
+    // slot takes no part in that view.
+    std::optional<QByteArray> section(int slot, SoulView view) const;
+    bool truncated(int slot, SoulView view) const;
+    qint64 sizeIn(int slot, SoulView view) const; // bytes, -1 when absent
+    // The whole soul of a view, joined from the cached sections.
+    QByteArray soul(SoulView view) const;
+    QStringList found(SoulView view) const;
+    qint64 soulSize(SoulView view) const;
+
+    // Re-reads slot `slot` as if the watcher had reported it.
+    void refreshSlot(int slot);
+
+Q_SIGNALS:
+    void opened(const QString &dir);
+    void closed();
+    // Header state: presence, dirty, conflict, read-only, sizes.
+    void slotStateChanged(int slot);
+    // The buffer was replaced from outside the pane (disk, revert, create):
+    // the pane reloads paneText(), keeping its cursor and scroll.
+    void bufferReplaced(int slot);
+    // Section `slot` may differ in either view.
+    void sectionChanged(int slot);
+    void directoryLostChanged(bool lost);
+    void watchingChanged(bool watching);
+    void refreshed(const QDateTime &when);
+
+private:
+    struct Sections
+    {
+        std::optional<QByteArray> unsaved;
+        std::optional<QByteArray> onDisk;
+        bool unsavedTruncated = false;
+        bool onDiskTruncated = false;
+    };
+
+    void readFromDisk(int slot, SlotState &state) const;
+    void applyDiskChange(int slot);
+    void setBuffer(int slot, const QByteArray &bytes, bool present);
+    void recomputeUnsaved(int slot);
+    void recomputeOnDisk(int slot);
+    void touchRefresh();
+
+    QString m_dir;
+    std::array<SlotState, SlotCount> m_slots;
+    std::array<Sections, SlotCount> m_sections;
+    // The text a pane is about to load, kept from reading the file so that
+    // 2 MiB are not converted twice; taken (and dropped) by paneText().
+    mutable std::array<QString, SlotCount> m_paneTextCache;
+    DirectoryWatcher *m_watcher = nullptr;
+    bool m_directoryLost = false;
+    QDateTime m_lastRefresh;
+};
+
+} // namespace soul

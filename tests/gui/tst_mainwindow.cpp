@@ -1,0 +1,500 @@
+#include "composer.h"
+#include "export/exportcontroller.h"
+#include "guitestfiles.h"
+#include "personamodel.h"
+#include "preview/previewpanel.h"
+#include "preview/soulpreview.h"
+#include "slots/diskchangedbar.h"
+#include "slots/panestack.h"
+#include "slots/sizemeter.h"
+#include "slots/slotpane.h"
+#include "snapshot.h"
+#include "utf8.h"
+#include "window/documentcontroller.h"
+#include "window/mainwindow.h"
+#include "window/prompter.h"
+#include "window/windowactions.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/stat.h>
+
+using namespace soul;
+using namespace soul::guitest;
+
+namespace {
+
+// Answers the window's questions as a test tells it to, and records them.
+class TestPrompter final : public Prompter
+{
+public:
+    UnsavedAnswer unsavedAnswer = UnsavedAnswer::Cancel;
+    ExportAnswer exportAnswer = ExportAnswer::Cancel;
+    QString exportPath;
+    QStringList errors;
+    QStringList asked;
+    QString lastDiff;
+
+    UnsavedAnswer askUnsaved(const QStringList &files) override
+    {
+        asked.append(QStringLiteral("unsaved:") + files.join(QLatin1Char(',')));
+        return unsavedAnswer;
+    }
+    ExportAnswer askExportWithUnsaved(const QStringList &files) override
+    {
+        asked.append(QStringLiteral("export:") + files.join(QLatin1Char(',')));
+        return exportAnswer;
+    }
+    QString askExportPath(const QString &) override { return exportPath; }
+    QString askOpenDirectory(const QString &) override { return {}; }
+    NewPersona askNewPersona(const QString &) override { return {}; }
+    void showError(const QString &, const QString &text) override { errors.append(text); }
+    void showCompare(const QString &, const QString &diff) override { lastDiff = diff; }
+};
+
+QString editorText(const SlotPane *pane)
+{
+    return pane->editor()->document()->toRawText().replace(QChar::ParagraphSeparator,
+                                                           QLatin1Char('\n'));
+}
+
+// QTest::keyClicks only knows ASCII; this types any text as key events.
+void typeText(QWidget *widget, const QString &text)
+{
+    for (const QChar c : text) {
+        QKeyEvent press(QEvent::KeyPress, 0, Qt::NoModifier, QString(c));
+        QKeyEvent release(QEvent::KeyRelease, 0, Qt::NoModifier, QString(c));
+        QApplication::sendEvent(widget, &press);
+        QApplication::sendEvent(widget, &release);
+    }
+}
+
+QString previewText(const SoulPreview *preview)
+{
+    return preview->document()->toRawText().replace(QChar::ParagraphSeparator, QLatin1Char('\n'));
+}
+
+} // namespace
+
+class tst_MainWindow : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void opensIntoPanesAndPreview();
+    void typingUpdatesPreviewByRangeEdit();
+    void diskEventsReachPanesAndPreview();
+    void dirtyPaneSurvivesExternalChange();
+    void deletedWhileDirtyOffersSaveOrDiscard();
+    void saveKeepsBytesWhenOneWordChanges();
+    void exportEqualsComposeDirectory();
+    void exportWithUnsavedAsks();
+    void copySoulIsExact();
+    void failedSaveKeepsBuffer();
+    void fifoSlotDoesNotHang();
+    void closingWithUnsavedAsks();
+    void invisiblesKeepPositions();
+    void rangeEditsStayExactWithMultibyteText();
+    void sizeMeterLevels();
+    void createFromTemplate();
+    void newPersonaWritesTemplates();
+    void jumpShortcutsFocusPanes();
+
+private:
+    void openWindow();
+    SlotPane *pane(int slot) const { return m_window->panes()->pane(slot); }
+    SoulPreview *preview() const { return m_window->previewPanel()->preview(); }
+    QString path(int slot) const { return slotPath(m_dir->path(), slot); }
+    QString expectedPreview(SoulView view = SoulView::Unsaved) const
+    {
+        return SoulPreview::displayText(utf8::decode(m_window->model()->soul(view)),
+                                        preview()->showInvisibles());
+    }
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<MainWindow> m_window;
+    TestPrompter *m_prompter = nullptr;
+};
+
+void tst_MainWindow::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+}
+
+void tst_MainWindow::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    QVERIFY(writeInPlace(path(0), "# Rules\n\nBe brief.\n"));
+    QVERIFY(writeInPlace(path(1), "You are Kip, a terse assistant.\n"));
+    QVERIFY(writeInPlace(path(6), "- prefers metric units"));
+}
+
+void tst_MainWindow::cleanup()
+{
+    if (m_window) {
+        m_prompter->unsavedAnswer = Prompter::UnsavedAnswer::Discard;
+        m_window->close();
+    }
+    m_window.reset();
+    m_dir.reset();
+}
+
+void tst_MainWindow::openWindow()
+{
+    MainWindow::Options options;
+    options.settingsFile = m_dir->filePath(QStringLiteral("settings.ini"));
+    m_window = std::make_unique<MainWindow>(options);
+    auto prompter = std::make_unique<TestPrompter>();
+    m_prompter = prompter.get();
+    m_window->setPrompter(std::move(prompter));
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    m_window->start(m_dir->path());
+    QVERIFY(m_window->model()->isOpen());
+}
+
+void tst_MainWindow::opensIntoPanesAndPreview()
+{
+    openWindow();
+    QCOMPARE(editorText(pane(1)), QStringLiteral("You are Kip, a terse assistant.\n"));
+    QVERIFY(pane(3)->createButton()->isVisible());
+    QCOMPARE(previewText(preview()), expectedPreview());
+    QCOMPARE(m_window->model()->soul(SoulView::OnDisk), composeDirectory(m_dir->path()).soul);
+    QTRY_VERIFY(m_window->previewPanel()->totalsLabel()->text().contains(
+        QStringLiteral("AGENTS.md, SOUL.md, MEMORY.md")));
+}
+
+void tst_MainWindow::typingUpdatesPreviewByRangeEdit()
+{
+    openWindow();
+    const int rebuilds = preview()->rebuildCount();
+    QPlainTextEdit *editor = pane(1)->editor();
+    editor->setFocus();
+    editor->moveCursor(QTextCursor::End);
+    QTest::keyClicks(editor, QStringLiteral("Always polite."));
+    QVERIFY(previewText(preview()).contains(
+        QStringLiteral("assistant.\nAlways polite.\n\n## MEMORY.md")));
+    QCOMPARE(previewText(preview()), expectedPreview());
+    QCOMPARE(preview()->rebuildCount(), rebuilds);
+    // One range edit a keystroke, except where the trim hides it (a trailing space).
+    QVERIFY(preview()->rangeEditCount() >= 13);
+    QVERIFY(m_window->model()->slot(1).dirty);
+    QVERIFY(m_window->previewPanel()->unsavedNote()->text().contains(QStringLiteral("SOUL.md")));
+
+    // The on-disk view does not have the edit.
+    m_window->previewPanel()->unsavedToggle()->setChecked(false);
+    QCOMPARE(previewText(preview()), expectedPreview(SoulView::OnDisk));
+    QVERIFY(!previewText(preview()).contains(QStringLiteral("Always polite.")));
+}
+
+void tst_MainWindow::diskEventsReachPanesAndPreview()
+{
+    openWindow();
+    QVERIFY(writeInPlace(path(1), "Edited in place.\n"));
+    QTRY_COMPARE(editorText(pane(1)), QStringLiteral("Edited in place.\n"));
+    QTRY_COMPARE(previewText(preview()), expectedPreview());
+    QVERIFY(previewText(preview()).contains(QStringLiteral("Edited in place.")));
+
+    QVERIFY(writeAtomically(path(1), "Saved atomically.\n"));
+    QTRY_COMPARE(editorText(pane(1)), QStringLiteral("Saved atomically.\n"));
+    QTRY_VERIFY(previewText(preview()).contains(QStringLiteral("Saved atomically.")));
+
+    QVERIFY(QFile::remove(path(1)));
+    QTRY_VERIFY(!previewText(preview()).contains(QStringLiteral("## SOUL.md")));
+    QTRY_VERIFY(pane(1)->createButton()->isVisible());
+
+    QVERIFY(writeInPlace(path(3), "The user likes tea.\n"));
+    QTRY_VERIFY(
+        previewText(preview()).contains(QStringLiteral("## USER.md\n\nThe user likes tea.")));
+    QCOMPARE(editorText(pane(3)), QStringLiteral("The user likes tea.\n"));
+    QCOMPARE(previewText(preview()), expectedPreview());
+
+    // A burst of writes settles on the last one.
+    for (int i = 0; i < 20; ++i)
+        QVERIFY(writeInPlace(path(6), QByteArray("burst ") + QByteArray::number(i) + '\n'));
+    QTRY_COMPARE(editorText(pane(6)), QStringLiteral("burst 19\n"));
+    QTRY_COMPARE(previewText(preview()), expectedPreview());
+    QCOMPARE(m_window->model()->soul(SoulView::OnDisk), composeDirectory(m_dir->path()).soul);
+}
+
+void tst_MainWindow::dirtyPaneSurvivesExternalChange()
+{
+    openWindow();
+    QPlainTextEdit *editor = pane(1)->editor();
+    editor->moveCursor(QTextCursor::End);
+    QTest::keyClicks(editor, QStringLiteral("My edit."));
+    const QString mine = editorText(pane(1));
+    QVERIFY(writeInPlace(path(1), "Theirs.\n"));
+    QTRY_VERIFY(pane(1)->diskBar()->isVisible());
+    QCOMPARE(pane(1)->diskBar()->kind(), DiskChangedBar::Kind::Changed);
+    QCOMPARE(editorText(pane(1)), mine);
+    QVERIFY(previewText(preview()).contains(QStringLiteral("My edit.")));
+
+    QTest::mouseClick(pane(1)->diskBar()->compareButton(), Qt::LeftButton);
+    QVERIFY(m_prompter->lastDiff.contains(QStringLiteral("-Theirs.")));
+    QVERIFY(m_prompter->lastDiff.contains(QStringLiteral("+My edit.")));
+
+    QTest::mouseClick(pane(1)->diskBar()->keepMineButton(), Qt::LeftButton);
+    QVERIFY(!pane(1)->diskBar()->isVisible());
+    QCOMPARE(editorText(pane(1)), mine);
+
+    QVERIFY(writeInPlace(path(1), "Theirs again.\n"));
+    QTRY_VERIFY(pane(1)->diskBar()->isVisible());
+    QTest::mouseClick(pane(1)->diskBar()->reloadButton(), Qt::LeftButton);
+    QCOMPARE(editorText(pane(1)), QStringLiteral("Theirs again.\n"));
+    QVERIFY(!m_window->model()->slot(1).dirty);
+    QCOMPARE(previewText(preview()), expectedPreview());
+}
+
+void tst_MainWindow::deletedWhileDirtyOffersSaveOrDiscard()
+{
+    openWindow();
+    pane(0)->editor()->moveCursor(QTextCursor::End);
+    QTest::keyClicks(pane(0)->editor(), QStringLiteral("More."));
+    QVERIFY(QFile::remove(path(0)));
+    QTRY_VERIFY(pane(0)->diskBar()->isVisible());
+    QCOMPARE(pane(0)->diskBar()->kind(), DiskChangedBar::Kind::Deleted);
+    QVERIFY(previewText(preview()).contains(QStringLiteral("More.")));
+    QTest::mouseClick(pane(0)->diskBar()->saveButton(), Qt::LeftButton);
+    QCOMPARE(readAll(path(0)), QByteArray("# Rules\n\nBe brief.\nMore."));
+    QVERIFY(!pane(0)->diskBar()->isVisible());
+}
+
+void tst_MainWindow::saveKeepsBytesWhenOneWordChanges()
+{
+    const QByteArray original("\xef\xbb\xbfYou are\xc2\xa0Kip.\r\nA terse word.\r\nLast line");
+    QVERIFY(writeInPlace(path(1), original));
+    openWindow();
+    QVERIFY(!m_window->model()->slot(1).readOnly);
+    QPlainTextEdit *editor = pane(1)->editor();
+    editor->setFocus();
+    const QTextCursor found = editor->document()->find(QStringLiteral("terse"));
+    QVERIFY(!found.isNull());
+    editor->setTextCursor(found);
+    QTest::keyClicks(editor, QStringLiteral("short"));
+    QTest::keySequence(m_window.get(), QKeySequence(Qt::CTRL | Qt::Key_S));
+    QTRY_VERIFY(!m_window->model()->slot(1).dirty);
+    QCOMPARE(readAll(path(1)),
+             QByteArray("\xef\xbb\xbfYou are\xc2\xa0Kip.\r\nA short word.\r\nLast line"));
+    QVERIFY(m_prompter->errors.isEmpty());
+    QCOMPARE(previewText(preview()), expectedPreview());
+}
+
+void tst_MainWindow::exportEqualsComposeDirectory()
+{
+    QVERIFY(writeInPlace(path(2), "\xef\xbb\xbfName: Kip\r\n\xff\n"));
+    openWindow();
+    const QString out = m_dir->filePath(QStringLiteral("out/soul.md"));
+    QVERIFY(QDir().mkpath(m_dir->filePath(QStringLiteral("out"))));
+    m_prompter->exportPath = out;
+    QTest::keySequence(m_window.get(), QKeySequence(Qt::CTRL | Qt::Key_E));
+    QTRY_VERIFY(QFile::exists(manifestPathFor(out)));
+    QCOMPARE(readAll(out), composeDirectory(m_dir->path()).soul);
+    QVERIFY(readAll(manifestPathFor(out)).contains("\"soul-snapshot\""));
+    QVERIFY(m_prompter->errors.isEmpty());
+}
+
+void tst_MainWindow::exportWithUnsavedAsks()
+{
+    openWindow();
+    pane(1)->editor()->moveCursor(QTextCursor::End);
+    QTest::keyClicks(pane(1)->editor(), QStringLiteral("Unsaved."));
+    const QString out = m_dir->filePath(QStringLiteral("disk.md"));
+    m_prompter->exportPath = out;
+    m_prompter->exportAnswer = Prompter::ExportAnswer::ExportOnDisk;
+    QVERIFY(m_window->exporter()->exportSnapshot());
+    QCOMPARE(m_prompter->asked, QStringList{QStringLiteral("export:SOUL.md")});
+    QVERIFY(!readAll(out).contains("Unsaved."));
+    QVERIFY(m_window->model()->slot(1).dirty);
+
+    m_prompter->exportAnswer = Prompter::ExportAnswer::SaveAllAndExport;
+    QVERIFY(m_window->exporter()->exportSnapshot());
+    QVERIFY(readAll(out).contains("Unsaved."));
+    QCOMPARE(readAll(out), composeDirectory(m_dir->path()).soul);
+    QVERIFY(!m_window->model()->slot(1).dirty);
+
+    m_prompter->exportAnswer = Prompter::ExportAnswer::Cancel;
+    QTest::keyClicks(pane(1)->editor(), QStringLiteral("x"));
+    QVERIFY(!m_window->exporter()->exportSnapshot());
+}
+
+void tst_MainWindow::copySoulIsExact()
+{
+    QVERIFY(writeInPlace(path(1), "Tab\there\r\nNUL\0end\n"_qba));
+    openWindow();
+    QTest::keySequence(m_window.get(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    QCOMPARE(QGuiApplication::clipboard()->text(),
+             utf8::decode(composeDirectory(m_dir->path()).soul));
+}
+
+void tst_MainWindow::failedSaveKeepsBuffer()
+{
+    QTemporaryDir outer;
+    const QString dir = outer.filePath(QStringLiteral("persona"));
+    QVERIFY(QDir().mkpath(dir));
+    QVERIFY(writeInPlace(slotPath(dir, 1), "disk\n"));
+    MainWindow::Options options;
+    options.settingsFile = m_dir->filePath(QStringLiteral("settings.ini"));
+    m_window = std::make_unique<MainWindow>(options);
+    auto prompter = std::make_unique<TestPrompter>();
+    m_prompter = prompter.get();
+    m_window->setPrompter(std::move(prompter));
+    m_window->show();
+    m_window->start(dir);
+    pane(1)->editor()->moveCursor(QTextCursor::End);
+    QTest::keyClicks(pane(1)->editor(), QStringLiteral("precious"));
+    QVERIFY(QDir().rename(dir, outer.filePath(QStringLiteral("renamed"))));
+    QTRY_VERIFY(m_window->directoryLostBar()->isVisible());
+    QTest::mouseClick(pane(1)->findChild<QPushButton *>(), Qt::LeftButton); // any header button
+    QVERIFY(!m_window->documents()->save(1));
+    QVERIFY(!m_prompter->errors.isEmpty());
+    QVERIFY(m_prompter->errors.last().contains(QStringLiteral("SOUL.md")));
+    QVERIFY(m_window->model()->slot(1).dirty);
+    QCOMPARE(editorText(pane(1)), QStringLiteral("disk\nprecious"));
+    QVERIFY(m_window->model()->slot(1).bufferPresent);
+
+    // The folder comes back: the buffer is still there, and saving works.
+    QVERIFY(QDir().rename(outer.filePath(QStringLiteral("renamed")), dir));
+    QTRY_VERIFY(!m_window->directoryLostBar()->isVisible());
+    QVERIFY(m_window->documents()->save(1));
+    QCOMPARE(readAll(slotPath(dir, 1)), QByteArray("disk\nprecious"));
+}
+
+void tst_MainWindow::fifoSlotDoesNotHang()
+{
+    QVERIFY(::mkfifo(QFile::encodeName(path(4)).constData(), 0600) == 0);
+    openWindow();
+    QVERIFY(pane(4)->stateLabel()->text().contains(QStringLiteral("FIFO")));
+    QCOMPARE(previewText(preview()), expectedPreview());
+}
+
+void tst_MainWindow::closingWithUnsavedAsks()
+{
+    openWindow();
+    QTest::keyClicks(pane(6)->editor(), QStringLiteral("x"));
+    m_prompter->unsavedAnswer = Prompter::UnsavedAnswer::Cancel;
+    QVERIFY(!m_window->documents()->close());
+    QVERIFY(m_window->model()->isOpen());
+    QCOMPARE(m_prompter->asked, QStringList{QStringLiteral("unsaved:MEMORY.md")});
+    m_prompter->unsavedAnswer = Prompter::UnsavedAnswer::SaveAll;
+    QVERIFY(m_window->documents()->close());
+    QVERIFY(!m_window->model()->isOpen());
+    QCOMPARE(readAll(path(6)), QByteArray("x- prefers metric units"));
+}
+
+void tst_MainWindow::invisiblesKeepPositions()
+{
+    QVERIFY(writeInPlace(path(1),
+                         "\xef\xbb\xbf"
+                         "a\tb \r\nc\0d \xff\n"_qba));
+    openWindow();
+    m_window->previewPanel()->invisiblesToggle()->setChecked(true);
+    QVERIFY(preview()->showInvisibles());
+    const QString shown = previewText(preview());
+    QCOMPARE(shown, expectedPreview());
+    QCOMPARE(shown.size(), utf8::decode(m_window->model()->soul(SoulView::Unsaved)).size());
+    QVERIFY(shown.contains(QChar(0x240D)));
+    QVERIFY(shown.contains(QChar(0x2400)));
+    // A range edit after the marks still lands in the right place.
+    QTest::keyClicks(pane(6)->editor(), QStringLiteral("y"));
+    QCOMPARE(previewText(preview()), expectedPreview());
+    QCOMPARE(preview()->sectionAt(preview()->sectionOffset(6)), 6);
+}
+
+void tst_MainWindow::rangeEditsStayExactWithMultibyteText()
+{
+    QVERIFY(writeInPlace(path(1),
+                         "h\xc3\xa9llo w\xc3\xb6rld \xf0\x9f\x98\x80 \xc3\xbcn\xc3\xaf"
+                         "code\n"));
+    openWindow();
+    QPlainTextEdit *editor = pane(1)->editor();
+    editor->setFocus();
+    const int rebuilds = preview()->rebuildCount();
+    // Insert and delete next to multibyte characters and inside a surrogate pair's neighbourhood.
+    const QList<int> positions = {1, 2, 8, 10, 12, 3, 0};
+    for (int position : positions) {
+        QTextCursor cursor = editor->textCursor();
+        cursor.setPosition(position);
+        editor->setTextCursor(cursor);
+        typeText(editor, QStringLiteral("\u00e9\u00fc"));
+        QCOMPARE(previewText(preview()), expectedPreview());
+        QTest::keyClick(editor, Qt::Key_Backspace);
+        QCOMPARE(previewText(preview()), expectedPreview());
+        QTest::keyClick(editor, Qt::Key_Delete);
+        QCOMPARE(previewText(preview()), expectedPreview());
+    }
+    // Replace one multibyte character by another of a different length.
+    QTextCursor cursor = editor->document()->find(QStringLiteral("\u00f6"));
+    QVERIFY(!cursor.isNull());
+    editor->setTextCursor(cursor);
+    typeText(editor, QStringLiteral("\u00e4"));
+    QCOMPARE(previewText(preview()), expectedPreview());
+    QCOMPARE(preview()->rebuildCount(), rebuilds);
+}
+
+void tst_MainWindow::sizeMeterLevels()
+{
+    SizeMeter meter;
+    meter.setBytes(10);
+    QCOMPARE(meter.level(), SizeMeter::Level::Normal);
+    meter.setBytes(NearCapBytes);
+    QCOMPARE(meter.level(), SizeMeter::Level::Warning);
+    meter.setBytes(CapBytes);
+    QCOMPARE(meter.level(), SizeMeter::Level::Warning);
+    meter.setBytes(CapBytes + 100);
+    QCOMPARE(meter.level(), SizeMeter::Level::Over);
+    QVERIFY(meter.text().contains(QStringLiteral("truncated: the agent gets the first 2 MiB")));
+    QVERIFY(meter.text().contains(QStringLiteral("100")));
+}
+
+void tst_MainWindow::createFromTemplate()
+{
+    openWindow();
+    QVERIFY(pane(3)->createButton()->isVisible());
+    QTest::mouseClick(pane(3)->createButton(), Qt::LeftButton);
+    QVERIFY(editorText(pane(3)).contains(QStringLiteral("Model of the user")));
+    QVERIFY(m_window->model()->slot(3).dirty);
+    QVERIFY(!QFile::exists(path(3)));
+    QVERIFY(previewText(preview()).contains(QStringLiteral("## USER.md")));
+    QVERIFY(m_window->documents()->save(3));
+    QCOMPARE(readAll(path(3)), DocumentController::slotTemplate(3));
+}
+
+void tst_MainWindow::newPersonaWritesTemplates()
+{
+    openWindow();
+    const QString dir = m_dir->filePath(QStringLiteral("fresh"));
+    QVERIFY(m_window->documents()->createPersona(dir, {1, 6}));
+    QCOMPARE(m_window->model()->directory(), dir);
+    QCOMPARE(readAll(slotPath(dir, 1)), DocumentController::slotTemplate(1));
+    QVERIFY(!QFile::exists(slotPath(dir, 0)));
+    QVERIFY(m_window->documents()->recentDirectories().startsWith(dir));
+}
+
+void tst_MainWindow::jumpShortcutsFocusPanes()
+{
+    openWindow();
+    QApplication::setActiveWindow(m_window.get());
+    for (int k = 0; k < SlotCount; ++k) {
+        m_window->actions()->jumpToSlot[size_t(k)]->trigger();
+        QTRY_VERIFY(pane(k)->isAncestorOf(QApplication::focusWidget()));
+    }
+}
+
+QTEST_MAIN(tst_MainWindow)
+#include "tst_mainwindow.moc"

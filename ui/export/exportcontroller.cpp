@@ -1,0 +1,83 @@
+#include "exportcontroller.h"
+
+#include "snapshot.h"
+#include "utf8.h"
+#include "window/documentcontroller.h"
+#include "window/prompter.h"
+
+#include <QClipboard>
+#include <QDir>
+#include <QFileInfo>
+#include <QGuiApplication>
+#include <QMimeData>
+
+namespace soul {
+
+ExportController::ExportController(PersonaModel *model,
+                                   DocumentController *documents,
+                                   Prompter *prompter,
+                                   QObject *parent)
+    : QObject(parent)
+    , m_model(model)
+    , m_documents(documents)
+    , m_prompter(prompter)
+{}
+
+bool ExportController::exportSnapshot()
+{
+    if (!m_model->isOpen())
+        return false;
+    if (m_model->hasUnsaved()) {
+        QStringList names;
+        for (int k : m_model->unsavedSlots())
+            names.append(slotName(k));
+        switch (m_prompter->askExportWithUnsaved(names)) {
+        case Prompter::ExportAnswer::Cancel:
+            return false;
+        case Prompter::ExportAnswer::SaveAllAndExport:
+            if (!m_documents->saveAll())
+                return false;
+            break;
+        case Prompter::ExportAnswer::ExportOnDisk:
+            break;
+        }
+    }
+    const QFileInfo dir(m_model->directory());
+    // Beside the persona folder, not inside it: the snapshot is not a slot.
+    const QString suggested = dir.dir().filePath(dir.fileName() + QStringLiteral(".soul.md"));
+    const QString path = m_prompter->askExportPath(suggested);
+    if (path.isEmpty())
+        return false;
+    if (Status s = exportTo(path); !s) {
+        m_prompter->showError(tr("Export failed"), s.error());
+        return false;
+    }
+    return true;
+}
+
+Status ExportController::exportTo(const QString &path)
+{
+    Result<Snapshot> snapshot = takeSnapshot(m_model->directory());
+    if (!snapshot)
+        return Status::failure(snapshot.error());
+    // The file dialog has already asked about replacing an existing file.
+    if (Status s = writeSnapshot(snapshot.value(), path, true); !s)
+        return s;
+    Q_EMIT statusMessage(
+        tr("Exported the snapshot to %1 and %2")
+            .arg(QDir::toNativeSeparators(path), QDir::toNativeSeparators(manifestPathFor(path))));
+    return {};
+}
+
+void ExportController::copySoul(SoulView view)
+{
+    const QByteArray soul = m_model->soul(view);
+    auto *mime = new QMimeData;
+    // The soul is valid UTF-8 (the decoder made it so): this text is exact.
+    mime->setText(utf8::decode(soul));
+    mime->setData(QStringLiteral("text/plain;charset=utf-8"), soul);
+    QGuiApplication::clipboard()->setMimeData(mime);
+    Q_EMIT statusMessage(tr("Copied the soul (%1 bytes) to the clipboard").arg(soul.size()));
+}
+
+} // namespace soul

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "personamodel.h"
+
+#include <QObject>
+
+namespace soul {
+
+class DocumentController;
+class Prompter;
+
+// Export snapshot and Copy soul. Both use the core's bytes, never a widget's
+// text: the export is takeSnapshot() of the folder, byte-identical to
+// `soulc compose` and with the manifest of `soulc export`.
+class ExportController : public QObject
+{
+    Q_OBJECT
+
+public:
+    ExportController(PersonaModel *model,
+                     DocumentController *documents,
+                     Prompter *prompter,
+                     QObject *parent = nullptr);
+
+    void setPrompter(Prompter *prompter) { m_prompter = prompter; }
+
+    // Asks about unsaved panes and for a path, then writes the soul and its
+    // manifest. False when cancelled or failed (the failure is shown).
+    bool exportSnapshot();
+    // Writes the snapshot of what is on disk to `path` without asking.
+    Status exportTo(const QString &path);
+    // Puts the exact soul of `view` on the clipboard.
+    void copySoul(SoulView view);
+
+Q_SIGNALS:
+    void statusMessage(const QString &text);
+
+private:
+    PersonaModel *m_model = nullptr;
+    DocumentController *m_documents = nullptr;
+    Prompter *m_prompter = nullptr;
+};
+
+} // namespace soul

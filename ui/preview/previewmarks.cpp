@@ -1,0 +1,89 @@
+#include "previewmarks.h"
+
+#include <QGuiApplication>
+#include <QPalette>
+#include <QPlainTextEdit>
+#include <QTextBlock>
+
+namespace soul {
+
+namespace {
+
+bool isInvisible(char16_t c)
+{
+    switch (c) {
+    case u'\t':
+    case 0x240D: // CR stand-in
+    case 0x2400: // NUL stand-in
+    case 0x25CA: // U+FEFF stand-in
+    case 0x25A1: // U+FDD0 / U+FDD1 stand-in
+    case 0xFFFD:
+    case 0x200B:
+        return true;
+    default:
+        return false;
+    }
+}
+
+} // namespace
+
+PreviewMarks::PreviewMarks()
+{
+    const QPalette pal = QGuiApplication::palette();
+    const bool dark = pal.color(QPalette::Base).lightness() < 128;
+    // Colours only: an extra selection must not change the text's metrics.
+    // A band across the whole line, tinted from the palette's highlight so
+    // the header text keeps the normal text colour and stays readable.
+    const QColor base = pal.color(QPalette::Base);
+    const QColor accent = pal.color(QPalette::Highlight);
+    m_header.setBackground(QColor((base.red() * 2 + accent.red()) / 3,
+                                  (base.green() * 2 + accent.green()) / 3,
+                                  (base.blue() * 2 + accent.blue()) / 3));
+    m_header.setProperty(QTextFormat::FullWidthSelection, true);
+    m_invisible.setBackground(dark ? QColor(0x80, 0x40, 0x40) : QColor(0xff, 0xc8, 0xc8));
+    m_invisible.setForeground(dark ? QColor(0xff, 0xc0, 0xc0) : QColor(0xa0, 0x00, 0x00));
+}
+
+void PreviewMarks::addHeader(QTextDocument *document, int position)
+{
+    QTextEdit::ExtraSelection selection;
+    selection.cursor = QTextCursor(document);
+    // Collapsed: a full-width selection then paints the header's whole line.
+    selection.cursor.setPosition(position);
+    selection.format = m_header;
+    m_selections.append(selection);
+}
+
+void PreviewMarks::addInvisibles(const QPlainTextEdit *edit)
+{
+    const QTextDocument *document = edit->document();
+    const int bottom = edit->viewport()->height();
+    const QRect visible = edit->viewport()->rect();
+    // Start at the block at the top of the viewport, end past its bottom.
+    QTextBlock block = edit->cursorForPosition(visible.topLeft()).block();
+    const int end = edit->cursorForPosition(QPoint(visible.right(), bottom)).block().blockNumber();
+    for (; block.isValid() && block.blockNumber() <= end; block = block.next()) {
+        const QString text = block.text();
+        const int base = block.position();
+        auto mark = [&](int from, int length) {
+            QTextEdit::ExtraSelection selection;
+            selection.cursor = QTextCursor(const_cast<QTextDocument *>(document));
+            selection.cursor.setPosition(base + from);
+            selection.cursor.setPosition(base + from + length, QTextCursor::KeepAnchor);
+            selection.format = m_invisible;
+            m_selections.append(selection);
+        };
+        const int n = int(text.size());
+        for (int i = 0; i < n; ++i) {
+            if (isInvisible(text.at(i).unicode()))
+                mark(i, 1);
+        }
+        int trailing = n;
+        while (trailing > 0 && text.at(trailing - 1) == QLatin1Char(' '))
+            --trailing;
+        if (trailing < n)
+            mark(trailing, n - trailing);
+    }
+}
+
+} // namespace soul

@@ -1,0 +1,55 @@
+#pragma once
+
+#include <QTimer>
+#include <QWidget>
+
+class QCheckBox;
+class QLabel;
+class QToolButton;
+
+namespace soul {
+
+class PersonaModel;
+class SoulPreview;
+
+// The preview with its switches (unsaved edits or what is on disk, show
+// invisibles), the list of unsaved slots it includes, and the totals: soul
+// bytes, approximate tokens, the found list and the soul's SHA-256.
+class PreviewPanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit PreviewPanel(const PersonaModel *model, QWidget *parent = nullptr);
+
+    SoulPreview *preview() const { return m_preview; }
+    QCheckBox *unsavedToggle() const { return m_unsaved; }
+    QCheckBox *invisiblesToggle() const { return m_invisibles; }
+    QLabel *totalsLabel() const { return m_totals; }
+    QLabel *unsavedNote() const { return m_unsavedNote; }
+    // The full SHA-256 (hex) of the soul shown, once computed.
+    QString soulSha256() const { return m_sha; }
+
+    void rebuild();
+
+Q_SIGNALS:
+    void totalsUpdated();
+
+private:
+    void sectionChanged(int slot);
+    void refreshNote();
+    void refreshTotals();
+
+    const PersonaModel *m_model = nullptr;
+    QCheckBox *m_unsaved = nullptr;
+    QCheckBox *m_invisibles = nullptr;
+    QLabel *m_unsavedNote = nullptr;
+    SoulPreview *m_preview = nullptr;
+    QLabel *m_totals = nullptr;
+    QToolButton *m_copySha = nullptr;
+    QString m_sha;
+    // The digest reads the whole soul; it waits for a pause in typing.
+    QTimer m_totalsTimer;
+};
+
+} // namespace soul

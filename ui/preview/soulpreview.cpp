@@ -1,0 +1,342 @@
+#include "soulpreview.h"
+
+#include "previewmarks.h"
+#include "utf8.h"
+
+#include <QContextMenuEvent>
+#include <QFontDatabase>
+#include <QKeyEvent>
+#include <QMenu>
+#include <QScrollBar>
+#include <QTextBlock>
+#include <QTextCursor>
+
+#include <cstring>
+
+namespace soul {
+
+namespace {
+
+bool isContinuation(char c)
+{
+    return (uchar(c) & 0xC0) == 0x80;
+}
+
+// UTF-16 code units of valid UTF-8: one per lead byte, two for a 4-byte lead.
+int utf16Length(QByteArrayView bytes)
+{
+    const auto *p = reinterpret_cast<const uchar *>(bytes.data());
+    const auto *end = p + bytes.size();
+    qsizetype units = 0;
+    for (; p != end; ++p)
+        units += ((*p & 0xC0) != 0x80) + (*p >= 0xF0);
+    return int(units);
+}
+
+// Length of the common prefix, a block at a time: memcmp is fast even in a
+// debug build, and sections are up to 2 MiB.
+qsizetype commonPrefix(const char *a, const char *b, qsizetype n)
+{
+    constexpr qsizetype Block = 4096;
+    qsizetype i = 0;
+    while (i + Block <= n && std::memcmp(a + i, b + i, size_t(Block)) == 0)
+        i += Block;
+    while (i < n && a[i] == b[i])
+        ++i;
+    return i;
+}
+
+// Length of the common suffix of a[0, an) and b[0, bn), at most `limit`.
+qsizetype commonSuffix(const char *a, qsizetype an, const char *b, qsizetype bn, qsizetype limit)
+{
+    constexpr qsizetype Block = 4096;
+    qsizetype i = 0;
+    while (i + Block <= limit
+           && std::memcmp(a + an - i - Block, b + bn - i - Block, size_t(Block)) == 0)
+        i += Block;
+    while (i < limit && a[an - 1 - i] == b[bn - 1 - i])
+        ++i;
+    return i;
+}
+
+// Keeps the scroll position across an edit of the document.
+class ScrollKeeper
+{
+public:
+    explicit ScrollKeeper(QPlainTextEdit *edit)
+        : m_edit(edit)
+        , m_vertical(edit->verticalScrollBar()->value())
+        , m_horizontal(edit->horizontalScrollBar()->value())
+    {}
+    ~ScrollKeeper()
+    {
+        m_edit->verticalScrollBar()->setValue(m_vertical);
+        m_edit->horizontalScrollBar()->setValue(m_horizontal);
+    }
+    ScrollKeeper(const ScrollKeeper &) = delete;
+    ScrollKeeper &operator=(const ScrollKeeper &) = delete;
+
+private:
+    QPlainTextEdit *m_edit = nullptr;
+    int m_vertical = 0;
+    int m_horizontal = 0;
+};
+
+constexpr int JoinLength = int(sizeof(SectionJoin) - 1);
+
+} // namespace
+
+SoulPreview::SoulPreview(const PersonaModel *model, QWidget *parent)
+    : QPlainTextEdit(parent)
+    , m_model(model)
+{
+    setReadOnly(true);
+    setUndoRedoEnabled(false);
+    document()->setUndoRedoEnabled(false);
+    setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    setAccessibleName(tr("Composed soul preview"));
+    setAccessibleDescription(tr("Read-only. Press Enter or double-click in a section to go to "
+                                "its pane."));
+    connect(verticalScrollBar(), &QScrollBar::valueChanged, this, &SoulPreview::refreshMarks);
+}
+
+void SoulPreview::setView(SoulView view)
+{
+    if (view == m_view)
+        return;
+    m_view = view;
+    rebuild();
+}
+
+void SoulPreview::setShowInvisibles(bool show)
+{
+    if (show == m_showInvisibles)
+        return;
+    m_showInvisibles = show;
+    rebuild();
+}
+
+QString SoulPreview::displayText(QString soul, bool invisibles)
+{
+    QChar *data = soul.data();
+    const qsizetype n = soul.size();
+    for (qsizetype i = 0; i < n; ++i) {
+        const char16_t c = data[i].unicode();
+        switch (c) {
+        case u'\r':
+            data[i] = invisibles ? QChar(0x240D) : QChar(0x200B);
+            break;
+        case 0xFDD0:
+        case 0xFDD1:
+            data[i] = QChar(0x25A1);
+            break;
+        case 0:
+            if (invisibles)
+                data[i] = QChar(0x2400);
+            break;
+        case 0xFEFF:
+            if (invisibles)
+                data[i] = QChar(0x25CA);
+            break;
+        default:
+            break;
+        }
+    }
+    return soul;
+}
+
+void SoulPreview::rebuild()
+{
+    ScrollKeeper keeper(this);
+    QString text;
+    bool first = true;
+    for (int k = 0; k < SlotCount; ++k) {
+        m_sections[size_t(k)] = m_model->isOpen() ? m_model->section(k, m_view) : std::nullopt;
+        const std::optional<QByteArray> &section = m_sections[size_t(k)];
+        m_length16[size_t(k)] = section ? utf16Length(*section) : 0;
+        if (!section)
+            continue;
+        if (!first)
+            text += QLatin1String(SectionJoin);
+        first = false;
+        text += utf8::decode(*section);
+    }
+    setPlainText(displayText(std::move(text), m_showInvisibles));
+    refreshMarks();
+    ++m_rebuilds;
+    Q_EMIT updated();
+}
+
+int SoulPreview::lengthOf(int slot) const
+{
+    return m_length16.at(size_t(slot));
+}
+
+int SoulPreview::sectionOffset(int slot) const
+{
+    if (!m_sections.at(size_t(slot)))
+        return -1;
+    int offset = 0;
+    for (int k = 0; k < slot; ++k) {
+        if (m_sections[size_t(k)])
+            offset += lengthOf(k) + JoinLength;
+    }
+    return offset;
+}
+
+int SoulPreview::sectionAt(int position) const
+{
+    int offset = 0;
+    for (int k = 0; k < SlotCount; ++k) {
+        if (!m_sections[size_t(k)])
+            continue;
+        if (position < offset + lengthOf(k) + JoinLength)
+            return k;
+        offset += lengthOf(k) + JoinLength;
+    }
+    for (int k = SlotCount - 1; k >= 0; --k) {
+        if (m_sections[size_t(k)])
+            return k;
+    }
+    return -1;
+}
+
+void SoulPreview::updateSection(int slot)
+{
+    std::optional<QByteArray> next = m_model->section(slot, m_view);
+    std::optional<QByteArray> &current = m_sections[size_t(slot)];
+    if (!current && !next)
+        return;
+    if (current && next && *current == *next) {
+        current = std::move(next);
+        return;
+    }
+
+    bool before = false;
+    bool after = false;
+    int start = 0; // where section `slot` starts, or would start
+    for (int k = 0; k < SlotCount; ++k) {
+        if (!m_sections[size_t(k)] || k == slot)
+            continue;
+        if (k < slot) {
+            before = true;
+            start += lengthOf(k) + JoinLength;
+        } else {
+            after = true;
+        }
+    }
+
+    ScrollKeeper keeper(this);
+    QTextCursor cursor(document());
+    cursor.beginEditBlock();
+    if (current && next) {
+        const QByteArrayView a(*current);
+        const QByteArrayView b(*next);
+        const qsizetype shorter = qMin(a.size(), b.size());
+        qsizetype prefix = commonPrefix(a.data(), b.data(), shorter);
+        // Cut on character boundaries only, in both texts.
+        while (prefix > 0
+               && ((prefix < a.size() && isContinuation(a[prefix]))
+                   || (prefix < b.size() && isContinuation(b[prefix]))))
+            --prefix;
+        qsizetype suffix = commonSuffix(a.data(), a.size(), b.data(), b.size(), shorter - prefix);
+        while (suffix > 0
+               && (isContinuation(a[a.size() - suffix]) || isContinuation(b[b.size() - suffix])))
+            --suffix;
+        const QByteArrayView removed = a.sliced(prefix, a.size() - suffix - prefix);
+        const QByteArrayView inserted = b.sliced(prefix, b.size() - suffix - prefix);
+        const int removedLength = utf16Length(removed);
+        // Count the shorter of the two untouched ends.
+        const int prefixLength = prefix <= suffix
+                                     ? utf16Length(a.first(prefix))
+                                     : lengthOf(slot) - removedLength - utf16Length(a.last(suffix));
+        const int from = start + prefixLength;
+        const QString text = displayText(utf8::decode(inserted), m_showInvisibles);
+        cursor.setPosition(from);
+        cursor.setPosition(from + removedLength, QTextCursor::KeepAnchor);
+        cursor.insertText(text);
+        m_length16[size_t(slot)] += int(text.size()) - removedLength;
+    } else if (next) {
+        const QString body = displayText(utf8::decode(*next), m_showInvisibles);
+        const QString join = QLatin1String(SectionJoin);
+        if (before) {
+            cursor.setPosition(start - JoinLength);
+            cursor.insertText(join + body);
+        } else {
+            cursor.setPosition(0);
+            cursor.insertText(after ? body + join : body);
+        }
+        m_length16[size_t(slot)] = int(body.size());
+    } else {
+        const int length = lengthOf(slot);
+        if (before) {
+            cursor.setPosition(start - JoinLength);
+            cursor.setPosition(start + length, QTextCursor::KeepAnchor);
+        } else {
+            cursor.setPosition(0);
+            cursor.setPosition(length + (after ? JoinLength : 0), QTextCursor::KeepAnchor);
+        }
+        cursor.removeSelectedText();
+        m_length16[size_t(slot)] = 0;
+    }
+    cursor.endEditBlock();
+    current = std::move(next);
+    refreshMarks();
+    ++m_rangeEdits;
+    Q_EMIT updated();
+}
+
+void SoulPreview::refreshMarks()
+{
+    PreviewMarks marks;
+    for (int k = 0; k < SlotCount; ++k) {
+        const int offset = sectionOffset(k);
+        if (offset >= 0)
+            marks.addHeader(document(), offset);
+    }
+    if (m_showInvisibles)
+        marks.addInvisibles(this);
+    setExtraSelections(marks.selections());
+}
+
+void SoulPreview::resizeEvent(QResizeEvent *event)
+{
+    QPlainTextEdit::resizeEvent(event);
+    refreshMarks();
+}
+
+void SoulPreview::mouseDoubleClickEvent(QMouseEvent *event)
+{
+    QPlainTextEdit::mouseDoubleClickEvent(event);
+    const int slot = sectionAt(cursorForPosition(event->position().toPoint()).position());
+    if (slot >= 0)
+        Q_EMIT paneRequested(slot);
+}
+
+void SoulPreview::keyPressEvent(QKeyEvent *event)
+{
+    if (event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) {
+        const int slot = sectionAt(textCursor().position());
+        if (slot >= 0) {
+            Q_EMIT paneRequested(slot);
+            return;
+        }
+    }
+    QPlainTextEdit::keyPressEvent(event);
+}
+
+void SoulPreview::contextMenuEvent(QContextMenuEvent *event)
+{
+    std::unique_ptr<QMenu> menu(createStandardContextMenu(event->pos()));
+    const int slot = sectionAt(cursorForPosition(event->pos()).position());
+    if (slot >= 0) {
+        menu->addSeparator();
+        QAction *go = menu->addAction(tr("Go to %1 pane").arg(slotName(slot)));
+        connect(go, &QAction::triggered, this, [this, slot] { Q_EMIT paneRequested(slot); });
+    }
+    menu->exec(event->globalPos());
+}
+
+} // namespace soul

@@ -1,0 +1,76 @@
+#pragma once
+
+#include "contract.h"
+#include "personamodel.h"
+
+#include <QByteArray>
+#include <QPlainTextEdit>
+
+#include <array>
+#include <optional>
+
+namespace soul {
+
+// The composed soul, read-only, exactly as the model composes it. It never
+// reads files: it asks the model for section k when told that it changed,
+// and replaces only the part of section k that differs (one cursor edit in
+// one edit block, undo off, scroll kept). Positions in the document map 1:1
+// to UTF-16 positions in the soul: characters QTextDocument would turn into
+// block breaks (CR, U+FDD0, U+FDD1) are shown through same-length stand-ins.
+class SoulPreview : public QPlainTextEdit
+{
+    Q_OBJECT
+
+public:
+    explicit SoulPreview(const PersonaModel *model, QWidget *parent = nullptr);
+
+    void setView(SoulView view);
+    SoulView view() const { return m_view; }
+    void setShowInvisibles(bool show);
+    bool showInvisibles() const { return m_showInvisibles; }
+
+    // Builds the whole text again (on open, and when the view or the
+    // invisibles setting changes).
+    void rebuild();
+    // Applies section `slot` of the current view as a range edit.
+    void updateSection(int slot);
+
+    // The slot whose section holds document position `position`, or -1.
+    int sectionAt(int position) const;
+    // Where section `slot` starts in the document, -1 when it is absent.
+    int sectionOffset(int slot) const;
+
+    // `soul` as this view shows it: same length, stand-ins for characters
+    // QTextDocument cannot hold as they are (and marks, with invisibles on).
+    static QString displayText(QString soul, bool invisibles);
+
+    // For tests and the benchmark: how often each kind of update ran.
+    int rebuildCount() const { return m_rebuilds; }
+    int rangeEditCount() const { return m_rangeEdits; }
+
+Q_SIGNALS:
+    void paneRequested(int slot);
+    // After every rebuild or range edit.
+    void updated();
+
+protected:
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
+    void contextMenuEvent(QContextMenuEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+
+private:
+    int lengthOf(int slot) const;
+    // Section header bands and, when shown, invisible marks on screen.
+    void refreshMarks();
+
+    const PersonaModel *m_model = nullptr;
+    SoulView m_view = SoulView::Unsaved;
+    bool m_showInvisibles = false;
+    std::array<std::optional<QByteArray>, SlotCount> m_sections;
+    std::array<int, SlotCount> m_length16{}; // UTF-16 length of each shown section
+    int m_rebuilds = 0;
+    int m_rangeEdits = 0;
+};
+
+} // namespace soul

@@ -1,0 +1,66 @@
+#include "diskchangedbar.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+
+namespace soul {
+
+DiskChangedBar::DiskChangedBar(QWidget *parent)
+    : QFrame(parent)
+    , m_label(new QLabel(this))
+    , m_reload(new QPushButton(tr("&Reload"), this))
+    , m_keepMine(new QPushButton(tr("&Keep mine"), this))
+    , m_compare(new QPushButton(tr("Co&mpare"), this))
+    , m_save(new QPushButton(tr("&Save to re-create"), this))
+    , m_discard(new QPushButton(tr("&Discard"), this))
+{
+    setFrameShape(QFrame::StyledPanel);
+    setAutoFillBackground(true);
+    QPalette pal = palette();
+    // A warm tint over the system's own window colour, so it reads in light
+    // and dark palettes alike.
+    const QColor base = pal.color(QPalette::Window);
+    const QColor tint(0xe0, 0xa0, 0x20);
+    pal.setColor(QPalette::Window,
+                 QColor((base.red() * 3 + tint.red()) / 4,
+                        (base.green() * 3 + tint.green()) / 4,
+                        (base.blue() * 3 + tint.blue()) / 4));
+    setPalette(pal);
+
+    m_reload->setToolTip(tr("Drop my edits and load the file from disk"));
+    m_keepMine->setToolTip(tr("Keep my edits; saving will overwrite the file on disk"));
+    m_compare->setToolTip(tr("Show the file on disk against my edits"));
+    m_label->setWordWrap(true);
+
+    auto *layout = new QHBoxLayout(this);
+    layout->setContentsMargins(8, 4, 8, 4);
+    layout->addWidget(m_label, 1);
+    for (QPushButton *button : {m_reload, m_keepMine, m_compare, m_save, m_discard})
+        layout->addWidget(button);
+
+    connect(m_reload, &QPushButton::clicked, this, &DiskChangedBar::reloadRequested);
+    connect(m_keepMine, &QPushButton::clicked, this, &DiskChangedBar::keepMineRequested);
+    connect(m_compare, &QPushButton::clicked, this, &DiskChangedBar::compareRequested);
+    connect(m_save, &QPushButton::clicked, this, &DiskChangedBar::saveRequested);
+    connect(m_discard, &QPushButton::clicked, this, &DiskChangedBar::discardRequested);
+    setAccessibleName(tr("Changed on disk"));
+    hide();
+}
+
+void DiskChangedBar::showFor(const QString &fileName, Kind kind)
+{
+    m_kind = kind;
+    const bool changed = kind == Kind::Changed;
+    m_label->setText(changed ? tr("%1 changed on disk.").arg(fileName)
+                             : tr("%1 was deleted on disk. Your edits are kept.").arg(fileName));
+    setAccessibleDescription(m_label->text());
+    m_reload->setVisible(changed);
+    m_keepMine->setVisible(changed);
+    m_compare->setVisible(changed);
+    m_save->setVisible(!changed);
+    m_discard->setVisible(!changed);
+    show();
+}
+
+} // namespace soul

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <QFrame>
+
+class QLabel;
+class QPushButton;
+
+namespace soul {
+
+// The bar over a dirty pane whose file changed or went away on disk. It only
+// shows the state and emits what the user chose; it never touches a file.
+class DiskChangedBar : public QFrame
+{
+    Q_OBJECT
+
+public:
+    enum class Kind { Changed, Deleted };
+
+    explicit DiskChangedBar(QWidget *parent = nullptr);
+
+    void showFor(const QString &fileName, Kind kind);
+    Kind kind() const { return m_kind; }
+
+    QPushButton *reloadButton() const { return m_reload; }
+    QPushButton *keepMineButton() const { return m_keepMine; }
+    QPushButton *compareButton() const { return m_compare; }
+    QPushButton *saveButton() const { return m_save; }
+    QPushButton *discardButton() const { return m_discard; }
+
+Q_SIGNALS:
+    void reloadRequested();   // drop my edits, take the disk
+    void keepMineRequested(); // keep my edits, forget the conflict
+    void compareRequested();
+    void saveRequested();    // deleted on disk: write my buffer again
+    void discardRequested(); // deleted on disk: drop my buffer
+
+private:
+    Kind m_kind = Kind::Changed;
+    QLabel *m_label = nullptr;
+    QPushButton *m_reload = nullptr;
+    QPushButton *m_keepMine = nullptr;
+    QPushButton *m_compare = nullptr;
+    QPushButton *m_save = nullptr;
+    QPushButton *m_discard = nullptr;
+};
+
+} // namespace soul

@@ -1,0 +1,122 @@
+#include "sizemeter.h"
+
+#include "contract.h"
+#include "lint.h"
+
+#include <QPainter>
+#include <QPainterPath>
+
+namespace soul {
+
+namespace {
+
+constexpr int BarWidth = 120;
+
+QColor levelColor(SizeMeter::Level level, const QPalette &palette)
+{
+    switch (level) {
+    case SizeMeter::Level::Warning:
+        return QColor(0xd9, 0x8c, 0x00);
+    case SizeMeter::Level::Over:
+        return QColor(0xd0, 0x30, 0x30);
+    case SizeMeter::Level::Normal:
+    case SizeMeter::Level::Absent:
+        break;
+    }
+    return palette.color(QPalette::Highlight);
+}
+
+} // namespace
+
+SizeMeter::SizeMeter(QWidget *parent)
+    : QWidget(parent)
+{
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    setAccessibleName(tr("Size against the 2 MiB cap"));
+}
+
+void SizeMeter::setBytes(qint64 bytes)
+{
+    if (bytes == m_bytes)
+        return;
+    m_bytes = bytes;
+    setAccessibleDescription(text());
+    setToolTip(text());
+    updateGeometry();
+    update();
+}
+
+SizeMeter::Level SizeMeter::level() const
+{
+    if (m_bytes < 0)
+        return Level::Absent;
+    if (m_bytes > CapBytes)
+        return Level::Over;
+    if (m_bytes >= NearCapBytes)
+        return Level::Warning;
+    return Level::Normal;
+}
+
+QString SizeMeter::text() const
+{
+    switch (level()) {
+    case Level::Absent:
+        return tr("no file");
+    case Level::Over:
+        return tr("truncated: the agent gets the first 2 MiB and loses %1 bytes")
+            .arg(formatCount(m_bytes - CapBytes));
+    case Level::Warning:
+        return tr("%1 of %2 bytes (%3 %), near the cap")
+            .arg(formatCount(m_bytes), formatCount(CapBytes))
+            .arg(double(m_bytes) * 100.0 / double(CapBytes), 0, 'f', 1);
+    case Level::Normal:
+        break;
+    }
+    return tr("%1 of %2 bytes (%3 %)")
+        .arg(formatCount(m_bytes), formatCount(CapBytes))
+        .arg(double(m_bytes) * 100.0 / double(CapBytes), 0, 'f', 1);
+}
+
+QSize SizeMeter::sizeHint() const
+{
+    const QFontMetrics fm(font());
+    return {BarWidth + 8 + fm.horizontalAdvance(text()), qMax(fm.height(), 12) + 4};
+}
+
+QSize SizeMeter::minimumSizeHint() const
+{
+    return sizeHint();
+}
+
+void SizeMeter::paintEvent(QPaintEvent *)
+{
+    QPainter painter(this);
+    painter.setRenderHint(QPainter::Antialiasing);
+    const QPalette &pal = palette();
+    const int barHeight = qMin(10, height() - 2);
+    const QRectF bar(0.5, (height() - barHeight) / 2.0 + 0.5, BarWidth - 1, barHeight - 1);
+
+    painter.setPen(pal.color(QPalette::Mid));
+    painter.setBrush(pal.color(QPalette::Base));
+    painter.drawRoundedRect(bar, 3, 3);
+    if (m_bytes > 0) {
+        const double share = qMin(1.0, double(m_bytes) / double(CapBytes));
+        QRectF fill = bar.adjusted(1, 1, -1, -1);
+        fill.setWidth(qMax(2.0, fill.width() * share));
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(levelColor(level(), pal));
+        painter.drawRoundedRect(fill, 2, 2);
+    }
+    // The 85 % mark, so the warning zone is visible before it is reached.
+    painter.setPen(pal.color(QPalette::Mid));
+    const double mark = bar.left() + bar.width() * double(NearCapBytes) / double(CapBytes);
+    painter.drawLine(QPointF(mark, bar.top()), QPointF(mark, bar.bottom()));
+
+    const Level lvl = level();
+    painter.setPen(lvl == Level::Over || lvl == Level::Warning ? levelColor(lvl, pal)
+                                                               : pal.color(QPalette::WindowText));
+    const QRect textRect(BarWidth + 8, 0, width() - BarWidth - 8, height());
+    painter.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft, text());
+}
+
+} // namespace soul

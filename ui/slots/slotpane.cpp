@@ -1,0 +1,243 @@
+#include "slotpane.h"
+
+#include "diskchangedbar.h"
+#include "inspection.h"
+#include "lint.h"
+#include "markdownhighlighter.h"
+#include "personamodel.h"
+#include "sizemeter.h"
+
+#include <QEvent>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QTextBlock>
+#include <QVBoxLayout>
+
+namespace soul {
+
+namespace {
+
+// Lints scan the whole buffer; waiting for a pause in typing keeps that off
+// the keystroke path.
+constexpr int LintDelayMs = 250;
+
+QString lintMark(LintLevel level)
+{
+    switch (level) {
+    case LintLevel::Error:
+        return QStringLiteral("✖");
+    case LintLevel::Warning:
+        return QStringLiteral("⚠");
+    case LintLevel::Info:
+        break;
+    }
+    return QStringLiteral("ℹ");
+}
+
+} // namespace
+
+SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
+    : QFrame(parent)
+    , m_slot(slot)
+    , m_model(model)
+    , m_title(new QLabel(this))
+    , m_state(new QLabel(this))
+    , m_dirty(new QLabel(this))
+    , m_meter(new SizeMeter(this))
+    , m_lints(new QLabel(this))
+    , m_readOnly(new QLabel(this))
+    , m_create(new QPushButton(tr("Create"), this))
+    , m_save(new QPushButton(tr("Save"), this))
+    , m_revert(new QPushButton(tr("Revert"), this))
+    , m_editAnyway(new QPushButton(tr("Edit anyway"), this))
+    , m_diskBar(new DiskChangedBar(this))
+    , m_editor(new QPlainTextEdit(this))
+{
+    const QString name = slotName(slot);
+    setFrameShape(QFrame::StyledPanel);
+    setObjectName(QStringLiteral("slotPane_%1").arg(name));
+    setFocusPolicy(Qt::StrongFocus);
+
+    m_title->setText(QStringLiteral("<b>%1</b> &nbsp;<span>%2</span>")
+                         .arg(name.toHtmlEscaped(), slotRole(slot).toHtmlEscaped()));
+    m_title->setTextFormat(Qt::RichText);
+    m_dirty->setToolTip(tr("Unsaved changes"));
+    m_lints->setWordWrap(true);
+    m_lints->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_readOnly->setWordWrap(true);
+    m_meter->setAccessibleName(tr("%1 size against the 2 MiB cap").arg(name));
+
+    auto *header = new QHBoxLayout;
+    header->setSpacing(8);
+    header->addWidget(m_title);
+    header->addWidget(m_state);
+    header->addWidget(m_dirty);
+    header->addStretch(1);
+    header->addWidget(m_create);
+    header->addWidget(m_editAnyway);
+    header->addWidget(m_save);
+    header->addWidget(m_revert);
+
+    m_editor->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    m_editor->setAccessibleName(tr("%1 editor").arg(name));
+    m_editor->setAccessibleDescription(slotRole(slot));
+    m_editor->setTabChangesFocus(false);
+    m_editor->setMinimumHeight(160);
+    m_editor->installEventFilter(this);
+    m_highlighter = new MarkdownHighlighter(m_editor->document());
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->setSpacing(4);
+    layout->addLayout(header);
+    layout->addWidget(m_meter);
+    layout->addWidget(m_lints);
+    layout->addWidget(m_readOnly);
+    layout->addWidget(m_diskBar);
+    layout->addWidget(m_editor, 1);
+
+    for (QPushButton *b : {m_create, m_save, m_revert, m_editAnyway})
+        b->setAutoDefault(false);
+    m_save->setAccessibleName(tr("Save %1").arg(name));
+    m_revert->setAccessibleName(tr("Revert %1").arg(name));
+    m_create->setAccessibleName(tr("Create %1").arg(name));
+
+    connect(m_editor, &QPlainTextEdit::textChanged, this, [this] {
+        const int revision = m_editor->document()->revision();
+        if (m_loading || revision == m_lastRevision)
+            return;
+        m_lastRevision = revision;
+        Q_EMIT textEdited(m_slot);
+    });
+    connect(m_create, &QPushButton::clicked, this, [this] { Q_EMIT createRequested(m_slot); });
+    connect(m_save, &QPushButton::clicked, this, [this] { Q_EMIT saveRequested(m_slot); });
+    connect(m_revert, &QPushButton::clicked, this, [this] { Q_EMIT revertRequested(m_slot); });
+    connect(m_editAnyway, &QPushButton::clicked, this, [this] {
+        Q_EMIT editAnywayRequested(m_slot);
+    });
+    connect(m_diskBar, &DiskChangedBar::reloadRequested, this, [this] {
+        Q_EMIT reloadRequested(m_slot);
+    });
+    connect(m_diskBar, &DiskChangedBar::keepMineRequested, this, [this] {
+        Q_EMIT keepMineRequested(m_slot);
+    });
+    connect(m_diskBar, &DiskChangedBar::compareRequested, this, [this] {
+        Q_EMIT compareRequested(m_slot);
+    });
+    connect(m_diskBar, &DiskChangedBar::saveRequested, this, [this] {
+        Q_EMIT saveRequested(m_slot);
+    });
+    connect(m_diskBar, &DiskChangedBar::discardRequested, this, [this] {
+        Q_EMIT discardRequested(m_slot);
+    });
+
+    m_lintTimer.setSingleShot(true);
+    m_lintTimer.setInterval(LintDelayMs);
+    connect(&m_lintTimer, &QTimer::timeout, this, &SlotPane::refreshLints);
+}
+
+void SlotPane::reload()
+{
+    const QString text = m_model->paneText(m_slot);
+    if (text
+        == m_editor->document()->toRawText().replace(QChar::ParagraphSeparator, QLatin1Char('\n'))) {
+        return;
+    }
+    const QTextCursor old = m_editor->textCursor();
+    const int anchor = old.anchor();
+    const int position = old.position();
+    const int vertical = m_editor->verticalScrollBar()->value();
+    const int horizontal = m_editor->horizontalScrollBar()->value();
+    m_loading = true;
+    m_editor->setPlainText(text);
+    m_lastRevision = m_editor->document()->revision();
+    m_loading = false;
+    const int end = m_editor->document()->characterCount() - 1;
+    QTextCursor cursor(m_editor->document());
+    cursor.setPosition(qBound(0, anchor, end));
+    cursor.setPosition(qBound(0, position, end), QTextCursor::KeepAnchor);
+    m_editor->setTextCursor(cursor);
+    m_editor->verticalScrollBar()->setValue(vertical);
+    m_editor->horizontalScrollBar()->setValue(horizontal);
+}
+
+void SlotPane::refreshState()
+{
+    const SlotState &s = m_model->slot(m_slot);
+    const QString name = slotName(m_slot);
+    QString state;
+    if (s.diskPresent())
+        state = tr("present");
+    else if (s.bufferPresent)
+        state = tr("new, not saved yet");
+    else if (s.presence == SlotPresence::Missing)
+        state = tr("absent");
+    else
+        state = tr("skipped: %1 %2").arg(name, s.absenceReason);
+    m_state->setText(state);
+    m_dirty->setText(s.dirty ? tr("● unsaved") : QString());
+    m_dirty->setAccessibleName(s.dirty ? tr("%1 has unsaved changes").arg(name) : QString());
+
+    const bool hasBuffer = s.bufferPresent;
+    m_create->setVisible(!hasBuffer && s.presence == SlotPresence::Missing);
+    m_editAnyway->setVisible(s.readOnly && s.canEditAnyway);
+    m_save->setEnabled(s.dirty);
+    m_revert->setEnabled(s.dirty);
+    m_editor->setEnabled(hasBuffer);
+    m_editor->setReadOnly(!hasBuffer || s.readOnly);
+    m_readOnly->setVisible(s.readOnly);
+    if (s.readOnly) {
+        m_readOnly->setText(
+            s.canEditAnyway
+                ? tr("Read-only: %1 Choose Edit anyway to edit and save it with those changes.")
+                      .arg(s.readOnlyReason)
+                : tr("Read-only: %1").arg(s.readOnlyReason));
+    }
+    m_editAnyway->setToolTip(s.readOnlyReason);
+
+    switch (s.conflict) {
+    case ConflictState::None:
+        m_diskBar->hide();
+        break;
+    case ConflictState::ChangedOnDisk:
+        m_diskBar->showFor(name, DiskChangedBar::Kind::Changed);
+        break;
+    case ConflictState::DeletedOnDisk:
+        m_diskBar->showFor(name, DiskChangedBar::Kind::Deleted);
+        break;
+    }
+
+    m_meter->setBytes(m_model->sizeIn(m_slot, SoulView::Unsaved));
+    setAccessibleName(tr("%1, %2, %3").arg(name, slotRole(m_slot), state));
+    m_lintTimer.start();
+}
+
+bool SlotPane::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_editor && event->type() == QEvent::FocusIn)
+        Q_EMIT focused(m_slot);
+    return QFrame::eventFilter(watched, event);
+}
+
+void SlotPane::refreshLints()
+{
+    const SlotState &s = m_model->slot(m_slot);
+    QStringList lines;
+    if (s.bufferPresent && (s.diskComplete || s.dirty || !s.diskPresent())) {
+        const QList<Lint> lints = lintSlot(factsOfBytes(m_slot, s.bufferBytes));
+        for (const Lint &lint : lints)
+            lines.append(lintMark(lint.level) + QLatin1Char(' ') + lint.message);
+    } else if (s.diskPresent() && !s.diskComplete) {
+        lines.append(lintMark(LintLevel::Warning) + QLatin1Char(' ')
+                     + tr("%1 is truncated: the agent gets the first 2 MiB.").arg(slotName(m_slot)));
+    }
+    m_lints->setText(lines.join(QLatin1Char('\n')));
+    m_lints->setVisible(!lines.isEmpty());
+    m_lints->setAccessibleName(tr("%1 lints").arg(slotName(m_slot)));
+}
+
+} // namespace soul

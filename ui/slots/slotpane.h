@@ -1,0 +1,80 @@
+#pragma once
+
+#include <QFrame>
+#include <QTimer>
+
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+
+namespace soul {
+
+class DiskChangedBar;
+class MarkdownHighlighter;
+class PersonaModel;
+class SizeMeter;
+
+// One slot: a header (file name, role, state, dirty mark, lints, size meter),
+// the changed-on-disk bar and the editor. It reads the model's state to show
+// it and emits what the user asks for; the window wires those to the model.
+class SlotPane : public QFrame
+{
+    Q_OBJECT
+
+public:
+    SlotPane(int slot, const PersonaModel *model, QWidget *parent = nullptr);
+
+    int slot() const { return m_slot; }
+    QPlainTextEdit *editor() const { return m_editor; }
+    DiskChangedBar *diskBar() const { return m_diskBar; }
+    SizeMeter *sizeMeter() const { return m_meter; }
+    QPushButton *createButton() const { return m_create; }
+    QPushButton *editAnywayButton() const { return m_editAnyway; }
+    QLabel *stateLabel() const { return m_state; }
+    QLabel *lintLabel() const { return m_lints; }
+
+    // Loads the model's buffer text, keeping the cursor and the scroll.
+    void reload();
+    // Shows the model's state for this slot in the header and bars.
+    void refreshState();
+
+Q_SIGNALS:
+    // The user changed the text; read it with editor()->document()->toRawText().
+    void textEdited(int slot);
+    void createRequested(int slot);
+    void saveRequested(int slot);
+    void revertRequested(int slot);
+    void editAnywayRequested(int slot);
+    void reloadRequested(int slot);
+    void keepMineRequested(int slot);
+    void compareRequested(int slot);
+    void discardRequested(int slot);
+    void focused(int slot);
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+private:
+    void refreshLints();
+
+    int m_slot = -1;
+    const PersonaModel *m_model = nullptr;
+    bool m_loading = false;
+    int m_lastRevision = -1;
+    QLabel *m_title = nullptr;
+    QLabel *m_state = nullptr;
+    QLabel *m_dirty = nullptr;
+    SizeMeter *m_meter = nullptr;
+    QLabel *m_lints = nullptr;
+    QLabel *m_readOnly = nullptr;
+    QPushButton *m_create = nullptr;
+    QPushButton *m_save = nullptr;
+    QPushButton *m_revert = nullptr;
+    QPushButton *m_editAnyway = nullptr;
+    DiskChangedBar *m_diskBar = nullptr;
+    QPlainTextEdit *m_editor = nullptr;
+    MarkdownHighlighter *m_highlighter = nullptr;
+    QTimer m_lintTimer;
+};
+
+} // namespace soul

@@ -1,0 +1,148 @@
+#include "dialogprompter.h"
+
+#include "contract.h"
+
+#include <QCheckBox>
+#include <QCoreApplication>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFontDatabase>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace soul {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("soul::DialogPrompter", text);
+}
+
+} // namespace
+
+DialogPrompter::DialogPrompter(QWidget *parent)
+    : m_parent(parent)
+{}
+
+Prompter::UnsavedAnswer DialogPrompter::askUnsaved(const QStringList &files)
+{
+    QMessageBox box(QMessageBox::Warning,
+                    tr("Unsaved changes"),
+                    tr("%1 has unsaved changes.").arg(files.join(QStringLiteral(", "))),
+                    QMessageBox::NoButton,
+                    m_parent);
+    box.setInformativeText(tr("Save them before closing the folder?"));
+    QPushButton *save = box.addButton(tr("Save all"), QMessageBox::AcceptRole);
+    QPushButton *discard = box.addButton(tr("Discard"), QMessageBox::DestructiveRole);
+    box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(save);
+    box.exec();
+    if (box.clickedButton() == save)
+        return UnsavedAnswer::SaveAll;
+    if (box.clickedButton() == discard)
+        return UnsavedAnswer::Discard;
+    return UnsavedAnswer::Cancel;
+}
+
+Prompter::ExportAnswer DialogPrompter::askExportWithUnsaved(const QStringList &files)
+{
+    QMessageBox box(QMessageBox::Question,
+                    tr("Export snapshot"),
+                    tr("%1 has unsaved changes.").arg(files.join(QStringLiteral(", "))),
+                    QMessageBox::NoButton,
+                    m_parent);
+    box.setInformativeText(tr("A snapshot holds what is on disk. Save all first, or export "
+                              "the files as they are on disk now?"));
+    QPushButton *save = box.addButton(tr("Save all and export"), QMessageBox::AcceptRole);
+    QPushButton *disk = box.addButton(tr("Export what is on disk"), QMessageBox::ActionRole);
+    box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(save);
+    box.exec();
+    if (box.clickedButton() == save)
+        return ExportAnswer::SaveAllAndExport;
+    if (box.clickedButton() == disk)
+        return ExportAnswer::ExportOnDisk;
+    return ExportAnswer::Cancel;
+}
+
+QString DialogPrompter::askExportPath(const QString &suggested)
+{
+    return QFileDialog::getSaveFileName(m_parent,
+                                        tr("Export snapshot"),
+                                        suggested,
+                                        tr("Markdown (*.md);;All files (*)"));
+}
+
+QString DialogPrompter::askOpenDirectory(const QString &start)
+{
+    return QFileDialog::getExistingDirectory(m_parent, tr("Open persona folder"), start);
+}
+
+Prompter::NewPersona DialogPrompter::askNewPersona(const QString &start)
+{
+    NewPersona answer;
+    const QString dir
+        = QFileDialog::getExistingDirectory(m_parent,
+                                            tr("New persona: pick or make an empty folder"),
+                                            start);
+    if (dir.isEmpty())
+        return answer;
+
+    QDialog dialog(m_parent);
+    dialog.setWindowTitle(tr("New persona"));
+    auto *layout = new QVBoxLayout(&dialog);
+    auto *intro = new QLabel(tr("Create these files in %1, each from a short template:")
+                                 .arg(QDir::toNativeSeparators(dir)),
+                             &dialog);
+    intro->setWordWrap(true);
+    layout->addWidget(intro);
+    QList<QCheckBox *> boxes;
+    for (int k = 0; k < SlotCount; ++k) {
+        auto *box = new QCheckBox(QStringLiteral("%1 — %2").arg(slotName(k), slotRole(k)), &dialog);
+        box->setChecked(true);
+        boxes.append(box);
+        layout->addWidget(box);
+    }
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    layout->addWidget(buttons);
+    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    if (dialog.exec() != QDialog::Accepted)
+        return answer;
+    answer.directory = dir;
+    for (int k = 0; k < SlotCount; ++k) {
+        if (boxes.at(k)->isChecked())
+            answer.slots.append(k);
+    }
+    return answer;
+}
+
+void DialogPrompter::showError(const QString &title, const QString &text)
+{
+    QMessageBox::warning(m_parent, title, text);
+}
+
+void DialogPrompter::showCompare(const QString &title, const QString &diff)
+{
+    QDialog dialog(m_parent);
+    dialog.setWindowTitle(title);
+    dialog.resize(800, 600);
+    auto *layout = new QVBoxLayout(&dialog);
+    auto *view = new QPlainTextEdit(&dialog);
+    view->setReadOnly(true);
+    view->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    view->setPlainText(diff);
+    view->setAccessibleName(title);
+    layout->addWidget(view);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dialog);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    layout->addWidget(buttons);
+    dialog.exec();
+}
+
+} // namespace soul

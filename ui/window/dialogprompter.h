@@ -1,0 +1,28 @@
+#pragma once
+
+#include "prompter.h"
+
+#include <QPointer>
+#include <QWidget>
+
+namespace soul {
+
+// Prompter with real dialogs, modal to `parent`.
+class DialogPrompter final : public Prompter
+{
+public:
+    explicit DialogPrompter(QWidget *parent);
+
+    UnsavedAnswer askUnsaved(const QStringList &files) override;
+    ExportAnswer askExportWithUnsaved(const QStringList &files) override;
+    QString askExportPath(const QString &suggested) override;
+    QString askOpenDirectory(const QString &start) override;
+    NewPersona askNewPersona(const QString &start) override;
+    void showError(const QString &title, const QString &text) override;
+    void showCompare(const QString &title, const QString &diff) override;
+
+private:
+    QPointer<QWidget> m_parent;
+};
+
+} // namespace soul

@@ -1,0 +1,210 @@
+#include "documentcontroller.h"
+
+#include "contract.h"
+#include "personamodel.h"
+#include "prompter.h"
+#include "slots/linediff.h"
+#include "slotsaver.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSettings>
+
+namespace soul {
+
+namespace {
+
+const QString RecentKey = QStringLiteral("recentDirectories");
+const QString LastKey = QStringLiteral("lastDirectory");
+constexpr int RecentMax = 10;
+
+} // namespace
+
+DocumentController::DocumentController(PersonaModel *model,
+                                       Prompter *prompter,
+                                       QSettings *settings,
+                                       QObject *parent)
+    : QObject(parent)
+    , m_model(model)
+    , m_prompter(prompter)
+    , m_settings(settings)
+{}
+
+bool DocumentController::open(const QString &dir)
+{
+    if (dir.isEmpty())
+        return false;
+    const QString absolute = QFileInfo(dir).absoluteFilePath();
+    if (m_model->isOpen() && absolute == m_model->directory())
+        return true;
+    if (!close())
+        return false;
+    if (Status opened = m_model->open(absolute); !opened) {
+        m_prompter->showError(tr("Cannot open the folder"), opened.error());
+        return false;
+    }
+    remember(absolute);
+    Q_EMIT statusMessage(tr("Opened %1").arg(QDir::toNativeSeparators(absolute)));
+    return true;
+}
+
+bool DocumentController::openWithDialog()
+{
+    const QString start = m_model->isOpen() ? m_model->directory() : lastDirectory();
+    const QString dir = m_prompter->askOpenDirectory(start.isEmpty() ? QDir::homePath() : start);
+    return dir.isEmpty() ? false : open(dir);
+}
+
+bool DocumentController::close()
+{
+    if (!m_model->isOpen())
+        return true;
+    if (m_model->hasUnsaved()) {
+        QStringList names;
+        for (int k : m_model->unsavedSlots())
+            names.append(slotName(k));
+        switch (m_prompter->askUnsaved(names)) {
+        case Prompter::UnsavedAnswer::Cancel:
+            return false;
+        case Prompter::UnsavedAnswer::SaveAll:
+            if (!saveAll())
+                return false;
+            break;
+        case Prompter::UnsavedAnswer::Discard:
+            break;
+        }
+    }
+    m_model->close();
+    return true;
+}
+
+bool DocumentController::save(int slot)
+{
+    if (Status saved = m_model->save(slot); !saved) {
+        m_prompter->showError(tr("Could not save %1").arg(slotName(slot)), saved.error());
+        return false;
+    }
+    Q_EMIT statusMessage(tr("Saved %1").arg(slotName(slot)));
+    return true;
+}
+
+bool DocumentController::saveAll()
+{
+    const QList<int> dirty = m_model->unsavedSlots();
+    for (int k : dirty) {
+        if (!save(k))
+            return false;
+    }
+    if (!dirty.isEmpty())
+        Q_EMIT statusMessage(tr("Saved all"));
+    return true;
+}
+
+void DocumentController::revert(int slot)
+{
+    m_model->revert(slot);
+}
+
+void DocumentController::create(int slot)
+{
+    m_model->createSlot(slot, slotTemplate(slot));
+}
+
+void DocumentController::compare(int slot)
+{
+    const SlotState &s = m_model->slot(slot);
+    const QString name = slotName(slot);
+    auto lines = [](const QByteArray &bytes) {
+        return toEditorText(bytes).text.split(QLatin1Char('\n'));
+    };
+    const QStringList disk = s.diskPresent() ? lines(s.diskBytes) : QStringList();
+    const QStringList buffer = s.bufferPresent ? lines(s.bufferBytes) : QStringList();
+    m_prompter->showCompare(tr("%1: on disk against your edits").arg(name),
+                            lineDiff(tr("%1 (on disk)").arg(name),
+                                     disk,
+                                     tr("%1 (your edits)").arg(name),
+                                     buffer));
+}
+
+bool DocumentController::newPersona()
+{
+    const Prompter::NewPersona answer = m_prompter->askNewPersona(QDir::homePath());
+    if (answer.directory.isEmpty())
+        return false;
+    return createPersona(answer.directory, answer.slots);
+}
+
+bool DocumentController::createPersona(const QString &dir, const QList<int> &slots)
+{
+    const QDir folder(dir);
+    if (!folder.exists() && !QDir().mkpath(dir)) {
+        m_prompter->showError(tr("New persona"),
+                              tr("Could not create the folder %1. Check that its parent folder "
+                                 "is writable.")
+                                  .arg(QDir::toNativeSeparators(dir)));
+        return false;
+    }
+    for (int k : slots) {
+        if (QFileInfo::exists(folder.filePath(slotName(k)))) {
+            m_prompter->showError(tr("New persona"),
+                                  tr("%1 already holds %2. Pick an empty folder, or open this "
+                                     "one instead.")
+                                      .arg(QDir::toNativeSeparators(dir), slotName(k)));
+            return false;
+        }
+    }
+    for (int k : slots) {
+        if (Status s = saveSlotFile(folder.filePath(slotName(k)), slotTemplate(k)); !s) {
+            m_prompter->showError(tr("New persona"), s.error());
+            return false;
+        }
+    }
+    return open(dir);
+}
+
+QStringList DocumentController::recentDirectories() const
+{
+    return m_settings->value(RecentKey).toStringList();
+}
+
+QString DocumentController::lastDirectory() const
+{
+    return m_settings->value(LastKey).toString();
+}
+
+QString DocumentController::exampleDirectory()
+{
+    const QStringList candidates = {
+        QCoreApplication::applicationDirPath() + QStringLiteral("/../share/soulstudio/examples/ava"),
+        QStringLiteral(SOULSTUDIO_EXAMPLES_DIR "/ava"),
+    };
+    for (const QString &candidate : candidates) {
+        if (QFileInfo(candidate).isDir())
+            return QDir::cleanPath(candidate);
+    }
+    return {};
+}
+
+QByteArray DocumentController::slotTemplate(int slot)
+{
+    QFile file(QStringLiteral(":/soulstudio/templates/%1").arg(slotName(slot)));
+    if (!file.open(QIODevice::ReadOnly))
+        return QByteArray("# ") + slotName(slot).toUtf8() + "\n";
+    return file.readAll();
+}
+
+void DocumentController::remember(const QString &dir)
+{
+    QStringList recent = recentDirectories();
+    recent.removeAll(dir);
+    recent.prepend(dir);
+    while (recent.size() > RecentMax)
+        recent.removeLast();
+    m_settings->setValue(RecentKey, recent);
+    m_settings->setValue(LastKey, dir);
+    Q_EMIT recentChanged();
+}
+
+} // namespace soul

@@ -1,0 +1,66 @@
+#pragma once
+
+#include <QObject>
+#include <QStringList>
+
+class QSettings;
+
+namespace soul {
+
+class PersonaModel;
+class Prompter;
+
+// The document lifecycle: opening and closing a persona folder (asking about
+// unsaved panes), saving, reverting, creating slots and new personas, and the
+// recent list. Questions go through the Prompter, so tests can answer them.
+class DocumentController : public QObject
+{
+    Q_OBJECT
+
+public:
+    // `prompter` and `settings` must outlive the controller.
+    DocumentController(PersonaModel *model,
+                       Prompter *prompter,
+                       QSettings *settings,
+                       QObject *parent = nullptr);
+
+    void setPrompter(Prompter *prompter) { m_prompter = prompter; }
+
+    // Closes the current folder first (which may ask, and may be cancelled).
+    bool open(const QString &dir);
+    bool openWithDialog();
+    // False when the user cancelled or a save failed; the folder stays open.
+    bool close();
+
+    bool save(int slot);
+    bool saveAll();
+    void revert(int slot);
+    void create(int slot);
+    void compare(int slot);
+
+    // Asks for an empty folder and the slots, writes them from the templates
+    // and opens the folder.
+    bool newPersona();
+    // Writes the templates of `slots` into the empty folder `dir`.
+    bool createPersona(const QString &dir, const QList<int> &slots);
+
+    QStringList recentDirectories() const;
+    QString lastDirectory() const;
+    // The bundled example persona, or empty when it is not installed.
+    static QString exampleDirectory();
+    // The short text a new slot starts with.
+    static QByteArray slotTemplate(int slot);
+
+Q_SIGNALS:
+    void recentChanged();
+    void statusMessage(const QString &text);
+
+private:
+    void remember(const QString &dir);
+
+    PersonaModel *m_model = nullptr;
+    Prompter *m_prompter = nullptr;
+    QSettings *m_settings = nullptr;
+};
+
+} // namespace soul

@@ -1,0 +1,334 @@
+#include "mainwindow.h"
+
+#include "dialogprompter.h"
+#include "documentcontroller.h"
+#include "export/exportcontroller.h"
+#include "findbar.h"
+#include "personamodel.h"
+#include "preview/previewpanel.h"
+#include "preview/soulpreview.h"
+#include "slots/panestack.h"
+#include "slots/slotpane.h"
+#include "startview.h"
+#include "windowactions.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QCloseEvent>
+#include <QDir>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMimeData>
+#include <QPlainTextEdit>
+#include <QScreen>
+#include <QSettings>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QVBoxLayout>
+
+// Resources of a static library are registered by hand, outside any namespace.
+static void initSoulStudioResources()
+{
+    Q_INIT_RESOURCE(soulstudio);
+}
+
+namespace soul {
+
+MainWindow::MainWindow(QWidget *parent)
+    : MainWindow(Options(), parent)
+{}
+
+MainWindow::MainWindow(const Options &options, QWidget *parent)
+    : QMainWindow(parent)
+    , m_settings(options.settingsFile.isEmpty()
+                     ? std::make_unique<QSettings>()
+                     : std::make_unique<QSettings>(options.settingsFile, QSettings::IniFormat))
+    , m_prompter(std::make_unique<DialogPrompter>(this))
+    , m_model(new PersonaModel(this))
+{
+    initSoulStudioResources();
+    m_documents = new DocumentController(m_model, m_prompter.get(), m_settings.get(), this);
+    m_export = new ExportController(m_model, m_documents, m_prompter.get(), this);
+    m_actions = new WindowActions(this);
+    setWindowIcon(QIcon(QStringLiteral(":/soulstudio/icons/soulstudio.svg")));
+    setAcceptDrops(true);
+    buildUi();
+    wireModel();
+    wirePanes();
+    wireActions();
+    showFolderState();
+    // Roomy by default, but never larger than the screen it opens on.
+    const QSize available = screen() ? screen()->availableGeometry().size() : QSize(1400, 900);
+    resize(QSize(1400, 900).boundedTo(available * 0.92));
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::setPrompter(std::unique_ptr<Prompter> prompter)
+{
+    m_prompter = std::move(prompter);
+    m_documents->setPrompter(m_prompter.get());
+    m_export->setPrompter(m_prompter.get());
+}
+
+void MainWindow::start(const QString &dir)
+{
+    if (!dir.isEmpty()) {
+        m_documents->open(dir);
+        return;
+    }
+    const QString last = m_documents->lastDirectory();
+    if (!last.isEmpty() && QFileInfo(last).isDir())
+        m_documents->open(last);
+}
+
+void MainWindow::buildUi()
+{
+    m_actions->fillMenuBar(menuBar());
+
+    m_stack = new QStackedWidget(this);
+    m_startView = new StartView(m_stack);
+    m_startView->setExampleAvailable(!DocumentController::exampleDirectory().isEmpty());
+    m_startView->setRecent(m_documents->recentDirectories());
+
+    m_editorView = new QWidget(m_stack);
+    m_lostBar = new QLabel(m_editorView);
+    m_lostBar->setWordWrap(true);
+    m_lostBar->setAutoFillBackground(true);
+    m_lostBar->setMargin(6);
+    QPalette warn = m_lostBar->palette();
+    warn.setColor(QPalette::Window, QColor(0xd0, 0x40, 0x40));
+    warn.setColor(QPalette::WindowText, Qt::white);
+    m_lostBar->setPalette(warn);
+    m_lostBar->hide();
+
+    auto *splitter = new QSplitter(Qt::Horizontal, m_editorView);
+    auto *left = new QWidget(splitter);
+    m_panes = new PaneStack(m_model, left);
+    m_findBar = new FindBar(left);
+    auto *leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(m_panes, 1);
+    leftLayout->addWidget(m_findBar);
+    m_preview = new PreviewPanel(m_model, splitter);
+    splitter->addWidget(left);
+    splitter->addWidget(m_preview);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    splitter->setChildrenCollapsible(false);
+
+    auto *editorLayout = new QVBoxLayout(m_editorView);
+    editorLayout->setContentsMargins(0, 0, 0, 0);
+    editorLayout->addWidget(m_lostBar);
+    editorLayout->addWidget(splitter, 1);
+
+    m_stack->addWidget(m_startView);
+    m_stack->addWidget(m_editorView);
+    setCentralWidget(m_stack);
+
+    m_statusDir = new QLabel(this);
+    m_statusWatch = new QLabel(this);
+    m_statusRefresh = new QLabel(this);
+    statusBar()->addWidget(m_statusDir, 1);
+    statusBar()->addPermanentWidget(m_statusWatch);
+    statusBar()->addPermanentWidget(m_statusRefresh);
+}
+
+void MainWindow::wireModel()
+{
+    connect(m_model, &PersonaModel::opened, this, [this] {
+        for (int k = 0; k < SlotCount; ++k) {
+            m_panes->pane(k)->reload();
+            m_panes->pane(k)->refreshState();
+        }
+        showFolderState();
+    });
+    connect(m_model, &PersonaModel::closed, this, [this] {
+        for (int k = 0; k < SlotCount; ++k) {
+            m_panes->pane(k)->reload();
+            m_panes->pane(k)->refreshState();
+        }
+        m_currentSlot = -1;
+        showFolderState();
+    });
+    connect(m_model, &PersonaModel::bufferReplaced, this, [this](int slot) {
+        m_panes->pane(slot)->reload();
+    });
+    connect(m_model, &PersonaModel::slotStateChanged, this, [this](int slot) {
+        m_panes->pane(slot)->refreshState();
+    });
+    connect(m_model, &PersonaModel::directoryLostChanged, this, [this](bool lost) {
+        m_lostBar->setText(tr("The folder %1 was removed or renamed. Every pane keeps its text; "
+                              "saving will fail until the folder is back.")
+                               .arg(QDir::toNativeSeparators(m_model->directory())));
+        m_lostBar->setVisible(lost);
+        showStatus();
+    });
+    connect(m_model, &PersonaModel::watchingChanged, this, [this] { showStatus(); });
+    connect(m_model, &PersonaModel::refreshed, this, [this] { showStatus(); });
+    connect(m_documents, &DocumentController::recentChanged, this, [this] {
+        m_startView->setRecent(m_documents->recentDirectories());
+    });
+    connect(m_documents, &DocumentController::statusMessage, this, [this](const QString &text) {
+        statusBar()->showMessage(text, 5000);
+    });
+    connect(m_export, &ExportController::statusMessage, this, [this](const QString &text) {
+        statusBar()->showMessage(text, 5000);
+    });
+}
+
+void MainWindow::wirePanes()
+{
+    for (int k = 0; k < SlotCount; ++k) {
+        SlotPane *pane = m_panes->pane(k);
+        connect(pane, &SlotPane::textEdited, m_model, [this, pane](int slot) {
+            m_model->setBufferText(slot, pane->editor()->document()->toRawText());
+        });
+        connect(pane, &SlotPane::createRequested, m_documents, &DocumentController::create);
+        connect(pane, &SlotPane::saveRequested, m_documents, &DocumentController::save);
+        connect(pane, &SlotPane::revertRequested, m_documents, &DocumentController::revert);
+        connect(pane, &SlotPane::editAnywayRequested, m_model, &PersonaModel::editAnyway);
+        connect(pane, &SlotPane::reloadRequested, m_model, &PersonaModel::revert);
+        connect(pane, &SlotPane::keepMineRequested, m_model, &PersonaModel::keepMine);
+        connect(pane, &SlotPane::compareRequested, m_documents, &DocumentController::compare);
+        connect(pane, &SlotPane::discardRequested, m_model, &PersonaModel::revert);
+        connect(pane, &SlotPane::focused, this, [this, pane](int slot) {
+            m_currentSlot = slot;
+            m_findBar->setTarget(pane->editor());
+        });
+    }
+    connect(m_preview->preview(), &SoulPreview::paneRequested, m_panes, &PaneStack::showPane);
+}
+
+void MainWindow::wireActions()
+{
+    connect(m_actions->open, &QAction::triggered, m_documents, &DocumentController::openWithDialog);
+    connect(m_actions->newPersona,
+            &QAction::triggered,
+            m_documents,
+            &DocumentController::newPersona);
+    connect(m_actions->openExample, &QAction::triggered, m_documents, [this] {
+        m_documents->open(DocumentController::exampleDirectory());
+    });
+    connect(m_actions->closeFolder, &QAction::triggered, m_documents, &DocumentController::close);
+    connect(m_actions->save, &QAction::triggered, this, [this] {
+        if (m_currentSlot >= 0)
+            m_documents->save(m_currentSlot);
+        else
+            statusBar()->showMessage(tr("Click in a pane to choose what Save writes."), 5000);
+    });
+    connect(m_actions->saveAll, &QAction::triggered, m_documents, &DocumentController::saveAll);
+    connect(m_actions->revert, &QAction::triggered, this, [this] {
+        if (m_currentSlot >= 0)
+            m_documents->revert(m_currentSlot);
+    });
+    connect(m_actions->exportSnapshot,
+            &QAction::triggered,
+            m_export,
+            &ExportController::exportSnapshot);
+    connect(m_actions->copySoul, &QAction::triggered, m_export, [this] {
+        m_export->copySoul(m_preview->preview()->view());
+    });
+    connect(m_actions->quit, &QAction::triggered, this, &QWidget::close);
+    connect(m_actions->find, &QAction::triggered, this, [this] {
+        if (!m_findBar->target())
+            m_findBar->setTarget(m_panes->pane(0)->editor());
+        m_findBar->activate();
+    });
+    connect(m_actions->showInvisibles,
+            &QAction::toggled,
+            m_preview->invisiblesToggle(),
+            &QCheckBox::setChecked);
+    connect(m_preview->invisiblesToggle(),
+            &QCheckBox::toggled,
+            m_actions->showInvisibles,
+            &QAction::setChecked);
+    connect(m_actions->showOnDisk,
+            &QAction::toggled,
+            m_preview->unsavedToggle(),
+            [this](bool onDisk) { m_preview->unsavedToggle()->setChecked(!onDisk); });
+    connect(m_preview->unsavedToggle(),
+            &QCheckBox::toggled,
+            m_actions->showOnDisk,
+            [this](bool unsaved) { m_actions->showOnDisk->setChecked(!unsaved); });
+    connect(m_actions->focusPreview, &QAction::triggered, m_preview->preview(), [this] {
+        m_preview->preview()->setFocus(Qt::ShortcutFocusReason);
+    });
+    for (int k = 0; k < SlotCount; ++k) {
+        connect(m_actions->jumpToSlot[size_t(k)], &QAction::triggered, m_panes, [this, k] {
+            m_panes->showPane(k);
+        });
+    }
+    connect(m_startView,
+            &StartView::openRequested,
+            m_documents,
+            &DocumentController::openWithDialog);
+    connect(m_startView,
+            &StartView::newPersonaRequested,
+            m_documents,
+            &DocumentController::newPersona);
+    connect(m_startView, &StartView::exampleRequested, m_documents, [this] {
+        m_documents->open(DocumentController::exampleDirectory());
+    });
+    connect(m_startView, &StartView::recentRequested, m_documents, [this](const QString &dir) {
+        m_documents->open(dir);
+    });
+}
+
+void MainWindow::showFolderState()
+{
+    const bool open = m_model->isOpen();
+    m_stack->setCurrentWidget(open ? m_editorView : m_startView);
+    m_actions->setFolderOpen(open);
+    if (!open)
+        m_lostBar->hide();
+    setWindowTitle(open ? tr("%1 — Soul Studio").arg(QFileInfo(m_model->directory()).fileName())
+                        : tr("Soul Studio"));
+    showStatus();
+}
+
+void MainWindow::showStatus()
+{
+    if (!m_model->isOpen()) {
+        m_statusDir->setText(tr("No folder open"));
+        m_statusWatch->clear();
+        m_statusRefresh->clear();
+        return;
+    }
+    m_statusDir->setText(QDir::toNativeSeparators(m_model->directory()));
+    m_statusWatch->setText(m_model->directoryLost() ? tr("folder missing")
+                           : m_model->isWatching()  ? tr("watching")
+                                                    : tr("not watching"));
+    m_statusRefresh->setText(
+        tr("last refresh %1")
+            .arg(m_model->lastRefresh().time().toString(QStringLiteral("HH:mm:ss"))));
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (m_documents->close())
+        event->accept();
+    else
+        event->ignore();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.first().isLocalFile()
+        && QFileInfo(urls.first().toLocalFile()).isDir())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.first().isLocalFile()) {
+        event->acceptProposedAction();
+        m_documents->open(urls.first().toLocalFile());
+    }
+}
+
+} // namespace soul

@@ -1,0 +1,89 @@
+#pragma once
+
+#include <QMainWindow>
+
+#include <memory>
+
+class QLabel;
+class QSettings;
+class QStackedWidget;
+
+namespace soul {
+
+class DocumentController;
+class ExportController;
+class FindBar;
+class PaneStack;
+class PersonaModel;
+class PreviewPanel;
+class Prompter;
+class StartView;
+class WindowActions;
+
+// Assembles the window and wires its parts; the decisions live in the model
+// (core), the document controller, the export controller and the actions.
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+
+public:
+    struct Options
+    {
+        // Where the recent list lives; empty for the user's settings.
+        QString settingsFile;
+    };
+
+    explicit MainWindow(const Options &options, QWidget *parent = nullptr);
+    explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    // Replaces the dialogs (tests answer through a double).
+    void setPrompter(std::unique_ptr<Prompter> prompter);
+
+    // Opens `dir`, or without one the last folder, else the start view.
+    void start(const QString &dir);
+
+    PersonaModel *model() const { return m_model; }
+    DocumentController *documents() const { return m_documents; }
+    ExportController *exporter() const { return m_export; }
+    WindowActions *actions() const { return m_actions; }
+    PaneStack *panes() const { return m_panes; }
+    PreviewPanel *previewPanel() const { return m_preview; }
+    StartView *startView() const { return m_startView; }
+    FindBar *findBar() const { return m_findBar; }
+    QLabel *directoryLostBar() const { return m_lostBar; }
+    int currentSlot() const { return m_currentSlot; }
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+
+private:
+    void buildUi();
+    void wireModel();
+    void wirePanes();
+    void wireActions();
+    void showFolderState();
+    void showStatus();
+
+    std::unique_ptr<QSettings> m_settings;
+    std::unique_ptr<Prompter> m_prompter;
+    PersonaModel *m_model = nullptr;
+    DocumentController *m_documents = nullptr;
+    ExportController *m_export = nullptr;
+    WindowActions *m_actions = nullptr;
+    QStackedWidget *m_stack = nullptr;
+    StartView *m_startView = nullptr;
+    QWidget *m_editorView = nullptr;
+    PaneStack *m_panes = nullptr;
+    PreviewPanel *m_preview = nullptr;
+    FindBar *m_findBar = nullptr;
+    QLabel *m_lostBar = nullptr;
+    QLabel *m_statusDir = nullptr;
+    QLabel *m_statusWatch = nullptr;
+    QLabel *m_statusRefresh = nullptr;
+    int m_currentSlot = -1;
+};
+
+} // namespace soul

@@ -1,0 +1,67 @@
+#include "startview.h"
+
+#include <QDir>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace soul {
+
+StartView::StartView(QWidget *parent)
+    : QWidget(parent)
+    , m_open(new QPushButton(tr("&Open a persona folder…"), this))
+    , m_new(new QPushButton(tr("&New persona…"), this))
+    , m_example(new QPushButton(tr("Open the &example persona"), this))
+    , m_recent(new QListWidget(this))
+{
+    auto *title = new QLabel(tr("<h2>Soul Studio</h2>"
+                                "<p>Edit the seven Markdown files of an agent persona and see "
+                                "the soul the agent gets, byte for byte.</p>"),
+                             this);
+    title->setWordWrap(true);
+    auto *recentLabel = new QLabel(tr("&Recent folders:"), this);
+    recentLabel->setBuddy(m_recent);
+    m_recent->setAccessibleName(tr("Recent folders"));
+
+    auto *column = new QVBoxLayout;
+    column->addWidget(title);
+    column->addWidget(m_open);
+    column->addWidget(m_new);
+    column->addWidget(m_example);
+    column->addSpacing(12);
+    column->addWidget(recentLabel);
+    column->addWidget(m_recent, 1);
+
+    auto *content = new QWidget(this);
+    content->setLayout(column);
+    content->setMaximumWidth(560);
+    auto *outer = new QHBoxLayout(this);
+    outer->addStretch(1);
+    outer->addWidget(content, 2);
+    outer->addStretch(1);
+
+    connect(m_open, &QPushButton::clicked, this, &StartView::openRequested);
+    connect(m_new, &QPushButton::clicked, this, &StartView::newPersonaRequested);
+    connect(m_example, &QPushButton::clicked, this, &StartView::exampleRequested);
+    connect(m_recent, &QListWidget::itemActivated, this, [this](QListWidgetItem *item) {
+        Q_EMIT recentRequested(item->data(Qt::UserRole).toString());
+    });
+}
+
+void StartView::setRecent(const QStringList &dirs)
+{
+    m_recent->clear();
+    for (const QString &dir : dirs) {
+        auto *item = new QListWidgetItem(QDir::toNativeSeparators(dir), m_recent);
+        item->setData(Qt::UserRole, dir);
+    }
+}
+
+void StartView::setExampleAvailable(bool available)
+{
+    m_example->setEnabled(available);
+    m_example->setToolTip(available ? QString() : tr("The example persona is not installed."));
+}
+
+} // namespace soul

@@ -1,0 +1,36 @@
+#pragma once
+
+#include <QWidget>
+
+class QListWidget;
+class QPushButton;
+
+namespace soul {
+
+// Shown when no folder is open: Open, New persona, the bundled example and
+// the recent folders.
+class StartView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit StartView(QWidget *parent = nullptr);
+
+    void setRecent(const QStringList &dirs);
+    void setExampleAvailable(bool available);
+    QListWidget *recentList() const { return m_recent; }
+
+Q_SIGNALS:
+    void openRequested();
+    void newPersonaRequested();
+    void exampleRequested();
+    void recentRequested(const QString &dir);
+
+private:
+    QPushButton *m_open = nullptr;
+    QPushButton *m_new = nullptr;
+    QPushButton *m_example = nullptr;
+    QListWidget *m_recent = nullptr;
+};
+
+} // namespace soul
