@@ -75,7 +75,7 @@ namespace {
 void appendSlot(Composition &result, int slot, QByteArrayView raw)
 {
     const auto k = static_cast<size_t>(slot);
-    if (!result.soul.isEmpty() || !result.found.isEmpty())
+    if (!result.found.isEmpty())
         result.soul.append(SectionJoin);
     const qsizetype start = result.soul.size();
     appendSectionHead(result.soul, slot);
@@ -113,20 +113,21 @@ bool composeDirectoryTo(const QString &dir, const SoulWriter &write, QStringList
     bool first = true;
     for (int slot = 0; slot < SlotCount; ++slot) {
         SlotRead read = readSlot(dir, slot, ReadOptions(), std::move(buffer));
-        if (read.presence != SlotPresence::Present)
-            continue;
-        head.clear();
-        if (!first)
-            head.append(SectionJoin);
-        first = false;
-        appendSectionHead(head, slot);
-        const BodyPieces body = bodyPieces(read.bytes, scratch);
-        if (!write(head) || (!body.text.isEmpty() && !write(body.text))
-            || (!body.notice.isEmpty() && !write(body.notice))) {
-            return false;
+        if (read.presence == SlotPresence::Present) {
+            head.clear();
+            if (!first)
+                head.append(SectionJoin);
+            first = false;
+            appendSectionHead(head, slot);
+            const BodyPieces body = bodyPieces(read.bytes, scratch);
+            if (!write(head) || (!body.text.isEmpty() && !write(body.text))
+                || (!body.notice.isEmpty() && !write(body.notice))) {
+                return false;
+            }
+            if (found)
+                found->append(slotName(slot));
         }
-        if (found)
-            found->append(slotName(slot));
+        // Absent or not, the read hands the memory back for the next slot.
         buffer = std::move(read.bytes);
     }
     return true;

@@ -12,8 +12,13 @@ QString slotName(int slot)
 QString slotRole(int slot)
 {
     static constexpr std::array<const char *, SlotCount> roles = {
-        "operating instructions", "identity and voice", "who the agent is", "model of the user",
-        "tool guidance",          "what to do on a heartbeat", "durable long-term notes",
+        "operating instructions",
+        "identity and voice",
+        "who the agent is",
+        "model of the user",
+        "tool guidance",
+        "what to do on a heartbeat",
+        "durable long-term notes",
     };
     if (slot < 0 || slot >= SlotCount)
         return {};

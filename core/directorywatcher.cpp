@@ -21,6 +21,13 @@ qint64 nanoseconds(const struct timespec &t)
     return qint64(t.tv_sec) * 1000000000 + t.tv_nsec;
 }
 
+// The key of an absent slot: "!" and why it is absent, so that a slot going
+// from missing to a FIFO is a change too.
+QByteArray absentKey(SlotPresence presence)
+{
+    return QByteArrayLiteral("!") + QByteArray::number(int(presence));
+}
+
 } // namespace
 
 bool DirectoryWatcher::Probe::operator==(const Probe &other) const
@@ -71,7 +78,7 @@ void DirectoryWatcher::setDirectory(const QString &dir)
     m_dirProbe = probe(m_dir);
     if (!m_dirProbe.directory) {
         for (Slot &slot : m_slots)
-            slot.known = QByteArrayLiteral("!") + QByteArray::number(int(SlotPresence::Missing));
+            slot.known = absentKey(SlotPresence::Missing);
         enterLost(false);
         return;
     }
@@ -87,14 +94,7 @@ void DirectoryWatcher::setDirectory(const QString &dir)
 
 void DirectoryWatcher::clear()
 {
-    ++m_generation;
-    disarm();
-    m_settle.stop();
-    m_poll.stop();
-    m_slots = {};
-    m_dir.clear();
-    m_lost = false;
-    setWatching(false);
+    setDirectory(QString());
 }
 
 bool DirectoryWatcher::isWatching() const
@@ -106,9 +106,7 @@ void DirectoryWatcher::expectContent(int slot, const QByteArray &sha256)
 {
     if (slot < 0 || slot >= SlotCount)
         return;
-    m_slots[slot].known = sha256.isEmpty() ? QByteArrayLiteral("!")
-                                                 + QByteArray::number(int(SlotPresence::Missing))
-                                           : sha256;
+    m_slots[slot].known = sha256.isEmpty() ? absentKey(SlotPresence::Missing) : sha256;
     // The saved file is another inode: hash it once more when its events
     // arrive, even should its stat() match the probe taken before the save.
     m_slots[slot].hashed.reset();
@@ -163,7 +161,7 @@ QByteArray DirectoryWatcher::currentKey(int slot) const
     const SlotRead read = readPath(slotFile(slot), options);
     if (read.presence == SlotPresence::Present)
         return read.sha256;
-    return QByteArrayLiteral("!") + QByteArray::number(int(read.presence));
+    return absentKey(read.presence);
 }
 
 void DirectoryWatcher::markDirty(int slot, bool mustHash)

@@ -45,6 +45,7 @@ public:
     // A `dir` that does not exist yet is polled for; directoryRestored() then
     // says it appeared.
     void setDirectory(const QString &dir);
+    // Stops watching: the same as setDirectory(QString()).
     void clear();
     QString directory() const { return m_dir; }
 

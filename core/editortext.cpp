@@ -1,5 +1,7 @@
 #include "editortext.h"
 
+#include "encodingfacts.h"
+#include "lint.h"
 #include "utf8.h"
 
 namespace soul {
@@ -8,72 +10,37 @@ namespace {
 
 constexpr char Bom[] = "\xEF\xBB\xBF";
 
-struct LineBreakCounts
-{
-    qsizetype lf = 0;
-    qsizetype crlf = 0;
-    qsizetype cr = 0;
-
-    int kinds() const { return int(lf > 0) + int(crlf > 0) + int(cr > 0); }
-};
-
-// CR and LF are ASCII, so they are never part of a multi-byte or invalid
-// UTF-8 sequence: counting them on the bytes is exact.
-LineBreakCounts countLineBreaks(QByteArrayView bytes)
-{
-    LineBreakCounts counts;
-    const qsizetype n = bytes.size();
-    for (qsizetype i = 0; i < n; ++i) {
-        const char c = bytes[i];
-        if (c == '\n') {
-            ++counts.lf;
-        } else if (c == '\r') {
-            if (i + 1 < n && bytes[i + 1] == '\n') {
-                ++counts.crlf;
-                ++i;
-            } else {
-                ++counts.cr;
-            }
-        }
-    }
-    return counts;
-}
-
-QString lineBreakName(const QByteArray &lineBreak)
-{
-    if (lineBreak == "\r\n")
-        return QStringLiteral("CR LF");
-    if (lineBreak == "\r")
-        return QStringLiteral("CR");
-    return QStringLiteral("LF");
-}
-
 // The most common line break; on a tie LF, then CR LF, then CR.
-QByteArray dominantLineBreak(const LineBreakCounts &counts)
+LineEndings dominantLineEnding(const EncodingFacts &facts)
 {
-    if (counts.lf >= counts.crlf && counts.lf >= counts.cr)
-        return QByteArrayLiteral("\n");
-    if (counts.crlf >= counts.cr)
+    if (facts.lfCount >= facts.crlfCount && facts.lfCount >= facts.crCount)
+        return LineEndings::Lf;
+    return facts.crlfCount >= facts.crCount ? LineEndings::CrLf : LineEndings::Cr;
+}
+
+QByteArray lineBreakBytes(LineEndings endings)
+{
+    switch (endings) {
+    case LineEndings::CrLf:
         return QByteArrayLiteral("\r\n");
-    return QByteArrayLiteral("\r");
+    case LineEndings::Cr:
+        return QByteArrayLiteral("\r");
+    default:
+        return QByteArrayLiteral("\n");
+    }
 }
 
-QString plural(qsizetype n, const char *one, const char *many)
-{
-    return QStringLiteral("%1 %2").arg(n).arg(QLatin1String(n == 1 ? one : many));
-}
-
-QString mixedLineEndings(const LineBreakCounts &counts, const QByteArray &target)
+QString mixedLineEndings(const EncodingFacts &facts, LineEndings target)
 {
     QStringList parts;
-    if (counts.lf > 0)
-        parts << QStringLiteral("%1 LF").arg(counts.lf);
-    if (counts.crlf > 0)
-        parts << QStringLiteral("%1 CR LF").arg(counts.crlf);
-    if (counts.cr > 0)
-        parts << QStringLiteral("%1 CR").arg(counts.cr);
+    if (facts.lfCount > 0)
+        parts << formatCount(facts.lfCount) + QStringLiteral(" LF");
+    if (facts.crlfCount > 0)
+        parts << formatCount(facts.crlfCount) + QStringLiteral(" CR LF");
+    if (facts.crCount > 0)
+        parts << formatCount(facts.crCount) + QStringLiteral(" CR");
     return QStringLiteral("The line endings are mixed (%1); saving would make them all %2.")
-        .arg(parts.join(QStringLiteral(", ")), lineBreakName(target));
+        .arg(parts.join(QStringLiteral(", ")), lineEndingsName(target));
 }
 
 bool isEditorBreak(QChar c)
@@ -92,23 +59,23 @@ EditorText toEditorText(QByteArrayView bytes)
         body = body.sliced(3);
     }
 
-    const LineBreakCounts breaks = countLineBreaks(body);
-    result.format.lineBreak = dominantLineBreak(breaks);
+    const EncodingFacts facts = scanEncoding(body);
+    const LineEndings lineEnding = dominantLineEnding(facts);
+    result.format.lineBreak = lineBreakBytes(lineEnding);
 
-    const qsizetype invalid = utf8::countInvalidSubparts(body);
-    if (invalid > 0) {
+    if (facts.invalidSubparts > 0) {
         result.obstacles << QStringLiteral("%1 would become U+FFFD (the replacement character).")
-                                .arg(plural(invalid,
+                                .arg(plural(facts.invalidSubparts,
                                             "invalid UTF-8 sequence",
                                             "invalid UTF-8 sequences"));
     }
-    if (const qsizetype nuls = body.count('\0'); nuls > 0) {
+    if (facts.nulBytes > 0) {
         result.obstacles << QStringLiteral("The file holds %1, which a text pane does not keep "
                                            "reliably; saving could drop or change them.")
-                                .arg(plural(nuls, "NUL byte", "NUL bytes"));
+                                .arg(plural(facts.nulBytes, "NUL byte", "NUL bytes"));
     }
-    if (breaks.kinds() > 1)
-        result.obstacles << mixedLineEndings(breaks, result.format.lineBreak);
+    if (facts.lineEndings() == LineEndings::Mixed)
+        result.obstacles << mixedLineEndings(facts, lineEnding);
 
     const QString decoded = utf8::decode(body);
     qsizetype separators = 0;

@@ -10,13 +10,13 @@ enum class LineEndings { None, Lf, CrLf, Cr, Mixed };
 // What a persona author may not see in a file's bytes.
 struct EncodingFacts
 {
-    bool bom = false;               // starts with EF BB BF
-    qsizetype invalidSubparts = 0;  // each becomes one U+FFFD
+    bool bom = false;              // starts with EF BB BF
+    qsizetype invalidSubparts = 0; // each becomes one U+FFFD
     qsizetype nulBytes = 0;
-    qsizetype lfCount = 0;          // LF not preceded by CR
+    qsizetype lfCount = 0; // LF not preceded by CR
     qsizetype crlfCount = 0;
-    qsizetype crCount = 0;          // CR not followed by LF
-    bool finalNewline = false;      // ends with LF or CR
+    qsizetype crCount = 0;     // CR not followed by LF
+    bool finalNewline = false; // ends with LF or CR
 
     LineEndings lineEndings() const;
 };

@@ -24,13 +24,13 @@ struct SlotFacts
     SlotPresence presence = SlotPresence::Missing;
     QString absenceReason; // see soul::absenceReason()
     bool isSymlink = false;
-    qint64 size = -1;          // bytes on disk, -1 when absent
+    qint64 size = -1; // bytes on disk, -1 when absent
     bool truncated = false;
-    qint64 droppedBytes = 0;   // bytes past the cap the agent does not get
-    QByteArray sha256;         // hex digest of the whole file, when computed
-    EncodingFacts encoding;    // of the bytes the agent gets (the first CapBytes)
-    qsizetype characters = 0;  // code points the agent gets, before trimming
-    bool blank = false;        // present, but the body trims to nothing
+    qint64 droppedBytes = 0;  // bytes past the cap the agent does not get
+    QByteArray sha256;        // hex digest of the whole file, when computed
+    EncodingFacts encoding;   // of the bytes the agent gets (the first CapBytes)
+    qsizetype characters = 0; // code points the agent gets, before trimming
+    bool blank = false;       // present, but the body trims to nothing
 
     bool present() const { return presence == SlotPresence::Present; }
     // Share of the cap, 0.0 .. (above 1.0 when truncated).

@@ -7,6 +7,8 @@
 #include <QFileInfo>
 #include <QLocale>
 
+#include <algorithm>
+
 namespace soul {
 
 namespace {
@@ -25,17 +27,17 @@ Lint make(const SlotFacts &facts, LintLevel level, const char *code, QString mes
     return lint;
 }
 
-QString plural(qint64 n, const char *one, const char *many)
-{
-    return formatCount(n) + QLatin1Char(' ') + QLatin1String(n == 1 ? one : many);
-}
-
 } // namespace
 
 QString formatCount(qint64 n)
 {
     static const QLocale english(QLocale::English, QLocale::UnitedStates);
     return english.toString(n);
+}
+
+QString plural(qint64 n, const char *one, const char *many)
+{
+    return formatCount(n) + QLatin1Char(' ') + QLatin1String(n == 1 ? one : many);
 }
 
 QString lintLevelName(LintLevel level)
@@ -53,52 +55,63 @@ QString lintLevelName(LintLevel level)
 
 bool hasErrors(const QList<Lint> &lints)
 {
-    return std::any_of(lints.cbegin(), lints.cend(),
-                       [](const Lint &l) { return l.level == LintLevel::Error; });
+    return std::any_of(lints.cbegin(), lints.cend(), [](const Lint &l) {
+        return l.level == LintLevel::Error;
+    });
 }
 
 QList<Lint> lintSlot(const SlotFacts &facts)
 {
-    QList<Lint> lints;
     const QString &name = facts.name;
     switch (facts.presence) {
     case SlotPresence::Missing:
-        return lints;
+        return {};
     case SlotPresence::Directory:
-        lints.append(make(facts, LintLevel::Warning, "directory",
-                          QStringLiteral("%1 is a directory, so it is skipped (a Python runtime "
-                                         "fails on it). Remove or rename the directory.")
-                              .arg(name)));
-        return lints;
+        return {make(facts,
+                     LintLevel::Warning,
+                     "directory",
+                     QStringLiteral("%1 is a directory, so it is skipped (a Python runtime "
+                                    "fails on it). Remove or rename the directory.")
+                         .arg(name))};
     case SlotPresence::NotRegularFile:
-        lints.append(make(facts, LintLevel::Warning, "not-regular",
-                          QStringLiteral("%1 %2, so it is skipped. Replace it with a regular file.")
-                              .arg(name, facts.absenceReason)));
-        return lints;
+        return {make(facts,
+                     LintLevel::Warning,
+                     "not-regular",
+                     QStringLiteral("%1 %2, so it is skipped. Replace it with a regular file.")
+                         .arg(name, facts.absenceReason))};
     case SlotPresence::DanglingLink:
-        lints.append(make(facts, LintLevel::Warning, "dangling-link",
-                          QStringLiteral("%1 is a symbolic link to nothing, so it is skipped. "
-                                         "Point it at an existing file or remove it.")
-                              .arg(name)));
-        return lints;
+        return {make(facts,
+                     LintLevel::Warning,
+                     "dangling-link",
+                     QStringLiteral("%1 is a symbolic link to nothing, so it is skipped. "
+                                    "Point it at an existing file or remove it.")
+                         .arg(name))};
     case SlotPresence::Unreadable:
-        lints.append(make(facts, LintLevel::Error, "unreadable",
-                          QStringLiteral("%1 %2, so it is skipped. Check its permissions.")
-                              .arg(name, facts.absenceReason)));
-        return lints;
+        return {make(facts,
+                     LintLevel::Error,
+                     "unreadable",
+                     QStringLiteral("%1 %2, so it is skipped. Check its permissions.")
+                         .arg(name, facts.absenceReason))};
     case SlotPresence::Present:
         break;
     }
 
+    QList<Lint> lints;
     if (facts.truncated) {
-        lints.append(make(facts, LintLevel::Error, "truncated",
+        lints.append(make(facts,
+                          LintLevel::Error,
+                          "truncated",
                           QStringLiteral("%1 is %2 bytes, over the %3-byte cap: the agent gets "
                                          "the first 2 MiB and does not see the last %4. "
                                          "Shorten it or move content to another file.")
-                              .arg(name, formatCount(facts.size), formatCount(CapBytes),
+                              .arg(name,
+                                   formatCount(facts.size),
+                                   formatCount(CapBytes),
                                    plural(facts.droppedBytes, "byte", "bytes"))));
     } else if (facts.size >= NearCapBytes) {
-        lints.append(make(facts, LintLevel::Warning, "near-cap",
+        lints.append(make(facts,
+                          LintLevel::Warning,
+                          "near-cap",
                           QStringLiteral("%1 is at %2% of the cap (%3 of %4 bytes): "
                                          "it will be cut if it grows past the cap.")
                               .arg(name)
@@ -106,47 +119,60 @@ QList<Lint> lintSlot(const SlotFacts &facts)
                               .arg(formatCount(facts.size), formatCount(CapBytes))));
     }
     if (facts.encoding.bom) {
-        lints.append(make(facts, LintLevel::Warning, "bom",
+        lints.append(make(facts,
+                          LintLevel::Warning,
+                          "bom",
                           QStringLiteral("%1 starts with a byte-order mark: the model receives "
                                          "U+FEFF at the start of its section (a JavaScript "
                                          "runtime would drop it). Save it as UTF-8 without BOM.")
                               .arg(name)));
     }
     if (facts.encoding.invalidSubparts > 0) {
-        lints.append(make(facts, LintLevel::Warning, "invalid-utf8",
+        lints.append(make(facts,
+                          LintLevel::Warning,
+                          "invalid-utf8",
                           QStringLiteral("%1 is not valid UTF-8: the model receives %2 (U+FFFD), "
                                          "and a Python runtime fails on it. Re-save it as UTF-8.")
-                              .arg(name, plural(facts.encoding.invalidSubparts,
-                                                "replacement character",
-                                                "replacement characters"))));
+                              .arg(name,
+                                   plural(facts.encoding.invalidSubparts,
+                                          "replacement character",
+                                          "replacement characters"))));
     }
     if (facts.encoding.nulBytes > 0) {
-        lints.append(make(facts, LintLevel::Warning, "nul",
+        lints.append(make(facts,
+                          LintLevel::Warning,
+                          "nul",
                           QStringLiteral("%1 contains %2, which the model receives as they are. "
                                          "Remove them.")
-                              .arg(name, plural(facts.encoding.nulBytes, "NUL byte",
-                                                "NUL bytes"))));
+                              .arg(name, plural(facts.encoding.nulBytes, "NUL byte", "NUL bytes"))));
     }
     if (facts.blank) {
-        lints.append(make(facts, LintLevel::Warning, "blank",
+        lints.append(make(facts,
+                          LintLevel::Warning,
+                          "blank",
                           QStringLiteral("%1 is present but blank: it adds an empty \"## %1\" "
                                          "section. Write something or delete the file.")
                               .arg(name)));
     }
     if (facts.encoding.lineEndings() == LineEndings::Mixed) {
-        lints.append(make(facts, LintLevel::Info, "mixed-line-endings",
+        lints.append(make(facts,
+                          LintLevel::Info,
+                          "mixed-line-endings",
                           QStringLiteral("%1 mixes line endings (%2 LF, %3 CR LF, %4 lone CR); "
                                          "the model receives them as they are.")
-                              .arg(name, formatCount(facts.encoding.lfCount),
+                              .arg(name,
+                                   formatCount(facts.encoding.lfCount),
                                    formatCount(facts.encoding.crlfCount),
                                    formatCount(facts.encoding.crCount))));
     }
     if (facts.characters > OpenClawFileChars) {
-        lints.append(make(facts, LintLevel::Info, "openclaw-chars",
-                          QStringLiteral("%1 has %2 characters: OpenClaw keeps only about %3 a "
-                                         "file (a head and a tail), so it would see less there.")
-                              .arg(name, formatCount(facts.characters),
-                                   formatCount(OpenClawFileChars))));
+        lints.append(
+            make(facts,
+                 LintLevel::Info,
+                 "openclaw-chars",
+                 QStringLiteral("%1 has %2 characters: OpenClaw keeps only about %3 a "
+                                "file (a head and a tail), so it would see less there.")
+                     .arg(name, formatCount(facts.characters), formatCount(OpenClawFileChars))));
     }
     return lints;
 }
@@ -170,12 +196,14 @@ QList<Lint> lintDirectoryEntries(const QString &dir, const QList<bool> &slotPres
             lint.level = LintLevel::Warning;
             lint.code = QStringLiteral("case-variant");
             lint.message = slotThere
-                ? QStringLiteral("%1 is not read: names are case-sensitive, and only %2 takes "
-                                 "part. Merge it into %2 and delete it.")
-                      .arg(entry, name)
-                : QStringLiteral("%1 is not read: names are case-sensitive and %2 is missing. "
-                                 "Rename it to %2.")
-                      .arg(entry, name);
+                               ? QStringLiteral(
+                                     "%1 is not read: names are case-sensitive, and only %2 takes "
+                                     "part. Merge it into %2 and delete it.")
+                                     .arg(entry, name)
+                               : QStringLiteral(
+                                     "%1 is not read: names are case-sensitive and %2 is missing. "
+                                     "Rename it to %2.")
+                                     .arg(entry, name);
             lints.append(lint);
         }
     }

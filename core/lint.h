@@ -25,12 +25,15 @@ QString lintLevelName(LintLevel level); // "info", "warning", "error"
 QList<Lint> lintSlot(const SlotFacts &facts);
 
 // Lints about the directory itself: case variants of slot names, files other
-// runtimes read that this rule does not. `slots` says which slots are present.
+// runtimes read that this rule does not. `slotPresent` says which slots are
+// present.
 QList<Lint> lintDirectoryEntries(const QString &dir, const QList<bool> &slotPresent);
 
 bool hasErrors(const QList<Lint> &lints);
 
 // 2097152 -> "2,097,152"
 QString formatCount(qint64 n);
+// (1, "byte", "bytes") -> "1 byte"; (2048, ...) -> "2,048 bytes"
+QString plural(qint64 n, const char *one, const char *many);
 
 } // namespace soul

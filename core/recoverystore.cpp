@@ -73,7 +73,8 @@ void removeStrays(const QString &storePath, const Index &index)
 Status noLocation(const QString &dir)
 {
     return Status::failure(QStringLiteral("Cannot keep unsaved changes of %1 for recovery: the "
-                                          "system gives no folder for application data.")
+                                          "system gives no folder for application data. Set "
+                                          "HOME to a folder you may write to, and save often.")
                                .arg(dir));
 }
 

@@ -17,22 +17,19 @@ namespace {
 
 constexpr qint64 ChunkBytes = 1 << 20;
 
-QString systemError(int error)
+// Sets the presence of a path that stat() says is not a regular file, and
+// returns true; returns false for a regular file.
+bool rejectNonRegular(SlotRead &read, mode_t mode)
 {
-    return QString::fromLocal8Bit(std::strerror(error));
-}
-
-QString fileKind(mode_t mode)
-{
-    if (S_ISFIFO(mode))
-        return QStringLiteral("a FIFO");
-    if (S_ISSOCK(mode))
-        return QStringLiteral("a socket");
-    if (S_ISCHR(mode))
-        return QStringLiteral("a character device");
-    if (S_ISBLK(mode))
-        return QStringLiteral("a block device");
-    return QStringLiteral("not a regular file");
+    if (S_ISREG(mode))
+        return false;
+    if (S_ISDIR(mode)) {
+        read.presence = SlotPresence::Directory;
+    } else {
+        read.presence = SlotPresence::NotRegularFile;
+        read.kindText = fileKindText(mode);
+    }
+    return true;
 }
 
 // read() that retries on EINTR; returns -1 with errno set on failure.
@@ -101,6 +98,9 @@ SlotRead readPath(const QString &path, const ReadOptions &options, QByteArray &&
 {
     SlotRead read;
     read.path = path;
+    // Taken at once, so the memory goes back to the caller on every path.
+    read.bytes = std::move(buffer);
+    read.bytes.resize(0);
     const QByteArray nativePath = QFile::encodeName(path);
 
     struct stat linkInfo
@@ -110,7 +110,7 @@ SlotRead readPath(const QString &path, const ReadOptions &options, QByteArray &&
             read.presence = SlotPresence::Missing;
         } else {
             read.presence = SlotPresence::Unreadable;
-            read.errorText = systemError(errno);
+            read.errorText = systemErrorText(errno);
         }
         return read;
     }
@@ -124,46 +124,34 @@ SlotRead readPath(const QString &path, const ReadOptions &options, QByteArray &&
             read.presence = SlotPresence::DanglingLink;
         } else {
             read.presence = SlotPresence::Unreadable;
-            read.errorText = systemError(errno);
+            read.errorText = systemErrorText(errno);
         }
         return read;
     }
-    if (S_ISDIR(info.st_mode)) {
-        read.presence = SlotPresence::Directory;
+    if (rejectNonRegular(read, info.st_mode))
         return read;
-    }
-    if (!S_ISREG(info.st_mode)) {
-        read.presence = SlotPresence::NotRegularFile;
-        read.kindText = fileKind(info.st_mode);
-        return read;
-    }
 
     // O_NONBLOCK: should the path have become a FIFO since stat(), opening it
     // still returns at once, and fstat() below rejects it.
     const FileDescriptor fd(::open(nativePath.constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
     if (fd.get() < 0) {
         read.presence = SlotPresence::Unreadable;
-        read.errorText = systemError(errno);
+        read.errorText = systemErrorText(errno);
         return read;
     }
     if (::fstat(fd.get(), &info) != 0) {
         read.presence = SlotPresence::Unreadable;
-        read.errorText = systemError(errno);
+        read.errorText = systemErrorText(errno);
         return read;
     }
-    if (!S_ISREG(info.st_mode)) {
-        read.presence = S_ISDIR(info.st_mode) ? SlotPresence::Directory
-                                              : SlotPresence::NotRegularFile;
-        read.kindText = fileKind(info.st_mode);
+    if (rejectNonRegular(read, info.st_mode))
         return read;
-    }
     read.size = info.st_size;
 
     // Keep at most `limit` bytes. The size from fstat() is only a hint: the
     // file may grow or shrink while we read.
     const qint64 keep = qMax<qint64>(0, options.limit);
     const qint64 expected = qMin<qint64>(keep, info.st_size);
-    read.bytes = std::move(buffer);
     read.bytes.resize(expected);
     qint64 got = 0;
     std::unique_ptr<QCryptographicHash> hash;
@@ -178,8 +166,8 @@ SlotRead readPath(const QString &path, const ReadOptions &options, QByteArray &&
                                    static_cast<size_t>(read.bytes.size() - got));
         if (n < 0) {
             read.presence = SlotPresence::Unreadable;
-            read.errorText = systemError(errno);
-            read.bytes.clear();
+            read.errorText = systemErrorText(errno);
+            read.bytes.resize(0);
             return read;
         }
         if (n == 0) {
@@ -198,8 +186,8 @@ SlotRead readPath(const QString &path, const ReadOptions &options, QByteArray &&
             const ssize_t n = readSome(fd.get(), chunk.data(), static_cast<size_t>(chunk.size()));
             if (n < 0) {
                 read.presence = SlotPresence::Unreadable;
-                read.errorText = systemError(errno);
-                read.bytes.clear();
+                read.errorText = systemErrorText(errno);
+                read.bytes.resize(0);
                 return read;
             }
             if (n == 0)
@@ -246,6 +234,26 @@ QString absenceReason(const SlotRead &read)
         return QStringLiteral("cannot be read (%1)").arg(read.errorText);
     }
     return {};
+}
+
+QString fileKindText(mode_t mode)
+{
+    if (S_ISDIR(mode))
+        return QStringLiteral("a folder");
+    if (S_ISFIFO(mode))
+        return QStringLiteral("a FIFO");
+    if (S_ISSOCK(mode))
+        return QStringLiteral("a socket");
+    if (S_ISCHR(mode))
+        return QStringLiteral("a character device");
+    if (S_ISBLK(mode))
+        return QStringLiteral("a block device");
+    return QStringLiteral("not a regular file");
+}
+
+QString systemErrorText(int error)
+{
+    return QString::fromLocal8Bit(std::strerror(error));
 }
 
 } // namespace soul

@@ -5,6 +5,8 @@
 #include <QByteArray>
 #include <QString>
 
+#include <sys/types.h>
+
 // Reading one slot of a persona directory from disk. Presence follows the
 // contract: after following symbolic links the path must be a regular file
 // that opens and reads; anything else is absent. Reading never blocks on a
@@ -48,9 +50,11 @@ SlotRead readSlot(const QString &dir, int slot, const ReadOptions &options);
 // The same for any path (used for files beside the slots, and by tests).
 SlotRead readPath(const QString &path, const ReadOptions &options);
 
-// As above, reading into `buffer`'s memory when the file is present: a caller
-// reading slot after slot moves the previous result's `bytes` back in, so one
-// allocation serves them all instead of fresh pages for every file.
+// As above, reading into `buffer`'s memory: a caller reading slot after slot
+// moves the previous result's `bytes` back in, so one allocation serves them
+// all instead of fresh pages for every file. The memory comes back in `bytes`
+// whatever the presence (empty, but still allocated, for an absent slot), so
+// the caller can always move it back in for the next read.
 SlotRead readSlot(const QString &dir, int slot, const ReadOptions &options, QByteArray &&buffer);
 SlotRead readPath(const QString &path, const ReadOptions &options, QByteArray &&buffer);
 
@@ -58,5 +62,12 @@ SlotRead readPath(const QString &path, const ReadOptions &options, QByteArray &&
 // "is a dangling symbolic link", "is a FIFO", "cannot be read (Permission
 // denied)". Empty for Present and Missing.
 QString absenceReason(const SlotRead &read);
+
+// What stat() says a path is when it is not a regular file: "a folder", "a FIFO",
+// "a socket", "a character device", "a block device".
+QString fileKindText(mode_t mode);
+
+// The system's words for an errno value: "Permission denied".
+QString systemErrorText(int error);
 
 } // namespace soul

@@ -1,12 +1,14 @@
 #include "slotsaver.h"
 
+#include "atomicwrite.h"
+#include "slotreader.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QSaveFile>
 
 #include <cerrno>
-#include <cstring>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,24 +18,6 @@ namespace {
 
 // Far above any real chain; Linux itself gives up at 40.
 constexpr int MaxLinkDepth = 64;
-
-QString systemError(int error)
-{
-    return QString::fromLocal8Bit(std::strerror(error));
-}
-
-QString kindOf(mode_t mode)
-{
-    if (S_ISDIR(mode))
-        return QStringLiteral("a folder");
-    if (S_ISFIFO(mode))
-        return QStringLiteral("a FIFO");
-    if (S_ISSOCK(mode))
-        return QStringLiteral("a socket");
-    if (S_ISCHR(mode) || S_ISBLK(mode))
-        return QStringLiteral("a device");
-    return QStringLiteral("not a regular file");
-}
 
 // Where the bytes of `path` really go: the end of its chain of symbolic
 // links, which may not exist yet (a dangling link is saved by creating its
@@ -52,17 +36,6 @@ QString finalPath(const QString &path, QString *error)
                             "a file, or remove it.")
                  .arg(path);
     return {};
-}
-
-// A write() that stops short (disk full, file size limit) is no error to
-// QSaveFile (Qt 6.4): it returns the shorter count, keeps error() at NoError,
-// and commit() would then succeed with a cut file. The cause is only in the
-// errno of the failed system call.
-QString writeFailure(const QSaveFile &file, int error)
-{
-    if (file.error() == QFileDevice::NoError)
-        return error != 0 ? systemError(error) : QStringLiteral("the write stopped short");
-    return file.errorString();
 }
 
 } // namespace
@@ -87,7 +60,7 @@ Status saveSlotFile(const QString &path, QByteArrayView bytes)
         if (!S_ISREG(info.st_mode)) {
             return Status::failure(QStringLiteral("Cannot save %1: it is %2. Move it away to "
                                                   "save the slot as a file.")
-                                       .arg(named, kindOf(info.st_mode)));
+                                       .arg(named, fileKindText(info.st_mode)));
         }
         // The rename would replace a read-only file as long as the folder is
         // writable; its mode says the owner does not want it changed.
@@ -99,7 +72,7 @@ Status saveSlotFile(const QString &path, QByteArrayView bytes)
     } else if (statError != ENOENT) {
         return Status::failure(QStringLiteral("Cannot save %1: %2. Check that its folder exists "
                                               "and that you may write to it.")
-                                   .arg(named, systemError(statError)));
+                                   .arg(named, systemErrorText(statError)));
     } else if (!QFileInfo(QFileInfo(target).absolutePath()).isDir()) {
         return Status::failure(
             QStringLiteral("Cannot save %1: the folder %2 does not exist. "
@@ -116,23 +89,11 @@ Status saveSlotFile(const QString &path, QByteArrayView bytes)
                                               "its folder; the file on disk is unchanged.")
                                    .arg(named, file.errorString()));
     }
-    errno = 0;
-    const qint64 written = file.write(bytes.data(), bytes.size());
-    const int writeError = errno;
-    if (written != bytes.size()) {
-        const QString why = writeFailure(file, writeError);
-        file.cancelWriting();
-        return Status::failure(QStringLiteral("Cannot save %1: %2. Free some space and save "
-                                              "again; the file on disk is unchanged.")
-                                   .arg(named, why));
-    }
-    errno = 0;
-    if (!file.commit()) {
-        const int commitError = errno;
+    if (const QString why = writeAndCommit(file, bytes); !why.isEmpty()) {
         return Status::failure(QStringLiteral("Cannot save %1: %2. Free some space or check the "
                                               "folder's permissions, then save again; the file "
                                               "on disk is unchanged.")
-                                   .arg(named, writeFailure(file, commitError)));
+                                   .arg(named, why));
     }
     return {};
 }

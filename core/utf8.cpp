@@ -120,6 +120,9 @@ constexpr char Overlong3 = 1 << 2; // E0 80..9F
 constexpr char TooLarge = 1 << 3;  // F4 90..BF, F5..FF
 constexpr char Surrogate = 1 << 4; // ED A0..BF
 constexpr char Overlong2 = 1 << 5; // C0, C1
+// F5..FF 80..8F (TooLarge covers their 90..BF). It shares its bit with
+// Overlong4, as in simdutf: byte1Low gives the bit to F0 for one and to
+// F5..FF for the other, so the two never mix.
 constexpr char TooLarge1000 = 1 << 6;
 constexpr char Overlong4 = 1 << 6;      // F0 80..8F
 constexpr char TwoConts = char(1 << 7); // two continuations, unless a 3- or 4-byte sequence

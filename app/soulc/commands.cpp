@@ -5,6 +5,7 @@
 #include "composer.h"
 #include "inspection.h"
 #include "lint.h"
+#include "slotreader.h"
 #include "snapshot.h"
 
 #include <QDir>
@@ -15,7 +16,6 @@
 
 #include <cerrno>
 #include <cmath>
-#include <cstring>
 #include <unistd.h>
 
 namespace soul {
@@ -49,15 +49,18 @@ int fail(const QString &message)
     return ExitFailure;
 }
 
-int standardOutputFailed()
+// `error` is the errno of the failed write(), taken at once: building the
+// message allocates, and anything in between may change errno.
+int standardOutputFailed(int error)
 {
-    return fail(QStringLiteral("standard output: cannot write (%1).")
-                    .arg(QString::fromLocal8Bit(std::strerror(errno))));
+    return fail(QStringLiteral("standard output: cannot write (%1). Check that the file or pipe "
+                               "it goes to can take the output, then run soulc again.")
+                    .arg(systemErrorText(error)));
 }
 
 int writeStandardOutput(QByteArrayView bytes)
 {
-    return writeAll(STDOUT_FILENO, bytes) ? ExitSuccess : standardOutputFailed();
+    return writeAll(STDOUT_FILENO, bytes) ? ExitSuccess : standardOutputFailed(errno);
 }
 
 // Where a lint's file is, as the user named the directory: "personas/ava/SOUL.md".
@@ -102,12 +105,11 @@ struct LintTally
     {
         QStringList parts;
         if (errors > 0)
-            parts.append(formatCount(errors) + QLatin1String(errors == 1 ? " error" : " errors"));
+            parts.append(plural(errors, "error", "errors"));
         if (warnings > 0)
-            parts.append(formatCount(warnings)
-                         + QLatin1String(warnings == 1 ? " warning" : " warnings"));
+            parts.append(plural(warnings, "warning", "warnings"));
         if (infos > 0)
-            parts.append(formatCount(infos) + QLatin1String(" info"));
+            parts.append(plural(infos, "info", "info"));
         return parts.isEmpty() ? QStringLiteral("-") : parts.join(QStringLiteral(", "));
     }
 
@@ -316,10 +318,14 @@ int runCompose(const Invocation &invocation)
     if (!invocation.found && invocation.output.isEmpty()) {
         // Streamed slot by slot: memory stays at one slot however large the
         // persona, and no copy of the whole soul is ever made.
-        const bool written = composeDirectoryTo(dir, [](QByteArrayView piece) {
-            return writeAll(STDOUT_FILENO, piece);
+        int writeError = 0;
+        const bool written = composeDirectoryTo(dir, [&writeError](QByteArrayView piece) {
+            if (writeAll(STDOUT_FILENO, piece))
+                return true;
+            writeError = errno;
+            return false;
         });
-        return written ? ExitSuccess : standardOutputFailed();
+        return written ? ExitSuccess : standardOutputFailed(writeError);
     }
     // A file is written whole (atomically), so it needs the whole soul.
     const Composition composition = composeDirectory(dir);
