@@ -59,7 +59,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ++present;
         // Header, at most three bytes per input byte kept, the notice.
         bound += 3 + slotName(slot).size() + 2 + 3 * qMin<qsizetype>(buffer->size(), CapBytes)
-            + TruncationNoticeBytes;
+                 + TruncationNoticeBytes;
         const QByteArray section = a.soul.mid(a.sectionOffset[k], a.sectionLength[k]);
         fuzz::require(section.startsWith("## " + slotName(slot).toLatin1() + "\n\n"),
                       "a section starts with its header");
