@@ -5,13 +5,19 @@
 #include "slotsaver.h"
 
 #include <QCryptographicHash>
+#include <QDir>
 #include <QFileInfo>
+#include <QLockFile>
 
 #include <utility>
 
 namespace soul {
 
 namespace {
+
+// Often enough that a crash loses only the last seconds of typing, seldom
+// enough that writing copies never competes with typing.
+constexpr int DefaultRecoveryIntervalMs = 2500;
 
 QByteArray sha256Hex(QByteArrayView bytes)
 {
@@ -83,9 +89,26 @@ PersonaModel::PersonaModel(QObject *parent)
         Q_EMIT directoryLostChanged(false);
     });
     connect(m_watcher, &DirectoryWatcher::watchingChanged, this, &PersonaModel::watchingChanged);
+
+    // Every change of a slot's buffer, disk or dirty state passes through
+    // slotStateChanged, so the recovery copy follows all of them from here.
+    // The timer is not restarted by later changes: under steady typing the
+    // copy is still at most one interval old.
+    m_recoveryTimer.setSingleShot(true);
+    m_recoveryTimer.setInterval(DefaultRecoveryIntervalMs);
+    connect(&m_recoveryTimer, &QTimer::timeout, this, &PersonaModel::flushRecovery);
+    connect(this, &PersonaModel::slotStateChanged, this, &PersonaModel::scheduleRecovery);
 }
 
-PersonaModel::~PersonaModel() = default;
+// Ending without close() is ending without the user's answer about unsaved
+// buffers: they are kept for recovery, up to the last change.
+PersonaModel::~PersonaModel()
+{
+    // Whoever listens may be half destroyed with us; a failure here has
+    // nobody left to tell.
+    const QSignalBlocker blocker(this);
+    flushRecovery();
+}
 
 Status PersonaModel::open(const QString &dir)
 {
@@ -99,10 +122,14 @@ Status PersonaModel::open(const QString &dir)
         SlotState &state = m_slots[size_t(k)];
         state = SlotState();
         readFromDisk(k, state);
-        takeDisk(state, &m_paneTextCache[size_t(k)]);
+        // No pane text kept here: seven of them (28 MiB for a large persona)
+        // would all be alive until the panes load; paneText() converts each
+        // slot when its pane asks, one at a time.
+        takeDisk(state, nullptr);
         recomputeOnDisk(k);
         recomputeUnsaved(k);
     }
+    openRecovery();
     m_watcher->setDirectory(m_dir);
     touchRefresh();
     Q_EMIT opened(m_dir);
@@ -114,6 +141,18 @@ void PersonaModel::close()
     if (m_dir.isEmpty())
         return;
     m_watcher->clear();
+    m_recoveryTimer.stop();
+    if (m_recovery) {
+        // Failing to clear only leaves copies that the next open offers again.
+        m_recovery->clear();
+        m_recovery.reset();
+    }
+    m_recoveryLock.reset();
+    m_recoveryUnavailable.clear();
+    m_recoveryDue = {};
+    m_recoveryKept = {};
+    m_recovered = {};
+    m_recoveryFailing = false;
     m_dir.clear();
     m_directoryLost = false;
     m_slots = {};
@@ -160,7 +199,7 @@ QList<int> PersonaModel::unsavedSlots() const
 void PersonaModel::setBufferText(int slot, QStringView rawText)
 {
     const SlotState &state = m_slots.at(size_t(slot));
-    if (!state.bufferPresent || state.readOnly)
+    if (!state.bufferPresent || state.readOnly || hasRecovery(slot))
         return;
     setBuffer(slot, fromEditorText(rawText, state.format), true);
 }
@@ -455,6 +494,142 @@ void PersonaModel::touchRefresh()
 {
     m_lastRefresh = QDateTime::currentDateTime();
     Q_EMIT refreshed(m_lastRefresh);
+}
+
+bool PersonaModel::recoveryPredatesDisk(int slot) const
+{
+    const std::optional<RecoveredSlot> &offer = m_recovered.at(size_t(slot));
+    return offer && offer->diskSha256 != m_slots.at(size_t(slot)).diskSha256;
+}
+
+void PersonaModel::restoreRecovery(int slot)
+{
+    std::optional<RecoveredSlot> &offer = m_recovered.at(size_t(slot));
+    if (!offer)
+        return;
+    const QByteArray bytes = offer->bytes;
+    // The store holds these bytes already; from here they are this run's
+    // copy, replaced or removed as the buffer changes.
+    m_recoveryKept.at(size_t(slot)) = KeptBuffer{bytes, offer->diskSha256};
+    offer.reset();
+    // The recovered bytes bring their own line break and BOM; the pane
+    // writes them back in that format, not in the file's.
+    SlotState &state = m_slots.at(size_t(slot));
+    EditorText text = toEditorText(bytes);
+    state.format = text.format;
+    state.obstacles = text.obstacles;
+    state.readOnly = !text.roundTrips();
+    state.canEditAnyway = state.readOnly;
+    state.readOnlyReason = text.obstacles.join(QLatin1Char(' '));
+    setBuffer(slot, bytes, true);
+    m_paneTextCache[size_t(slot)] = std::move(text.text);
+    Q_EMIT bufferReplaced(slot);
+    Q_EMIT recoveryChanged(slot);
+    // setBuffer() reports nothing when the buffer already held these bytes.
+    Q_EMIT slotStateChanged(slot);
+}
+
+void PersonaModel::discardRecovery(int slot)
+{
+    std::optional<RecoveredSlot> &offer = m_recovered.at(size_t(slot));
+    if (!offer)
+        return;
+    offer.reset();
+    if (m_recovery)
+        m_recovery->remove(slot);
+    m_recoveryKept.at(size_t(slot)).reset();
+    Q_EMIT recoveryChanged(slot);
+    Q_EMIT slotStateChanged(slot);
+}
+
+void PersonaModel::scheduleRecovery(int slot)
+{
+    if (!m_recovery) {
+        if (!m_recoveryUnavailable.isEmpty() && !m_recoveryFailing
+            && m_slots.at(size_t(slot)).dirty) {
+            m_recoveryFailing = true;
+            Q_EMIT recoveryFailed(m_recoveryUnavailable);
+        }
+        return;
+    }
+    std::optional<RecoveredSlot> &offer = m_recovered.at(size_t(slot));
+    const SlotState &state = m_slots.at(size_t(slot));
+    if (offer && state.diskPresent() && state.diskComplete && offer->bytes == state.diskBytes) {
+        // The file now holds the recovered text: there is nothing to offer.
+        offer.reset();
+        m_recovery->remove(slot);
+        Q_EMIT recoveryChanged(slot);
+    }
+    m_recoveryDue.at(size_t(slot)) = true;
+    if (!m_recoveryTimer.isActive())
+        m_recoveryTimer.start();
+}
+
+void PersonaModel::flushRecovery()
+{
+    m_recoveryTimer.stop();
+    if (!m_recovery)
+        return;
+    for (int k = 0; k < SlotCount; ++k) {
+        if (!std::exchange(m_recoveryDue[size_t(k)], false))
+            continue;
+        // An offer owns the slot's entry until the user answers it.
+        if (m_recovered[size_t(k)])
+            continue;
+        const SlotState &state = m_slots[size_t(k)];
+        std::optional<KeptBuffer> &kept = m_recoveryKept[size_t(k)];
+        Status status;
+        if (state.dirty && state.bufferPresent) {
+            if (kept && kept->bytes == state.bufferBytes && kept->diskSha256 == state.diskSha256)
+                continue;
+            status = m_recovery->store(k, state.bufferBytes, state.diskSha256);
+            if (status)
+                kept = KeptBuffer{state.bufferBytes, state.diskSha256};
+        } else if (kept) {
+            status = m_recovery->remove(k);
+            if (status)
+                kept.reset();
+        }
+        if (!status && !m_recoveryFailing) {
+            m_recoveryFailing = true;
+            Q_EMIT recoveryFailed(status.error());
+        } else if (status) {
+            m_recoveryFailing = false;
+        }
+    }
+}
+
+void PersonaModel::openRecovery()
+{
+    auto store = std::make_unique<RecoveryStore>(m_dir);
+    if (!store->storePath().isEmpty() && QDir().mkpath(RecoveryStore::rootPath())) {
+        // A second window on the folder would take the first one's live
+        // copies for a crash's leftovers, and wipe them when it closes.
+        auto lock = std::make_unique<QLockFile>(store->storePath() + QStringLiteral(".lock"));
+        // Stale only when its owner is gone, however long that one has run.
+        lock->setStaleLockTime(0);
+        if (!lock->tryLock(0) && lock->error() == QLockFile::LockFailedError) {
+            m_recoveryUnavailable = tr("Another Soul Studio window has %1 open, so unsaved text "
+                                       "here is not kept for crash recovery. Close the other "
+                                       "window, or save often.")
+                                        .arg(m_dir);
+            return;
+        }
+        m_recoveryLock = std::move(lock);
+    }
+    // Without a lock (no data folder, or one we may not write) the store
+    // reports its own failure on the first write.
+    m_recovery = std::move(store);
+    const QList<RecoveredSlot> pending = m_recovery->pending();
+    for (const RecoveredSlot &recovered : pending) {
+        const SlotState &state = m_slots.at(size_t(recovered.slot));
+        if (state.diskPresent() && state.diskComplete && recovered.bytes == state.diskBytes) {
+            // Saved after all (or the same text arrived another way).
+            m_recovery->remove(recovered.slot);
+            continue;
+        }
+        m_recovered.at(size_t(recovered.slot)) = recovered;
+    }
 }
 
 } // namespace soul

@@ -3,6 +3,7 @@
 #include "composer.h"
 #include "contract.h"
 #include "editortext.h"
+#include "recoverystore.h"
 #include "result.h"
 #include "slotreader.h"
 
@@ -11,9 +12,13 @@
 #include <QObject>
 #include <QString>
 #include <QStringList>
+#include <QTimer>
 
 #include <array>
+#include <memory>
 #include <optional>
+
+class QLockFile;
 
 namespace soul {
 
@@ -65,6 +70,15 @@ struct SlotState
 //
 // Both flows end in sectionChanged(slot): typing (setBufferText) and the disk
 // (the watcher's report, read here). The preview asks section() for the text.
+//
+// Crash recovery: a few seconds after a buffer changes, every dirty buffer is
+// kept in a RecoveryStore (under the user's data folder, never in the persona
+// folder) and the entries of slots that became clean are removed. close()
+// means the user's choice about unsaved buffers was applied, so it clears the
+// store; a crash or a kill leaves it. open() offers what a previous run left
+// (hasRecovery()) and applies nothing until the user restores or discards it.
+// One model at a time keeps copies for a directory (a lock beside the store);
+// a second one keeps none and offers none, and says so once it has edits.
 class PersonaModel : public QObject
 {
     Q_OBJECT
@@ -124,6 +138,25 @@ public:
     // Re-reads slot `slot` as if the watcher had reported it.
     void refreshSlot(int slot);
 
+    // Unsaved text a previous run left for slot `slot`, offered until the
+    // user restores or discards it. Text equal to the file is dropped on
+    // open. While it is offered, typing into the slot is ignored, so the
+    // offer and new edits never compete for the slot's one recovery entry.
+    bool hasRecovery(int slot) const { return m_recovered.at(size_t(slot)).has_value(); }
+    std::optional<RecoveredSlot> recovery(int slot) const { return m_recovered.at(size_t(slot)); }
+    // The file changed (or appeared, or went away) since the recovered text
+    // was kept, so restoring it would also undo that change.
+    bool recoveryPredatesDisk(int slot) const;
+    // The buffer takes the recovered text and is dirty; the offer ends.
+    void restoreRecovery(int slot);
+    // Forgets the recovered text; the buffer stays as it is.
+    void discardRecovery(int slot);
+    // How long after a change the dirty buffers are written (tests shorten it).
+    void setRecoveryInterval(int ms) { m_recoveryTimer.setInterval(ms); }
+    int recoveryInterval() const { return m_recoveryTimer.interval(); }
+    // Writes what is due now instead of when the timer fires.
+    void flushRecovery();
+
 Q_SIGNALS:
     void opened(const QString &dir);
     void closed();
@@ -137,6 +170,11 @@ Q_SIGNALS:
     void directoryLostChanged(bool lost);
     void watchingChanged(bool watching);
     void refreshed(const QDateTime &when);
+    // An offer of recovered text for `slot` appeared or ended.
+    void recoveryChanged(int slot);
+    // Keeping unsaved buffers for recovery failed; `error` says why. Sent
+    // once until a write succeeds again.
+    void recoveryFailed(const QString &error);
 
 private:
     struct Sections
@@ -153,6 +191,8 @@ private:
     void recomputeUnsaved(int slot);
     void recomputeOnDisk(int slot);
     void touchRefresh();
+    void scheduleRecovery(int slot);
+    void openRecovery();
 
     QString m_dir;
     std::array<SlotState, SlotCount> m_slots;
@@ -163,6 +203,21 @@ private:
     DirectoryWatcher *m_watcher = nullptr;
     bool m_directoryLost = false;
     QDateTime m_lastRefresh;
+
+    // What this run last wrote for a slot, to skip writing it again.
+    struct KeptBuffer
+    {
+        QByteArray bytes;
+        QByteArray diskSha256;
+    };
+    std::unique_ptr<RecoveryStore> m_recovery; // the open directory's; null when closed
+    std::unique_ptr<QLockFile> m_recoveryLock; // held while m_recovery is ours
+    QString m_recoveryUnavailable;             // why there is no m_recovery while open
+    QTimer m_recoveryTimer;
+    std::array<bool, SlotCount> m_recoveryDue = {};
+    std::array<std::optional<KeptBuffer>, SlotCount> m_recoveryKept;
+    std::array<std::optional<RecoveredSlot>, SlotCount> m_recovered;
+    bool m_recoveryFailing = false;
 };
 
 } // namespace soul

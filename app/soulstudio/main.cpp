@@ -1,4 +1,5 @@
 #include "personamodel.h"
+#include "testcontrol.h"
 #include "window/mainwindow.h"
 
 #include <QApplication>
@@ -9,6 +10,8 @@
 int main(int argc, char *argv[])
 {
     QApplication app(argc, argv);
+    // Also name where settings and crash recovery copies live:
+    // ~/.config/SoulStudio/soulstudio.conf, ~/.local/share/SoulStudio/soulstudio/recovery.
     QApplication::setApplicationName(QStringLiteral("soulstudio"));
     QApplication::setOrganizationName(QStringLiteral("SoulStudio"));
     QApplication::setApplicationVersion(QStringLiteral(SOULSTUDIO_VERSION));
@@ -27,12 +30,19 @@ int main(int argc, char *argv[])
                                               "Print a line once the window is ready, then quit "
                                               "(for smoke tests)."));
     parser.addOption(quitAfterLoad);
+    // For tests of the real process only; see testcontrol.h.
+    QCommandLineOption testStdin(QStringLiteral("test-stdin"),
+                                 QStringLiteral("Read test commands from standard input."));
+    testStdin.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOption(testStdin);
     parser.process(app);
 
     soul::MainWindow window;
     window.show();
     const QStringList args = parser.positionalArguments();
     window.start(args.isEmpty() ? QString() : args.first());
+    if (parser.isSet(testStdin))
+        new soul::TestControl(&window); // owned by the window
 
     if (parser.isSet(quitAfterLoad)) {
         // After the first paint, so the line means "the window is up".

@@ -4,8 +4,11 @@
 #include "personamodel.h"
 #include "preview/previewpanel.h"
 #include "preview/soulpreview.h"
+#include "recoverystore.h"
 #include "slots/diskchangedbar.h"
+#include "slots/markdownhighlighter.h"
 #include "slots/panestack.h"
+#include "slots/recoverybar.h"
 #include "slots/sizemeter.h"
 #include "slots/slotpane.h"
 #include "snapshot.h"
@@ -23,10 +26,13 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBlock>
+#include <QTextLayout>
 
 #include <sys/stat.h>
 
@@ -113,6 +119,10 @@ private Q_SLOTS:
     void createFromTemplate();
     void newPersonaWritesTemplates();
     void jumpShortcutsFocusPanes();
+    void markdownFormatsWhatIsShown();
+    void recoveryBarRestoresAndCompares();
+    void recoveryBarDiscards();
+    void cancelledCloseKeepsRecovery();
 
 private:
     void openWindow();
@@ -137,6 +147,7 @@ void tst_MainWindow::initTestCase()
 
 void tst_MainWindow::init()
 {
+    QVERIFY(QDir(RecoveryStore::rootPath()).removeRecursively());
     m_dir = std::make_unique<QTemporaryDir>();
     QVERIFY(m_dir->isValid());
     QVERIFY(writeInPlace(path(0), "# Rules\n\nBe brief.\n"));
@@ -494,6 +505,137 @@ void tst_MainWindow::jumpShortcutsFocusPanes()
         m_window->actions()->jumpToSlot[size_t(k)]->trigger();
         QTRY_VERIFY(pane(k)->isAncestorOf(QApplication::focusWidget()));
     }
+}
+
+void tst_MainWindow::markdownFormatsWhatIsShown()
+{
+    QByteArray text = "# Title\n\n```\ncode\n```\n\n- item with **strong** words\n";
+    for (int i = 0; i < 3000; ++i)
+        text += "Line " + QByteArray::number(i) + " of plain prose.\n";
+    text += "```\n## Inside a fence\n";
+    QVERIFY(writeInPlace(path(1), text));
+    openWindow();
+    m_window->panes()->showPane(1);
+    QPlainTextEdit *editor = pane(1)->editor();
+    QTextDocument *document = editor->document();
+    auto isBold = [](const QTextBlock &block) {
+        const QList<QTextLayout::FormatRange> formats = block.layout()->formats();
+        return !formats.isEmpty() && formats.first().format.fontWeight() == QFont::Bold;
+    };
+    auto isCode = [](const QTextBlock &block) {
+        const QList<QTextLayout::FormatRange> formats = block.layout()->formats();
+        return formats.size() == 1 && formats.first().length == block.length() - 1
+               && formats.first().format.hasProperty(QTextFormat::FontFamilies);
+    };
+
+    // What is on screen is formatted once painted.
+    const QTextBlock title = document->firstBlock();
+    QTRY_VERIFY(MarkdownHighlighter::isFormatted(title));
+    QVERIFY(isBold(title));
+    QVERIFY(isCode(document->findBlockByNumber(3)));
+    const QTextBlock item = document->findBlockByNumber(6);
+    QVERIFY(MarkdownHighlighter::isFormatted(item));
+    QCOMPARE(item.layout()->formats().size(), 2); // the marker and **strong**
+
+    // The last lines are not, until they are scrolled into view; the fence
+    // opened 3,000 lines above still holds there.
+    const QTextBlock fenced = document->lastBlock().previous();
+    QCOMPARE(fenced.text(), QStringLiteral("## Inside a fence"));
+    QVERIFY(!MarkdownHighlighter::isFormatted(fenced));
+    editor->verticalScrollBar()->setValue(editor->verticalScrollBar()->maximum());
+    QTRY_VERIFY(MarkdownHighlighter::isFormatted(fenced));
+    QVERIFY(isCode(fenced));
+    QVERIFY(!isBold(fenced));
+
+    // Opening a fence at the top turns every fence state below around: the
+    // title becomes code as it is typed, the far heading is redone when shown.
+    editor->verticalScrollBar()->setValue(0);
+    editor->moveCursor(QTextCursor::Start);
+    QTest::keyClicks(editor, QStringLiteral("```"));
+    QTest::keyClick(editor, Qt::Key_Return);
+    const QTextBlock titleNow = document->findBlockByNumber(1);
+    QCOMPARE(titleNow.text(), QStringLiteral("# Title"));
+    QTRY_VERIFY(MarkdownHighlighter::isFormatted(titleNow));
+    QVERIFY(isCode(titleNow));
+    QVERIFY(!MarkdownHighlighter::isFormatted(fenced));
+    editor->verticalScrollBar()->setValue(editor->verticalScrollBar()->maximum());
+    QTRY_VERIFY(MarkdownHighlighter::isFormatted(fenced));
+    QVERIFY(isBold(fenced));
+    QCOMPARE(editorText(pane(1)), QStringLiteral("```\n") + QString::fromUtf8(text));
+    QCOMPARE(previewText(preview()), expectedPreview());
+}
+
+void tst_MainWindow::recoveryBarRestoresAndCompares()
+{
+    QVERIFY(RecoveryStore(m_dir->path())
+                .store(1, "You are Kip, a terse assistant.\nRecovered line.\n", QByteArray())
+                .ok());
+    openWindow();
+    RecoveryBar *bar = pane(1)->recoveryBar();
+    QVERIFY(bar->isVisible());
+    QVERIFY(!pane(0)->recoveryBar()->isVisible());
+    QVERIFY(bar->message().startsWith(QStringLiteral("Unsaved text of SOUL.md from ")));
+    // Stored without the file's digest: the file counts as changed since.
+    QVERIFY(bar->message().contains(QStringLiteral("changed on disk since")));
+    QCOMPARE(bar->accessibleName(), QStringLiteral("Recovered unsaved text"));
+    for (QPushButton *button : {bar->restoreButton(), bar->compareButton(), bar->discardButton()})
+        QVERIFY(button->focusPolicy() & Qt::TabFocus);
+    QVERIFY(pane(1)->editor()->isReadOnly());
+    QCOMPARE(editorText(pane(1)), QStringLiteral("You are Kip, a terse assistant.\n"));
+    // The offer has the keyboard, and Tab walks its buttons.
+    QTRY_COMPARE(QApplication::focusWidget(), bar->restoreButton());
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+    QCOMPARE(QApplication::focusWidget(), bar->compareButton());
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+    QCOMPARE(QApplication::focusWidget(), bar->discardButton());
+
+    QTest::mouseClick(bar->compareButton(), Qt::LeftButton);
+    QVERIFY(m_prompter->lastDiff.contains(QStringLiteral("+Recovered line.")));
+    QVERIFY(m_prompter->lastDiff.contains(QStringLiteral("SOUL.md (recovered)")));
+    QVERIFY(bar->isVisible());
+
+    bar->restoreButton()->setFocus();
+    QTest::keyClick(bar->restoreButton(), Qt::Key_Space);
+    QVERIFY(!bar->isVisible());
+    QVERIFY(!pane(1)->editor()->isReadOnly());
+    QCOMPARE(editorText(pane(1)),
+             QStringLiteral("You are Kip, a terse assistant.\nRecovered line.\n"));
+    QVERIFY(m_window->model()->slot(1).dirty);
+    QVERIFY(previewText(preview()).contains(QStringLiteral("Recovered line.")));
+    QCOMPARE(previewText(preview()), expectedPreview());
+    QCOMPARE(readAll(path(1)), QByteArray("You are Kip, a terse assistant.\n"));
+}
+
+void tst_MainWindow::recoveryBarDiscards()
+{
+    QVERIFY(RecoveryStore(m_dir->path()).store(6, "forget me", QByteArray()).ok());
+    openWindow();
+    QVERIFY(pane(6)->recoveryBar()->isVisible());
+    QTest::mouseClick(pane(6)->recoveryBar()->discardButton(), Qt::LeftButton);
+    QVERIFY(!pane(6)->recoveryBar()->isVisible());
+    QVERIFY(RecoveryStore(m_dir->path()).pending().isEmpty());
+    QCOMPARE(editorText(pane(6)), QStringLiteral("- prefers metric units"));
+    QVERIFY(!pane(6)->editor()->isReadOnly());
+    QVERIFY(!m_window->model()->hasUnsaved());
+}
+
+void tst_MainWindow::cancelledCloseKeepsRecovery()
+{
+    openWindow();
+    m_window->model()->setRecoveryInterval(50);
+    const RecoveryStore store(m_dir->path());
+    QTest::keyClicks(pane(6)->editor(), QStringLiteral("x"));
+    QTRY_COMPARE(store.pending().size(), 1);
+    QCOMPARE(store.pending().first().bytes, QByteArray("x- prefers metric units"));
+
+    m_prompter->unsavedAnswer = Prompter::UnsavedAnswer::Cancel;
+    QVERIFY(!m_window->close());
+    QCOMPARE(store.pending().size(), 1);
+
+    m_prompter->unsavedAnswer = Prompter::UnsavedAnswer::Discard;
+    QVERIFY(m_window->close());
+    QVERIFY(!QFileInfo::exists(store.storePath()));
+    QCOMPARE(readAll(path(6)), QByteArray("- prefers metric units"));
 }
 
 QTEST_MAIN(tst_MainWindow)

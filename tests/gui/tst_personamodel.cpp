@@ -2,7 +2,10 @@
 #include "editortext.h"
 #include "guitestfiles.h"
 #include "personamodel.h"
+#include "recoverystore.h"
 
+#include <QCryptographicHash>
+#include <QDirIterator>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -33,8 +36,19 @@ private Q_SLOTS:
     void obstaclesOpenReadOnly();
     void hugeSlotIsNotReadWhole();
     void createSlotIsUnsavedUntilSaved();
+    void dirtyBufferReachesRecoveryAfterTheTimer();
+    void cleanCloseClearsRecovery();
+    void reopenOffersRecoveryWithoutApplyingIt();
+    void restoreRecoveryMakesTheBufferDirty();
+    void discardRecoveryForgetsIt();
+    void recoveryEqualToDiskIsDropped();
+    void recoveryKnowsTheFileChangedSince();
+    void secondModelOnTheFolderKeepsNoCopies();
 
 private:
+    // Every file under the persona folder with its bytes: recovery must not
+    // change one of them.
+    QMap<QString, QByteArray> personaFiles() const;
     QString path(int slot) const { return slotPath(m_dir->path(), slot); }
     void write(int slot, const QByteArray &bytes) { QVERIFY(writeInPlace(path(slot), bytes)); }
 
@@ -48,8 +62,23 @@ void tst_PersonaModel::initTestCase()
 
 void tst_PersonaModel::init()
 {
+    // Test mode puts the recovery root under ~/.qttest, away from the user's.
+    QVERIFY(QDir(RecoveryStore::rootPath()).removeRecursively());
     m_dir = std::make_unique<QTemporaryDir>();
     QVERIFY(m_dir->isValid());
+}
+
+QMap<QString, QByteArray> tst_PersonaModel::personaFiles() const
+{
+    QMap<QString, QByteArray> files;
+    QDirIterator it(m_dir->path(),
+                    QDir::Files | QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString file = it.next();
+        files.insert(file, readAll(file));
+    }
+    return files;
 }
 
 void tst_PersonaModel::openMatchesComposeDirectory()
@@ -287,6 +316,220 @@ void tst_PersonaModel::createSlotIsUnsavedUntilSaved()
     QVERIFY(!model.section(3, SoulView::OnDisk));
     QVERIFY(model.save(3).ok());
     QCOMPARE(readAll(path(3)), QByteArray("# Model of the user\n"));
+}
+
+namespace {
+
+QByteArray sha256(const QByteArray &bytes)
+{
+    return QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex();
+}
+
+} // namespace
+
+void tst_PersonaModel::dirtyBufferReachesRecoveryAfterTheTimer()
+{
+    write(1, "disk\n");
+    write(6, "memory\n");
+    const QMap<QString, QByteArray> before = personaFiles();
+    PersonaModel model;
+    QVERIFY(model.open(m_dir->path()).ok());
+    model.setRecoveryInterval(50);
+    const RecoveryStore store(m_dir->path());
+
+    model.setBufferText(1, u"first");
+    model.setBufferText(1, u"mine\n");
+    // Nothing is written on the keystroke itself.
+    QVERIFY(store.pending().isEmpty());
+    QTRY_COMPARE(store.pending().size(), 1);
+    const RecoveredSlot kept = store.pending().first();
+    QCOMPARE(kept.slot, 1);
+    QCOMPARE(kept.bytes, QByteArray("mine\n"));
+    QCOMPARE(kept.diskSha256, sha256("disk\n"));
+    QVERIFY(!store.storePath().startsWith(m_dir->path()));
+    QCOMPARE(personaFiles(), before);
+
+    // A slot typed back to the disk's text is clean: its copy goes.
+    model.setBufferText(6, u"more memory\n");
+    QTRY_COMPARE(store.pending().size(), 2);
+    model.setBufferText(6, u"memory\n");
+    QTRY_COMPARE(store.pending().size(), 1);
+
+    // Saving makes the slot clean: its copy goes too, and with the last one
+    // the directory's folder.
+    QVERIFY(model.save(1).ok());
+    QTRY_VERIFY(store.pending().isEmpty());
+    QVERIFY(!QFileInfo::exists(store.storePath()));
+}
+
+void tst_PersonaModel::cleanCloseClearsRecovery()
+{
+    write(1, "disk\n");
+    PersonaModel model;
+    QVERIFY(model.open(m_dir->path()).ok());
+    const RecoveryStore store(m_dir->path());
+    model.setBufferText(1, u"mine\n");
+    model.flushRecovery();
+    QCOMPARE(store.pending().size(), 1);
+    // The window calls close() only after the user's Save all or Discard.
+    model.close();
+    QVERIFY(!QFileInfo::exists(store.storePath()));
+    QCOMPARE(readAll(path(1)), QByteArray("disk\n"));
+}
+
+void tst_PersonaModel::reopenOffersRecoveryWithoutApplyingIt()
+{
+    write(1, "disk\n");
+    const QMap<QString, QByteArray> before = personaFiles();
+    {
+        // A run that ends without close(), as a crash does.
+        PersonaModel crashed;
+        QVERIFY(crashed.open(m_dir->path()).ok());
+        crashed.setBufferText(1, u"unsaved\n");
+        crashed.createSlot(3, "new user notes\n");
+        crashed.flushRecovery();
+    }
+    QCOMPARE(personaFiles(), before);
+
+    PersonaModel model;
+    QSignalSpy opened(&model, &PersonaModel::opened);
+    QVERIFY(model.open(m_dir->path()).ok());
+    QVERIFY(model.hasRecovery(1));
+    QVERIFY(model.hasRecovery(3));
+    QVERIFY(!model.hasRecovery(0));
+    QCOMPARE(model.recovery(1)->bytes, QByteArray("unsaved\n"));
+    QVERIFY(model.recovery(1)->savedAt.isValid());
+    QCOMPARE(model.recovery(3)->bytes, QByteArray("new user notes\n"));
+    // Offered, not applied.
+    QCOMPARE(model.slot(1).bufferBytes, QByteArray("disk\n"));
+    QVERIFY(!model.hasUnsaved());
+    QVERIFY(!model.slot(3).bufferPresent);
+    QCOMPARE(*model.section(1, SoulView::Unsaved), QByteArray("## SOUL.md\n\ndisk"));
+    // Typing waits for the answer, so it cannot overwrite the offer.
+    model.setBufferText(1, u"typed\n");
+    QVERIFY(!model.slot(1).dirty);
+    // The offer survives until answered, even across another crash.
+    model.flushRecovery();
+    QCOMPARE(RecoveryStore(m_dir->path()).pending().size(), 2);
+    QCOMPARE(opened.count(), 1);
+}
+
+void tst_PersonaModel::restoreRecoveryMakesTheBufferDirty()
+{
+    write(1, "one\r\ntwo\r\n");
+    QVERIFY(RecoveryStore(m_dir->path()).store(1, "one\r\nTWO\r\n", sha256("one\r\ntwo\r\n")).ok());
+    PersonaModel model;
+    model.setRecoveryInterval(50);
+    QVERIFY(model.open(m_dir->path()).ok());
+    QVERIFY(model.hasRecovery(1));
+    QVERIFY(!model.recoveryPredatesDisk(1));
+    QSignalSpy sections(&model, &PersonaModel::sectionChanged);
+    QSignalSpy replaced(&model, &PersonaModel::bufferReplaced);
+    QSignalSpy offers(&model, &PersonaModel::recoveryChanged);
+
+    model.restoreRecovery(1);
+    QVERIFY(!model.hasRecovery(1));
+    QVERIFY(model.slot(1).dirty);
+    QCOMPARE(model.slot(1).bufferBytes, QByteArray("one\r\nTWO\r\n"));
+    QCOMPARE(*model.section(1, SoulView::Unsaved), QByteArray("## SOUL.md\n\none\r\nTWO"));
+    QCOMPARE(model.paneText(1), QStringLiteral("one\nTWO\n"));
+    QCOMPARE(sections.count(), 1);
+    QCOMPARE(sections.first().first().toInt(), 1);
+    QCOMPARE(replaced.count(), 1);
+    QCOMPARE(offers.count(), 1);
+    QCOMPARE(readAll(path(1)), QByteArray("one\r\ntwo\r\n"));
+
+    // Now an ordinary unsaved buffer: typing keeps the recovered line breaks.
+    model.setBufferText(1, u"one\u2029TWO!\u2029");
+    QCOMPARE(model.slot(1).bufferBytes, QByteArray("one\r\nTWO!\r\n"));
+    QTRY_COMPARE(RecoveryStore(m_dir->path()).pending().value(0).bytes,
+                 QByteArray("one\r\nTWO!\r\n"));
+    model.revert(1);
+    QTRY_VERIFY(RecoveryStore(m_dir->path()).pending().isEmpty());
+}
+
+void tst_PersonaModel::discardRecoveryForgetsIt()
+{
+    write(1, "disk\n");
+    QVERIFY(RecoveryStore(m_dir->path()).store(1, "lost cause\n", sha256("disk\n")).ok());
+    PersonaModel model;
+    QVERIFY(model.open(m_dir->path()).ok());
+    QVERIFY(model.hasRecovery(1));
+    QSignalSpy offers(&model, &PersonaModel::recoveryChanged);
+    model.discardRecovery(1);
+    QVERIFY(!model.hasRecovery(1));
+    QCOMPARE(offers.count(), 1);
+    QVERIFY(RecoveryStore(m_dir->path()).pending().isEmpty());
+    QCOMPARE(model.slot(1).bufferBytes, QByteArray("disk\n"));
+    QVERIFY(!model.slot(1).dirty);
+    // Typing works again.
+    model.setBufferText(1, u"typed\n");
+    QVERIFY(model.slot(1).dirty);
+}
+
+void tst_PersonaModel::recoveryEqualToDiskIsDropped()
+{
+    write(1, "saved after all\n");
+    write(2, "name\n");
+    RecoveryStore store(m_dir->path());
+    QVERIFY(store.store(1, "saved after all\n", sha256("before\n")).ok());
+    QVERIFY(store.store(2, "new name\n", sha256("name\n")).ok());
+    PersonaModel model;
+    model.setRecoveryInterval(50);
+    QVERIFY(model.open(m_dir->path()).ok());
+    QVERIFY(!model.hasRecovery(1));
+    QVERIFY(model.hasRecovery(2));
+    QCOMPARE(store.pending().size(), 1);
+
+    // The file comes to hold the offered text: the offer goes, silently.
+    QSignalSpy offers(&model, &PersonaModel::recoveryChanged);
+    write(2, "new name\n");
+    QTRY_VERIFY(!model.hasRecovery(2));
+    QCOMPARE(offers.count(), 1);
+    QTRY_VERIFY(store.pending().isEmpty());
+}
+
+void tst_PersonaModel::recoveryKnowsTheFileChangedSince()
+{
+    write(1, "changed by someone else\n");
+    QVERIFY(RecoveryStore(m_dir->path()).store(1, "mine\n", sha256("original\n")).ok());
+    PersonaModel model;
+    QVERIFY(model.open(m_dir->path()).ok());
+    QVERIFY(model.recoveryPredatesDisk(1));
+}
+
+void tst_PersonaModel::secondModelOnTheFolderKeepsNoCopies()
+{
+    write(1, "disk\n");
+    write(6, "memory\n");
+    PersonaModel first;
+    QVERIFY(first.open(m_dir->path()).ok());
+    first.setBufferText(1, u"first's live edit\n");
+    first.flushRecovery();
+
+    // The first one's copy is live, not a crash's leftover: not offered,
+    // and not wiped when the second one closes.
+    PersonaModel second;
+    QSignalSpy failed(&second, &PersonaModel::recoveryFailed);
+    QVERIFY(second.open(m_dir->path()).ok());
+    QVERIFY(!second.hasRecovery(1));
+    second.setBufferText(6, u"second's edit\n");
+    QCOMPARE(failed.count(), 1);
+    QVERIFY(failed.first().first().toString().contains(QStringLiteral("Another Soul Studio")));
+    second.setBufferText(6, u"second's edit, more\n");
+    QCOMPARE(failed.count(), 1); // said once
+    second.flushRecovery();
+    second.close();
+    const QList<RecoveredSlot> kept = RecoveryStore(m_dir->path()).pending();
+    QCOMPARE(kept.size(), 1);
+    QCOMPARE(kept.first().bytes, QByteArray("first's live edit\n"));
+
+    // Once the first one is closed, a model may keep copies again.
+    first.close();
+    QVERIFY(second.open(m_dir->path()).ok());
+    second.setRecoveryInterval(50);
+    second.setBufferText(6, u"now kept\n");
+    QTRY_COMPARE(RecoveryStore(m_dir->path()).pending().size(), 1);
 }
 
 QTEST_GUILESS_MAIN(tst_PersonaModel)

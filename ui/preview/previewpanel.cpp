@@ -77,8 +77,6 @@ PreviewPanel::PreviewPanel(const PersonaModel *model, QWidget *parent)
     });
     connect(model, &PersonaModel::sectionChanged, this, &PreviewPanel::sectionChanged);
     connect(model, &PersonaModel::slotStateChanged, this, [this] { refreshNote(); });
-    connect(model, &PersonaModel::opened, this, [this] { rebuild(); });
-    connect(model, &PersonaModel::closed, this, [this] { rebuild(); });
 }
 
 void PreviewPanel::rebuild()

@@ -30,6 +30,8 @@ public:
     // The full SHA-256 (hex) of the soul shown, once computed.
     QString soulSha256() const { return m_sha; }
 
+    // Builds the preview again from the model: the window calls it when a
+    // folder opens or closes, once the preview has its size.
     void rebuild();
 
 Q_SIGNALS:

@@ -94,6 +94,10 @@ SoulPreview::SoulPreview(const PersonaModel *model, QWidget *parent)
     setUndoRedoEnabled(false);
     document()->setUndoRedoEnabled(false);
     setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    // A width change gives every block of the document a QTextLayout (see
+    // QPlainTextDocumentLayout::setTextWidth): some 50 MiB for a 14 MiB soul.
+    // A scroll bar that appeared with the text would change the width.
+    setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
     setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     setAccessibleName(tr("Composed soul preview"));
@@ -150,20 +154,28 @@ QString SoulPreview::displayText(QString soul, bool invisibles)
 void SoulPreview::rebuild()
 {
     ScrollKeeper keeper(this);
-    QString text;
-    bool first = true;
     for (int k = 0; k < SlotCount; ++k) {
         m_sections[size_t(k)] = m_model->isOpen() ? m_model->section(k, m_view) : std::nullopt;
         const std::optional<QByteArray> &section = m_sections[size_t(k)];
         m_length16[size_t(k)] = section ? utf16Length(*section) : 0;
+    }
+    // Section by section into one edit block, so at most one section (not
+    // the whole soul, 28 MiB as UTF-16 when large) is held outside the
+    // document while it fills. Undo is off: nothing is recorded.
+    document()->clear();
+    QTextCursor cursor(document());
+    cursor.beginEditBlock();
+    bool first = true;
+    for (int k = 0; k < SlotCount; ++k) {
+        const std::optional<QByteArray> &section = m_sections[size_t(k)];
         if (!section)
             continue;
         if (!first)
-            text += QLatin1String(SectionJoin);
+            cursor.insertText(QLatin1String(SectionJoin));
         first = false;
-        text += utf8::decode(*section);
+        cursor.insertText(displayText(utf8::decode(*section), m_showInvisibles));
     }
-    setPlainText(displayText(std::move(text), m_showInvisibles));
+    cursor.endEditBlock();
     refreshMarks();
     ++m_rebuilds;
     Q_EMIT updated();
@@ -245,6 +257,19 @@ void SoulPreview::updateSection(int slot)
         while (suffix > 0
                && (isContinuation(a[a.size() - suffix]) || isContinuation(b[b.size() - suffix])))
             --suffix;
+        // Replace through the line break after the edit (in a section's last
+        // line, from the one before it), so the change spans two blocks and
+        // QPlainTextDocumentLayout only marks the line for layout instead of
+        // laying it out now. Laid out off screen, an edited line can become
+        // the document's widest, and when the widest line narrows the layout
+        // measures every block, giving each a QTextLayout: 60 MiB and a
+        // stalled keystroke on a 14 MiB soul.
+        const QByteArrayView tail = a.last(suffix);
+        if (const qsizetype lf = tail.indexOf('\n'); lf >= 0) {
+            suffix -= lf + 1;
+        } else if (const qsizetype head = a.first(prefix).lastIndexOf('\n'); head >= 0) {
+            prefix = head;
+        }
         const QByteArrayView removed = a.sliced(prefix, a.size() - suffix - prefix);
         const QByteArrayView inserted = b.sliced(prefix, b.size() - suffix - prefix);
         const int removedLength = utf16Length(removed);

@@ -1,14 +1,28 @@
 #include "markdownhighlighter.h"
 
+#include <QAbstractTextDocumentLayout>
+#include <QEvent>
 #include <QFontDatabase>
 #include <QGuiApplication>
 #include <QPalette>
+#include <QPlainTextEdit>
+#include <QTextBlock>
+#include <QTextDocument>
 
 namespace soul {
 
 namespace {
 
-enum BlockState { Normal = 0, InFence = 1 };
+// QTextBlock::userState() of a pane's block: -1 before the block was seen,
+// then these bits.
+constexpr int FenceAfter = 1; // the next line starts inside a ``` fence
+constexpr int Formatted = 2;  // the block's layout holds its current formats
+
+// An edit touching up to this many blocks (typing, a small paste) is formatted
+// at once, within the edit, as QSyntaxHighlighter would; a larger one (loading
+// a file) only updates the fence states, and its blocks are formatted when
+// they are painted.
+constexpr int EagerBlocks = 64;
 
 // Emphasis is only looked for on lines of reasonable length: one huge line
 // must not cost a quadratic search on every keystroke.
@@ -25,13 +39,21 @@ qsizetype indentOf(const QString &text)
 bool isFence(const QString &text)
 {
     const qsizetype i = indentOf(text);
-    return i < 4 && text.mid(i, 3) == QLatin1String("```");
+    return i < 4 && QStringView(text).mid(i, 3) == QLatin1String("```");
+}
+
+bool fenceBefore(const QTextBlock &block)
+{
+    const QTextBlock previous = block.previous();
+    return previous.isValid() && previous.userState() >= 0
+           && (previous.userState() & FenceAfter) != 0;
 }
 
 } // namespace
 
-MarkdownHighlighter::MarkdownHighlighter(QTextDocument *document)
-    : QSyntaxHighlighter(document)
+MarkdownHighlighter::MarkdownHighlighter(QPlainTextEdit *editor)
+    : QObject(editor)
+    , m_editor(editor)
 {
     const QPalette pal = QGuiApplication::palette();
     const bool dark = pal.color(QPalette::Base).lightness() < 128;
@@ -43,19 +65,128 @@ MarkdownHighlighter::MarkdownHighlighter(QTextDocument *document)
     m_strong.setFontWeight(QFont::Bold);
     m_listMarker.setFontWeight(QFont::Bold);
     m_listMarker.setForeground(dark ? QColor(0x9a, 0xd0, 0x9a) : QColor(0x2a, 0x7a, 0x2a));
+
+    QTextDocument *document = editor->document();
+    connect(document, &QTextDocument::contentsChange, this, &MarkdownHighlighter::contentsChange);
+    // Runs before the viewport paints: what is about to be shown gets its
+    // formats first.
+    editor->viewport()->installEventFilter(this);
+    contentsChange(0, 0, document->characterCount());
 }
 
-void MarkdownHighlighter::highlightBlock(const QString &text)
+bool MarkdownHighlighter::isFormatted(const QTextBlock &block)
 {
-    const bool inFence = previousBlockState() == InFence;
-    if (inFence || isFence(text)) {
-        setFormat(0, int(text.size()), m_code);
-        const bool opens = !inFence;
-        const bool closes = inFence && isFence(text);
-        setCurrentBlockState(opens || (inFence && !closes) ? InFence : Normal);
+    const int state = block.userState();
+    return state >= 0 && (state & Formatted) != 0;
+}
+
+bool MarkdownHighlighter::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() == QEvent::Paint && watched == m_editor->viewport())
+        formatVisible();
+    return QObject::eventFilter(watched, event);
+}
+
+void MarkdownHighlighter::contentsChange(int from, int charsRemoved, int charsAdded)
+{
+    Q_UNUSED(charsRemoved);
+    const QTextDocument *document = m_editor->document();
+    QTextBlock block = document->findBlock(from);
+    if (!block.isValid())
+        return;
+    QTextBlock last = document->findBlock(qMin(from + charsAdded, document->characterCount() - 1));
+    if (!last.isValid())
+        last = document->lastBlock();
+    const bool eager = last.blockNumber() - block.blockNumber() < EagerBlocks;
+    bool inFence = fenceBefore(block);
+    bool inChange = true;
+    for (; block.isValid(); block = block.next()) {
+        const int old = block.userState();
+        const QString text = block.text();
+        const bool fenceAfter = inFence != isFence(text);
+        // Past the edit, a block whose fence state holds keeps its formats,
+        // and so does every block after it.
+        if (!inChange && old >= 0 && ((old & FenceAfter) != 0) == fenceAfter)
+            break;
+        int state = fenceAfter ? FenceAfter : 0;
+        if (inChange && eager) {
+            apply(block, text, inFence);
+            state |= Formatted;
+        }
+        block.setUserState(state);
+        inFence = fenceAfter;
+        if (block == last)
+            inChange = false;
+    }
+}
+
+void MarkdownHighlighter::formatVisible()
+{
+    QTextDocument *document = m_editor->document();
+    const QAbstractTextDocumentLayout *layout = document->documentLayout();
+    const qreal height = m_editor->viewport()->height();
+    int from = -1;
+    int to = -1;
+    qreal y = 0;
+    for (QTextBlock block = m_editor->cursorForPosition(QPoint(0, 0)).block();
+         block.isValid() && y <= height;
+         block = block.next()) {
+        if (!block.isVisible())
+            continue;
+        if (!isFormatted(block)) {
+            const QString text = block.text();
+            const bool inFence = fenceBefore(block);
+            apply(block, text, inFence);
+            block.setUserState((inFence != isFence(text) ? FenceAfter : 0) | Formatted);
+            if (from < 0)
+                from = block.position();
+            to = block.position() + block.length();
+        }
+        y += layout->blockBoundingRect(block).height();
+    }
+    // Lays the formatted blocks out again (QSyntaxHighlighter does the same).
+    if (from >= 0)
+        document->markContentsDirty(from, to - from);
+}
+
+void MarkdownHighlighter::apply(QTextBlock &block, const QString &text, bool inFence) const
+{
+    QList<QTextLayout::FormatRange> ranges = formatsFor(text, inFence);
+    QTextLayout *layout = block.layout();
+    // An input method's preedit text sits inside the layout's text: shift
+    // around it and keep its own formats, as QSyntaxHighlighter does.
+    const int preeditStart = layout->preeditAreaPosition();
+    const int preeditLength = int(layout->preeditAreaText().size());
+    if (preeditLength > 0) {
+        for (QTextLayout::FormatRange &range : ranges) {
+            if (range.start >= preeditStart)
+                range.start += preeditLength;
+            else if (range.start + range.length >= preeditStart)
+                range.length += preeditLength;
+        }
+        const QList<QTextLayout::FormatRange> current = layout->formats();
+        for (const QTextLayout::FormatRange &range : current) {
+            if (range.start >= preeditStart
+                && range.start + range.length <= preeditStart + preeditLength)
+                ranges.append(range);
+        }
+    } else if (ranges.isEmpty() && layout->formats().isEmpty()) {
         return;
     }
-    setCurrentBlockState(Normal);
+    layout->setFormats(ranges);
+}
+
+QList<QTextLayout::FormatRange> MarkdownHighlighter::formatsFor(const QString &text,
+                                                                bool inFence) const
+{
+    QList<QTextLayout::FormatRange> ranges;
+    const int n = int(text.size());
+    if (n == 0)
+        return ranges;
+    if (inFence || isFence(text)) {
+        ranges.append({0, n, m_code});
+        return ranges;
+    }
 
     const qsizetype indent = indentOf(text);
     qsizetype i = indent;
@@ -63,8 +194,8 @@ void MarkdownHighlighter::highlightBlock(const QString &text)
         while (i < text.size() && i - indent < 6 && text.at(i) == QLatin1Char('#'))
             ++i;
         if (i > indent && (i == text.size() || text.at(i) == QLatin1Char(' '))) {
-            setFormat(0, int(text.size()), m_heading);
-            return;
+            ranges.append({0, n, m_heading});
+            return ranges;
         }
     }
 
@@ -88,13 +219,18 @@ void MarkdownHighlighter::highlightBlock(const QString &text)
                 end = d + 1;
         }
         if (end > 0)
-            setFormat(int(lead), int(end - lead), m_listMarker);
+            ranges.append({int(lead), int(end - lead), m_listMarker});
     }
     if (text.size() <= InlineScanLimit)
-        highlightInline(text);
+        addInline(ranges, text);
+    return ranges;
 }
 
-void MarkdownHighlighter::highlightInline(const QString &text)
+// Inline spans never overlap the list marker: the scan only starts a span at
+// a backtick or at '*'/'_' followed by a non-space, and a marker is followed
+// by a space.
+void MarkdownHighlighter::addInline(QList<QTextLayout::FormatRange> &ranges,
+                                    const QString &text) const
 {
     const qsizetype n = text.size();
     qsizetype i = 0;
@@ -104,7 +240,7 @@ void MarkdownHighlighter::highlightInline(const QString &text)
             const qsizetype close = text.indexOf(QLatin1Char('`'), i + 1);
             if (close < 0)
                 return;
-            setFormat(int(i), int(close - i + 1), m_code);
+            ranges.append({int(i), int(close - i + 1), m_code});
             i = close + 1;
             continue;
         }
@@ -117,7 +253,7 @@ void MarkdownHighlighter::highlightInline(const QString &text)
                 const QString marker(width, c);
                 const qsizetype close = text.indexOf(marker, start);
                 if (close > start && !text.at(close - 1).isSpace()) {
-                    setFormat(int(i), int(close + width - i), strong ? m_strong : m_emphasis);
+                    ranges.append({int(i), int(close + width - i), strong ? m_strong : m_emphasis});
                     i = close + width;
                     continue;
                 }

@@ -12,6 +12,8 @@ namespace {
 
 // Tall enough to edit in, short enough that two or three panes fit at once.
 constexpr int PaneHeight = 300;
+// Room for a pane's header in the usual states.
+constexpr int MinimumWidthChars = 64;
 
 } // namespace
 
@@ -29,9 +31,15 @@ PaneStack::PaneStack(const PersonaModel *model, QWidget *parent)
         layout->addWidget(pane);
     }
     layout->addStretch(1);
+    // The panes' width follows the viewport, never their contents: a label
+    // that grows (a lint, "unsaved", a bar) would otherwise widen every pane,
+    // and a 2 MiB editor whose width changes gives each of its lines a
+    // QTextLayout (see SlotPane). Below this width the panes scroll sideways.
+    content->setMinimumWidth(fontMetrics().averageCharWidth() * MinimumWidthChars);
     setWidget(content);
     setWidgetResizable(true);
     setFrameShape(QFrame::NoFrame);
+    setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
     setAccessibleName(tr("Slot panes"));
 }
 

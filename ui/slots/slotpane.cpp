@@ -5,6 +5,7 @@
 #include "lint.h"
 #include "markdownhighlighter.h"
 #include "personamodel.h"
+#include "recoverybar.h"
 #include "sizemeter.h"
 
 #include <QEvent>
@@ -55,6 +56,7 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     , m_revert(new QPushButton(tr("Revert"), this))
     , m_editAnyway(new QPushButton(tr("Edit anyway"), this))
     , m_diskBar(new DiskChangedBar(this))
+    , m_recoveryBar(new RecoveryBar(this))
     , m_editor(new QPlainTextEdit(this))
 {
     const QString name = slotName(slot);
@@ -83,12 +85,17 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     header->addWidget(m_revert);
 
     m_editor->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    // A width change makes QPlainTextDocumentLayout give every block a
+    // QTextLayout (some 260 bytes each, kept until the text is replaced):
+    // a scroll bar that came and went with the text would do that to every
+    // 2 MiB pane on load.
+    m_editor->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
     m_editor->setAccessibleName(tr("%1 editor").arg(name));
     m_editor->setAccessibleDescription(slotRole(slot));
     m_editor->setTabChangesFocus(false);
     m_editor->setMinimumHeight(160);
     m_editor->installEventFilter(this);
-    m_highlighter = new MarkdownHighlighter(m_editor->document());
+    m_highlighter = new MarkdownHighlighter(m_editor);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
@@ -98,6 +105,7 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     layout->addWidget(m_lints);
     layout->addWidget(m_readOnly);
     layout->addWidget(m_diskBar);
+    layout->addWidget(m_recoveryBar);
     layout->addWidget(m_editor, 1);
 
     for (QPushButton *b : {m_create, m_save, m_revert, m_editAnyway})
@@ -134,6 +142,15 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     connect(m_diskBar, &DiskChangedBar::discardRequested, this, [this] {
         Q_EMIT discardRequested(m_slot);
     });
+    connect(m_recoveryBar, &RecoveryBar::restoreRequested, this, [this] {
+        Q_EMIT restoreRecoveryRequested(m_slot);
+    });
+    connect(m_recoveryBar, &RecoveryBar::compareRequested, this, [this] {
+        Q_EMIT compareRecoveryRequested(m_slot);
+    });
+    connect(m_recoveryBar, &RecoveryBar::discardRequested, this, [this] {
+        Q_EMIT discardRecoveryRequested(m_slot);
+    });
 
     m_lintTimer.setSingleShot(true);
     m_lintTimer.setInterval(LintDelayMs);
@@ -153,7 +170,9 @@ void SlotPane::reload()
     const int vertical = m_editor->verticalScrollBar()->value();
     const int horizontal = m_editor->horizontalScrollBar()->value();
     m_loading = true;
-    m_editor->setPlainText(text);
+    // The document's own setPlainText: QPlainTextEdit's also sets the char
+    // format of the whole text again, a second pass over every block.
+    m_editor->document()->setPlainText(text);
     m_lastRevision = m_editor->document()->revision();
     m_loading = false;
     const int end = m_editor->document()->characterCount() - 1;
@@ -188,7 +207,9 @@ void SlotPane::refreshState()
     m_save->setEnabled(s.dirty);
     m_revert->setEnabled(s.dirty);
     m_editor->setEnabled(hasBuffer);
-    m_editor->setReadOnly(!hasBuffer || s.readOnly);
+    // An offer of recovered text is answered before the pane takes edits.
+    const bool offered = m_model->hasRecovery(m_slot);
+    m_editor->setReadOnly(!hasBuffer || s.readOnly || offered);
     m_readOnly->setVisible(s.readOnly);
     if (s.readOnly) {
         m_readOnly->setText(
@@ -209,6 +230,14 @@ void SlotPane::refreshState()
     case ConflictState::DeletedOnDisk:
         m_diskBar->showFor(name, DiskChangedBar::Kind::Deleted);
         break;
+    }
+
+    if (offered) {
+        m_recoveryBar->showFor(name,
+                               m_model->recovery(m_slot)->savedAt,
+                               m_model->recoveryPredatesDisk(m_slot));
+    } else {
+        m_recoveryBar->hide();
     }
 
     m_meter->setBytes(m_model->sizeIn(m_slot, SoulView::Unsaved));

@@ -12,6 +12,7 @@ namespace soul {
 class DiskChangedBar;
 class MarkdownHighlighter;
 class PersonaModel;
+class RecoveryBar;
 class SizeMeter;
 
 // One slot: a header (file name, role, state, dirty mark, lints, size meter),
@@ -27,6 +28,7 @@ public:
     int slot() const { return m_slot; }
     QPlainTextEdit *editor() const { return m_editor; }
     DiskChangedBar *diskBar() const { return m_diskBar; }
+    RecoveryBar *recoveryBar() const { return m_recoveryBar; }
     SizeMeter *sizeMeter() const { return m_meter; }
     QPushButton *createButton() const { return m_create; }
     QPushButton *editAnywayButton() const { return m_editAnyway; }
@@ -49,6 +51,9 @@ Q_SIGNALS:
     void keepMineRequested(int slot);
     void compareRequested(int slot);
     void discardRequested(int slot);
+    void restoreRecoveryRequested(int slot);
+    void compareRecoveryRequested(int slot);
+    void discardRecoveryRequested(int slot);
     void focused(int slot);
 
 protected:
@@ -72,6 +77,7 @@ private:
     QPushButton *m_revert = nullptr;
     QPushButton *m_editAnyway = nullptr;
     DiskChangedBar *m_diskBar = nullptr;
+    RecoveryBar *m_recoveryBar = nullptr;
     QPlainTextEdit *m_editor = nullptr;
     MarkdownHighlighter *m_highlighter = nullptr;
     QTimer m_lintTimer;

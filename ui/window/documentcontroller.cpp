@@ -20,6 +20,12 @@ const QString RecentKey = QStringLiteral("recentDirectories");
 const QString LastKey = QStringLiteral("lastDirectory");
 constexpr int RecentMax = 10;
 
+// A diff compares what the panes would show, line by line.
+QStringList paneLines(const QByteArray &bytes)
+{
+    return toEditorText(bytes).text.split(QLatin1Char('\n'));
+}
+
 } // namespace
 
 DocumentController::DocumentController(PersonaModel *model,
@@ -46,7 +52,19 @@ bool DocumentController::open(const QString &dir)
         return false;
     }
     remember(absolute);
-    Q_EMIT statusMessage(tr("Opened %1").arg(QDir::toNativeSeparators(absolute)));
+    QStringList recovered;
+    for (int k = 0; k < SlotCount; ++k) {
+        if (m_model->hasRecovery(k))
+            recovered.append(slotName(k));
+    }
+    if (recovered.isEmpty()) {
+        Q_EMIT statusMessage(tr("Opened %1").arg(QDir::toNativeSeparators(absolute)));
+    } else {
+        Q_EMIT statusMessage(
+            tr("Opened %1. Unsaved text of %2 was recovered; its pane offers to "
+               "restore, compare or discard it.")
+                .arg(QDir::toNativeSeparators(absolute), recovered.join(QStringLiteral(", "))));
+    }
     return true;
 }
 
@@ -116,16 +134,28 @@ void DocumentController::compare(int slot)
 {
     const SlotState &s = m_model->slot(slot);
     const QString name = slotName(slot);
-    auto lines = [](const QByteArray &bytes) {
-        return toEditorText(bytes).text.split(QLatin1Char('\n'));
-    };
-    const QStringList disk = s.diskPresent() ? lines(s.diskBytes) : QStringList();
-    const QStringList buffer = s.bufferPresent ? lines(s.bufferBytes) : QStringList();
+    const QStringList disk = s.diskPresent() ? paneLines(s.diskBytes) : QStringList();
+    const QStringList buffer = s.bufferPresent ? paneLines(s.bufferBytes) : QStringList();
     m_prompter->showCompare(tr("%1: on disk against your edits").arg(name),
                             lineDiff(tr("%1 (on disk)").arg(name),
                                      disk,
                                      tr("%1 (your edits)").arg(name),
                                      buffer));
+}
+
+void DocumentController::compareRecovery(int slot)
+{
+    const std::optional<RecoveredSlot> recovered = m_model->recovery(slot);
+    if (!recovered)
+        return;
+    const SlotState &s = m_model->slot(slot);
+    const QString name = slotName(slot);
+    const QStringList disk = s.diskPresent() ? paneLines(s.diskBytes) : QStringList();
+    m_prompter->showCompare(tr("%1: on disk against the recovered text").arg(name),
+                            lineDiff(tr("%1 (on disk)").arg(name),
+                                     disk,
+                                     tr("%1 (recovered)").arg(name),
+                                     paneLines(recovered->bytes)));
 }
 
 bool DocumentController::newPersona()

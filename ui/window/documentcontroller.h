@@ -37,6 +37,8 @@ public:
     void revert(int slot);
     void create(int slot);
     void compare(int slot);
+    // Shows the file on disk against the text recovered for `slot`.
+    void compareRecovery(int slot);
 
     // Asks for an empty folder and the slots, writes them from the templates
     // and opens the folder.

@@ -8,6 +8,7 @@
 #include "preview/previewpanel.h"
 #include "preview/soulpreview.h"
 #include "slots/panestack.h"
+#include "slots/recoverybar.h"
 #include "slots/slotpane.h"
 #include "startview.h"
 #include "windowactions.h"
@@ -21,6 +22,7 @@
 #include <QMenuBar>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QScreen>
 #include <QSettings>
 #include <QSplitter>
@@ -115,8 +117,12 @@ void MainWindow::buildUi()
     m_preview = new PreviewPanel(m_model, splitter);
     splitter->addWidget(left);
     splitter->addWidget(m_preview);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
+    // Half the width each: the preview's monospace lines wrap raggedly when
+    // it is narrow. Equal sizes are scaled to the splitter's width once it
+    // has one; they must be above both sides' minimum widths to stay equal.
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({10000, 10000});
     splitter->setChildrenCollapsible(false);
 
     auto *editorLayout = new QVBoxLayout(m_editorView);
@@ -139,17 +145,31 @@ void MainWindow::buildUi()
 void MainWindow::wireModel()
 {
     connect(m_model, &PersonaModel::opened, this, [this] {
+        // Shown first, so the panes and the preview have their widths before
+        // they take the text: a text view whose width changes afterwards
+        // gives each of its lines a layout (hundreds of MiB on a large soul).
+        showFolderState();
         for (int k = 0; k < SlotCount; ++k) {
             m_panes->pane(k)->reload();
             m_panes->pane(k)->refreshState();
         }
-        showFolderState();
+        m_preview->rebuild();
+        // Recovered text waits for an answer: show the first offer and put
+        // the keyboard on it.
+        for (int k = 0; k < SlotCount; ++k) {
+            if (m_model->hasRecovery(k)) {
+                m_panes->showPane(k);
+                m_panes->pane(k)->recoveryBar()->restoreButton()->setFocus(Qt::OtherFocusReason);
+                break;
+            }
+        }
     });
     connect(m_model, &PersonaModel::closed, this, [this] {
         for (int k = 0; k < SlotCount; ++k) {
             m_panes->pane(k)->reload();
             m_panes->pane(k)->refreshState();
         }
+        m_preview->rebuild();
         m_currentSlot = -1;
         showFolderState();
     });
@@ -158,6 +178,12 @@ void MainWindow::wireModel()
     });
     connect(m_model, &PersonaModel::slotStateChanged, this, [this](int slot) {
         m_panes->pane(slot)->refreshState();
+    });
+    connect(m_model, &PersonaModel::recoveryChanged, this, [this](int slot) {
+        m_panes->pane(slot)->refreshState();
+    });
+    connect(m_model, &PersonaModel::recoveryFailed, this, [this](const QString &error) {
+        statusBar()->showMessage(error, 15000);
     });
     connect(m_model, &PersonaModel::directoryLostChanged, this, [this](bool lost) {
         m_lostBar->setText(tr("The folder %1 was removed or renamed. Every pane keeps its text; "
@@ -194,6 +220,12 @@ void MainWindow::wirePanes()
         connect(pane, &SlotPane::keepMineRequested, m_model, &PersonaModel::keepMine);
         connect(pane, &SlotPane::compareRequested, m_documents, &DocumentController::compare);
         connect(pane, &SlotPane::discardRequested, m_model, &PersonaModel::revert);
+        connect(pane, &SlotPane::restoreRecoveryRequested, m_model, &PersonaModel::restoreRecovery);
+        connect(pane,
+                &SlotPane::compareRecoveryRequested,
+                m_documents,
+                &DocumentController::compareRecovery);
+        connect(pane, &SlotPane::discardRecoveryRequested, m_model, &PersonaModel::discardRecovery);
         connect(pane, &SlotPane::focused, this, [this, pane](int slot) {
             m_currentSlot = slot;
             m_findBar->setTarget(pane->editor());

@@ -1,0 +1,106 @@
+#include "testcontrol.h"
+
+#include "contract.h"
+#include "slots/panestack.h"
+#include "slots/slotpane.h"
+#include "window/mainwindow.h"
+#include "window/prompter.h"
+
+#include <QPlainTextEdit>
+#include <QSocketNotifier>
+#include <QTextStream>
+
+#include <unistd.h>
+
+namespace soul {
+
+namespace {
+
+// Answers the unsaved question as the test said; nothing else is expected
+// while the window closes, so every other question is cancelled.
+class AnsweringPrompter final : public Prompter
+{
+public:
+    explicit AnsweringPrompter(UnsavedAnswer answer)
+        : m_answer(answer)
+    {}
+
+    UnsavedAnswer askUnsaved(const QStringList &) override { return m_answer; }
+    ExportAnswer askExportWithUnsaved(const QStringList &) override { return ExportAnswer::Cancel; }
+    QString askExportPath(const QString &) override { return {}; }
+    QString askOpenDirectory(const QString &) override { return {}; }
+    NewPersona askNewPersona(const QString &) override { return {}; }
+    void showError(const QString &title, const QString &text) override
+    {
+        QTextStream(stderr) << "soulstudio: " << title << ": " << text << Qt::endl;
+    }
+    void showCompare(const QString &, const QString &) override {}
+
+private:
+    UnsavedAnswer m_answer = UnsavedAnswer::Cancel;
+};
+
+} // namespace
+
+TestControl::TestControl(MainWindow *window)
+    : QObject(window)
+    , m_window(window)
+{
+    // Unbuffered, so every line read leaves the rest in the pipe, where the
+    // notifier sees it.
+    if (!m_in.open(STDIN_FILENO, QIODevice::ReadOnly | QIODevice::Unbuffered))
+        return;
+    m_notifier = new QSocketNotifier(m_in.handle(), QSocketNotifier::Read, this);
+    connect(m_notifier, &QSocketNotifier::activated, this, &TestControl::readCommands);
+}
+
+void TestControl::readCommands()
+{
+    // Tests write whole lines, so reading one never waits for long.
+    const QByteArray line = m_in.readLine();
+    if (line.isEmpty()) {
+        // End of input: nothing more will come.
+        m_notifier->setEnabled(false);
+        return;
+    }
+    const QString command = QString::fromUtf8(line).trimmed();
+    QTextStream out(stdout);
+    out << "soulstudio: " << (run(command) ? "done " : "unknown ") << command << Qt::endl;
+}
+
+bool TestControl::run(const QString &line)
+{
+    if (line == QLatin1String("quit")) {
+        m_window->close();
+        return true;
+    }
+    if (line.startsWith(QLatin1String("quit "))) {
+        const QString answer = line.mid(5);
+        Prompter::UnsavedAnswer unsaved = Prompter::UnsavedAnswer::Cancel;
+        if (answer == QLatin1String("save"))
+            unsaved = Prompter::UnsavedAnswer::SaveAll;
+        else if (answer == QLatin1String("discard"))
+            unsaved = Prompter::UnsavedAnswer::Discard;
+        else if (answer != QLatin1String("cancel"))
+            return false;
+        m_window->setPrompter(std::make_unique<AnsweringPrompter>(unsaved));
+        m_window->close();
+        return true;
+    }
+    if (line.startsWith(QLatin1String("edit "))) {
+        const QString rest = line.mid(5);
+        const qsizetype space = rest.indexOf(QLatin1Char(' '));
+        const QString name = rest.left(space);
+        for (int k = 0; k < SlotCount; ++k) {
+            if (slotName(k) != name)
+                continue;
+            QString text = space < 0 ? QString() : rest.mid(space + 1);
+            text.replace(QLatin1String("\\n"), QLatin1String("\n"));
+            m_window->panes()->pane(k)->editor()->setPlainText(text);
+            return true;
+        }
+    }
+    return false;
+}
+
+} // namespace soul

@@ -1,0 +1,40 @@
+#pragma once
+
+#include <QFile>
+#include <QObject>
+
+class QSocketNotifier;
+
+namespace soul {
+
+class MainWindow;
+
+// For tests of the real process only (tests/gui/tst_crashrecovery.cpp), behind
+// the hidden option --test-stdin: reads one command a line from standard
+// input and answers each with a line "soulstudio: done COMMAND" on standard
+// output.
+//
+//   edit FILE TEXT            FILE's pane gets TEXT ("\n" for a line break), as
+//                             typing does
+//   quit [save|discard|cancel]
+//                             closes the window as File > Quit does; with an answer,
+//                             the question about unsaved panes is answered with it
+//                             instead of a dialog
+class TestControl : public QObject
+{
+    Q_OBJECT
+
+public:
+    // `window` must outlive the control.
+    explicit TestControl(MainWindow *window);
+
+private:
+    void readCommands();
+    bool run(const QString &line);
+
+    MainWindow *m_window = nullptr;
+    QFile m_in;
+    QSocketNotifier *m_notifier = nullptr;
+};
+
+} // namespace soul
