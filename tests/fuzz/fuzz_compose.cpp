@@ -10,6 +10,18 @@
 
 using namespace soul;
 
+namespace {
+
+quint32 fnv1a(const uint8_t *data, size_t size)
+{
+    quint32 hash = 2166136261u;
+    for (size_t i = 0; i < size; ++i)
+        hash = (hash ^ data[i]) * 16777619u;
+    return hash;
+}
+
+} // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1 + SlotCount)
@@ -27,10 +39,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             buffers[static_cast<size_t>(slot)] = QByteArray(rest + from, length);
         from += length;
     }
-    // The eighth bit, with a rare second condition (a 2 MiB input is slow),
-    // stretches the last present buffer past the cap, so the truncation path
-    // is fuzzed too.
-    if ((presentMask & 0x80u) && (cuts[SlotCount - 1] & 0x0Fu) == 0x0Fu) {
+    // The eighth bit stretches the last present buffer past the cap, so the
+    // truncation path is fuzzed too. A 2 MiB input is slow, and the fuzzer
+    // soon learns any plain byte test, so only inputs whose hash falls in one
+    // of 64 buckets are stretched: the rest stay fast.
+    if ((presentMask & 0x80u) && fnv1a(data, size) % 64 == 0) {
         for (int slot = SlotCount - 1; slot >= 0; --slot) {
             auto &buffer = buffers[static_cast<size_t>(slot)];
             if (!buffer)
