@@ -122,10 +122,7 @@ Status PersonaModel::open(const QString &dir)
         SlotState &state = m_slots[size_t(k)];
         state = SlotState();
         readFromDisk(k, state);
-        // No pane text kept here: seven of them (28 MiB for a large persona)
-        // would all be alive until the panes load; paneText() converts each
-        // slot when its pane asks, one at a time.
-        takeDisk(state, nullptr);
+        takeDisk(state, &m_paneTextCache[size_t(k)]);
         recomputeOnDisk(k);
         recomputeUnsaved(k);
     }

@@ -120,6 +120,7 @@ private Q_SLOTS:
     void newPersonaWritesTemplates();
     void jumpShortcutsFocusPanes();
     void markdownFormatsWhatIsShown();
+    void largePaneLoadsWhenShown();
     void recoveryBarRestoresAndCompares();
     void recoveryBarDiscards();
     void cancelledCloseKeepsRecovery();
@@ -510,9 +511,11 @@ void tst_MainWindow::jumpShortcutsFocusPanes()
 void tst_MainWindow::markdownFormatsWhatIsShown()
 {
     QByteArray text = "# Title\n\n```\ncode\n```\n\n- item with **strong** words\n";
-    for (int i = 0; i < 3000; ++i)
+    for (int i = 0; i < 1500; ++i)
         text += "Line " + QByteArray::number(i) + " of plain prose.\n";
     text += "```\n## Inside a fence\n";
+    for (int i = 0; i < 1500; ++i)
+        text += "Fenced line " + QByteArray::number(i) + ".\n";
     QVERIFY(writeInPlace(path(1), text));
     openWindow();
     m_window->panes()->showPane(1);
@@ -537,19 +540,18 @@ void tst_MainWindow::markdownFormatsWhatIsShown()
     QVERIFY(MarkdownHighlighter::isFormatted(item));
     QCOMPARE(item.layout()->formats().size(), 2); // the marker and **strong**
 
-    // The last lines are not, until they are scrolled into view; the fence
-    // opened 3,000 lines above still holds there.
-    const QTextBlock fenced = document->lastBlock().previous();
+    // Lines far below are not, until they are scrolled into view; the fence
+    // opened 1,500 lines above holds there.
+    const QTextBlock fenced = document->findBlockByNumber(7 + 1500 + 1);
     QCOMPARE(fenced.text(), QStringLiteral("## Inside a fence"));
     QVERIFY(!MarkdownHighlighter::isFormatted(fenced));
-    editor->verticalScrollBar()->setValue(editor->verticalScrollBar()->maximum());
+    editor->setTextCursor(QTextCursor(fenced));
     QTRY_VERIFY(MarkdownHighlighter::isFormatted(fenced));
     QVERIFY(isCode(fenced));
     QVERIFY(!isBold(fenced));
 
     // Opening a fence at the top turns every fence state below around: the
     // title becomes code as it is typed, the far heading is redone when shown.
-    editor->verticalScrollBar()->setValue(0);
     editor->moveCursor(QTextCursor::Start);
     QTest::keyClicks(editor, QStringLiteral("```"));
     QTest::keyClick(editor, Qt::Key_Return);
@@ -558,10 +560,54 @@ void tst_MainWindow::markdownFormatsWhatIsShown()
     QTRY_VERIFY(MarkdownHighlighter::isFormatted(titleNow));
     QVERIFY(isCode(titleNow));
     QVERIFY(!MarkdownHighlighter::isFormatted(fenced));
-    editor->verticalScrollBar()->setValue(editor->verticalScrollBar()->maximum());
+    editor->verticalScrollBar()->setValue(editor->verticalScrollBar()->maximum() / 2);
+    editor->setTextCursor(QTextCursor(fenced));
     QTRY_VERIFY(MarkdownHighlighter::isFormatted(fenced));
     QVERIFY(isBold(fenced));
     QCOMPARE(editorText(pane(1)), QStringLiteral("```\n") + QString::fromUtf8(text));
+    QCOMPARE(previewText(preview()), expectedPreview());
+}
+
+void tst_MainWindow::largePaneLoadsWhenShown()
+{
+    QByteArray tools;
+    QByteArray memory;
+    for (int i = 0; i < 20000; ++i) {
+        tools += "- tool " + QByteArray::number(i) + " is **allowed**\n";
+        memory += "- memory " + QByteArray::number(i) + " kept\n";
+    }
+    QVERIFY(memory.size() > 256 * 1024 && tools.size() > 256 * 1024);
+    QVERIFY(writeInPlace(path(5), tools));
+    QVERIFY(writeInPlace(path(6), memory));
+    openWindow();
+    if (!pane(5)->editor()->visibleRegion().isEmpty()
+        || !pane(6)->editor()->visibleRegion().isEmpty())
+        QSKIP("The window shows every pane at once.");
+
+    // Off screen: the model has the text (and so the preview); the editor
+    // waits, empty and read-only.
+    for (int k : {5, 6}) {
+        QVERIFY(pane(k)->reloadPending());
+        QVERIFY(pane(k)->editor()->document()->isEmpty());
+        QVERIFY(pane(k)->editor()->isReadOnly());
+    }
+    QCOMPARE(m_window->model()->slot(6).bufferBytes, memory);
+    QCOMPARE(previewText(preview()), expectedPreview());
+
+    // Scrolled into view: loaded after it is painted.
+    m_window->panes()->ensureWidgetVisible(pane(5));
+    QTRY_VERIFY(!pane(5)->reloadPending());
+    QCOMPARE(editorText(pane(5)), QString::fromUtf8(tools));
+    QVERIFY(!pane(5)->editor()->isReadOnly());
+
+    // Given the focus: loaded before a key can reach it.
+    m_window->panes()->showPane(6);
+    QVERIFY(!pane(6)->reloadPending());
+    QCOMPARE(editorText(pane(6)), QString::fromUtf8(memory));
+    QVERIFY(!pane(6)->editor()->isReadOnly());
+    pane(6)->editor()->moveCursor(QTextCursor::End);
+    QTest::keyClicks(pane(6)->editor(), QStringLiteral("z"));
+    QCOMPARE(m_window->model()->slot(6).bufferBytes, memory + "z");
     QCOMPARE(previewText(preview()), expectedPreview());
 }
 

@@ -84,6 +84,9 @@ private:
 
 constexpr int JoinLength = int(sizeof(SectionJoin) - 1);
 
+// How far from an edit updateSection() looks for a line break to include.
+constexpr qsizetype LineBreakReach = 4096;
+
 } // namespace
 
 SoulPreview::SoulPreview(const PersonaModel *model, QWidget *parent)
@@ -263,12 +266,16 @@ void SoulPreview::updateSection(int slot)
         // laying it out now. Laid out off screen, an edited line can become
         // the document's widest, and when the widest line narrows the layout
         // measures every block, giving each a QTextLayout: 60 MiB and a
-        // stalled keystroke on a 14 MiB soul.
-        const QByteArrayView tail = a.last(suffix);
+        // stalled keystroke on a 14 MiB soul. A line break farther than
+        // LineBreakReach is not looked for: a huge line costs more to insert
+        // again than it saves.
+        const QByteArrayView tail = a.last(suffix).first(qMin(suffix, LineBreakReach));
         if (const qsizetype lf = tail.indexOf('\n'); lf >= 0) {
             suffix -= lf + 1;
-        } else if (const qsizetype head = a.first(prefix).lastIndexOf('\n'); head >= 0) {
-            prefix = head;
+        } else {
+            const qsizetype reach = qMin(prefix, LineBreakReach);
+            if (const qsizetype cr = a.sliced(prefix - reach, reach).lastIndexOf('\n'); cr >= 0)
+                prefix -= reach - cr;
         }
         const QByteArrayView removed = a.sliced(prefix, a.size() - suffix - prefix);
         const QByteArrayView inserted = b.sliced(prefix, b.size() - suffix - prefix);

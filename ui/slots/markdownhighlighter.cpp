@@ -1,11 +1,8 @@
 #include "markdownhighlighter.h"
 
-#include <QAbstractTextDocumentLayout>
-#include <QEvent>
 #include <QFontDatabase>
 #include <QGuiApplication>
 #include <QPalette>
-#include <QPlainTextEdit>
 #include <QTextBlock>
 #include <QTextDocument>
 
@@ -21,7 +18,7 @@ constexpr int Formatted = 2;  // the block's layout holds its current formats
 // An edit touching up to this many blocks (typing, a small paste) is formatted
 // at once, within the edit, as QSyntaxHighlighter would; a larger one (loading
 // a file) only updates the fence states, and its blocks are formatted when
-// they are painted.
+// they are laid out.
 constexpr int EagerBlocks = 64;
 
 // Emphasis is only looked for on lines of reasonable length: one huge line
@@ -51,9 +48,8 @@ bool fenceBefore(const QTextBlock &block)
 
 } // namespace
 
-MarkdownHighlighter::MarkdownHighlighter(QPlainTextEdit *editor)
-    : QObject(editor)
-    , m_editor(editor)
+MarkdownHighlighter::MarkdownHighlighter(QTextDocument *document)
+    : QPlainTextDocumentLayout(document)
 {
     const QPalette pal = QGuiApplication::palette();
     const bool dark = pal.color(QPalette::Base).lightness() < 128;
@@ -66,12 +62,12 @@ MarkdownHighlighter::MarkdownHighlighter(QPlainTextEdit *editor)
     m_listMarker.setFontWeight(QFont::Bold);
     m_listMarker.setForeground(dark ? QColor(0x9a, 0xd0, 0x9a) : QColor(0x2a, 0x7a, 0x2a));
 
-    QTextDocument *document = editor->document();
+    m_flushTimer.setSingleShot(true);
+    m_flushTimer.setInterval(0);
+    connect(&m_flushTimer, &QTimer::timeout, this, &MarkdownHighlighter::flush);
     connect(document, &QTextDocument::contentsChange, this, &MarkdownHighlighter::contentsChange);
-    // Runs before the viewport paints: what is about to be shown gets its
-    // formats first.
-    editor->viewport()->installEventFilter(this);
-    contentsChange(0, 0, document->characterCount());
+    // Reports the whole text as changed, which sets every fence state.
+    document->setDocumentLayout(this);
 }
 
 bool MarkdownHighlighter::isFormatted(const QTextBlock &block)
@@ -80,26 +76,28 @@ bool MarkdownHighlighter::isFormatted(const QTextBlock &block)
     return state >= 0 && (state & Formatted) != 0;
 }
 
-bool MarkdownHighlighter::eventFilter(QObject *watched, QEvent *event)
+QRectF MarkdownHighlighter::blockBoundingRect(const QTextBlock &block) const
 {
-    if (event->type() == QEvent::Paint && watched == m_editor->viewport())
-        formatVisible();
-    return QObject::eventFilter(watched, event);
+    if (block.isValid() && !isFormatted(block))
+        format(block);
+    return QPlainTextDocumentLayout::blockBoundingRect(block);
 }
 
 void MarkdownHighlighter::contentsChange(int from, int charsRemoved, int charsAdded)
 {
     Q_UNUSED(charsRemoved);
-    const QTextDocument *document = m_editor->document();
-    QTextBlock block = document->findBlock(from);
+    const QTextDocument *doc = document();
+    QTextBlock block = doc->findBlock(from);
     if (!block.isValid())
         return;
-    QTextBlock last = document->findBlock(qMin(from + charsAdded, document->characterCount() - 1));
+    QTextBlock last = doc->findBlock(qMin(from + charsAdded, doc->characterCount() - 1));
     if (!last.isValid())
-        last = document->lastBlock();
+        last = doc->lastBlock();
     const bool eager = last.blockNumber() - block.blockNumber() < EagerBlocks;
     bool inFence = fenceBefore(block);
     bool inChange = true;
+    int flippedFrom = -1;
+    int flippedTo = -1;
     for (; block.isValid(); block = block.next()) {
         const int old = block.userState();
         const QString text = block.text();
@@ -108,7 +106,14 @@ void MarkdownHighlighter::contentsChange(int from, int charsRemoved, int charsAd
         // and so does every block after it.
         if (!inChange && old >= 0 && ((old & FenceAfter) != 0) == fenceAfter)
             break;
+        if (!inChange) {
+            if (flippedFrom < 0)
+                flippedFrom = block.position();
+            flippedTo = block.position() + block.length();
+        }
         int state = fenceAfter ? FenceAfter : 0;
+        // Within the edit the document lays the changed blocks out again
+        // right after this signal, so formats set now need nothing more.
         if (inChange && eager) {
             apply(block, text, inFence);
             state |= Formatted;
@@ -118,38 +123,45 @@ void MarkdownHighlighter::contentsChange(int from, int charsRemoved, int charsAd
         if (block == last)
             inChange = false;
     }
+    // The lines a fence now opens or closes show their old formats until they
+    // are laid out again.
+    if (flippedFrom >= 0)
+        scheduleFlush(flippedFrom, flippedTo);
 }
 
-void MarkdownHighlighter::formatVisible()
+void MarkdownHighlighter::format(const QTextBlock &block) const
 {
-    QTextDocument *document = m_editor->document();
-    const QAbstractTextDocumentLayout *layout = document->documentLayout();
-    const qreal height = m_editor->viewport()->height();
-    int from = -1;
-    int to = -1;
-    qreal y = 0;
-    for (QTextBlock block = m_editor->cursorForPosition(QPoint(0, 0)).block();
-         block.isValid() && y <= height;
-         block = block.next()) {
-        if (!block.isVisible())
-            continue;
-        if (!isFormatted(block)) {
-            const QString text = block.text();
-            const bool inFence = fenceBefore(block);
-            apply(block, text, inFence);
-            block.setUserState((inFence != isFence(text) ? FenceAfter : 0) | Formatted);
-            if (from < 0)
-                from = block.position();
-            to = block.position() + block.length();
-        }
-        y += layout->blockBoundingRect(block).height();
-    }
-    // Lays the formatted blocks out again (QSyntaxHighlighter does the same).
-    if (from >= 0)
-        document->markContentsDirty(from, to - from);
+    const QString text = block.text();
+    const bool inFence = fenceBefore(block);
+    QTextBlock target = block;
+    target.setUserState((inFence != isFence(text) ? FenceAfter : 0) | Formatted);
+    if (!apply(block, text, inFence))
+        return;
+    // Laid out before without these formats (as the cursor's neighbours can
+    // be): the base class lays it out again.
+    block.layout()->clearLayout();
+    scheduleFlush(block.position(), block.position() + block.length());
 }
 
-void MarkdownHighlighter::apply(QTextBlock &block, const QString &text, bool inFence) const
+void MarkdownHighlighter::scheduleFlush(int from, int to) const
+{
+    m_flushFrom = m_flushFrom < 0 ? from : qMin(m_flushFrom, from);
+    m_flushTo = qMax(m_flushTo, to);
+    m_flushTimer.start();
+}
+
+void MarkdownHighlighter::flush()
+{
+    const int length = document()->characterCount();
+    const int from = qMin(m_flushFrom, length);
+    const int to = qMin(m_flushTo, length);
+    m_flushFrom = -1;
+    m_flushTo = -1;
+    if (from >= 0 && to > from)
+        document()->markContentsDirty(from, to - from);
+}
+
+bool MarkdownHighlighter::apply(const QTextBlock &block, const QString &text, bool inFence) const
 {
     QList<QTextLayout::FormatRange> ranges = formatsFor(text, inFence);
     QTextLayout *layout = block.layout();
@@ -171,9 +183,10 @@ void MarkdownHighlighter::apply(QTextBlock &block, const QString &text, bool inF
                 ranges.append(range);
         }
     } else if (ranges.isEmpty() && layout->formats().isEmpty()) {
-        return;
+        return false;
     }
     layout->setFormats(ranges);
+    return true;
 }
 
 QList<QTextLayout::FormatRange> MarkdownHighlighter::formatsFor(const QString &text,

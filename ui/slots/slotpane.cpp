@@ -16,7 +16,10 @@
 #include <QPushButton>
 #include <QScrollBar>
 #include <QTextBlock>
+#include <QTextDocument>
 #include <QVBoxLayout>
+
+#include <utility>
 
 namespace soul {
 
@@ -25,6 +28,9 @@ namespace {
 // Lints scan the whole buffer; waiting for a pause in typing keeps that off
 // the keystroke path.
 constexpr int LintDelayMs = 250;
+
+// Buffers above this size load into their editor only once it is on screen.
+constexpr qint64 DeferredLoadBytes = qint64(256) * 1024;
 
 QString lintMark(LintLevel level)
 {
@@ -95,7 +101,11 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     m_editor->setTabChangesFocus(false);
     m_editor->setMinimumHeight(160);
     m_editor->installEventFilter(this);
-    m_highlighter = new MarkdownHighlighter(m_editor);
+    m_editor->viewport()->installEventFilter(this);
+    auto *document = new QTextDocument(m_editor);
+    document->setDefaultFont(m_editor->font());
+    m_highlighter = new MarkdownHighlighter(document);
+    m_editor->setDocument(document);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
@@ -159,6 +169,31 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
 
 void SlotPane::reload()
 {
+    // A large text waits until its pane is on screen or takes the focus: a
+    // 2 MiB document costs some 60 ms and 10 MiB, and of seven panes about
+    // two are on screen. The model holds the text meanwhile; the editor stays
+    // empty and read-only, so nothing typed or dropped there can replace it.
+    if (m_model->sizeIn(m_slot, SoulView::Unsaved) > DeferredLoadBytes
+        && m_editor->visibleRegion().isEmpty()) {
+        if (!m_reloadPending) {
+            m_reloadPending = true;
+            m_editor->setReadOnly(true);
+            if (!m_editor->document()->isEmpty()) {
+                m_loading = true;
+                m_editor->document()->clear();
+                m_lastRevision = m_editor->document()->revision();
+                m_loading = false;
+            }
+        }
+        return;
+    }
+    load();
+}
+
+void SlotPane::load()
+{
+    if (std::exchange(m_reloadPending, false))
+        refreshState(); // the editor was read-only while it waited
     const QString text = m_model->paneText(m_slot);
     if (text
         == m_editor->document()->toRawText().replace(QChar::ParagraphSeparator, QLatin1Char('\n'))) {
@@ -209,7 +244,7 @@ void SlotPane::refreshState()
     m_editor->setEnabled(hasBuffer);
     // An offer of recovered text is answered before the pane takes edits.
     const bool offered = m_model->hasRecovery(m_slot);
-    m_editor->setReadOnly(!hasBuffer || s.readOnly || offered);
+    m_editor->setReadOnly(!hasBuffer || s.readOnly || offered || m_reloadPending);
     m_readOnly->setVisible(s.readOnly);
     if (s.readOnly) {
         m_readOnly->setText(
@@ -247,6 +282,17 @@ void SlotPane::refreshState()
 
 bool SlotPane::eventFilter(QObject *watched, QEvent *event)
 {
+    if (m_reloadPending) {
+        // Loaded before the first key can reach it.
+        if (watched == m_editor && event->type() == QEvent::FocusIn)
+            load();
+        // Scrolled into view: loaded right after this paint, not inside it.
+        else if (watched == m_editor->viewport() && event->type() == QEvent::Paint)
+            QTimer::singleShot(0, this, [this] {
+                if (m_reloadPending)
+                    load();
+            });
+    }
     if (watched == m_editor && event->type() == QEvent::FocusIn)
         Q_EMIT focused(m_slot);
     return QFrame::eventFilter(watched, event);

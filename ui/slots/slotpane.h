@@ -35,8 +35,11 @@ public:
     QLabel *stateLabel() const { return m_state; }
     QLabel *lintLabel() const { return m_lints; }
 
-    // Loads the model's buffer text, keeping the cursor and the scroll.
+    // Loads the model's buffer text, keeping the cursor and the scroll. A
+    // large buffer is loaded once the editor is on screen or focused; until
+    // then the editor is empty and read-only (see reloadPending()).
     void reload();
+    bool reloadPending() const { return m_reloadPending; }
     // Shows the model's state for this slot in the header and bars.
     void refreshState();
 
@@ -61,10 +64,12 @@ protected:
 
 private:
     void refreshLints();
+    void load();
 
     int m_slot = -1;
     const PersonaModel *m_model = nullptr;
     bool m_loading = false;
+    bool m_reloadPending = false;
     int m_lastRevision = -1;
     QLabel *m_title = nullptr;
     QLabel *m_state = nullptr;
