@@ -6,6 +6,7 @@
 #include "window/mainwindow.h"
 #include "window/prompter.h"
 
+#include <QAction>
 #include <QPlainTextEdit>
 #include <QSocketNotifier>
 #include <QTextStream>
@@ -86,6 +87,27 @@ bool TestControl::run(const QString &line)
         m_window->setPrompter(std::make_unique<AnsweringPrompter>(unsaved));
         m_window->close();
         return true;
+    }
+    if (line.startsWith(QLatin1String("show "))) {
+        for (int k = 0; k < SlotCount; ++k) {
+            if (slotName(k) == line.mid(5)) {
+                m_window->panes()->showPane(k);
+                return true;
+            }
+        }
+        return false;
+    }
+    if (line.startsWith(QLatin1String("action "))) {
+        const QString text = line.mid(7);
+        // The window's own list: every action is added to it for its shortcut.
+        const QList<QAction *> actions = m_window->QWidget::actions();
+        for (QAction *action : actions) {
+            if (action->isEnabled() && action->text().remove(QLatin1Char('&')) == text) {
+                action->trigger();
+                return true;
+            }
+        }
+        return false;
     }
     if (line.startsWith(QLatin1String("edit "))) {
         const QString rest = line.mid(5);

@@ -16,6 +16,10 @@ class MainWindow;
 //
 //   edit FILE TEXT            FILE's pane gets TEXT ("\n" for a line break), as
 //                             typing does
+//   show FILE                 scrolls to FILE's pane and gives it the keyboard, as
+//                             View > Go to FILE does
+//   action TEXT               triggers the window's action whose menu text (without
+//                             its & mnemonic) is TEXT, e.g. "action Show Invisibles"
 //   quit [save|discard|cancel]
 //                             closes the window as File > Quit does; with an answer,
 //                             the question about unsaved panes is answered with it

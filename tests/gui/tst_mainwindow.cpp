@@ -6,6 +6,7 @@
 #include "preview/soulpreview.h"
 #include "recoverystore.h"
 #include "slots/diskchangedbar.h"
+#include "slots/elidedlabel.h"
 #include "slots/markdownhighlighter.h"
 #include "slots/panestack.h"
 #include "slots/recoverybar.h"
@@ -16,6 +17,7 @@
 #include "window/documentcontroller.h"
 #include "window/mainwindow.h"
 #include "window/prompter.h"
+#include "window/startview.h"
 #include "window/windowactions.h"
 
 #include <QAction>
@@ -24,6 +26,9 @@
 #include <QClipboard>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QListWidget>
+#include <QMenu>
+#include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollBar>
@@ -124,6 +129,15 @@ private Q_SLOTS:
     void recoveryBarRestoresAndCompares();
     void recoveryBarDiscards();
     void cancelledCloseKeepsRecovery();
+    void titleMarksUnsavedPanes();
+    void menusListCommandsWithShortcuts();
+    void openRecentMenuReopensFolders();
+    void editActionsFollowTheFocusedPane();
+    void absentSlotFoldsToItsHeader();
+    void skippedSlotSaysWhyInItsPane();
+    void headerNamesReadOnlyAndDeletedStates();
+    void startViewSaysWhenNoFolderIsRecent();
+    void narrowHeaderElidesTheRole();
 
 private:
     void openWindow();
@@ -391,7 +405,8 @@ void tst_MainWindow::fifoSlotDoesNotHang()
 {
     QVERIFY(::mkfifo(QFile::encodeName(path(4)).constData(), 0600) == 0);
     openWindow();
-    QVERIFY(pane(4)->stateLabel()->text().contains(QStringLiteral("FIFO")));
+    QCOMPARE(pane(4)->stateLabel()->text(), QStringLiteral("skipped"));
+    QTRY_VERIFY(pane(4)->lintLabel()->text().contains(QStringLiteral("FIFO")));
     QCOMPARE(previewText(preview()), expectedPreview());
 }
 
@@ -420,8 +435,16 @@ void tst_MainWindow::invisiblesKeepPositions()
     const QString shown = previewText(preview());
     QCOMPARE(shown, expectedPreview());
     QCOMPARE(shown.size(), utf8::decode(m_window->model()->soul(SoulView::Unsaved)).size());
-    QVERIFY(shown.contains(QChar(0x240D)));
-    QVERIFY(shown.contains(QChar(0x2400)));
+    QVERIFY(shown.contains(QChar(0x21B5))); // CR
+    QVERIFY(shown.contains(QChar(0x2205))); // NUL
+    // The space before the CR of "b \r\n" is marked as trailing.
+    bool trailingMarked = false;
+    for (const QTextEdit::ExtraSelection &selection : preview()->extraSelections()) {
+        if (selection.cursor.selectedText() == QStringLiteral(" ")
+            && shown.at(selection.cursor.selectionEnd()) == QChar(0x21B5))
+            trailingMarked = true;
+    }
+    QVERIFY(trailingMarked);
     // A range edit after the marks still lands in the right place.
     QTest::keyClicks(pane(6)->editor(), QStringLiteral("y"));
     QCOMPARE(previewText(preview()), expectedPreview());
@@ -579,6 +602,9 @@ void tst_MainWindow::largePaneLoadsWhenShown()
     QVERIFY(memory.size() > 256 * 1024 && tools.size() > 256 * 1024);
     QVERIFY(writeInPlace(path(5), tools));
     QVERIFY(writeInPlace(path(6), memory));
+    // Panes of absent slots fold to their headers; these keep 5 and 6 below.
+    for (int k : {2, 3, 4})
+        QVERIFY(writeInPlace(path(k), "# Present\n"));
     openWindow();
     if (!pane(5)->editor()->visibleRegion().isEmpty()
         || !pane(6)->editor()->visibleRegion().isEmpty())
@@ -682,6 +708,218 @@ void tst_MainWindow::cancelledCloseKeepsRecovery()
     QVERIFY(m_window->close());
     QVERIFY(!QFileInfo::exists(store.storePath()));
     QCOMPARE(readAll(path(6)), QByteArray("- prefers metric units"));
+}
+
+void tst_MainWindow::titleMarksUnsavedPanes()
+{
+    openWindow();
+    const QString name = QFileInfo(m_dir->path()).fileName();
+    QVERIFY(m_window->windowTitle().startsWith(name + QStringLiteral("[*]")));
+    QVERIFY(!m_window->isWindowModified());
+    QTest::keyClicks(pane(1)->editor(), QStringLiteral("x"));
+    QVERIFY(m_window->isWindowModified());
+    QVERIFY(m_window->documents()->save(1));
+    QVERIFY(!m_window->isWindowModified());
+    QTest::keyClicks(pane(6)->editor(), QStringLiteral("y"));
+    QVERIFY(m_window->isWindowModified());
+    m_window->documents()->revert(6);
+    QVERIFY(!m_window->isWindowModified());
+}
+
+void tst_MainWindow::menusListCommandsWithShortcuts()
+{
+    openWindow();
+    // Menu text without mnemonics -> shortcut, for every entry of a menu.
+    auto entries = [this](const QString &title) {
+        QMap<QString, QKeySequence> found;
+        for (QAction *menuAction : m_window->menuBar()->actions()) {
+            if (menuAction->text().remove(QLatin1Char('&')) != title)
+                continue;
+            for (QAction *action : menuAction->menu()->actions()) {
+                if (!action->isSeparator())
+                    found.insert(action->text().remove(QLatin1Char('&')), action->shortcut());
+            }
+        }
+        return found;
+    };
+    const QMap<QString, QKeySequence> file = entries(QStringLiteral("File"));
+    QCOMPARE(file.value(QStringLiteral("Open Folder…")), QKeySequence(QKeySequence::Open));
+    QVERIFY(file.contains(QStringLiteral("Open Recent")));
+    QCOMPARE(file.value(QStringLiteral("New Persona…")), QKeySequence(QKeySequence::New));
+    QCOMPARE(file.value(QStringLiteral("Save")), QKeySequence(QStringLiteral("Ctrl+S")));
+    QCOMPARE(file.value(QStringLiteral("Save All")), QKeySequence(QStringLiteral("Ctrl+Shift+S")));
+    QVERIFY(file.contains(QStringLiteral("Revert")));
+    QCOMPARE(file.value(QStringLiteral("Export Snapshot…")), QKeySequence(QStringLiteral("Ctrl+E")));
+    QCOMPARE(file.value(QStringLiteral("Close Folder")), QKeySequence(QStringLiteral("Ctrl+W")));
+    QCOMPARE(file.value(QStringLiteral("Quit")), QKeySequence(QKeySequence::Quit));
+
+    const QMap<QString, QKeySequence> edit = entries(QStringLiteral("Edit"));
+    QCOMPARE(edit.value(QStringLiteral("Undo")), QKeySequence(QKeySequence::Undo));
+    QCOMPARE(edit.value(QStringLiteral("Redo")), QKeySequence(QKeySequence::Redo));
+    QCOMPARE(edit.value(QStringLiteral("Find…")), QKeySequence(QKeySequence::Find));
+    QCOMPARE(edit.value(QStringLiteral("Copy Soul")), QKeySequence(QStringLiteral("Ctrl+Shift+C")));
+
+    const QMap<QString, QKeySequence> view = entries(QStringLiteral("View"));
+    QVERIFY(view.contains(QStringLiteral("Show Invisibles")));
+    QVERIFY(view.contains(QStringLiteral("Preview What Is on Disk")));
+    for (int k = 0; k < SlotCount; ++k) {
+        QCOMPARE(view.value(QStringLiteral("Go to %1").arg(slotName(k))),
+                 QKeySequence(QStringLiteral("Ctrl+%1").arg(k + 1)));
+    }
+}
+
+void tst_MainWindow::openRecentMenuReopensFolders()
+{
+    openWindow();
+    QMenu *recent = m_window->actions()->recentMenu;
+    QVERIFY(recent->isEnabled());
+    QAction *entry = recent->actions().first();
+    QVERIFY(entry->text().contains(QDir::toNativeSeparators(m_dir->path())));
+    QVERIFY(m_window->documents()->close());
+    entry->trigger();
+    QVERIFY(m_window->model()->isOpen());
+    QCOMPARE(m_window->model()->directory(), QFileInfo(m_dir->path()).absoluteFilePath());
+
+    m_window->actions()->clearRecent->trigger();
+    QVERIFY(m_window->documents()->recentDirectories().isEmpty());
+    QVERIFY(!recent->isEnabled());
+    QVERIFY(m_window->startView()->recentList()->count() == 0);
+}
+
+void tst_MainWindow::editActionsFollowTheFocusedPane()
+{
+    openWindow();
+    QAction *undo = m_window->actions()->undo;
+    QAction *redo = m_window->actions()->redo;
+    WindowActions *actions = m_window->actions();
+    QVERIFY(!undo->isEnabled());
+    QVERIFY(!actions->save->isEnabled());
+    QVERIFY(!actions->saveAll->isEnabled());
+    QPlainTextEdit *editor = pane(1)->editor();
+    m_window->panes()->showPane(1);
+    QTRY_COMPARE(m_window->currentSlot(), 1);
+    editor->moveCursor(QTextCursor::End);
+    QTest::keyClicks(editor, QStringLiteral("Typo"));
+    QVERIFY(undo->isEnabled());
+    QVERIFY(!redo->isEnabled());
+    QVERIFY(actions->save->isEnabled());
+    QVERIFY(actions->revert->isEnabled());
+    QVERIFY(actions->saveAll->isEnabled());
+    undo->trigger();
+    QCOMPARE(editorText(pane(1)), QStringLiteral("You are Kip, a terse assistant.\n"));
+    QVERIFY(!m_window->model()->slot(1).dirty);
+    QVERIFY(!actions->save->isEnabled());
+    QVERIFY(redo->isEnabled());
+    redo->trigger();
+    QCOMPARE(editorText(pane(1)), QStringLiteral("You are Kip, a terse assistant.\nTypo"));
+
+    // Another pane has its own history; Save writes that pane.
+    m_window->panes()->showPane(6);
+    QTRY_COMPARE(m_window->currentSlot(), 6);
+    QVERIFY(!undo->isEnabled());
+    QVERIFY(!redo->isEnabled());
+    QVERIFY(!actions->save->isEnabled());
+    QVERIFY(actions->saveAll->isEnabled());
+    actions->saveAll->trigger();
+    QVERIFY(!m_window->model()->hasUnsaved());
+    QVERIFY(!actions->saveAll->isEnabled());
+}
+
+void tst_MainWindow::absentSlotFoldsToItsHeader()
+{
+    openWindow();
+    SlotPane *absent = pane(3);
+    QVERIFY(!absent->editor()->isVisible());
+    QVERIFY(absent->absentNote()->isVisible());
+    QVERIFY(absent->absentNote()->text().contains(QStringLiteral("USER.md")));
+    QVERIFY(absent->createButton()->isVisible());
+    QTRY_VERIFY(absent->height() < SlotPane::EditingHeight);
+    QVERIFY(pane(1)->height() >= SlotPane::EditingHeight);
+
+    QTest::mouseClick(absent->createButton(), Qt::LeftButton);
+    QVERIFY(absent->editor()->isVisible());
+    QVERIFY(!absent->absentNote()->isVisible());
+    QTRY_VERIFY(absent->height() >= SlotPane::EditingHeight);
+
+    // A file that appears on disk unfolds its pane too.
+    QVERIFY(writeInPlace(path(4), "# Tools\n"));
+    QTRY_VERIFY(pane(4)->editor()->isVisible());
+    QCOMPARE(editorText(pane(4)), QStringLiteral("# Tools\n"));
+}
+
+void tst_MainWindow::skippedSlotSaysWhyInItsPane()
+{
+    QVERIFY(QDir().mkdir(path(3)));
+    QVERIFY(::mkfifo(QFile::encodeName(path(4)).constData(), 0600) == 0);
+    openWindow();
+    for (int k : {3, 4}) {
+        QCOMPARE(pane(k)->stateLabel()->text(), QStringLiteral("skipped"));
+        QVERIFY(!pane(k)->editor()->isVisible());
+        QVERIFY(!pane(k)->createButton()->isVisible());
+        QVERIFY(!pane(k)->absentNote()->isVisible());
+    }
+    QTRY_VERIFY(pane(3)->lintLabel()->text().contains(QStringLiteral("USER.md is a directory")));
+    QVERIFY(pane(3)->lintLabel()->isVisible());
+    QTRY_VERIFY(pane(4)->lintLabel()->text().contains(QStringLiteral("FIFO")));
+}
+
+void tst_MainWindow::headerNamesReadOnlyAndDeletedStates()
+{
+    QVERIFY(writeInPlace(path(1), "You are \xff Kip.\n"));
+    openWindow();
+    QVERIFY(m_window->model()->slot(1).readOnly);
+    QCOMPARE(pane(1)->stateLabel()->text(), QStringLiteral("read-only"));
+    QVERIFY(pane(1)->readOnlyNote()->isVisible());
+    QVERIFY(pane(1)->editAnywayButton()->isVisible());
+    QTest::mouseClick(pane(1)->editAnywayButton(), Qt::LeftButton);
+    QCOMPARE(pane(1)->stateLabel()->text(), QStringLiteral("present"));
+
+    QTest::keyClicks(pane(0)->editor(), QStringLiteral("x"));
+    QVERIFY(QFile::remove(path(0)));
+    QTRY_VERIFY(pane(0)->diskBar()->isVisible());
+    QCOMPARE(pane(0)->stateLabel()->text(), QStringLiteral("deleted on disk"));
+}
+
+void tst_MainWindow::startViewSaysWhenNoFolderIsRecent()
+{
+    MainWindow::Options options;
+    options.settingsFile = m_dir->filePath(QStringLiteral("settings.ini"));
+    m_window = std::make_unique<MainWindow>(options);
+    auto prompter = std::make_unique<TestPrompter>();
+    m_prompter = prompter.get();
+    m_window->setPrompter(std::move(prompter));
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    StartView *start = m_window->startView();
+    QVERIFY(start->isVisible());
+    QVERIFY(start->noRecentLabel()->isVisible());
+    QVERIFY(!start->recentList()->isVisible());
+    QVERIFY(!m_window->actions()->recentMenu->isEnabled());
+
+    m_window->start(m_dir->path());
+    QVERIFY(m_window->documents()->close());
+    QVERIFY(start->isVisible());
+    QVERIFY(!start->noRecentLabel()->isVisible());
+    QCOMPARE(start->recentList()->count(), 1);
+    QVERIFY(start->recentList()->isVisible());
+}
+
+void tst_MainWindow::narrowHeaderElidesTheRole()
+{
+    QVERIFY(writeInPlace(path(1), "You are \xff Kip.\n"));
+    openWindow();
+    ElidedLabel *role = pane(1)->roleLabel();
+    m_window->resize(1400, 900);
+    for (int k = 0; k < SlotCount; ++k)
+        QTRY_COMPARE(pane(k)->roleLabel()->shownText(), pane(k)->roleLabel()->text());
+    // Narrow: the read-only pane's buttons and state keep their room, the
+    // role ends in an ellipsis instead of being cut mid-letter.
+    m_window->resize(1000, 700);
+    QTRY_VERIFY(role->shownText() != role->text());
+    QVERIFY(role->shownText().endsWith(QChar(0x2026)));
+    QVERIFY(pane(1)->stateLabel()->width() >= pane(1)->stateLabel()->sizeHint().width());
+    QVERIFY(pane(1)->editAnywayButton()->width()
+            >= pane(1)->editAnywayButton()->minimumSizeHint().width());
 }
 
 QTEST_MAIN(tst_MainWindow)

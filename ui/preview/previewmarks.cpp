@@ -13,8 +13,8 @@ bool isInvisible(char16_t c)
 {
     switch (c) {
     case u'\t':
-    case 0x240D: // CR stand-in
-    case 0x2400: // NUL stand-in
+    case 0x21B5: // CR stand-in
+    case 0x2205: // NUL stand-in
     case 0x25CA: // U+FEFF stand-in
     case 0x25A1: // U+FDD0 / U+FDD1 stand-in
     case 0xFFFD:
@@ -78,11 +78,16 @@ void PreviewMarks::addInvisibles(const QPlainTextEdit *edit)
             if (isInvisible(text.at(i).unicode()))
                 mark(i, 1);
         }
+        // Spaces before a CR of a CR LF line are trailing too.
         int trailing = n;
+        if (trailing > 0
+            && (text.at(trailing - 1) == QChar(0x21B5) || text.at(trailing - 1) == QChar(0x200B)))
+            --trailing;
+        const int lineEnd = trailing;
         while (trailing > 0 && text.at(trailing - 1) == QLatin1Char(' '))
             --trailing;
-        if (trailing < n)
-            mark(trailing, n - trailing);
+        if (trailing < lineEnd)
+            mark(trailing, lineEnd - trailing);
     }
 }
 

@@ -132,8 +132,11 @@ QString SoulPreview::displayText(QString soul, bool invisibles)
     for (qsizetype i = 0; i < n; ++i) {
         const char16_t c = data[i].unicode();
         switch (c) {
+        // The stand-ins are symbols most fonts have; Unicode's control
+        // pictures (U+240D, U+2400) are missing from common monospace fonts
+        // and would show as empty boxes.
         case u'\r':
-            data[i] = invisibles ? QChar(0x240D) : QChar(0x200B);
+            data[i] = invisibles ? QChar(0x21B5) : QChar(0x200B);
             break;
         case 0xFDD0:
         case 0xFDD1:
@@ -141,7 +144,7 @@ QString SoulPreview::displayText(QString soul, bool invisibles)
             break;
         case 0:
             if (invisibles)
-                data[i] = QChar(0x2400);
+                data[i] = QChar(0x2205);
             break;
         case 0xFEFF:
             if (invisibles)

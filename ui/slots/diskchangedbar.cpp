@@ -52,8 +52,9 @@ void DiskChangedBar::showFor(const QString &fileName, Kind kind)
 {
     m_kind = kind;
     const bool changed = kind == Kind::Changed;
-    m_label->setText(changed ? tr("%1 changed on disk.").arg(fileName)
-                             : tr("%1 was deleted on disk. Your edits are kept.").arg(fileName));
+    m_label->setText(
+        changed ? tr("%1 changed on disk. Your edits are kept until you choose.").arg(fileName)
+                : tr("%1 was deleted on disk. Your edits are kept.").arg(fileName));
     setAccessibleDescription(m_label->text());
     m_reload->setVisible(changed);
     m_keepMine->setVisible(changed);

@@ -10,8 +10,6 @@ namespace soul {
 
 namespace {
 
-// Tall enough to edit in, short enough that two or three panes fit at once.
-constexpr int PaneHeight = 300;
 // Room for a pane's header in the usual states.
 constexpr int MinimumWidthChars = 64;
 
@@ -26,7 +24,6 @@ PaneStack::PaneStack(const PersonaModel *model, QWidget *parent)
     layout->setSpacing(8);
     for (int k = 0; k < SlotCount; ++k) {
         auto *pane = new SlotPane(k, model, content);
-        pane->setMinimumHeight(PaneHeight);
         m_panes[size_t(k)] = pane;
         layout->addWidget(pane);
     }

@@ -1,6 +1,7 @@
 #include "slotpane.h"
 
 #include "diskchangedbar.h"
+#include "elidedlabel.h"
 #include "inspection.h"
 #include "lint.h"
 #include "markdownhighlighter.h"
@@ -52,11 +53,13 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     , m_slot(slot)
     , m_model(model)
     , m_title(new QLabel(this))
+    , m_role(new ElidedLabel(slotRole(slot), this))
     , m_state(new QLabel(this))
     , m_dirty(new QLabel(this))
     , m_meter(new SizeMeter(this))
     , m_lints(new QLabel(this))
     , m_readOnly(new QLabel(this))
+    , m_absentNote(new QLabel(this))
     , m_create(new QPushButton(tr("Create"), this))
     , m_save(new QPushButton(tr("Save"), this))
     , m_revert(new QPushButton(tr("Revert"), this))
@@ -70,18 +73,28 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     setObjectName(QStringLiteral("slotPane_%1").arg(name));
     setFocusPolicy(Qt::StrongFocus);
 
-    m_title->setText(QStringLiteral("<b>%1</b> &nbsp;<span>%2</span>")
-                         .arg(name.toHtmlEscaped(), slotRole(slot).toHtmlEscaped()));
+    m_title->setText(QStringLiteral("<b>%1</b>").arg(name.toHtmlEscaped()));
     m_title->setTextFormat(Qt::RichText);
     m_dirty->setToolTip(tr("Unsaved changes"));
     m_lints->setWordWrap(true);
+    m_lints->hide(); // until the first lint pass finds something
     m_lints->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_readOnly->setWordWrap(true);
+    m_readOnly->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_absentNote->setWordWrap(true);
+    m_absentNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_absentNote->setForegroundRole(QPalette::PlaceholderText);
+    // The state is quieter than the name and the role; the notable states
+    // also show as bars, notes or buttons.
+    m_state->setForegroundRole(QPalette::PlaceholderText);
     m_meter->setAccessibleName(tr("%1 size against the 2 MiB cap").arg(name));
 
     auto *header = new QHBoxLayout;
     header->setSpacing(8);
     header->addWidget(m_title);
+    // In a narrow window the role gives way (elided), so the name, the state
+    // and the buttons stay whole.
+    header->addWidget(m_role);
     header->addWidget(m_state);
     header->addWidget(m_dirty);
     header->addStretch(1);
@@ -114,6 +127,7 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     layout->addWidget(m_meter);
     layout->addWidget(m_lints);
     layout->addWidget(m_readOnly);
+    layout->addWidget(m_absentNote);
     layout->addWidget(m_diskBar);
     layout->addWidget(m_recoveryBar);
     layout->addWidget(m_editor, 1);
@@ -224,15 +238,26 @@ void SlotPane::refreshState()
     const SlotState &s = m_model->slot(m_slot);
     const QString name = slotName(m_slot);
     QString state;
-    if (s.diskPresent())
-        state = tr("present");
+    if (s.conflict == ConflictState::DeletedOnDisk)
+        state = tr("deleted on disk");
+    else if (s.diskPresent())
+        state = s.readOnly ? tr("read-only") : tr("present");
     else if (s.bufferPresent)
         state = tr("new, not saved yet");
     else if (s.presence == SlotPresence::Missing)
         state = tr("absent");
     else
-        state = tr("skipped: %1 %2").arg(name, s.absenceReason);
+        state = tr("skipped");
     m_state->setText(state);
+    // A slot without a buffer has nothing to edit: it folds to its header and
+    // says what the agent gets instead (a skipped path says why in its lint).
+    const bool missing = !s.bufferPresent && s.presence == SlotPresence::Missing;
+    if (missing) {
+        m_absentNote->setText(tr("There is no %1, so the soul has no %1 section. Create starts "
+                                 "it from a template.")
+                                  .arg(name));
+    }
+    m_absentNote->setVisible(missing);
     m_dirty->setText(s.dirty ? tr("● unsaved") : QString());
     m_dirty->setAccessibleName(s.dirty ? tr("%1 has unsaved changes").arg(name) : QString());
 
@@ -241,7 +266,12 @@ void SlotPane::refreshState()
     m_editAnyway->setVisible(s.readOnly && s.canEditAnyway);
     m_save->setEnabled(s.dirty);
     m_revert->setEnabled(s.dirty);
+    m_save->setVisible(hasBuffer);
+    m_revert->setVisible(hasBuffer);
     m_editor->setEnabled(hasBuffer);
+    m_editor->setVisible(hasBuffer);
+    m_meter->setVisible(hasBuffer || s.diskPresent());
+    setMinimumHeight(hasBuffer ? EditingHeight : 0);
     // An offer of recovered text is answered before the pane takes edits.
     const bool offered = m_model->hasRecovery(m_slot);
     m_editor->setReadOnly(!hasBuffer || s.readOnly || offered || m_reloadPending);
@@ -305,6 +335,14 @@ void SlotPane::refreshLints()
     if (s.bufferPresent && (s.diskComplete || s.dirty || !s.diskPresent())) {
         const QList<Lint> lints = lintSlot(factsOfBytes(m_slot, s.bufferBytes));
         for (const Lint &lint : lints)
+            lines.append(lintMark(lint.level) + QLatin1Char(' ') + lint.message);
+    } else if (!s.bufferPresent && s.presence != SlotPresence::Missing) {
+        SlotFacts skipped;
+        skipped.slot = m_slot;
+        skipped.name = slotName(m_slot);
+        skipped.presence = s.presence;
+        skipped.absenceReason = s.absenceReason;
+        for (const Lint &lint : lintSlot(skipped))
             lines.append(lintMark(lint.level) + QLatin1Char(' ') + lint.message);
     } else if (s.diskPresent() && !s.diskComplete) {
         lines.append(lintMark(LintLevel::Warning) + QLatin1Char(' ')

@@ -10,6 +10,7 @@ class QPushButton;
 namespace soul {
 
 class DiskChangedBar;
+class ElidedLabel;
 class MarkdownHighlighter;
 class PersonaModel;
 class RecoveryBar;
@@ -33,7 +34,15 @@ public:
     QPushButton *createButton() const { return m_create; }
     QPushButton *editAnywayButton() const { return m_editAnyway; }
     QLabel *stateLabel() const { return m_state; }
+    ElidedLabel *roleLabel() const { return m_role; }
     QLabel *lintLabel() const { return m_lints; }
+    // Why a slot without a file takes no part, and what to do about it.
+    QLabel *absentNote() const { return m_absentNote; }
+    QLabel *readOnlyNote() const { return m_readOnly; }
+
+    // Tall enough to edit in, short enough that two or three panes fit at
+    // once. A slot without a buffer has no editor and folds to its header.
+    static constexpr int EditingHeight = 300;
 
     // Loads the model's buffer text, keeping the cursor and the scroll. A
     // large buffer is loaded once the editor is on screen or focused; until
@@ -72,11 +81,13 @@ private:
     bool m_reloadPending = false;
     int m_lastRevision = -1;
     QLabel *m_title = nullptr;
+    ElidedLabel *m_role = nullptr;
     QLabel *m_state = nullptr;
     QLabel *m_dirty = nullptr;
     SizeMeter *m_meter = nullptr;
     QLabel *m_lints = nullptr;
     QLabel *m_readOnly = nullptr;
+    QLabel *m_absentNote = nullptr;
     QPushButton *m_create = nullptr;
     QPushButton *m_save = nullptr;
     QPushButton *m_revert = nullptr;

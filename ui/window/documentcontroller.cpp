@@ -199,6 +199,12 @@ QStringList DocumentController::recentDirectories() const
     return m_settings->value(RecentKey).toStringList();
 }
 
+void DocumentController::clearRecent()
+{
+    m_settings->remove(RecentKey);
+    Q_EMIT recentChanged();
+}
+
 QString DocumentController::lastDirectory() const
 {
     return m_settings->value(LastKey).toString();

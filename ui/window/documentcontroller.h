@@ -47,6 +47,8 @@ public:
     bool createPersona(const QString &dir, const QList<int> &slots);
 
     QStringList recentDirectories() const;
+    // Forgets the recent folders (the last one stays for the next start).
+    void clearRecent();
     QString lastDirectory() const;
     // The bundled example persona, or empty when it is not installed.
     static QString exampleDirectory();

@@ -94,6 +94,7 @@ void MainWindow::buildUi()
     m_startView = new StartView(m_stack);
     m_startView->setExampleAvailable(!DocumentController::exampleDirectory().isEmpty());
     m_startView->setRecent(m_documents->recentDirectories());
+    m_actions->setRecent(m_documents->recentDirectories());
 
     m_editorView = new QWidget(m_stack);
     m_lostBar = new QLabel(m_editorView);
@@ -178,9 +179,12 @@ void MainWindow::wireModel()
     });
     connect(m_model, &PersonaModel::slotStateChanged, this, [this](int slot) {
         m_panes->pane(slot)->refreshState();
+        setWindowModified(m_model->hasUnsaved());
+        showEditState(); // unsaved, or read-only, or editable again
     });
     connect(m_model, &PersonaModel::recoveryChanged, this, [this](int slot) {
         m_panes->pane(slot)->refreshState();
+        showEditState();
     });
     connect(m_model, &PersonaModel::recoveryFailed, this, [this](const QString &error) {
         statusBar()->showMessage(error, 15000);
@@ -196,6 +200,7 @@ void MainWindow::wireModel()
     connect(m_model, &PersonaModel::refreshed, this, [this] { showStatus(); });
     connect(m_documents, &DocumentController::recentChanged, this, [this] {
         m_startView->setRecent(m_documents->recentDirectories());
+        m_actions->setRecent(m_documents->recentDirectories());
     });
     connect(m_documents, &DocumentController::statusMessage, this, [this](const QString &text) {
         statusBar()->showMessage(text, 5000);
@@ -229,7 +234,15 @@ void MainWindow::wirePanes()
         connect(pane, &SlotPane::focused, this, [this, pane](int slot) {
             m_currentSlot = slot;
             m_findBar->setTarget(pane->editor());
+            showEditState();
         });
+        QPlainTextEdit *editor = pane->editor();
+        for (auto available : {&QPlainTextEdit::undoAvailable, &QPlainTextEdit::redoAvailable}) {
+            connect(editor, available, this, [this, k] {
+                if (k == m_currentSlot)
+                    showEditState();
+            });
+        }
     }
     connect(m_preview->preview(), &SoulPreview::paneRequested, m_panes, &PaneStack::showPane);
 }
@@ -245,11 +258,10 @@ void MainWindow::wireActions()
         m_documents->open(DocumentController::exampleDirectory());
     });
     connect(m_actions->closeFolder, &QAction::triggered, m_documents, &DocumentController::close);
+    // Enabled only while the pane last focused has unsaved edits.
     connect(m_actions->save, &QAction::triggered, this, [this] {
         if (m_currentSlot >= 0)
             m_documents->save(m_currentSlot);
-        else
-            statusBar()->showMessage(tr("Click in a pane to choose what Save writes."), 5000);
     });
     connect(m_actions->saveAll, &QAction::triggered, m_documents, &DocumentController::saveAll);
     connect(m_actions->revert, &QAction::triggered, this, [this] {
@@ -264,6 +276,21 @@ void MainWindow::wireActions()
         m_export->copySoul(m_preview->preview()->view());
     });
     connect(m_actions->quit, &QAction::triggered, this, &QWidget::close);
+    connect(m_actions->undo, &QAction::triggered, this, [this] {
+        if (m_currentSlot >= 0)
+            m_panes->pane(m_currentSlot)->editor()->undo();
+    });
+    connect(m_actions->redo, &QAction::triggered, this, [this] {
+        if (m_currentSlot >= 0)
+            m_panes->pane(m_currentSlot)->editor()->redo();
+    });
+    connect(m_actions, &WindowActions::recentRequested, m_documents, [this](const QString &dir) {
+        m_documents->open(dir);
+    });
+    connect(m_actions->clearRecent,
+            &QAction::triggered,
+            m_documents,
+            &DocumentController::clearRecent);
     connect(m_actions->find, &QAction::triggered, this, [this] {
         if (!m_findBar->target())
             m_findBar->setTarget(m_panes->pane(0)->editor());
@@ -316,9 +343,28 @@ void MainWindow::showFolderState()
     m_actions->setFolderOpen(open);
     if (!open)
         m_lostBar->hide();
-    setWindowTitle(open ? tr("%1 — Soul Studio").arg(QFileInfo(m_model->directory()).fileName())
+    // [*] is where Qt puts the modified mark while any pane has unsaved edits.
+    setWindowTitle(open ? tr("%1[*] — Soul Studio").arg(QFileInfo(m_model->directory()).fileName())
                         : tr("Soul Studio"));
+    setWindowModified(m_model->hasUnsaved());
+    showEditState();
     showStatus();
+}
+
+void MainWindow::showEditState()
+{
+    // A read-only pane (an offer of recovered text, undecodable bytes) keeps
+    // its undo history but must not be changed through it.
+    const QPlainTextEdit *editor = m_model->isOpen() && m_currentSlot >= 0
+                                       ? m_panes->pane(m_currentSlot)->editor()
+                                       : nullptr;
+    const bool editable = editor && !editor->isReadOnly() && editor->isEnabled();
+    WindowActions::EditState state;
+    state.canUndo = editable && editor->document()->isUndoAvailable();
+    state.canRedo = editable && editor->document()->isRedoAvailable();
+    state.currentUnsaved = editor && m_model->slot(m_currentSlot).dirty;
+    state.anyUnsaved = m_model->isOpen() && m_model->hasUnsaved();
+    m_actions->setEditState(state);
 }
 
 void MainWindow::showStatus()

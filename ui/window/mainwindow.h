@@ -66,6 +66,8 @@ private:
     void wireActions();
     void showFolderState();
     void showStatus();
+    // The actions that depend on the pane last focused.
+    void showEditState();
 
     std::unique_ptr<QSettings> m_settings;
     std::unique_ptr<Prompter> m_prompter;

@@ -14,6 +14,7 @@ StartView::StartView(QWidget *parent)
     , m_new(new QPushButton(tr("&New persona…"), this))
     , m_example(new QPushButton(tr("Open the &example persona"), this))
     , m_recent(new QListWidget(this))
+    , m_noRecent(new QLabel(tr("No recent folders yet. A folder you open is listed here."), this))
 {
     auto *title = new QLabel(tr("<h2>Soul Studio</h2>"
                                 "<p>Edit the seven Markdown files of an agent persona and see "
@@ -23,6 +24,8 @@ StartView::StartView(QWidget *parent)
     auto *recentLabel = new QLabel(tr("&Recent folders:"), this);
     recentLabel->setBuddy(m_recent);
     m_recent->setAccessibleName(tr("Recent folders"));
+    m_noRecent->setWordWrap(true);
+    m_noRecent->setForegroundRole(QPalette::PlaceholderText);
 
     auto *column = new QVBoxLayout;
     column->addWidget(title);
@@ -32,6 +35,8 @@ StartView::StartView(QWidget *parent)
     column->addSpacing(12);
     column->addWidget(recentLabel);
     column->addWidget(m_recent, 1);
+    // One of the two is shown; either takes the room below the buttons.
+    column->addWidget(m_noRecent, 1, Qt::AlignTop);
 
     auto *content = new QWidget(this);
     content->setLayout(column);
@@ -55,7 +60,12 @@ void StartView::setRecent(const QStringList &dirs)
     for (const QString &dir : dirs) {
         auto *item = new QListWidgetItem(QDir::toNativeSeparators(dir), m_recent);
         item->setData(Qt::UserRole, dir);
+        item->setToolTip(QDir::toNativeSeparators(dir));
     }
+    if (m_recent->count() > 0)
+        m_recent->setCurrentRow(0);
+    m_recent->setVisible(!dirs.isEmpty());
+    m_noRecent->setVisible(dirs.isEmpty());
 }
 
 void StartView::setExampleAvailable(bool available)

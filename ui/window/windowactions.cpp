@@ -1,6 +1,8 @@
 #include "windowactions.h"
 
 #include <QAction>
+#include <QDir>
+#include <QFileInfo>
 #include <QMenu>
 #include <QMenuBar>
 #include <QWidget>
@@ -27,6 +29,10 @@ WindowActions::WindowActions(QWidget *window)
     exportSnapshot = make(tr("&Export Snapshot…"), QKeySequence(Qt::CTRL | Qt::Key_E));
     copySoul = make(tr("&Copy Soul"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     quit = make(tr("&Quit"), QKeySequence::Quit);
+    // The editors handle these keys themselves while they have the focus; the
+    // actions are for the menu, and say what the keys do.
+    undo = make(tr("&Undo"), QKeySequence::Undo);
+    redo = make(tr("&Redo"), QKeySequence::Redo);
     find = make(tr("&Find…"), QKeySequence::Find);
     showInvisibles = make(tr("Show &Invisibles"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));
     showInvisibles->setCheckable(true);
@@ -38,28 +44,63 @@ WindowActions::WindowActions(QWidget *window)
         jumpToSlot[size_t(k)] = make(tr("Go to %1").arg(slotName(k)),
                                      QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + k)));
     }
+    recentMenu = new QMenu(tr("Open &Recent"), window);
+    clearRecent = new QAction(tr("&Clear List"), this);
+    setRecent({});
     setFolderOpen(false);
+    setEditState({});
 }
 
 void WindowActions::fillMenuBar(QMenuBar *bar) const
 {
     QMenu *file = bar->addMenu(tr("&File"));
-    file->addActions({open, newPersona, openExample});
+    file->addActions({open});
+    file->addMenu(recentMenu);
+    file->addActions({newPersona, openExample});
     file->addSeparator();
     file->addActions({save, saveAll, revert});
     file->addSeparator();
-    file->addActions({exportSnapshot, copySoul});
+    file->addAction(exportSnapshot);
     file->addSeparator();
     file->addActions({closeFolder, quit});
 
     QMenu *edit = bar->addMenu(tr("&Edit"));
+    edit->addActions({undo, redo});
+    edit->addSeparator();
     edit->addAction(find);
+    edit->addSeparator();
+    edit->addAction(copySoul);
 
     QMenu *view = bar->addMenu(tr("&View"));
     view->addActions({showOnDisk, showInvisibles, focusPreview});
     view->addSeparator();
     for (QAction *jump : jumpToSlot)
         view->addAction(jump);
+}
+
+void WindowActions::setRecent(const QStringList &dirs)
+{
+    recentMenu->clear();
+    for (const QString &dir : dirs) {
+        // The folder's name first: the part that tells recent folders apart.
+        QAction *entry = recentMenu->addAction(
+            tr("%1  (%2)").arg(QFileInfo(dir).fileName(), QDir::toNativeSeparators(dir)));
+        connect(entry, &QAction::triggered, this, [this, dir] { Q_EMIT recentRequested(dir); });
+    }
+    if (!dirs.isEmpty())
+        recentMenu->addSeparator();
+    recentMenu->addAction(clearRecent);
+    clearRecent->setEnabled(!dirs.isEmpty());
+    recentMenu->setEnabled(!dirs.isEmpty());
+}
+
+void WindowActions::setEditState(const EditState &state)
+{
+    undo->setEnabled(state.canUndo);
+    redo->setEnabled(state.canRedo);
+    save->setEnabled(state.currentUnsaved);
+    revert->setEnabled(state.currentUnsaved);
+    saveAll->setEnabled(state.anyUnsaved);
 }
 
 void WindowActions::setFolderOpen(bool isOpen)

@@ -3,10 +3,12 @@
 #include "contract.h"
 
 #include <QObject>
+#include <QStringList>
 
 #include <array>
 
 class QAction;
+class QMenu;
 class QMenuBar;
 class QWidget;
 
@@ -25,6 +27,18 @@ public:
     void fillMenuBar(QMenuBar *bar) const;
     // Enables what needs an open folder.
     void setFolderOpen(bool open);
+    // Fills File > Open Recent; its entries emit recentRequested().
+    void setRecent(const QStringList &dirs);
+    // Undo, Redo, Save and Revert follow the pane last focused; Save All
+    // any unsaved pane. Call after setFolderOpen().
+    struct EditState
+    {
+        bool canUndo = false;
+        bool canRedo = false;
+        bool currentUnsaved = false;
+        bool anyUnsaved = false;
+    };
+    void setEditState(const EditState &state);
 
     QAction *open = nullptr;
     QAction *newPersona = nullptr;
@@ -36,11 +50,18 @@ public:
     QAction *exportSnapshot = nullptr;
     QAction *copySoul = nullptr;
     QAction *quit = nullptr;
+    QAction *undo = nullptr;
+    QAction *redo = nullptr;
     QAction *find = nullptr;
     QAction *showInvisibles = nullptr;
     QAction *showOnDisk = nullptr;
     QAction *focusPreview = nullptr;
     std::array<QAction *, SlotCount> jumpToSlot{};
+    QAction *clearRecent = nullptr;
+    QMenu *recentMenu = nullptr; // owned by the window
+
+Q_SIGNALS:
+    void recentRequested(const QString &dir);
 };
 
 } // namespace soul
