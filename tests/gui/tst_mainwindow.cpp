@@ -107,6 +107,7 @@ private Q_SLOTS:
     void init();
     void cleanup();
     void opensIntoPanesAndPreview();
+    void remembersWindowSize();
     void typingUpdatesPreviewByRangeEdit();
     void diskEventsReachPanesAndPreview();
     void dirtyPaneSurvivesExternalChange();
@@ -192,6 +193,21 @@ void tst_MainWindow::openWindow()
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     m_window->start(m_dir->path());
     QVERIFY(m_window->model()->isOpen());
+}
+
+void tst_MainWindow::remembersWindowSize()
+{
+    openWindow();
+    const QSize chosen(900, 640);
+    m_window->resize(chosen);
+    QTRY_COMPARE(m_window->size(), chosen);
+    QVERIFY(m_window->close());
+    m_window.reset();
+
+    MainWindow::Options options;
+    options.settingsFile = m_dir->filePath(QStringLiteral("settings.ini"));
+    MainWindow again(options);
+    QCOMPARE(again.size(), chosen);
 }
 
 void tst_MainWindow::opensIntoPanesAndPreview()

@@ -38,6 +38,13 @@ static void initSoulStudioResources()
 
 namespace soul {
 
+namespace {
+
+const QString GeometryKey = QStringLiteral("window/geometry");
+const QString SplitterKey = QStringLiteral("window/splitter");
+
+} // namespace
+
 MainWindow::MainWindow(QWidget *parent)
     : MainWindow(Options(), parent)
 {}
@@ -61,9 +68,12 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     wirePanes();
     wireActions();
     showFolderState();
-    // Roomy by default, but never larger than the screen it opens on.
+    // Roomy by default, but never larger than the screen it opens on; after
+    // the first run, as the user left it.
     const QSize available = screen() ? screen()->availableGeometry().size() : QSize(1400, 900);
     resize(QSize(1400, 900).boundedTo(available * 0.92));
+    restoreGeometry(m_settings->value(GeometryKey).toByteArray());
+    m_splitter->restoreState(m_settings->value(SplitterKey).toByteArray());
 }
 
 MainWindow::~MainWindow() = default;
@@ -108,6 +118,7 @@ void MainWindow::buildUi()
     m_lostBar->hide();
 
     auto *splitter = new QSplitter(Qt::Horizontal, m_editorView);
+    m_splitter = splitter;
     auto *left = new QWidget(splitter);
     m_panes = new PaneStack(m_model, left);
     m_findBar = new FindBar(left);
@@ -386,10 +397,13 @@ void MainWindow::showStatus()
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    if (m_documents->close())
-        event->accept();
-    else
+    if (!m_documents->close()) {
         event->ignore();
+        return;
+    }
+    m_settings->setValue(GeometryKey, saveGeometry());
+    m_settings->setValue(SplitterKey, m_splitter->saveState());
+    event->accept();
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)

@@ -6,6 +6,7 @@
 
 class QLabel;
 class QSettings;
+class QSplitter;
 class QStackedWidget;
 
 namespace soul {
@@ -80,6 +81,7 @@ private:
     QWidget *m_editorView = nullptr;
     PaneStack *m_panes = nullptr;
     PreviewPanel *m_preview = nullptr;
+    QSplitter *m_splitter = nullptr;
     FindBar *m_findBar = nullptr;
     QLabel *m_lostBar = nullptr;
     QLabel *m_statusDir = nullptr;
