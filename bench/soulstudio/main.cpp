@@ -49,6 +49,7 @@ public:
     ExportAnswer askExportWithUnsaved(const QStringList &) override { return ExportAnswer::Cancel; }
     QString askExportPath(const QString &) override { return {}; }
     QString askOpenDirectory(const QString &) override { return {}; }
+    QString askSaveAllDirectory(const QString &) override { return {}; }
     NewPersona askNewPersona(const QString &) override { return {}; }
     void showError(const QString &, const QString &text) override
     {

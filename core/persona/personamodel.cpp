@@ -246,6 +246,14 @@ Status PersonaModel::save(int slot)
     if (!state.dirty)
         return {};
     const QString path = slotPath(m_dir, slot);
+    if (m_directoryLost) {
+        // Writing would recreate a lone file where the folder was; the user
+        // decides where the persona goes instead.
+        return Status::failure(
+            tr("Could not save %1: its folder was removed or renamed. Use \"Save all "
+               "elsewhere\" on the red bar, or put the folder back.")
+                .arg(QDir::toNativeSeparators(path)));
+    }
     if (!state.bufferPresent) {
         // A buffer the user discarded while the file stayed on disk cannot be
         // "saved": there is nothing to write and we never delete a slot.
@@ -286,6 +294,44 @@ Status PersonaModel::saveAll()
             return s;
     }
     return {};
+}
+
+Status PersonaModel::saveAllTo(const QString &dir)
+{
+    if (!isOpen())
+        return Status::failure(tr("No persona folder is open."));
+    const QString target = QFileInfo(dir).absoluteFilePath();
+    const QString shown = QDir::toNativeSeparators(target);
+    for (int k = 0; k < SlotCount; ++k) {
+        const QFileInfo existing(slotPath(target, k));
+        if (existing.exists() || existing.isSymLink()) {
+            return Status::failure(
+                tr("%1 already exists, and saving elsewhere never overwrites a file. Pick an "
+                   "empty folder, or one without persona files.")
+                    .arg(QDir::toNativeSeparators(existing.filePath())));
+        }
+        const SlotState &state = m_slots[size_t(k)];
+        if (state.bufferPresent && !state.diskComplete && !state.dirty) {
+            return Status::failure(
+                tr("%1 is larger than 64 MiB and was not read whole, so it cannot be saved "
+                   "elsewhere. Copy that file with another tool.")
+                    .arg(slotName(k)));
+        }
+    }
+    if (!QFileInfo(target).isDir() && !QDir().mkpath(target)) {
+        return Status::failure(
+            tr("Could not create the folder %1. Check that its parent folder is writable.")
+                .arg(shown));
+    }
+    for (int k = 0; k < SlotCount; ++k) {
+        const SlotState &state = m_slots[size_t(k)];
+        if (!state.bufferPresent)
+            continue;
+        if (Status saved = saveSlotFile(slotPath(target, k), state.bufferBytes); !saved)
+            return saved;
+    }
+    // Every buffer is now a file of `target`, so opening it drops nothing.
+    return open(target);
 }
 
 void PersonaModel::revert(int slot)

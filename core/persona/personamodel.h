@@ -117,6 +117,14 @@ public:
     Status save(int slot);
     // Saves every dirty slot; stops at, and returns, the first failure.
     Status saveAll();
+    // The way out when the folder is lost: writes every buffer (dirty or not,
+    // since the files it came from may be gone) into `dir`, creating it when
+    // missing, then opens `dir`, so the buffers become its clean files. Fails
+    // with a sentence, writing nothing, when `dir` already holds any slot file
+    // (nothing there is overwritten, and no foreign slot joins the persona)
+    // or a slot's buffer is not the whole file. A write that fails stops
+    // there; what was written stays, and the current folder stays open.
+    Status saveAllTo(const QString &dir);
     // Drops the buffer's edits: it takes what is on disk again. Also the
     // answer "Reload" and "Discard" to a conflict.
     void revert(int slot);

@@ -35,6 +35,7 @@ public:
     ExportAnswer askExportWithUnsaved(const QStringList &) override { return ExportAnswer::Cancel; }
     QString askExportPath(const QString &) override { return {}; }
     QString askOpenDirectory(const QString &) override { return {}; }
+    QString askSaveAllDirectory(const QString &) override { return {}; }
     NewPersona askNewPersona(const QString &) override { return {}; }
     void showError(const QString &, const QString &) override {}
     void showCompare(const QString &, const QString &diff) override { lastDiff = diff; }

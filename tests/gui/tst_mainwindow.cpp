@@ -14,6 +14,7 @@
 #include "slots/slotpane.h"
 #include "snapshot.h"
 #include "utf8.h"
+#include "window/directorylostbar.h"
 #include "window/documentcontroller.h"
 #include "window/mainwindow.h"
 #include "window/prompter.h"
@@ -53,6 +54,7 @@ public:
     UnsavedAnswer unsavedAnswer = UnsavedAnswer::Cancel;
     ExportAnswer exportAnswer = ExportAnswer::Cancel;
     QString exportPath;
+    QString saveAllDirectory;
     QStringList errors;
     QStringList asked;
     QString lastDiff;
@@ -69,6 +71,11 @@ public:
     }
     QString askExportPath(const QString &) override { return exportPath; }
     QString askOpenDirectory(const QString &) override { return {}; }
+    QString askSaveAllDirectory(const QString &) override
+    {
+        asked.append(QStringLiteral("saveAllDirectory"));
+        return saveAllDirectory;
+    }
     NewPersona askNewPersona(const QString &) override { return {}; }
     void showError(const QString &, const QString &text) override { errors.append(text); }
     void showCompare(const QString &, const QString &diff) override { lastDiff = diff; }
@@ -117,6 +124,7 @@ private Q_SLOTS:
     void exportWithUnsavedAsks();
     void copySoulIsExact();
     void failedSaveKeepsBuffer();
+    void lostFolderOffersAWayOut();
     void fifoSlotDoesNotHang();
     void closingWithUnsavedAsks();
     void invisiblesKeepPositions();
@@ -415,6 +423,87 @@ void tst_MainWindow::failedSaveKeepsBuffer()
     QTRY_VERIFY(!m_window->directoryLostBar()->isVisible());
     QVERIFY(m_window->documents()->save(1));
     QCOMPARE(readAll(slotPath(dir, 1)), QByteArray("disk\nprecious"));
+}
+
+void tst_MainWindow::lostFolderOffersAWayOut()
+{
+    QTemporaryDir outer;
+    const QString dir = outer.filePath(QStringLiteral("persona"));
+    QVERIFY(QDir().mkpath(dir));
+    QVERIFY(writeInPlace(slotPath(dir, 0), "# Rules\r\n\r\nBe brief.\r\n"));
+    QVERIFY(writeInPlace(slotPath(dir, 1), "disk\n"));
+    QVERIFY(writeInPlace(slotPath(dir, 6), "- prefers metric units"));
+    MainWindow::Options options;
+    options.settingsFile = m_dir->filePath(QStringLiteral("settings.ini"));
+    m_window = std::make_unique<MainWindow>(options);
+    auto prompter = std::make_unique<TestPrompter>();
+    m_prompter = prompter.get();
+    m_window->setPrompter(std::move(prompter));
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    m_window->start(dir);
+    pane(1)->editor()->moveCursor(QTextCursor::End);
+    QTest::keyClicks(pane(1)->editor(), QStringLiteral("precious"));
+    QCOMPARE(pane(0)->stateLabel()->text(), QStringLiteral("present"));
+
+    QVERIFY(QDir().rename(dir, outer.filePath(QStringLiteral("renamed"))));
+    DirectoryLostBar *bar = m_window->directoryLostBar();
+    QTRY_VERIFY(bar->isVisible());
+    QVERIFY(bar->label()->text().contains(QDir::toNativeSeparators(dir)));
+    QVERIFY(bar->saveElsewhereButton()->isVisible());
+    QCOMPARE(bar->saveElsewhereButton()->text(), QStringLiteral("Save all elsewhere…"));
+    QVERIFY(bar->closeButton()->isVisible());
+    QCOMPARE(bar->closeButton()->text(), QStringLiteral("Close folder"));
+    for (int k : {0, 1, 6})
+        QCOMPARE(pane(k)->stateLabel()->text(), QStringLiteral("folder missing"));
+
+    // Close folder, cancelled: everything stays.
+    m_prompter->unsavedAnswer = Prompter::UnsavedAnswer::Cancel;
+    QTest::mouseClick(bar->closeButton(), Qt::LeftButton);
+    QCOMPARE(m_prompter->asked.last(), QStringLiteral("unsaved:SOUL.md"));
+    QVERIFY(m_window->model()->isOpen());
+    QVERIFY(bar->isVisible());
+    QCOMPARE(editorText(pane(1)), QStringLiteral("disk\nprecious"));
+
+    // Close folder, Save all: the save cannot land, says so, and keeps the buffer.
+    m_prompter->unsavedAnswer = Prompter::UnsavedAnswer::SaveAll;
+    QTest::mouseClick(bar->closeButton(), Qt::LeftButton);
+    QVERIFY(m_window->model()->isOpen());
+    QVERIFY(m_prompter->errors.last().contains(QStringLiteral("SOUL.md")));
+    QVERIFY(m_prompter->errors.last().contains(QStringLiteral("Save all elsewhere")));
+    QVERIFY(m_window->model()->slot(1).dirty);
+    QCOMPARE(editorText(pane(1)), QStringLiteral("disk\nprecious"));
+
+    // Save all elsewhere into a folder that holds a slot file: refused, nothing written.
+    QTemporaryDir taken;
+    QVERIFY(writeInPlace(slotPath(taken.path(), 6), "theirs"));
+    m_prompter->saveAllDirectory = taken.path();
+    QTest::mouseClick(bar->saveElsewhereButton(), Qt::LeftButton);
+    QCOMPARE(m_prompter->asked.last(), QStringLiteral("saveAllDirectory"));
+    QVERIFY(m_prompter->errors.last().contains(QDir::toNativeSeparators(slotPath(taken.path(), 6))));
+    QVERIFY(!QFileInfo::exists(slotPath(taken.path(), 0)));
+    QCOMPARE(readAll(slotPath(taken.path(), 6)), QByteArray("theirs"));
+    QCOMPARE(m_window->model()->directory(), QFileInfo(dir).absoluteFilePath());
+    QVERIFY(bar->isVisible());
+    QVERIFY(m_window->model()->slot(1).dirty);
+
+    // Save all elsewhere into a fresh folder: exact bytes, then it is the open folder.
+    QTemporaryDir fresh;
+    const int errors = m_prompter->errors.size();
+    m_prompter->saveAllDirectory = fresh.path();
+    QTest::mouseClick(bar->saveElsewhereButton(), Qt::LeftButton);
+    QCOMPARE(m_prompter->errors.size(), errors);
+    QCOMPARE(readAll(slotPath(fresh.path(), 0)), QByteArray("# Rules\r\n\r\nBe brief.\r\n"));
+    QCOMPARE(readAll(slotPath(fresh.path(), 1)), QByteArray("disk\nprecious"));
+    QCOMPARE(readAll(slotPath(fresh.path(), 6)), QByteArray("- prefers metric units"));
+    QVERIFY(!QFileInfo::exists(slotPath(fresh.path(), 2)));
+    QCOMPARE(m_window->model()->directory(), QFileInfo(fresh.path()).absoluteFilePath());
+    QVERIFY(!m_window->model()->hasUnsaved());
+    QVERIFY(!bar->isVisible());
+    for (int k : {0, 1, 6})
+        QCOMPARE(pane(k)->stateLabel()->text(), QStringLiteral("present"));
+    QCOMPARE(editorText(pane(1)), QStringLiteral("disk\nprecious"));
+    QVERIFY(!m_window->isWindowModified());
 }
 
 void tst_MainWindow::fifoSlotDoesNotHang()

@@ -6,6 +6,7 @@
 
 #include <QCryptographicHash>
 #include <QDirIterator>
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -32,6 +33,7 @@ private Q_SLOTS:
     void deletedWhileDirtyCanBeSavedAgain();
     void ownSaveIsNotAChange();
     void failedSaveKeepsBuffer();
+    void saveAllToWritesEveryBufferAndOpensIt();
     void fifoSlotDoesNotBlock();
     void obstaclesOpenReadOnly();
     void hugeSlotIsNotReadWhole();
@@ -259,6 +261,50 @@ void tst_PersonaModel::failedSaveKeepsBuffer()
     QCOMPARE(model.slot(1).bufferBytes, QByteArray("precious edits\n"));
     QTRY_VERIFY(model.directoryLost());
     QVERIFY(model.slot(1).bufferPresent);
+}
+
+void tst_PersonaModel::saveAllToWritesEveryBufferAndOpensIt()
+{
+    const QString dir = m_dir->path() + QStringLiteral("/persona");
+    QVERIFY(QDir().mkpath(dir));
+    QVERIFY(writeInPlace(slotPath(dir, 0), "rules\r\n"));
+    QVERIFY(writeInPlace(slotPath(dir, 1), "disk\n"));
+    PersonaModel model;
+    QVERIFY(model.open(dir).ok());
+    model.setBufferText(1, u"precious edits\n");
+    model.createSlot(3, "# new\n");
+    QVERIFY(QDir().rename(dir, m_dir->path() + QStringLiteral("/moved")));
+    QTRY_VERIFY(model.directoryLost());
+    const Status lostSave = model.save(1);
+    QVERIFY(!lostSave.ok());
+    QVERIFY(lostSave.error().contains(QStringLiteral("SOUL.md")));
+    QVERIFY(lostSave.error().contains(QStringLiteral("removed or renamed")));
+
+    // A folder that holds a slot file is refused before anything is written.
+    const QString taken = m_dir->path() + QStringLiteral("/taken");
+    QVERIFY(QDir().mkpath(taken));
+    QVERIFY(writeInPlace(slotPath(taken, 5), "theirs\n"));
+    const Status refused = model.saveAllTo(taken);
+    QVERIFY(!refused.ok());
+    QVERIFY(refused.error().contains(slotPath(taken, 5)));
+    QVERIFY(!QFileInfo::exists(slotPath(taken, 0)));
+    QCOMPARE(readAll(slotPath(taken, 5)), QByteArray("theirs\n"));
+    QCOMPARE(model.directory(), dir);
+    QVERIFY(model.directoryLost());
+    QVERIFY(model.slot(1).dirty);
+
+    // A missing folder is created; every buffer lands there, clean ones too.
+    const QString elsewhere = m_dir->path() + QStringLiteral("/elsewhere/kip");
+    QVERIFY(model.saveAllTo(elsewhere).ok());
+    QCOMPARE(model.directory(), elsewhere);
+    QVERIFY(!model.directoryLost());
+    QVERIFY(!model.hasUnsaved());
+    QCOMPARE(readAll(slotPath(elsewhere, 0)), QByteArray("rules\r\n"));
+    QCOMPARE(readAll(slotPath(elsewhere, 1)), QByteArray("precious edits\n"));
+    QCOMPARE(readAll(slotPath(elsewhere, 3)), QByteArray("# new\n"));
+    QVERIFY(!QFileInfo::exists(slotPath(elsewhere, 2)));
+    QVERIFY(model.slot(1).diskPresent());
+    QCOMPARE(model.slot(1).bufferBytes, QByteArray("precious edits\n"));
 }
 
 void tst_PersonaModel::fifoSlotDoesNotBlock()

@@ -238,7 +238,9 @@ void SlotPane::refreshState()
     const SlotState &s = m_model->slot(m_slot);
     const QString name = slotName(m_slot);
     QString state;
-    if (s.conflict == ConflictState::DeletedOnDisk)
+    if (m_model->directoryLost())
+        state = tr("folder missing");
+    else if (s.conflict == ConflictState::DeletedOnDisk)
         state = tr("deleted on disk");
     else if (s.diskPresent())
         state = s.readOnly ? tr("read-only") : tr("present");

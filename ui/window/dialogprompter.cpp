@@ -83,6 +83,11 @@ QString DialogPrompter::askOpenDirectory(const QString &start)
     return QFileDialog::getExistingDirectory(m_parent, tr("Open persona folder"), start);
 }
 
+QString DialogPrompter::askSaveAllDirectory(const QString &start)
+{
+    return QFileDialog::getExistingDirectory(m_parent, tr("Save all elsewhere"), start);
+}
+
 Prompter::NewPersona DialogPrompter::askNewPersona(const QString &start)
 {
     NewPersona answer;

@@ -17,6 +17,7 @@ public:
     ExportAnswer askExportWithUnsaved(const QStringList &files) override;
     QString askExportPath(const QString &suggested) override;
     QString askOpenDirectory(const QString &start) override;
+    QString askSaveAllDirectory(const QString &start) override;
     NewPersona askNewPersona(const QString &start) override;
     void showError(const QString &title, const QString &text) override;
     void showCompare(const QString &title, const QString &diff) override;

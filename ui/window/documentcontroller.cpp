@@ -120,6 +120,26 @@ bool DocumentController::saveAll()
     return true;
 }
 
+bool DocumentController::saveAllElsewhere()
+{
+    if (!m_model->isOpen())
+        return false;
+    // The lost folder's parent is usually where the renamed one went.
+    const QString parent = QFileInfo(m_model->directory()).absolutePath();
+    const QString dir = m_prompter->askSaveAllDirectory(
+        QFileInfo(parent).isDir() ? parent : QDir::homePath());
+    if (dir.isEmpty())
+        return false;
+    if (Status saved = m_model->saveAllTo(dir); !saved) {
+        m_prompter->showError(tr("Could not save elsewhere"), saved.error());
+        return false;
+    }
+    remember(m_model->directory());
+    Q_EMIT statusMessage(
+        tr("Saved every pane into %1").arg(QDir::toNativeSeparators(m_model->directory())));
+    return true;
+}
+
 void DocumentController::revert(int slot)
 {
     m_model->revert(slot);

@@ -34,6 +34,10 @@ public:
 
     bool save(int slot);
     bool saveAll();
+    // Asks for a folder, writes every pane into it and opens it (see
+    // PersonaModel::saveAllTo). False when cancelled or refused; the
+    // current folder and its buffers then stay as they were.
+    bool saveAllElsewhere();
     void revert(int slot);
     void create(int slot);
     void compare(int slot);

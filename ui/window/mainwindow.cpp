@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "dialogprompter.h"
+#include "directorylostbar.h"
 #include "documentcontroller.h"
 #include "export/exportcontroller.h"
 #include "findbar.h"
@@ -107,15 +108,7 @@ void MainWindow::buildUi()
     m_actions->setRecent(m_documents->recentDirectories());
 
     m_editorView = new QWidget(m_stack);
-    m_lostBar = new QLabel(m_editorView);
-    m_lostBar->setWordWrap(true);
-    m_lostBar->setAutoFillBackground(true);
-    m_lostBar->setMargin(6);
-    QPalette warn = m_lostBar->palette();
-    warn.setColor(QPalette::Window, QColor(0xd0, 0x40, 0x40));
-    warn.setColor(QPalette::WindowText, Qt::white);
-    m_lostBar->setPalette(warn);
-    m_lostBar->hide();
+    m_lostBar = new DirectoryLostBar(m_editorView);
 
     auto *splitter = new QSplitter(Qt::Horizontal, m_editorView);
     m_splitter = splitter;
@@ -201,12 +194,20 @@ void MainWindow::wireModel()
         statusBar()->showMessage(error, 15000);
     });
     connect(m_model, &PersonaModel::directoryLostChanged, this, [this](bool lost) {
-        m_lostBar->setText(tr("The folder %1 was removed or renamed. Every pane keeps its text; "
-                              "saving will fail until the folder is back.")
-                               .arg(QDir::toNativeSeparators(m_model->directory())));
-        m_lostBar->setVisible(lost);
+        if (lost)
+            m_lostBar->showFor(m_model->directory());
+        else
+            m_lostBar->hide();
+        // Every header says whether its file's folder is there.
+        for (int k = 0; k < SlotCount; ++k)
+            m_panes->pane(k)->refreshState();
         showStatus();
     });
+    connect(m_lostBar,
+            &DirectoryLostBar::saveElsewhereRequested,
+            m_documents,
+            &DocumentController::saveAllElsewhere);
+    connect(m_lostBar, &DirectoryLostBar::closeRequested, m_documents, &DocumentController::close);
     connect(m_model, &PersonaModel::watchingChanged, this, [this] { showStatus(); });
     connect(m_model, &PersonaModel::refreshed, this, [this] { showStatus(); });
     connect(m_documents, &DocumentController::recentChanged, this, [this] {

@@ -11,6 +11,7 @@ class QStackedWidget;
 
 namespace soul {
 
+class DirectoryLostBar;
 class DocumentController;
 class ExportController;
 class FindBar;
@@ -52,7 +53,7 @@ public:
     PreviewPanel *previewPanel() const { return m_preview; }
     StartView *startView() const { return m_startView; }
     FindBar *findBar() const { return m_findBar; }
-    QLabel *directoryLostBar() const { return m_lostBar; }
+    DirectoryLostBar *directoryLostBar() const { return m_lostBar; }
     int currentSlot() const { return m_currentSlot; }
 
 protected:
@@ -83,7 +84,7 @@ private:
     PreviewPanel *m_preview = nullptr;
     QSplitter *m_splitter = nullptr;
     FindBar *m_findBar = nullptr;
-    QLabel *m_lostBar = nullptr;
+    DirectoryLostBar *m_lostBar = nullptr;
     QLabel *m_statusDir = nullptr;
     QLabel *m_statusWatch = nullptr;
     QLabel *m_statusRefresh = nullptr;

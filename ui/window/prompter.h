@@ -27,6 +27,10 @@ public:
     // A persona folder to open; empty when cancelled.
     virtual QString askOpenDirectory(const QString &start) = 0;
 
+    // A folder to save every pane into when the open one was lost; empty
+    // when cancelled.
+    virtual QString askSaveAllDirectory(const QString &start) = 0;
+
     struct NewPersona
     {
         QString directory; // empty when cancelled
