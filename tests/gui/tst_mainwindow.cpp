@@ -149,7 +149,8 @@ private Q_SLOTS:
     void narrowHeaderElidesTheRole();
 
 private:
-    void openWindow();
+    void createWindow();
+    void openWindow(const QString &dir = {});
     SlotPane *pane(int slot) const { return m_window->panes()->pane(slot); }
     SoulPreview *preview() const { return m_window->previewPanel()->preview(); }
     QString path(int slot) const { return slotPath(m_dir->path(), slot); }
@@ -189,7 +190,7 @@ void tst_MainWindow::cleanup()
     m_dir.reset();
 }
 
-void tst_MainWindow::openWindow()
+void tst_MainWindow::createWindow()
 {
     MainWindow::Options options;
     options.settingsFile = m_dir->filePath(QStringLiteral("settings.ini"));
@@ -199,7 +200,12 @@ void tst_MainWindow::openWindow()
     m_window->setPrompter(std::move(prompter));
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-    m_window->start(m_dir->path());
+}
+
+void tst_MainWindow::openWindow(const QString &dir)
+{
+    createWindow();
+    m_window->start(dir.isEmpty() ? m_dir->path() : dir);
     QVERIFY(m_window->model()->isOpen());
 }
 
@@ -398,14 +404,7 @@ void tst_MainWindow::failedSaveKeepsBuffer()
     const QString dir = outer.filePath(QStringLiteral("persona"));
     QVERIFY(QDir().mkpath(dir));
     QVERIFY(writeInPlace(slotPath(dir, 1), "disk\n"));
-    MainWindow::Options options;
-    options.settingsFile = m_dir->filePath(QStringLiteral("settings.ini"));
-    m_window = std::make_unique<MainWindow>(options);
-    auto prompter = std::make_unique<TestPrompter>();
-    m_prompter = prompter.get();
-    m_window->setPrompter(std::move(prompter));
-    m_window->show();
-    m_window->start(dir);
+    openWindow(dir);
     pane(1)->editor()->moveCursor(QTextCursor::End);
     QTest::keyClicks(pane(1)->editor(), QStringLiteral("precious"));
     QVERIFY(QDir().rename(dir, outer.filePath(QStringLiteral("renamed"))));
@@ -433,15 +432,7 @@ void tst_MainWindow::lostFolderOffersAWayOut()
     QVERIFY(writeInPlace(slotPath(dir, 0), "# Rules\r\n\r\nBe brief.\r\n"));
     QVERIFY(writeInPlace(slotPath(dir, 1), "disk\n"));
     QVERIFY(writeInPlace(slotPath(dir, 6), "- prefers metric units"));
-    MainWindow::Options options;
-    options.settingsFile = m_dir->filePath(QStringLiteral("settings.ini"));
-    m_window = std::make_unique<MainWindow>(options);
-    auto prompter = std::make_unique<TestPrompter>();
-    m_prompter = prompter.get();
-    m_window->setPrompter(std::move(prompter));
-    m_window->show();
-    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-    m_window->start(dir);
+    openWindow(dir);
     pane(1)->editor()->moveCursor(QTextCursor::End);
     QTest::keyClicks(pane(1)->editor(), QStringLiteral("precious"));
     QCOMPARE(pane(0)->stateLabel()->text(), QStringLiteral("present"));
@@ -987,14 +978,7 @@ void tst_MainWindow::headerNamesReadOnlyAndDeletedStates()
 
 void tst_MainWindow::startViewSaysWhenNoFolderIsRecent()
 {
-    MainWindow::Options options;
-    options.settingsFile = m_dir->filePath(QStringLiteral("settings.ini"));
-    m_window = std::make_unique<MainWindow>(options);
-    auto prompter = std::make_unique<TestPrompter>();
-    m_prompter = prompter.get();
-    m_window->setPrompter(std::move(prompter));
-    m_window->show();
-    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    createWindow();
     StartView *start = m_window->startView();
     QVERIFY(start->isVisible());
     QVERIFY(start->noRecentLabel()->isVisible());
