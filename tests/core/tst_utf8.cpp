@@ -18,16 +18,8 @@ constexpr char32_t R = 0xFFFD;
 
 QString fromCodePoints(std::initializer_list<char32_t> codePoints)
 {
-    QString s;
-    for (const char32_t c : codePoints) {
-        if (c > 0xFFFF) {
-            s.append(QChar(QChar::highSurrogate(c)));
-            s.append(QChar(QChar::lowSurrogate(c)));
-        } else {
-            s.append(QChar(static_cast<char16_t>(c)));
-        }
-    }
-    return s;
+    const QList<uint> list(codePoints.begin(), codePoints.end());
+    return test::fromCodePoints(list, 0, list.size());
 }
 
 // Encodes code points to UTF-8 by hand (QString::toUtf8 is fine too, but this

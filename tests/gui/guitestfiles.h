@@ -1,8 +1,11 @@
 #pragma once
 
+#include "../core/testfiles.h"
+
 #include <QByteArray>
-#include <QDir>
+#include <QDirIterator>
 #include <QFile>
+#include <QMap>
 #include <QString>
 
 // Writing persona files the ways other programs do, for the GUI and model tests.
@@ -11,10 +14,7 @@ namespace soul::guitest {
 // Rewrites the file where it is (same inode), as most editors and `echo >` do.
 inline bool writeInPlace(const QString &path, const QByteArray &bytes)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        return false;
-    return file.write(bytes) == bytes.size();
+    return test::writeFile(path, bytes);
 }
 
 // Writes a temporary file beside it and renames it over the path, as atomic
@@ -29,10 +29,22 @@ inline bool writeAtomically(const QString &path, const QByteArray &bytes)
 
 inline QByteArray readAll(const QString &path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return file.readAll();
+    return test::readFile(path);
+}
+
+// Every file and folder below `dir` with its bytes: equal before and after
+// means nothing there was written, created or removed.
+inline QMap<QString, QByteArray> treeContents(const QString &dir)
+{
+    QMap<QString, QByteArray> files;
+    QDirIterator it(dir,
+                    QDir::Files | QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString file = it.next();
+        files.insert(file, readAll(file));
+    }
+    return files;
 }
 
 } // namespace soul::guitest

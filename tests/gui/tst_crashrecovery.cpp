@@ -152,15 +152,7 @@ void tst_CrashRecovery::command(const QByteArray &line)
 
 QMap<QString, QByteArray> tst_CrashRecovery::personaFiles() const
 {
-    QMap<QString, QByteArray> files;
-    QDirIterator it(m_persona,
-                    QDir::Files | QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot,
-                    QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString file = it.next();
-        files.insert(file, readAll(file));
-    }
-    return files;
+    return treeContents(m_persona);
 }
 
 QStringList tst_CrashRecovery::recoveryFiles() const

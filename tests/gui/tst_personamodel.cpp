@@ -72,15 +72,7 @@ void tst_PersonaModel::init()
 
 QMap<QString, QByteArray> tst_PersonaModel::personaFiles() const
 {
-    QMap<QString, QByteArray> files;
-    QDirIterator it(m_dir->path(),
-                    QDir::Files | QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot,
-                    QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString file = it.next();
-        files.insert(file, readAll(file));
-    }
-    return files;
+    return treeContents(m_dir->path());
 }
 
 void tst_PersonaModel::openMatchesComposeDirectory()

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <optional>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -77,6 +78,39 @@ public:
 
 private:
     mode_t m_old = 022;
+};
+
+// A file size limit (RLIMIT_FSIZE) for this process, with SIGXFSZ ignored so
+// that write() past it fails with EFBIG instead of killing the test; the
+// old limit and handler come back when it goes out of scope.
+class FileSizeLimit
+{
+public:
+    explicit FileSizeLimit(rlim_t bytes)
+        : m_oldHandler(std::signal(SIGXFSZ, SIG_IGN))
+    {
+        if (::getrlimit(RLIMIT_FSIZE, &m_saved) != 0)
+            return;
+        struct rlimit small = m_saved;
+        small.rlim_cur = bytes;
+        m_active = ::setrlimit(RLIMIT_FSIZE, &small) == 0;
+    }
+    ~FileSizeLimit()
+    {
+        if (m_active)
+            ::setrlimit(RLIMIT_FSIZE, &m_saved);
+        std::signal(SIGXFSZ, m_oldHandler);
+    }
+    FileSizeLimit(const FileSizeLimit &) = delete;
+    FileSizeLimit &operator=(const FileSizeLimit &) = delete;
+
+    bool active() const { return m_active; }
+
+private:
+    struct rlimit m_saved
+    {};
+    void (*m_oldHandler)(int) = SIG_DFL;
+    bool m_active = false;
 };
 
 } // namespace
@@ -330,18 +364,13 @@ void tst_SlotSaver::fullDiskKeepsOldFile()
     const QByteArray old(100, 'o');
     QVERIFY(writeFile(file, old));
 
-    struct rlimit saved
-    {};
-    QCOMPARE(::getrlimit(RLIMIT_FSIZE, &saved), 0);
-    const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
-    struct rlimit small = saved;
-    small.rlim_cur = 4096;
-    QCOMPARE(::setrlimit(RLIMIT_FSIZE, &small), 0);
+    std::optional<FileSizeLimit> limit;
+    limit.emplace(4096);
+    QVERIFY(limit->active());
 
     const Status status = saveSlotFile(file, QByteArray(1024 * 1024, 'n'));
 
-    ::setrlimit(RLIMIT_FSIZE, &saved);
-    std::signal(SIGXFSZ, oldHandler);
+    limit.reset();
 
     QVERIFY(!status.ok());
     QVERIFY2(status.error().startsWith(QStringLiteral("Cannot save ") + file),
@@ -384,13 +413,9 @@ void tst_SlotSaver::qSaveFileFacts()
 // its commit() then puts the cut file in place.
 void tst_SlotSaver::qSaveFileShortWriteIsNoError()
 {
-    struct rlimit saved
-    {};
-    QCOMPARE(::getrlimit(RLIMIT_FSIZE, &saved), 0);
-    const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
-    struct rlimit small = saved;
-    small.rlim_cur = 4096;
-    QCOMPARE(::setrlimit(RLIMIT_FSIZE, &small), 0);
+    std::optional<FileSizeLimit> limit;
+    limit.emplace(4096);
+    QVERIFY(limit->active());
 
     QSaveFile file(path(QStringLiteral("cut")));
     const bool opened = file.open(QIODevice::WriteOnly);
@@ -398,8 +423,7 @@ void tst_SlotSaver::qSaveFileShortWriteIsNoError()
     const QFileDevice::FileError error = file.error();
     const bool committed = opened && file.commit();
 
-    ::setrlimit(RLIMIT_FSIZE, &saved);
-    std::signal(SIGXFSZ, oldHandler);
+    limit.reset();
 
     QVERIFY(opened);
     QCOMPARE(written, 4096);
