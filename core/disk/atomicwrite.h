@@ -5,19 +5,58 @@
 #include <QByteArrayView>
 #include <QString>
 
-class QSaveFile;
-
+// The one way Soul Studio replaces a file's content: slot saves, Save all,
+// Save all elsewhere, new personas, exported snapshots and the recovery
+// store all end here. Every system call is checked (through fileio.h, where
+// tests make them fail), so a full disk can never pass for a save.
 namespace soul {
 
-// Writes `bytes` to `path` through a temporary file in the same directory and
-// a rename, so a reader sees the old file or the new one, never a mix. Fails
-// with a sentence naming the file and the cause; the old file is then kept.
-Status writeFileAtomically(const QString &path, QByteArrayView bytes);
+// How a write ended. `error` is the errno of the call that failed (0 when
+// the new bytes are in place) and `step` names that step in words ("writing
+// it", "flushing it to the disk", ...). The file is then exactly as it was,
+// and no temporary or backup file is left, except when `keptBackup` is set:
+// a file written in place could not be put back, and its old bytes are in
+// that file.
+struct WriteOutcome
+{
+    int error = 0;
+    QString step;
+    QString keptBackup;
+    bool ok() const { return error == 0; }
+};
 
-// Writes all of `bytes` to `file`, which is open, and commits it. Returns the
-// cause in the system's words when that fails ("No space left on device"),
-// after removing the temporary file, so the target is as it was; returns an
-// empty string on success.
-QString writeAndCommit(QSaveFile &file, QByteArrayView bytes);
+// Replaces the content of `path` (a regular file or nothing; symbolic links
+// are not followed here: pass the end of the chain) with `bytes`:
+//
+// * Normally: a new file beside it (O_EXCL, a hidden name), written in full,
+//   fsync()ed and closed, each step checked, takes the old file's permission
+//   bits (and owner, when allowed), then rename()s over it; the folder is
+//   fsync()ed after the rename. A reader sees the old bytes or the new ones.
+// * When the file has more than one hard link, a rename would leave the
+//   other names with the old text. The file is written in place instead:
+//   its old bytes are first copied to a backup beside it (fsync()ed), then
+//   written over, truncated, fsync()ed; on any failure the old bytes are
+//   written back and the backup removed. A crash in between leaves the
+//   backup, named ".NAME.XXXXXX.bak".
+WriteOutcome replaceFile(const QString &path, QByteArrayView bytes);
+
+// "No space left on device (while writing it). The disk is full: free some
+// space, then try again" -- the cause and what to do, for a failed outcome.
+QString writeFailureText(const WriteOutcome &outcome);
+
+// What to do about an errno a write can end in, as a clause: a read-only
+// file system, a full disk or quota, a failing device, permissions...
+QString writeErrorAdvice(int error);
+
+// Follows the chain of symbolic links at `path` to the file the bytes really
+// go to, which may not exist yet (a dangling link is saved by creating its
+// target). Empty with `error` set for a loop ("it is a loop ...").
+QString resolveLinks(const QString &path, QString *error);
+
+// replaceFile() through `path`'s links, for files that are not slots (an
+// exported snapshot, its manifest, the recovery store). Fails with a sentence
+// naming the file, the cause and what to do; any old file there is then
+// unchanged.
+Status writeFileAtomically(const QString &path, QByteArrayView bytes);
 
 } // namespace soul

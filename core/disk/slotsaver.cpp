@@ -6,7 +6,6 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
 
 #include <cerrno>
 #include <sys/stat.h>
@@ -14,41 +13,14 @@
 
 namespace soul {
 
-namespace {
-
-// Far above any real chain; Linux itself gives up at 40.
-constexpr int MaxLinkDepth = 64;
-
-// Where the bytes of `path` really go: the end of its chain of symbolic
-// links, which may not exist yet (a dangling link is saved by creating its
-// target). Empty with `error` set for a loop.
-QString finalPath(const QString &path, QString *error)
-{
-    QString current = path;
-    for (int depth = 0; depth < MaxLinkDepth; ++depth) {
-        const QFileInfo info(current);
-        if (!info.isSymLink())
-            return current;
-        // symLinkTarget() resolves a relative target against the link's folder.
-        current = info.symLinkTarget();
-    }
-    *error = QStringLiteral("Cannot save %1: it is a loop of symbolic links. Point the link at "
-                            "a file, or remove it.")
-                 .arg(path);
-    return {};
-}
-
-} // namespace
-
 Status saveSlotFile(const QString &path, QByteArrayView bytes)
 {
-    // QSaveFile (Qt 6.4) follows links by itself, but treats a loop as a plain
-    // file and would replace the link; resolving here also lets the messages
-    // name the real target.
+    // Resolved here so that a loop fails instead of being replaced by a
+    // file, and so that the messages name the real target.
     QString error;
-    const QString target = finalPath(path, &error);
+    const QString target = resolveLinks(path, &error);
     if (target.isEmpty())
-        return Status::failure(error);
+        return Status::failure(QStringLiteral("Cannot save %1: %2").arg(path, error));
     const QString named = target == path ? path
                                          : QStringLiteral("%1 (a link to %2)").arg(path, target);
 
@@ -63,8 +35,16 @@ Status saveSlotFile(const QString &path, QByteArrayView bytes)
                                        .arg(named, fileKindText(info.st_mode)));
         }
         // The rename would replace a read-only file as long as the folder is
-        // writable; its mode says the owner does not want it changed.
+        // writable; its mode says the owner does not want it changed. On a
+        // read-only file system access() says EROFS, and the cure differs.
         if (::access(nativeTarget.constData(), W_OK) != 0) {
+            if (errno == EROFS) {
+                return Status::failure(QStringLiteral("Cannot save %1: the file system it is "
+                                                      "on is read-only. Mount it read-write, or "
+                                                      "save to another place; the file on disk "
+                                                      "is unchanged.")
+                                           .arg(named));
+            }
             return Status::failure(QStringLiteral("Cannot save %1: the file is read-only. Make it "
                                                   "writable, then save again.")
                                        .arg(named));
@@ -80,20 +60,14 @@ Status saveSlotFile(const QString &path, QByteArrayView bytes)
                 .arg(named, QDir::toNativeSeparators(QFileInfo(target).absolutePath())));
     }
 
-    // QSaveFile writes a temporary file beside the target and renames it over
-    // the target on commit(), copying the old file's permissions; a new file
-    // gets 0666 less the umask.
-    QSaveFile file(target);
-    if (!file.open(QIODevice::WriteOnly)) {
-        return Status::failure(QStringLiteral("Cannot save %1: %2. Check that you may write to "
-                                              "its folder; the file on disk is unchanged.")
-                                   .arg(named, file.errorString()));
-    }
-    if (const QString why = writeAndCommit(file, bytes); !why.isEmpty()) {
-        return Status::failure(QStringLiteral("Cannot save %1: %2. Free some space or check the "
-                                              "folder's permissions, then save again; the file "
-                                              "on disk is unchanged.")
-                                   .arg(named, why));
+    const WriteOutcome outcome = replaceFile(target, bytes);
+    if (!outcome.ok()) {
+        return Status::failure(QStringLiteral("Cannot save %1: %2%3.")
+                                   .arg(named,
+                                        writeFailureText(outcome),
+                                        outcome.keptBackup.isEmpty()
+                                            ? QStringLiteral("; the file on disk is unchanged")
+                                            : QString()));
     }
     return {};
 }

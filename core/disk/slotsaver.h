@@ -5,10 +5,12 @@
 #include <QByteArrayView>
 #include <QString>
 
-// Saving a slot: atomic (QSaveFile, commit checked), through symbolic links to
-// their target, keeping the file's permissions; exactly the given bytes. A
-// failure (read-only folder, disk full, ...) is a sentence naming the file and
-// what to do, and the file on disk is then unchanged.
+// Saving a slot: through replaceFile() (atomicwrite.h), every system call
+// checked; through symbolic links to their target; keeping the file's
+// permissions and its hard links; exactly the given bytes. A failure
+// (read-only file or file system, disk full, failing device, ...) is a
+// sentence naming the file, the cause and what to do, and the file on disk
+// is then unchanged.
 namespace soul {
 
 // Writes `bytes` to `path` through a temporary file beside the real target and
@@ -16,12 +18,14 @@ namespace soul {
 //
 // * A symbolic link stays a link: the end of its chain is written (a dangling
 //   link's target is created, when its folder exists). A loop of links fails.
-// * An existing file keeps its permission bits (not its owner, should another
-//   user own it); a new file gets 0666 less the umask.
-// * A read-only existing file, a folder, FIFO or device at the path, a missing
-//   folder, a read-only folder and a full disk each fail with a sentence that
-//   names the file; the file on disk is then as it was, and no temporary file
-//   is left behind.
+// * A file with more than one hard link keeps them: it is written in place
+//   after a backup copy (see replaceFile()), so every name shows the new text.
+// * An existing file keeps its permission bits (and its owner, where the
+//   system allows); a new file gets 0666 less the umask.
+// * A read-only existing file, a read-only file system, a folder, FIFO or
+//   device at the path, a missing folder, a read-only folder, a full disk and
+//   a failing device each fail with a sentence that names the file; the file
+//   on disk is then as it was, and no temporary file is left behind.
 Status saveSlotFile(const QString &path, QByteArrayView bytes);
 
 } // namespace soul

@@ -137,7 +137,6 @@ private Q_SLOTS:
     void readOnlyFolderFails();
     void readOnlyFileFails();
     void fullDiskKeepsOldFile();
-    void qSaveFileFacts();
     void qSaveFileShortWriteIsNoError();
 
 private:
@@ -382,35 +381,9 @@ void tst_SlotSaver::fullDiskKeepsOldFile()
     QCOMPARE(strayEntries(m_tmp->path(), {QStringLiteral("MEMORY.md")}), QStringList());
 }
 
-// What QSaveFile itself does on this Qt, which saveSlotFile() relies on: it
-// follows a link to its target, keeps the old file's mode and creates new
-// files with 0666 less the umask.
-void tst_SlotSaver::qSaveFileFacts()
-{
-    const QString target = path(QStringLiteral("real"));
-    QVERIFY(writeFile(target, "old"));
-    QCOMPARE(::chmod(QFile::encodeName(target).constData(), 0604), 0);
-    const QString link = path(QStringLiteral("link"));
-    QVERIFY(makeLink(QStringLiteral("real"), link));
-
-    const UmaskScope umaskScope(022);
-    QSaveFile file(link);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    QCOMPARE(file.write("new"), 3);
-    QVERIFY(file.commit());
-    QVERIFY(isLink(link));
-    QCOMPARE(contentOf(target), QByteArray("new"));
-    QCOMPARE(int(modeOf(target)), 0604);
-
-    QSaveFile fresh(path(QStringLiteral("fresh")));
-    QVERIFY(fresh.open(QIODevice::WriteOnly));
-    QVERIFY(fresh.commit());
-    QCOMPARE(int(modeOf(path(QStringLiteral("fresh")))), 0644);
-}
-
-// Why saveSlotFile() checks the count write() returns: a write cut short by a
-// full disk (here the file size limit) leaves QSaveFile without an error, and
-// its commit() then puts the cut file in place.
+// Why the write path does not use QSaveFile: a write cut short by a full
+// disk (here the file size limit) leaves QSaveFile without an error, and its
+// commit() then puts the cut file in place.
 void tst_SlotSaver::qSaveFileShortWriteIsNoError()
 {
     std::optional<FileSizeLimit> limit;
