@@ -238,7 +238,7 @@ void PersonaModel::setBuffer(int slot, const QByteArray &bytes, bool present)
     Q_EMIT sectionChanged(slot);
 }
 
-Status PersonaModel::save(int slot)
+SaveResult PersonaModel::save(int slot, SaveMode mode)
 {
     SlotState &state = m_slots.at(size_t(slot));
     if (!isOpen())
@@ -262,6 +262,17 @@ Status PersonaModel::save(int slot)
     }
     if (state.readOnly && !state.canEditAnyway)
         return Status::failure(tr("%1 is read-only here: %2").arg(path, state.readOnlyReason));
+    if (mode == SaveMode::CheckDisk) {
+        const StaleReason stale = staleness(slot);
+        if (stale != StaleReason::None) {
+            // Show what is there now: the bar, and the bytes Compare shows.
+            if (state.conflict == ConflictState::None)
+                applyDiskChange(slot);
+            if (!state.dirty)
+                return {}; // the file now holds exactly the buffer
+            return SaveResult::stale(stale, staleText(slot, stale));
+        }
+    }
     if (Status saved = saveSlotFile(path, state.bufferBytes); !saved)
         return saved;
 
@@ -287,13 +298,63 @@ Status PersonaModel::save(int slot)
     return {};
 }
 
-Status PersonaModel::saveAll()
+SaveResult PersonaModel::saveAll(SaveMode mode)
 {
     for (int k = 0; k < SlotCount; ++k) {
-        if (Status s = save(k); !s)
+        if (SaveResult s = save(k, mode); !s)
             return s;
     }
     return {};
+}
+
+StaleReason PersonaModel::staleness(int slot) const
+{
+    const SlotState &state = m_slots.at(size_t(slot));
+    if (!isOpen())
+        return StaleReason::None;
+    switch (state.conflict) {
+    case ConflictState::ChangedOnDisk:
+        return StaleReason::ChangedOnDisk;
+    case ConflictState::DeletedOnDisk:
+        return StaleReason::DeletedOnDisk;
+    case ConflictState::None:
+        break;
+    }
+    // The model's digest is the one record of what the buffer came from;
+    // the file is hashed once here, streamed, to compare with it.
+    ReadOptions options;
+    options.limit = 0;
+    options.sha256 = true;
+    const SlotRead now = readSlot(m_dir, slot, options);
+    const bool presentNow = now.presence == SlotPresence::Present;
+    if (!state.diskPresent())
+        return presentNow ? StaleReason::CreatedOnDisk : StaleReason::None;
+    if (!presentNow)
+        return now.presence == SlotPresence::Missing || now.presence == SlotPresence::DanglingLink
+                   ? StaleReason::DeletedOnDisk
+                   : StaleReason::ChangedOnDisk;
+    return now.sha256 == state.diskSha256 ? StaleReason::None : StaleReason::ChangedOnDisk;
+}
+
+QString PersonaModel::staleText(int slot, StaleReason reason) const
+{
+    const QString path = QDir::toNativeSeparators(slotPath(m_dir, slot));
+    switch (reason) {
+    case StaleReason::DeletedOnDisk:
+        return tr("%1 was deleted on disk since you opened it. Saving would create it again; "
+                  "nothing was written.")
+            .arg(path);
+    case StaleReason::CreatedOnDisk:
+        return tr("%1 was created on disk by another program since you started it here. "
+                  "Saving would replace that file; nothing was written.")
+            .arg(path);
+    case StaleReason::ChangedOnDisk:
+    case StaleReason::None:
+        break;
+    }
+    return tr("%1 was changed on disk by another program since you opened it. Saving would "
+              "replace that change; nothing was written.")
+        .arg(path);
 }
 
 Status PersonaModel::saveAllTo(const QString &dir)

@@ -34,6 +34,43 @@ enum class ConflictState {
     DeletedOnDisk, // the file went away while the buffer had unsaved edits
 };
 
+// Why a save wrote nothing although it could have: the file is no longer
+// what the buffer was loaded from (or last saved as), so writing would
+// drop another program's change. The window asks before overwriting.
+enum class StaleReason {
+    None,
+    ChangedOnDisk, // other bytes than those the buffer came from
+    DeletedOnDisk, // the file the buffer came from is gone
+    CreatedOnDisk, // the buffer was created for an absent slot, and a file appeared
+};
+
+// A save's outcome: a Status (failed with a sentence, or ok), and for a
+// refused stale save also why it was refused.
+class SaveResult : public Status
+{
+public:
+    SaveResult() = default;
+    SaveResult(Status status) // NOLINT(google-explicit-constructor): any Status is an outcome
+        : Status(std::move(status))
+    {}
+    static SaveResult stale(StaleReason reason, QString error)
+    {
+        SaveResult r(Status::failure(std::move(error)));
+        r.m_stale = reason;
+        return r;
+    }
+    bool isStale() const { return m_stale != StaleReason::None; }
+    StaleReason staleReason() const { return m_stale; }
+
+private:
+    StaleReason m_stale = StaleReason::None;
+};
+
+// Whether a save first checks that the file is still the one the buffer
+// came from (the default), or overwrites whatever is there (the user's
+// answer "Overwrite").
+enum class SaveMode { CheckDisk, Overwrite };
+
 // Which soul to compose: the editor buffers (unsaved edits included) or the
 // files as an agent starting now would read them.
 enum class SoulView { Unsaved, OnDisk };
@@ -112,11 +149,21 @@ public:
     // Gives an absent slot a buffer with `bytes`, unsaved until saved.
     void createSlot(int slot, const QByteArray &bytes);
 
-    // Writes slot `slot`'s buffer (atomic, through links, permissions kept).
-    // On failure the buffer stays dirty and the sentence says why.
-    Status save(int slot);
-    // Saves every dirty slot; stops at, and returns, the first failure.
-    Status saveAll();
+    // Writes slot `slot`'s buffer (atomic, through links, permissions and
+    // hard links kept). On failure the buffer stays dirty and the sentence
+    // says why. With SaveMode::CheckDisk, a file that is no longer what the
+    // buffer came from (the changed-on-disk bar shows, or the file changed,
+    // appeared or went away before the watcher said so) is not written: the
+    // result isStale(), and the slot now shows the conflict, its disk bytes
+    // read again for comparing.
+    SaveResult save(int slot, SaveMode mode = SaveMode::CheckDisk);
+    // Saves every dirty slot; stops at, and returns, the first failure or
+    // stale slot.
+    SaveResult saveAll(SaveMode mode = SaveMode::CheckDisk);
+    // Whether saving `slot` now would replace a change made outside: the
+    // conflict the model knows of, else the file's digest read now against
+    // the one the buffer came from (one streamed read; nothing is kept).
+    StaleReason staleness(int slot) const;
     // The way out when the folder is lost: writes every buffer (dirty or not,
     // since the files it came from may be gone) into `dir`, creating it when
     // missing, then opens `dir`, so the buffers become its clean files. Fails
@@ -128,7 +175,8 @@ public:
     // Drops the buffer's edits: it takes what is on disk again. Also the
     // answer "Reload" and "Discard" to a conflict.
     void revert(int slot);
-    // Keeps the edits and forgets the conflict; the buffer stays dirty.
+    // Keeps the edits and forgets the conflict; the buffer stays dirty, and
+    // the file as it is now becomes what a save may replace without asking.
     void keepMine(int slot);
     // Lifts the read-only state of a slot whose bytes would change in a pane.
     void editAnyway(int slot);
@@ -199,6 +247,7 @@ private:
     void recomputeUnsaved(int slot);
     void recomputeOnDisk(int slot);
     void touchRefresh();
+    QString staleText(int slot, StaleReason reason) const;
     void scheduleRecovery(int slot);
     void openRecovery();
 

@@ -58,6 +58,16 @@ public:
     QStringList errors;
     QStringList asked;
     QString lastDiff;
+    // Answers to the stale-save question, taken in order; Cancel once empty.
+    QList<StaleAnswer> staleAnswers;
+
+    StaleAnswer askStaleSave(const QString &file, const QString &why) override
+    {
+        asked.append(QStringLiteral("stale:") + file);
+        staleWhy = why;
+        return staleAnswers.isEmpty() ? StaleAnswer::Cancel : staleAnswers.takeFirst();
+    }
+    QString staleWhy;
 
     UnsavedAnswer askUnsaved(const QStringList &files) override
     {
@@ -120,6 +130,10 @@ private Q_SLOTS:
     void dirtyPaneSurvivesExternalChange();
     void deletedWhileDirtyOffersSaveOrDiscard();
     void saveKeepsBytesWhenOneWordChanges();
+    void ctrlSOnAChangedFileAsks();
+    void ctrlSBeforeTheBarShowsAsks();
+    void saveAllAsksForEachChangedFile();
+    void closeWithSaveAllAsksAboutChangedFiles();
     void exportEqualsComposeDirectory();
     void exportWithUnsavedAsks();
     void copySoulIsExact();
@@ -326,9 +340,104 @@ void tst_MainWindow::deletedWhileDirtyOffersSaveOrDiscard()
     QTRY_VERIFY(pane(0)->diskBar()->isVisible());
     QCOMPARE(pane(0)->diskBar()->kind(), DiskChangedBar::Kind::Deleted);
     QVERIFY(previewText(preview()).contains(QStringLiteral("More.")));
+    // Re-creating a deleted file is asked first.
+    QTest::mouseClick(pane(0)->diskBar()->saveButton(), Qt::LeftButton);
+    QCOMPARE(m_prompter->asked, QStringList{QStringLiteral("stale:AGENTS.md")});
+    QVERIFY(!QFileInfo::exists(path(0)));
+    m_prompter->staleAnswers = {Prompter::StaleAnswer::Overwrite};
     QTest::mouseClick(pane(0)->diskBar()->saveButton(), Qt::LeftButton);
     QCOMPARE(readAll(path(0)), QByteArray("# Rules\n\nBe brief.\nMore."));
     QVERIFY(!pane(0)->diskBar()->isVisible());
+}
+
+void tst_MainWindow::ctrlSOnAChangedFileAsks()
+{
+    openWindow();
+    QPlainTextEdit *editor = pane(6)->editor();
+    editor->setFocus();
+    QTest::keyClicks(editor, QStringLiteral("Mine. "));
+    QVERIFY(writeInPlace(path(6), "Theirs.\n"));
+    QTRY_VERIFY(pane(6)->diskBar()->isVisible());
+
+    // Cancel: nothing written, the edits stay unsaved.
+    QTest::keySequence(m_window.get(), QKeySequence(Qt::CTRL | Qt::Key_S));
+    QCOMPARE(m_prompter->asked, QStringList{QStringLiteral("stale:MEMORY.md")});
+    QVERIFY(m_prompter->staleWhy.contains(QDir::toNativeSeparators(path(6))));
+    QCOMPARE(readAll(path(6)), QByteArray("Theirs.\n"));
+    QVERIFY(m_window->model()->slot(6).dirty);
+    QVERIFY(m_prompter->errors.isEmpty());
+
+    // Compare shows the disk against the buffer, then asks again.
+    m_prompter->asked.clear();
+    m_prompter->staleAnswers = {Prompter::StaleAnswer::Compare, Prompter::StaleAnswer::Cancel};
+    QTest::keySequence(m_window.get(), QKeySequence(Qt::CTRL | Qt::Key_S));
+    QCOMPARE(m_prompter->asked,
+             QStringList({QStringLiteral("stale:MEMORY.md"), QStringLiteral("stale:MEMORY.md")}));
+    QVERIFY(m_prompter->lastDiff.contains(QStringLiteral("-Theirs.")));
+    QVERIFY(m_prompter->lastDiff.contains(QStringLiteral("+Mine. - prefers metric units")));
+    QCOMPARE(readAll(path(6)), QByteArray("Theirs.\n"));
+
+    m_prompter->staleAnswers = {Prompter::StaleAnswer::Overwrite};
+    QTest::keySequence(m_window.get(), QKeySequence(Qt::CTRL | Qt::Key_S));
+    QCOMPARE(readAll(path(6)), QByteArray("Mine. - prefers metric units"));
+    QVERIFY(!m_window->model()->slot(6).dirty);
+    QVERIFY(!pane(6)->diskBar()->isVisible());
+}
+
+// The file changes and Ctrl+S comes before the watcher could report it.
+void tst_MainWindow::ctrlSBeforeTheBarShowsAsks()
+{
+    openWindow();
+    QPlainTextEdit *editor = pane(1)->editor();
+    editor->setFocus();
+    QTest::keyClicks(editor, QStringLiteral("Mine. "));
+    QVERIFY(writeInPlace(path(1), "Theirs.\n"));
+    QTest::keySequence(m_window.get(), QKeySequence(Qt::CTRL | Qt::Key_S));
+    QCOMPARE(m_prompter->asked, QStringList{QStringLiteral("stale:SOUL.md")});
+    QCOMPARE(readAll(path(1)), QByteArray("Theirs.\n"));
+    QVERIFY(m_window->model()->slot(1).dirty);
+    // The pane now shows what happened.
+    QTRY_VERIFY(pane(1)->diskBar()->isVisible());
+    QCOMPARE(editorText(pane(1)), QStringLiteral("Mine. You are Kip, a terse assistant.\n"));
+}
+
+void tst_MainWindow::saveAllAsksForEachChangedFile()
+{
+    openWindow();
+    QTest::keyClicks(pane(1)->editor(), QStringLiteral("A "));
+    QTest::keyClicks(pane(6)->editor(), QStringLiteral("B "));
+    QVERIFY(writeInPlace(path(1), "Theirs 1.\n"));
+    QVERIFY(writeInPlace(path(6), "Theirs 6.\n"));
+    QTRY_VERIFY(pane(1)->diskBar()->isVisible() && pane(6)->diskBar()->isVisible());
+
+    // Cancel on the first stops Save all; nothing is written.
+    m_window->actions()->saveAll->trigger();
+    QCOMPARE(m_prompter->asked, QStringList{QStringLiteral("stale:SOUL.md")});
+    QCOMPARE(readAll(path(1)), QByteArray("Theirs 1.\n"));
+    QCOMPARE(readAll(path(6)), QByteArray("Theirs 6.\n"));
+
+    m_prompter->asked.clear();
+    m_prompter->staleAnswers = {Prompter::StaleAnswer::Overwrite, Prompter::StaleAnswer::Cancel};
+    m_window->actions()->saveAll->trigger();
+    QCOMPARE(m_prompter->asked,
+             QStringList({QStringLiteral("stale:SOUL.md"), QStringLiteral("stale:MEMORY.md")}));
+    QCOMPARE(readAll(path(1)), QByteArray("A You are Kip, a terse assistant.\n"));
+    QCOMPARE(readAll(path(6)), QByteArray("Theirs 6.\n"));
+    QVERIFY(m_window->model()->slot(6).dirty);
+}
+
+void tst_MainWindow::closeWithSaveAllAsksAboutChangedFiles()
+{
+    openWindow();
+    QTest::keyClicks(pane(6)->editor(), QStringLiteral("B "));
+    QVERIFY(writeInPlace(path(6), "Theirs 6.\n"));
+    m_prompter->unsavedAnswer = Prompter::UnsavedAnswer::SaveAll;
+    QVERIFY(!m_window->documents()->close());
+    QVERIFY(m_window->model()->isOpen());
+    QCOMPARE(m_prompter->asked,
+             QStringList({QStringLiteral("unsaved:MEMORY.md"), QStringLiteral("stale:MEMORY.md")}));
+    QCOMPARE(readAll(path(6)), QByteArray("Theirs 6.\n"));
+    QVERIFY(m_window->model()->slot(6).dirty);
 }
 
 void tst_MainWindow::saveKeepsBytesWhenOneWordChanges()

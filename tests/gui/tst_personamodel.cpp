@@ -13,6 +13,7 @@
 #include <QTest>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 using namespace soul;
 using namespace soul::guitest;
@@ -31,6 +32,11 @@ private Q_SLOTS:
     void cleanSlotFollowsDisk();
     void dirtySlotKeepsEditsAndRaisesConflict();
     void deletedWhileDirtyCanBeSavedAgain();
+    void staleSaveBeforeTheWatcherKnows();
+    void staleSaveWhileTheBarShows();
+    void createdOnDiskMeanwhileIsStale();
+    void fileAlreadyHoldingTheBufferIsNotStale();
+    void saveKeepsHardLinks();
     void ownSaveIsNotAChange();
     void failedSaveKeepsBuffer();
     void saveAllToWritesEveryBufferAndOpensIt();
@@ -213,9 +219,108 @@ void tst_PersonaModel::deletedWhileDirtyCanBeSavedAgain()
     QVERIFY(model.slot(2).bufferPresent);
     QVERIFY(!model.section(2, SoulView::OnDisk));
     QVERIFY(model.section(2, SoulView::Unsaved));
-    QVERIFY(model.save(2).ok());
+    // Saving would create the file again: asked first, nothing written.
+    const SaveResult asked = model.save(2);
+    QVERIFY(asked.isStale());
+    QCOMPARE(asked.staleReason(), StaleReason::DeletedOnDisk);
+    QVERIFY2(asked.error().contains(QDir::toNativeSeparators(path(2))), qPrintable(asked.error()));
+    QVERIFY(!QFileInfo::exists(path(2)));
+    QVERIFY(model.slot(2).dirty);
+    QVERIFY(model.save(2, SaveMode::Overwrite).ok());
     QCOMPARE(readAll(path(2)), QByteArray("new name\n"));
     QCOMPARE(model.slot(2).conflict, ConflictState::None);
+}
+
+// The file changed and the watcher has not said so yet (no event loop ran):
+// the save compares digests, writes nothing, and shows the conflict.
+void tst_PersonaModel::staleSaveBeforeTheWatcherKnows()
+{
+    write(1, "disk\n");
+    PersonaModel model;
+    QVERIFY(model.open(m_dir->path()).ok());
+    model.setBufferText(1, u"mine\n");
+    write(1, "theirs\n");
+    const SaveResult result = model.save(1);
+    QVERIFY(!result.ok());
+    QCOMPARE(result.staleReason(), StaleReason::ChangedOnDisk);
+    QVERIFY2(result.error().contains(QDir::toNativeSeparators(path(1))), qPrintable(result.error()));
+    QCOMPARE(readAll(path(1)), QByteArray("theirs\n"));
+    QVERIFY(model.slot(1).dirty);
+    QCOMPARE(model.slot(1).conflict, ConflictState::ChangedOnDisk);
+    QCOMPARE(model.slot(1).diskBytes, QByteArray("theirs\n"));
+    QCOMPARE(model.slot(1).bufferBytes, QByteArray("mine\n"));
+
+    QVERIFY(model.save(1, SaveMode::Overwrite).ok());
+    QCOMPARE(readAll(path(1)), QByteArray("mine\n"));
+    QVERIFY(!model.slot(1).dirty);
+}
+
+// While the bar shows, a save asks; "Keep mine" makes the file as it is now
+// the one a save may replace.
+void tst_PersonaModel::staleSaveWhileTheBarShows()
+{
+    write(3, "disk\n");
+    PersonaModel model;
+    QVERIFY(model.open(m_dir->path()).ok());
+    model.setBufferText(3, u"mine\n");
+    write(3, "theirs\n");
+    QTRY_COMPARE(model.slot(3).conflict, ConflictState::ChangedOnDisk);
+    QCOMPARE(model.staleness(3), StaleReason::ChangedOnDisk);
+    QVERIFY(model.save(3).isStale());
+    QVERIFY(model.saveAll().isStale());
+    QCOMPARE(readAll(path(3)), QByteArray("theirs\n"));
+    QVERIFY(model.slot(3).dirty);
+
+    model.keepMine(3);
+    QCOMPARE(model.staleness(3), StaleReason::None);
+    QVERIFY(model.save(3).ok());
+    QCOMPARE(readAll(path(3)), QByteArray("mine\n"));
+}
+
+void tst_PersonaModel::createdOnDiskMeanwhileIsStale()
+{
+    PersonaModel model;
+    QVERIFY(model.open(m_dir->path()).ok());
+    model.createSlot(4, "from the template\n");
+    write(4, "made elsewhere\n");
+    const SaveResult result = model.save(4);
+    QCOMPARE(result.staleReason(), StaleReason::CreatedOnDisk);
+    QCOMPARE(readAll(path(4)), QByteArray("made elsewhere\n"));
+    QVERIFY(model.slot(4).dirty);
+}
+
+// A change that makes the file equal to the buffer is no conflict: nothing
+// is left to save.
+void tst_PersonaModel::fileAlreadyHoldingTheBufferIsNotStale()
+{
+    write(5, "disk\n");
+    PersonaModel model;
+    QVERIFY(model.open(m_dir->path()).ok());
+    model.setBufferText(5, u"same\n");
+    write(5, "same\n");
+    QVERIFY(model.save(5).ok());
+    QVERIFY(!model.slot(5).dirty);
+    QCOMPARE(readAll(path(5)), QByteArray("same\n"));
+}
+
+// A slot with a second hard link keeps it: both names show the saved text.
+void tst_PersonaModel::saveKeepsHardLinks()
+{
+    write(1, "old\n");
+    const QString other = m_dir->filePath(QStringLiteral("elsewhere.md"));
+    QCOMPARE(::link(QFile::encodeName(path(1)).constData(), QFile::encodeName(other).constData()),
+             0);
+    PersonaModel model;
+    QVERIFY(model.open(m_dir->path()).ok());
+    model.setBufferText(1, u"new\n");
+    QVERIFY(model.save(1).ok());
+    struct stat info
+    {};
+    QCOMPARE(::stat(QFile::encodeName(path(1)).constData(), &info), 0);
+    QCOMPARE(int(info.st_nlink), 2);
+    QCOMPARE(readAll(path(1)), QByteArray("new\n"));
+    QCOMPARE(readAll(other), QByteArray("new\n"));
+    QCOMPARE(QDir(m_dir->path()).entryList(QDir::Files | QDir::Hidden).size(), 2);
 }
 
 void tst_PersonaModel::ownSaveIsNotAChange()

@@ -127,6 +127,28 @@ Prompter::NewPersona DialogPrompter::askNewPersona(const QString &start)
     return answer;
 }
 
+Prompter::StaleAnswer DialogPrompter::askStaleSave(const QString &file, const QString &why)
+{
+    QMessageBox box(QMessageBox::Warning,
+                    tr("%1 changed on disk").arg(file),
+                    why,
+                    QMessageBox::NoButton,
+                    m_parent);
+    box.setInformativeText(tr("Overwrite it with your text, compare the file on disk with your "
+                              "text, or cancel and keep both as they are?"));
+    QPushButton *overwrite = box.addButton(tr("Overwrite"), QMessageBox::DestructiveRole);
+    QPushButton *compare = box.addButton(tr("Compare"), QMessageBox::ActionRole);
+    QPushButton *cancel = box.addButton(QMessageBox::Cancel);
+    // Enter must not replace another program's text.
+    box.setDefaultButton(cancel);
+    box.exec();
+    if (box.clickedButton() == overwrite)
+        return StaleAnswer::Overwrite;
+    if (box.clickedButton() == compare)
+        return StaleAnswer::Compare;
+    return StaleAnswer::Cancel;
+}
+
 void DialogPrompter::showError(const QString &title, const QString &text)
 {
     QMessageBox::warning(m_parent, title, text);

@@ -19,6 +19,7 @@ public:
     QString askOpenDirectory(const QString &start) override;
     QString askSaveAllDirectory(const QString &start) override;
     NewPersona askNewPersona(const QString &start) override;
+    StaleAnswer askStaleSave(const QString &file, const QString &why) override;
     void showError(const QString &title, const QString &text) override;
     void showCompare(const QString &title, const QString &diff) override;
 

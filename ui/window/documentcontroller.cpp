@@ -100,7 +100,23 @@ bool DocumentController::close()
 
 bool DocumentController::save(int slot)
 {
-    if (Status saved = m_model->save(slot); !saved) {
+    SaveResult saved = m_model->save(slot);
+    while (saved.isStale()) {
+        switch (m_prompter->askStaleSave(slotName(slot), saved.error())) {
+        case Prompter::StaleAnswer::Compare:
+            compare(slot);
+            continue; // and ask again
+        case Prompter::StaleAnswer::Cancel:
+            Q_EMIT statusMessage(
+                tr("Did not save %1: it changed on disk. Your text is still unsaved.")
+                    .arg(slotName(slot)));
+            return false;
+        case Prompter::StaleAnswer::Overwrite:
+            saved = m_model->save(slot, SaveMode::Overwrite);
+            break;
+        }
+    }
+    if (!saved) {
         m_prompter->showError(tr("Could not save %1").arg(slotName(slot)), saved.error());
         return false;
     }

@@ -32,7 +32,13 @@ public:
     // False when the user cancelled or a save failed; the folder stays open.
     bool close();
 
+    // Saves the slot; when its file changed on disk since it was loaded, asks
+    // Overwrite / Compare / Cancel first. False when cancelled or failed
+    // (the failure is shown); the buffer then stays dirty.
     bool save(int slot);
+    // save() for every unsaved slot, asking about each changed file by name;
+    // stops at the first cancel or failure. Also the close/quit "Save all"
+    // answer and the export's "Save all and export".
     bool saveAll();
     // Asks for a folder, writes every pane into it and opens it (see
     // PersonaModel::saveAllTo). False when cancelled or refused; the

@@ -3,6 +3,7 @@
 #include <QList>
 #include <QString>
 #include <QStringList>
+#include <QtGlobal>
 
 namespace soul {
 
@@ -37,6 +38,18 @@ public:
         QList<int> slots;
     };
     virtual NewPersona askNewPersona(const QString &start) = 0;
+
+    enum class StaleAnswer { Overwrite, Compare, Cancel };
+    // Saving `file` would replace a change another program made (or create
+    // again a file it deleted); `why` is the sentence that says which. Asked
+    // once per file, again after Compare. A double that does not answer it
+    // never overwrites.
+    virtual StaleAnswer askStaleSave(const QString &file, const QString &why)
+    {
+        Q_UNUSED(file);
+        Q_UNUSED(why);
+        return StaleAnswer::Cancel;
+    }
 
     // A sentence that needs the user's attention (a failed save, export, ...).
     virtual void showError(const QString &title, const QString &text) = 0;
