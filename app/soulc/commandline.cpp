@@ -17,6 +17,7 @@ Commands:
   stat DIR         show each slot's size, share of the cap and lints
   check DIR        exit 1 when a slot is truncated or has an error
   export DIR OUT   write the soul to OUT and its manifest beside it
+  count FILE...    count the tokens of each FILE
 
 Options:
   -h, --help       show this help; 'soulc COMMAND --help' shows a command's
@@ -40,16 +41,17 @@ Options:
 Exit status: 0 success, 2 error or bad usage.
 )";
 
-constexpr char StatHelp[] = R"(Usage: soulc stat [--json] DIR
+constexpr char StatHelp[] = R"(Usage: soulc stat [--encoding NAME] [--json] DIR
 
-Show, for each slot of DIR, whether it is present, its size in bytes, its
-share of the 2,097,152-byte cap, whether it is truncated and how many lints
-it has; then the totals, the lints, the soul's size with an approximate
-token count, and the soul's SHA-256.
+Show, for each slot of DIR, whether it is present, its size in bytes, the
+tokens of its section in the soul, its share of the 2,097,152-byte cap,
+whether it is truncated and how many lints it has; then the totals, the
+lints, the soul's size and exact token count, and the soul's SHA-256.
 
 Options:
-  --json       print the same facts as JSON
-  -h, --help   show this help
+  --encoding NAME   count with NAME: o200k_base (the default) or cl100k_base
+  --json            print the same facts as JSON
+  -h, --help        show this help
 
 Exit status: 0 success, 2 error or bad usage.
 )";
@@ -82,11 +84,31 @@ Options:
 Exit status: 0 success, 2 error or bad usage.
 )";
 
+constexpr char CountHelp[] = R"(Usage: soulc count [--encoding NAME | --tokenizer FILE] FILE...
+
+Print the number of tokens of each FILE, one a line, in the order given; '-'
+reads standard input. A file's text is its bytes decoded as the compose rule
+decodes them (invalid UTF-8 as U+FFFD, a leading BOM kept). Text that looks
+like a special token ("<|endoftext|>") counts as plain text.
+
+Options:
+  --encoding NAME    o200k_base (the default: GPT-4o, GPT-4.1, o-series,
+                     GPT-5) or cl100k_base (GPT-4, GPT-3.5)
+  --tokenizer FILE   a Hugging Face tokenizer.json of a byte-level BPE model
+                     (Llama 3, Qwen 2/3, DeepSeek); SentencePiece models are
+                     not supported
+  --ids              print each file's token ids, separated by spaces,
+                     instead of the count
+  -h, --help         show this help
+
+Exit status: 0 success, 2 error or bad usage.
+)";
+
 struct CommandInfo
 {
     Command command;
     const char *name;
-    int arguments; // exact number of positional arguments
+    int arguments; // exact number of positional arguments; -1: one or more
     const char *argumentNames;
 };
 
@@ -95,6 +117,7 @@ constexpr CommandInfo Commands[] = {
     {Command::Stat, "stat", 1, "DIR"},
     {Command::Check, "check", 1, "DIR"},
     {Command::Export, "export", 2, "DIR and OUT"},
+    {Command::Count, "count", -1, "FILE"},
 };
 
 const CommandInfo *findCommand(const QString &name)
@@ -149,6 +172,38 @@ void parseCommandArguments(Invocation &invocation,
         } else if (info.command == Command::Compose && arg.startsWith(QLatin1String("-o"))) {
             invocation.output = arg.mid(2);
             outputGiven = true;
+        } else if ((info.command == Command::Count || info.command == Command::Stat)
+                   && (arg == QLatin1String("--encoding")
+                       || arg.startsWith(QLatin1String("--encoding=")))) {
+            if (arg.contains(QLatin1Char('='))) {
+                invocation.encoding = arg.mid(arg.indexOf(QLatin1Char('=')) + 1);
+            } else if (i + 1 < arguments.size()) {
+                invocation.encoding = arguments.at(++i);
+            } else {
+                fail(QStringLiteral("option '--encoding' needs a NAME."));
+                return;
+            }
+            if (invocation.encoding.isEmpty()) {
+                fail(QStringLiteral("option '--encoding' needs a NAME, not an empty one."));
+                return;
+            }
+        } else if (info.command == Command::Count
+                   && (arg == QLatin1String("--tokenizer")
+                       || arg.startsWith(QLatin1String("--tokenizer=")))) {
+            if (arg.contains(QLatin1Char('='))) {
+                invocation.tokenizer = arg.mid(arg.indexOf(QLatin1Char('=')) + 1);
+            } else if (i + 1 < arguments.size()) {
+                invocation.tokenizer = arguments.at(++i);
+            } else {
+                fail(QStringLiteral("option '--tokenizer' needs a FILE."));
+                return;
+            }
+            if (invocation.tokenizer.isEmpty()) {
+                fail(QStringLiteral("option '--tokenizer' needs a FILE, not an empty name."));
+                return;
+            }
+        } else if (info.command == Command::Count && arg == QLatin1String("--ids")) {
+            invocation.ids = true;
         } else if (info.command == Command::Stat && arg == QLatin1String("--json")) {
             invocation.json = true;
         } else if (info.command == Command::Export
@@ -165,11 +220,15 @@ void parseCommandArguments(Invocation &invocation,
         fail(QStringLiteral("option '--output' needs a FILE, not an empty name."));
         return;
     }
-    if (invocation.arguments.size() < info.arguments) {
+    if (!invocation.encoding.isEmpty() && !invocation.tokenizer.isEmpty()) {
+        fail(QStringLiteral("options '--encoding' and '--tokenizer' exclude each other."));
+        return;
+    }
+    if (invocation.arguments.size() < qMax(info.arguments, 1)) {
         fail(QStringLiteral("missing %1.").arg(QLatin1String(info.argumentNames)));
         return;
     }
-    if (invocation.arguments.size() > info.arguments) {
+    if (info.arguments >= 0 && invocation.arguments.size() > info.arguments) {
         fail(QStringLiteral("unexpected argument '%1'.")
                  .arg(invocation.arguments.at(info.arguments)));
         return;
@@ -243,6 +302,8 @@ QByteArray helpText(Command command)
         return QByteArray(CheckHelp);
     case Command::Export:
         return QByteArray(ExportHelp);
+    case Command::Count:
+        return QByteArray(CountHelp);
     }
     return {};
 }

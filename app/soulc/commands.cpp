@@ -7,8 +7,12 @@
 #include "lint.h"
 #include "slotreader.h"
 #include "snapshot.h"
+#include "soultokens.h"
+#include "tokenizer.h"
 
 #include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -186,19 +190,32 @@ QByteArray renderTable(const QList<QStringList> &rows, const QList<bool> &alignR
     return out.toUtf8();
 }
 
-QByteArray statText(const Inspection &inspection)
+// The tokenizer `--encoding` names (o200k_base when none), or nullptr after
+// reporting an unknown name.
+std::shared_ptr<const Tokenizer> encodingFor(const Invocation &invocation)
+{
+    auto tokenizer = Tokenizer::builtin(invocation.encoding);
+    if (!tokenizer)
+        fail(QStringLiteral("unknown encoding '%1'. Use one of: %2.")
+                 .arg(invocation.encoding, builtinEncodings().join(QStringLiteral(", "))));
+    return tokenizer;
+}
+
+QByteArray statText(const Inspection &inspection, const SoulTokenCounts &tokens)
 {
     QList<QStringList> rows;
     rows.append({QStringLiteral("slot"),
                  QStringLiteral("present"),
                  QStringLiteral("bytes"),
+                 QStringLiteral("tokens"),
                  QStringLiteral("% of cap"),
                  QStringLiteral("truncated"),
                  QStringLiteral("lints")});
     int present = 0;
     int truncated = 0;
     qint64 bytes = 0;
-    for (const SlotFacts &facts : inspection.slotFacts) {
+    for (int slot = 0; slot < SlotCount; ++slot) {
+        const SlotFacts &facts = inspection.slotFacts[size_t(slot)];
         const QString lints = tallyFor(inspection.lints, facts.name).text();
         if (!facts.present()) {
             const QString presentText = facts.presence == SlotPresence::Missing
@@ -206,6 +223,7 @@ QByteArray statText(const Inspection &inspection)
                                             : QStringLiteral("skipped");
             rows.append({facts.name,
                          presentText,
+                         QStringLiteral("-"),
                          QStringLiteral("-"),
                          QStringLiteral("-"),
                          QStringLiteral("-"),
@@ -218,6 +236,7 @@ QByteArray statText(const Inspection &inspection)
         rows.append({facts.name,
                      QStringLiteral("yes"),
                      formatCount(facts.size),
+                     formatCount(tokens.sections[size_t(slot)]),
                      capPercentText(facts),
                      facts.truncated ? QStringLiteral("yes") : QStringLiteral("no"),
                      lints});
@@ -226,20 +245,22 @@ QByteArray statText(const Inspection &inspection)
                  QStringLiteral("%1 of %2").arg(present).arg(SlotCount),
                  formatCount(bytes),
                  QString(),
+                 QString(),
                  QString::number(truncated),
                  tallyFor(inspection.lints, QString()).text()});
 
     QByteArray out = QStringLiteral("persona  %1\n\n").arg(inspection.directory).toUtf8();
-    out += renderTable(rows, {false, false, true, true, false, false});
+    out += renderTable(rows, {false, false, true, true, true, false, false});
     if (!inspection.lints.isEmpty()) {
         out += '\n';
         for (const Lint &lint : inspection.lints)
             out += lintLine(lint.file, lint);
     }
     const qint64 soulBytes = inspection.composition.soul.size();
-    out += QStringLiteral("\nsoul     %1 bytes, ~%2 tokens (approx.)\nsha256   %3\n")
+    out += QStringLiteral("\nsoul     %1 bytes, %2 tokens (%3)\nsha256   %4\n")
                .arg(formatCount(soulBytes),
-                    formatCount(approximateTokens(soulBytes)),
+                    formatCount(tokens.soul),
+                    tokens.encoding,
                     QString::fromLatin1(inspection.soulSha256))
                .toUtf8();
     return out;
@@ -250,13 +271,14 @@ QJsonValue optionalNumber(bool present, double value)
     return present ? QJsonValue(value) : QJsonValue(QJsonValue::Null);
 }
 
-QByteArray statJson(const Inspection &inspection)
+QByteArray statJson(const Inspection &inspection, const SoulTokenCounts &tokens)
 {
     QJsonArray slots;
     qint64 present = 0;
     qint64 truncated = 0;
     qint64 bytes = 0;
-    for (const SlotFacts &facts : inspection.slotFacts) {
+    for (int slot = 0; slot < SlotCount; ++slot) {
+        const SlotFacts &facts = inspection.slotFacts[size_t(slot)];
         const bool here = facts.present();
         present += here;
         truncated += here && facts.truncated;
@@ -268,6 +290,7 @@ QByteArray statJson(const Inspection &inspection)
             {QStringLiteral("present"), here},
             {QStringLiteral("status"), presenceName(facts.presence)},
             {QStringLiteral("bytes"), optionalNumber(here, double(facts.size))},
+            {QStringLiteral("tokens"), optionalNumber(here, double(tokens.sections[size_t(slot)]))},
             {QStringLiteral("capPercent"), optionalNumber(here, percent)},
             {QStringLiteral("truncated"), here && facts.truncated},
             {QStringLiteral("sha256"),
@@ -290,6 +313,7 @@ QByteArray statJson(const Inspection &inspection)
     const QJsonObject root{
         {QStringLiteral("directory"), inspection.directory},
         {QStringLiteral("capBytes"), CapBytes},
+        {QStringLiteral("encoding"), tokens.encoding},
         {QStringLiteral("slots"), slots},
         {QStringLiteral("found"), QJsonArray::fromStringList(inspection.composition.found)},
         {QStringLiteral("lints"), lints},
@@ -303,7 +327,7 @@ QByteArray statJson(const Inspection &inspection)
         {QStringLiteral("soul"),
          QJsonObject{
              {QStringLiteral("bytes"), soulBytes},
-             {QStringLiteral("approxTokens"), approximateTokens(soulBytes)},
+             {QStringLiteral("tokens"), tokens.soul},
              {QStringLiteral("sha256"), QString::fromLatin1(inspection.soulSha256)},
          }},
     };
@@ -346,10 +370,100 @@ int runCompose(const Invocation &invocation)
 
 int runStat(const Invocation &invocation)
 {
+    const auto tokenizer = encodingFor(invocation);
+    if (!tokenizer)
+        return ExitFailure;
     const Result<Inspection> inspection = inspectDirectory(invocation.arguments.at(0), true);
     if (!inspection)
         return fail(inspection.error());
-    return writeStandardOutput(invocation.json ? statJson(*inspection) : statText(*inspection));
+    const SoulTokenCounts tokens = countSoulTokens(inspection->composition, *tokenizer);
+    return writeStandardOutput(invocation.json ? statJson(*inspection, tokens)
+                                               : statText(*inspection, tokens));
+}
+
+// All of standard input.
+bool readStandardInput(QByteArray &out, int *error)
+{
+    out.clear();
+    char buffer[1 << 16];
+    for (;;) {
+        const ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
+        if (n == 0)
+            return true;
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            *error = errno;
+            return false;
+        }
+        out.append(buffer, qsizetype(n));
+    }
+}
+
+int runCount(const Invocation &invocation)
+{
+    std::shared_ptr<const Tokenizer> tokenizer;
+    if (!invocation.tokenizer.isEmpty()) {
+        auto loaded = Tokenizer::fromHuggingFaceJson(invocation.tokenizer);
+        if (!loaded)
+            return fail(loaded.error());
+        tokenizer = std::move(loaded).value();
+    } else {
+        tokenizer = encodingFor(invocation);
+        if (!tokenizer)
+            return ExitFailure;
+    }
+    // Every file is opened before anything is printed, so a path that cannot
+    // be read fails the command rather than leaving a line out.
+    std::vector<std::unique_ptr<QFile>> files;
+    bool stdinUsed = false;
+    for (const QString &path : invocation.arguments) {
+        if (path == QLatin1String("-")) {
+            if (stdinUsed)
+                return fail(QStringLiteral("standard input ('-') can be counted only once."));
+            stdinUsed = true;
+            files.push_back(nullptr);
+            continue;
+        }
+        auto file = std::make_unique<QFile>(path);
+        if (QFileInfo(path).isDir())
+            return fail(QStringLiteral("%1 is a directory; count reads files (soulc stat counts a "
+                                       "persona directory).")
+                            .arg(path));
+        if (!file->open(QIODevice::ReadOnly))
+            return fail(QStringLiteral("cannot read %1: %2.").arg(path, file->errorString()));
+        files.push_back(std::move(file));
+    }
+    for (size_t i = 0; i < files.size(); ++i) {
+        QByteArray bytes;
+        if (files[i]) {
+            bytes = files[i]->readAll();
+            if (files[i]->error() != QFileDevice::NoError)
+                return fail(
+                    QStringLiteral("cannot read %1: %2.")
+                        .arg(invocation.arguments.at(qsizetype(i)), files[i]->errorString()));
+            files[i].reset();
+        } else if (int error = 0; !readStandardInput(bytes, &error)) {
+            return fail(
+                QStringLiteral("standard input: cannot read (%1).").arg(systemErrorText(error)));
+        }
+        QByteArray line;
+        if (invocation.ids) {
+            const std::vector<quint32> ids = tokenizer->encode(bytes);
+            line.reserve(qsizetype(ids.size()) * 7);
+            for (size_t k = 0; k < ids.size(); ++k) {
+                if (k > 0)
+                    line += ' ';
+                line += QByteArray::number(ids[k]);
+            }
+        } else {
+            line = QByteArray::number(tokenizer->count(bytes));
+        }
+        line += '\n';
+        if (const int status = writeStandardOutput(line); status != ExitSuccess)
+            return status;
+    }
+    return ExitSuccess;
 }
 
 int runCheck(const Invocation &invocation)
@@ -402,6 +516,8 @@ int runInvocation(const Invocation &invocation)
         return runCheck(invocation);
     case Command::Export:
         return runExport(invocation);
+    case Command::Count:
+        return runCount(invocation);
     case Command::None:
         break;
     }

@@ -11,12 +11,14 @@ namespace soul {
 QJsonObject Snapshot::manifest() const
 {
     QJsonArray files;
-    for (const SlotFacts &facts : inspection.slotFacts) {
+    for (int slot = 0; slot < SlotCount; ++slot) {
+        const SlotFacts &facts = inspection.slotFacts[size_t(slot)];
         if (!facts.present())
             continue;
         files.append(QJsonObject{
             {QStringLiteral("name"), facts.name},
             {QStringLiteral("bytes"), facts.size},
+            {QStringLiteral("tokens"), tokens.sections[size_t(slot)]},
             {QStringLiteral("truncated"), facts.truncated},
             {QStringLiteral("sha256"), QString::fromLatin1(facts.sha256)},
         });
@@ -34,12 +36,14 @@ QJsonObject Snapshot::manifest() const
         {QStringLiteral("soul"),
          QJsonObject{
              {QStringLiteral("bytes"), qint64(c.soul.size())},
+             {QStringLiteral("tokens"), tokens.soul},
+             {QStringLiteral("encoding"), tokens.encoding},
              {QStringLiteral("sha256"), QString::fromLatin1(inspection.soulSha256)},
          }},
     };
 }
 
-Result<Snapshot> takeSnapshot(const QString &dir)
+Result<Snapshot> takeSnapshot(const QString &dir, const Tokenizer *tokenizer)
 {
     Result<Inspection> inspection = inspectDirectory(dir, true);
     if (!inspection)
@@ -47,6 +51,9 @@ Result<Snapshot> takeSnapshot(const QString &dir)
     Snapshot snapshot;
     snapshot.inspection = std::move(inspection).value();
     snapshot.createdAt = QDateTime::currentDateTimeUtc();
+    const std::shared_ptr<const Tokenizer> fallback = tokenizer ? nullptr : Tokenizer::builtin(u"");
+    snapshot.tokens = countSoulTokens(snapshot.inspection.composition,
+                                      tokenizer ? *tokenizer : *fallback);
     return snapshot;
 }
 

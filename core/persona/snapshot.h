@@ -2,6 +2,7 @@
 
 #include "inspection.h"
 #include "result.h"
+#include "soultokens.h"
 
 #include <QDateTime>
 #include <QJsonObject>
@@ -18,12 +19,14 @@ struct Snapshot
 {
     Inspection inspection;
     QDateTime createdAt; // UTC
+    SoulTokenCounts tokens;
 
     const QByteArray &soul() const { return inspection.composition.soul; }
     QJsonObject manifest() const;
 };
 
-Result<Snapshot> takeSnapshot(const QString &dir);
+// Token counts with `tokenizer`, or o200k_base when it is null.
+Result<Snapshot> takeSnapshot(const QString &dir, const Tokenizer *tokenizer = nullptr);
 
 // "OUT" -> "OUT.manifest.json"
 QString manifestPathFor(const QString &soulPath);

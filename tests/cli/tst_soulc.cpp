@@ -3,6 +3,7 @@
 
 #include "composer.h"
 #include "contract.h"
+#include "tokenizer.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -86,11 +87,17 @@ class TstSoulc : public QObject
 
 private:
     // Runs soulc with `arguments` in the fixture's directory (or `workingDir`).
-    Run soulc(const QStringList &arguments, const QString &workingDir = {}) const
+    Run soulc(const QStringList &arguments,
+              const QString &workingDir = {},
+              const QByteArray &input = {}) const
     {
         QProcess process;
         process.setWorkingDirectory(workingDir.isEmpty() ? m_dir->path() : workingDir);
         process.start(soulcPath(), arguments);
+        if (process.waitForStarted(30000)) {
+            process.write(input);
+            process.closeWriteChannel();
+        }
         Run run;
         if (!process.waitForStarted(30000) || !process.waitForFinished(120000)) {
             process.kill();
@@ -378,21 +385,33 @@ private Q_SLOTS:
         };
         QCOMPARE(row(QStringLiteral("persona")),
                  QStringLiteral("persona ") + QFileInfo(dir).absoluteFilePath());
+        // Each slot's tokens are its section's ("## NAME\n\n" and the body).
+        const auto o200k = Tokenizer::builtin(u"o200k_base");
+        const Composition composition = composeDirectory(dir);
+        const auto sectionTokens = [&](int slot) {
+            return QLocale(QLocale::English)
+                .toString(o200k->count(QByteArrayView(composition.soul)
+                                           .sliced(composition.sectionOffset[size_t(slot)],
+                                                   composition.sectionLength[size_t(slot)])));
+        };
         QCOMPARE(row(QStringLiteral("slot")),
-                 QStringLiteral("slot present bytes % of cap truncated lints"));
-        QCOMPARE(row(QStringLiteral("AGENTS.md")), QStringLiteral("AGENTS.md no - - - -"));
-        QCOMPARE(row(QStringLiteral("SOUL.md")), QStringLiteral("SOUL.md yes 12 <0.1% no -"));
-        QCOMPARE(row(QStringLiteral("USER.md")), QStringLiteral("USER.md yes 8 <0.1% no 1 warning"));
+                 QStringLiteral("slot present bytes tokens % of cap truncated lints"));
+        QCOMPARE(row(QStringLiteral("AGENTS.md")), QStringLiteral("AGENTS.md no - - - - -"));
+        QCOMPARE(row(QStringLiteral("SOUL.md")),
+                 QStringLiteral("SOUL.md yes 12 %1 <0.1% no -").arg(sectionTokens(1)));
+        QCOMPARE(row(QStringLiteral("USER.md")),
+                 QStringLiteral("USER.md yes 8 %1 <0.1% no 1 warning").arg(sectionTokens(3)));
         QCOMPARE(row(QStringLiteral("MEMORY.md")),
-                 QStringLiteral("MEMORY.md yes 2,097,252 100.0% yes 1 error, 1 info"));
+                 QStringLiteral("MEMORY.md yes 2,097,252 %1 100.0% yes 1 error, 1 info")
+                     .arg(sectionTokens(6)));
         QCOMPARE(row(QStringLiteral("total")),
                  QStringLiteral("total 3 of 7 2,097,272 1 1 error, 1 warning, 1 info"));
         QVERIFY(text.contains(QStringLiteral("\nMEMORY.md: error: MEMORY.md is 2,097,252 bytes")));
         QVERIFY(text.contains(QStringLiteral("\nUSER.md: warning: ")));
 
-        const QString tokens = QLocale(QLocale::English).toString((soul.size() + 3) / 4);
+        const QString tokens = QLocale(QLocale::English).toString(o200k->count(soul));
         QCOMPARE(row(QStringLiteral("soul")),
-                 QStringLiteral("soul %1 bytes, ~%2 tokens (approx.)")
+                 QStringLiteral("soul %1 bytes, %2 tokens (o200k_base)")
                      .arg(QLocale(QLocale::English).toString(soul.size()), tokens));
         QCOMPARE(row(QStringLiteral("sha256")),
                  QStringLiteral("sha256 ") + QString::fromLatin1(sha256Hex(soul)));
@@ -412,7 +431,11 @@ private Q_SLOTS:
         QVERIFY(!dir.isEmpty());
         const QByteArray soul = composeDirectory(dir).soul;
 
-        const Run run = soulc({QStringLiteral("stat"), QStringLiteral("--json"), dir});
+        const Run run = soulc({QStringLiteral("stat"),
+                               QStringLiteral("--json"),
+                               QStringLiteral("--encoding"),
+                               QStringLiteral("cl100k_base"),
+                               dir});
         QCOMPARE(run.err, QByteArray());
         QCOMPARE(run.exitCode, ExitSuccess);
         QJsonParseError error;
@@ -457,8 +480,14 @@ private Q_SLOTS:
 
         const QJsonObject soulObject = root.value(QStringLiteral("soul")).toObject();
         QCOMPARE(soulObject.value(QStringLiteral("bytes")).toInteger(), qint64(soul.size()));
-        QCOMPARE(soulObject.value(QStringLiteral("approxTokens")).toInteger(),
-                 qint64(soul.size() + 3) / 4);
+        const auto cl100k = Tokenizer::builtin(u"cl100k_base");
+        QCOMPARE(root.value(QStringLiteral("encoding")).toString(), QStringLiteral("cl100k_base"));
+        QCOMPARE(soulObject.value(QStringLiteral("tokens")).toInteger(), cl100k->count(soul));
+        QVERIFY(!soulObject.contains(QStringLiteral("approxTokens")));
+        // "## AGENTS.md\n\nReply briefly.": the tokens of the section.
+        QCOMPARE(agents.value(QStringLiteral("tokens")).toInteger(),
+                 cl100k->count("## AGENTS.md\n\nReply briefly."));
+        QVERIFY(identity.value(QStringLiteral("tokens")).isNull());
         QCOMPARE(soulObject.value(QStringLiteral("sha256")).toString().toLatin1(), sha256Hex(soul));
     }
 
@@ -549,6 +578,14 @@ private Q_SLOTS:
         const QJsonArray files = manifest.value(QStringLiteral("files")).toArray();
         QCOMPARE(files.size(), qsizetype(2));
         QCOMPARE(files.at(1)[QStringLiteral("sha256")].toString().toLatin1(), sha256Hex("Muthu."));
+        // The token counts, with the default encoding.
+        const auto o200k = Tokenizer::builtin(u"o200k_base");
+        QCOMPARE(manifest[QStringLiteral("soul")][QStringLiteral("encoding")].toString(),
+                 QStringLiteral("o200k_base"));
+        QCOMPARE(manifest[QStringLiteral("soul")][QStringLiteral("tokens")].toInteger(),
+                 o200k->count(soul));
+        QCOMPARE(files.at(1)[QStringLiteral("tokens")].toInteger(),
+                 o200k->count("## USER.md\n\nMuthu."));
 
         // A second export refuses to replace either file...
         QVERIFY(writeFile(QDir(dir).filePath(QStringLiteral("SOUL.md")), "Kip, changed."));
@@ -703,9 +740,12 @@ private Q_SLOTS:
         const QList<QPair<QString, QString>> commands = {
             {QStringLiteral("compose"),
              QStringLiteral("Usage: soulc compose [--found] [-o FILE] DIR")},
-            {QStringLiteral("stat"), QStringLiteral("Usage: soulc stat [--json] DIR")},
+            {QStringLiteral("stat"),
+             QStringLiteral("Usage: soulc stat [--encoding NAME] [--json] DIR")},
             {QStringLiteral("check"), QStringLiteral("Usage: soulc check DIR")},
             {QStringLiteral("export"), QStringLiteral("Usage: soulc export [--force] DIR OUT")},
+            {QStringLiteral("count"),
+             QStringLiteral("Usage: soulc count [--encoding NAME | --tokenizer FILE] FILE...")},
         };
         for (const auto &[command, usage] : commands) {
             QTest::addRow("%s --help", qPrintable(command))
@@ -739,6 +779,130 @@ private Q_SLOTS:
         QCOMPARE(run.out, QByteArray("soulc " SOULSTUDIO_VERSION "\n"));
     }
 
+    // One count a line, in the order given, each equal to the core's count
+    // of the file's bytes; '-' is standard input.
+    void count()
+    {
+        const QByteArray prose = "You are Ava. Keep answers short; ask before acting.\r\n";
+        const QByteArray mixed = "\xEF\xBB\xBF"
+                                 "caf\xC3\xA9 \xE4\xB8\xAD\xE6\x96\x87 \xF0\x9F\x91\xA9\xE2\x80\x8D"
+                                 "\xF0\x9F\x92\xBB <|endoftext|> 1234567 \xFF\xFE";
+        const QByteArray input = "read from standard input\n";
+        QVERIFY(writeFile(m_dir->filePath(QStringLiteral("prose.md")), prose));
+        QVERIFY(writeFile(m_dir->filePath(QStringLiteral("mixed.md")), mixed));
+        QVERIFY(writeFile(m_dir->filePath(QStringLiteral("empty.md")), QByteArray()));
+        for (const QString &encoding : builtinEncodings()) {
+            const auto t = Tokenizer::builtin(encoding);
+            QStringList args{QStringLiteral("count")};
+            if (encoding != QLatin1String("o200k_base"))
+                args << QStringLiteral("--encoding") << encoding;
+            args << QStringLiteral("mixed.md") << QStringLiteral("-") << QStringLiteral("prose.md")
+                 << QStringLiteral("empty.md");
+            const Run run = soulc(args, {}, input);
+            QCOMPARE(run.err, QByteArray());
+            QCOMPARE(run.exitCode, ExitSuccess);
+            QCOMPARE(run.out,
+                     QByteArray::number(t->count(mixed)) + '\n' + QByteArray::number(t->count(input))
+                         + '\n' + QByteArray::number(t->count(prose)) + "\n0\n");
+            QVERIFY(t->count(mixed) > 10);
+
+            args.insert(1, QStringLiteral("--ids"));
+            const Run ids = soulc(args, {}, input);
+            QCOMPARE(ids.exitCode, ExitSuccess);
+            const QList<QByteArray> lines = ids.out.split('\n');
+            QCOMPARE(lines.size(), 5);
+            QByteArray expected;
+            for (const quint32 id : t->encode(prose))
+                expected += (expected.isEmpty() ? "" : " ") + QByteArray::number(id);
+            QCOMPARE(lines.at(2), expected);
+            QCOMPARE(lines.at(3), QByteArray());
+        }
+    }
+
+    void countFailures_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("error"); // a part of the one line on standard error
+        QTest::newRow("no file") << QStringList{QStringLiteral("count")}
+                                 << QStringLiteral("missing FILE");
+        QTest::newRow("missing file") << QStringList{QStringLiteral("count"),
+                                                     QStringLiteral("prose.md"),
+                                                     QStringLiteral("nope.md")}
+                                      << QStringLiteral("cannot read nope.md");
+        QTest::newRow("directory") << QStringList{QStringLiteral("count"), QStringLiteral(".")}
+                                   << QStringLiteral(". is a directory");
+        QTest::newRow("unknown encoding")
+            << QStringList{QStringLiteral("count"),
+                           QStringLiteral("--encoding"),
+                           QStringLiteral("p50k_base"),
+                           QStringLiteral("prose.md")}
+            << QStringLiteral("unknown encoding 'p50k_base'. Use one of: o200k_base, cl100k_base.");
+        QTest::newRow("both options") << QStringList{QStringLiteral("count"),
+                                                     QStringLiteral("--encoding"),
+                                                     QStringLiteral("cl100k_base"),
+                                                     QStringLiteral("--tokenizer"),
+                                                     QStringLiteral("t.json"),
+                                                     QStringLiteral("prose.md")}
+                                      << QStringLiteral("exclude each other");
+        QTest::newRow("SentencePiece tokenizer.json")
+            << QStringList{QStringLiteral("count"),
+                           QStringLiteral("--tokenizer"),
+                           QStringLiteral("sp.json"),
+                           QStringLiteral("prose.md")}
+            << QStringLiteral(
+                   "sp.json: a SentencePiece-style model (Metaspace); only byte-level BPE");
+        QTest::newRow("stdin twice")
+            << QStringList{QStringLiteral("count"), QStringLiteral("-"), QStringLiteral("-")}
+            << QStringLiteral("only once");
+        QTest::newRow("stat, unknown encoding") << QStringList{QStringLiteral("stat"),
+                                                               QStringLiteral("--encoding=gpt2"),
+                                                               QStringLiteral(".")}
+                                                << QStringLiteral("unknown encoding 'gpt2'");
+    }
+    void countFailures()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, error);
+        QVERIFY(writeFile(m_dir->filePath(QStringLiteral("prose.md")), "Some prose."));
+        QVERIFY(writeFile(
+            m_dir->filePath(QStringLiteral("sp.json")),
+            R"({"model":{"type":"BPE","vocab":{},"merges":[]},"pre_tokenizer":{"type":"Metaspace"}})"));
+        const Run run = soulc(arguments);
+        QCOMPARE(run.exitCode, ExitFailure);
+        QCOMPARE(run.out, QByteArray());
+        QVERIFY2(run.err.startsWith("soulc: ") && run.err.count('\n') == 1, run.err.constData());
+        QVERIFY2(QString::fromUtf8(run.err).contains(error), run.err.constData());
+    }
+
+    // A byte-level BPE tokenizer.json counts with the same engine.
+    void countWithTokenizerJson()
+    {
+        QString vocab;
+        for (int b = 0; b < 256; ++b) {
+            const char16_t c = (b >= 0x21 && b <= 0x7E) || (b >= 0xA1 && b <= 0xAC) || b >= 0xAE
+                                   ? char16_t(b)
+                                   : char16_t(0);
+            if (c != 0 && c != u'"' && c != u'\\')
+                vocab += QStringLiteral("\"%1\":%2,").arg(QChar(c)).arg(b);
+        }
+        vocab += QStringLiteral("\"ab\":300");
+        const QByteArray json
+            = QStringLiteral(
+                  R"({"normalizer":null,"pre_tokenizer":{"type":"ByteLevel","add_prefix_space":false,"use_regex":true},)"
+                  R"("model":{"type":"BPE","vocab":{%1},"merges":["a b"]}})")
+                  .arg(vocab)
+                  .toUtf8();
+        QVERIFY(writeFile(m_dir->filePath(QStringLiteral("tokenizer.json")), json));
+        QVERIFY(writeFile(m_dir->filePath(QStringLiteral("t.md")), "abab"));
+        const Run run = soulc({QStringLiteral("count"),
+                               QStringLiteral("--tokenizer"),
+                               QStringLiteral("tokenizer.json"),
+                               QStringLiteral("--ids"),
+                               QStringLiteral("t.md")});
+        QCOMPARE(run.err, QByteArray());
+        QCOMPARE(run.out, QByteArray("300 300\n"));
+    }
+
     // The example persona shipped with the project composes, measures and
     // passes its own check.
     void exampleAva()
@@ -749,7 +913,7 @@ private Q_SLOTS:
         const Run stat = soulc({QStringLiteral("stat"), ava});
         QCOMPARE(stat.err, QByteArray());
         QCOMPARE(stat.exitCode, ExitSuccess);
-        QVERIFY(stat.out.contains("tokens (approx.)"));
+        QVERIFY(stat.out.contains("tokens (o200k_base)"));
         QVERIFY(stat.out.contains("\nSOUL.md "));
 
         const Run compose = soulc({QStringLiteral("compose"), ava});
