@@ -1,0 +1,33 @@
+#pragma once
+
+#include "result.h"
+
+#include <QByteArrayView>
+#include <QString>
+
+#include <functional>
+#include <vector>
+
+// The seam between comparing souls and counting them: a comparison needs the
+// soul as a sequence of ids, and it does not care whose ids they are.
+namespace soul {
+
+using TokenEncoder = std::function<std::vector<quint32>(QByteArrayView utf8)>;
+
+struct TokenEncoding
+{
+    QString name; // as --encoding takes it
+    QString unit; // "bytes", "tokens": what a count of its ids is called
+    TokenEncoder encode;
+};
+
+// One id per byte: the stable prefix in bytes.
+TokenEncoding byteEncoding();
+
+// The encoding named `name`; the default when `name` is empty. Fails with a
+// sentence listing what is known.
+Result<TokenEncoding> tokenEncoding(const QString &name);
+
+QStringList tokenEncodingNames();
+
+} // namespace soul
