@@ -10,7 +10,7 @@
 // not otherwise need.
 namespace soul {
 
-enum class Command { None, Compose, Stat, Check, Export };
+enum class Command { None, Compose, Stat, Check, Export, Diff };
 
 struct Invocation
 {
@@ -22,6 +22,7 @@ struct Invocation
     bool found = false;
     bool json = false;
     bool force = false;
+    QString encoding; // diff --encoding NAME
     // Bad usage, as one sentence without the "soulc: " prefix; the rest of
     // the invocation is then meaningless.
     QString usageError;

@@ -1,5 +1,6 @@
 #include "snapshotfile.h"
 
+#include "inspection.h"
 #include "snapshot.h"
 
 #include <QCryptographicHash>
@@ -141,6 +142,24 @@ Result<LoadedSnapshot> loadSnapshot(const QString &soulPath)
             loaded.soul.truncated[size_t(slot)] = file.value(QStringLiteral("truncated")).toBool();
     }
     return loaded;
+}
+
+Result<SectionedSoul> loadComparableSoul(const QString &path)
+{
+    const QFileInfo info(path);
+    if (info.isDir()) {
+        if (const QString problem = checkDirectory(path); !problem.isEmpty())
+            return Result<SectionedSoul>::failure(problem);
+        return sectionedSoul(composeDirectory(path), path);
+    }
+    if (!info.exists()) {
+        return Result<SectionedSoul>::failure(
+            QStringLiteral("%1: no such persona folder or soul file. Check the path.").arg(path));
+    }
+    Result<LoadedSnapshot> loaded = loadSnapshot(path);
+    if (!loaded)
+        return Result<SectionedSoul>::failure(loaded.error());
+    return std::move(loaded).value().soul;
 }
 
 } // namespace soul

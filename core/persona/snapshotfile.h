@@ -28,4 +28,9 @@ struct LoadedSnapshot
 // schema 1 has no section offsets; they are recovered from the soul.
 Result<LoadedSnapshot> loadSnapshot(const QString &soulPath);
 
+// What a comparison takes as one side: a persona folder, composed now, or a
+// soul written by export with its manifest beside it (loadSnapshot()).
+// Labelled with `path` as given.
+Result<SectionedSoul> loadComparableSoul(const QString &path);
+
 } // namespace soul
