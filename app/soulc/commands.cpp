@@ -457,7 +457,7 @@ int runDiff(const Invocation &invocation)
     if (!b)
         return fail(b.error());
     const auto status = compareSections(*a, *b);
-    const StablePrefix prefix = stablePrefix(a->soul, b->soul, encoding->encode);
+    const StablePrefix prefix = stablePrefix(a->soul, b->soul, *encoding);
     const std::optional<FirstChange> change = firstChange(*a, *b, status, qsizetype(prefix.bytes));
     QByteArray out;
     if (invocation.json) {

@@ -154,6 +154,19 @@ StablePrefix stablePrefix(const QByteArray &a, const QByteArray &b, const TokenE
     return prefix;
 }
 
+StablePrefix stablePrefix(const QByteArray &a, const QByteArray &b, const TokenEncoding &encoding)
+{
+    if (!encoding.bytesAreIds)
+        return stablePrefix(a, b, encoding.encode);
+    StablePrefix prefix;
+    prefix.identical = a == b;
+    prefix.bytes = commonPrefixLength(a, b);
+    prefix.totalBytes = b.size();
+    prefix.tokens = prefix.bytes;
+    prefix.totalTokens = prefix.totalBytes;
+    return prefix;
+}
+
 std::optional<FirstChange> firstChange(const SectionedSoul &a,
                                        const SectionedSoul &b,
                                        const std::array<SectionStatus, SlotCount> &status,

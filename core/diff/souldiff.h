@@ -44,6 +44,8 @@ qsizetype commonPrefixLength(QByteArrayView a, QByteArrayView b);
 qsizetype commonPrefixLength(const std::vector<quint32> &a, const std::vector<quint32> &b);
 
 StablePrefix stablePrefix(const QByteArray &a, const QByteArray &b, const TokenEncoder &encode);
+// The same in `encoding`'s units; in bytes without building any ids.
+StablePrefix stablePrefix(const QByteArray &a, const QByteArray &b, const TokenEncoding &encoding);
 
 // Where the two souls first differ, as a file and a 1-based line of it: the
 // line of b's file that holds the first changed byte; line 1 of a slot that

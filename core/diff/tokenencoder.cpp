@@ -6,12 +6,14 @@ namespace soul {
 
 TokenEncoding byteEncoding()
 {
-    return {QStringLiteral("bytes"), QStringLiteral("bytes"), [](QByteArrayView utf8) {
-                std::vector<quint32> ids(size_t(utf8.size()));
-                for (qsizetype i = 0; i < utf8.size(); ++i)
-                    ids[size_t(i)] = quint8(utf8.at(i));
-                return ids;
-            }};
+    return {QStringLiteral("bytes"),
+            QStringLiteral("bytes"),
+            [](QByteArrayView utf8) {
+                // One pass, no zero-fill first: souls run to megabytes.
+                const auto *bytes = reinterpret_cast<const uchar *>(utf8.data());
+                return std::vector<quint32>(bytes, bytes + utf8.size());
+            },
+            true};
 }
 
 QStringList tokenEncodingNames()

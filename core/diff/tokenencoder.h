@@ -19,6 +19,9 @@ struct TokenEncoding
     QString name; // as --encoding takes it
     QString unit; // "bytes", "tokens": what a count of its ids is called
     TokenEncoder encode;
+    // Each byte is one id: a prefix in ids is the prefix in bytes, and
+    // comparisons need not build the ids.
+    bool bytesAreIds = false;
 };
 
 // One id per byte: the stable prefix in bytes.
