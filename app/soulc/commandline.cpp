@@ -18,12 +18,15 @@ Commands:
   check DIR        exit 1 when a slot is truncated or has an error
   export DIR OUT   write the soul to OUT and its manifest beside it
   count FILE...    count the tokens of each FILE
+  diff A B         compare two souls (folders or exports): a unified diff
+                   and the prefix a provider's prompt cache can reuse
 
 Options:
   -h, --help       show this help; 'soulc COMMAND --help' shows a command's
   --version        show the version
 
-Exit status: 0 success, 1 check found problems, 2 error or bad usage.
+Exit status: 0 success, 1 check found problems or diff found differences,
+2 error or bad usage.
 )";
 
 constexpr char ComposeHelp[] = R"(Usage: soulc compose [--found] [-o FILE] DIR
@@ -104,6 +107,33 @@ Options:
 Exit status: 0 success, 2 error or bad usage.
 )";
 
+constexpr char DiffHelp[] = R"(Usage: soulc diff [--encoding NAME] [--json] A B
+
+Compare the soul of A with the soul of B. Each is a persona folder (composed
+now) or a soul written by 'soulc export', its manifest beside it; an exported
+soul must match its manifest's SHA-256.
+
+Print a unified diff of the two souls, each hunk header ending in the name of
+the section it changes, then one line:
+
+  stable prefix: N of M tokens (P%); first change: FILE line L
+
+N is the length of the longest common prefix of the two souls, M is B's
+length, both in tokens (in bytes with --encoding bytes); FILE line L is the line of B's file
+that holds the first changed byte (line 1 of a file only one side has). For
+identical souls the line reads 'stable prefix: M of M tokens (100%)'.
+
+Options:
+  --encoding NAME   count in NAME's tokens: o200k_base (the default) or
+                    cl100k_base; 'bytes' counts bytes instead
+  --json            print each section's status (unchanged, changed, added,
+                    removed, absent), the prefix in units and in bytes, and
+                    the first change as JSON instead
+  -h, --help        show this help
+
+Exit status: 0 the souls are identical, 1 they differ, 2 error or bad usage.
+)";
+
 struct CommandInfo
 {
     Command command;
@@ -118,6 +148,7 @@ constexpr CommandInfo Commands[] = {
     {Command::Check, "check", 1, "DIR"},
     {Command::Export, "export", 2, "DIR and OUT"},
     {Command::Count, "count", -1, "FILE"},
+    {Command::Diff, "diff", 2, "A and B"},
 };
 
 const CommandInfo *findCommand(const QString &name)
@@ -172,7 +203,8 @@ void parseCommandArguments(Invocation &invocation,
         } else if (info.command == Command::Compose && arg.startsWith(QLatin1String("-o"))) {
             invocation.output = arg.mid(2);
             outputGiven = true;
-        } else if ((info.command == Command::Count || info.command == Command::Stat)
+        } else if ((info.command == Command::Count || info.command == Command::Stat
+                    || info.command == Command::Diff)
                    && (arg == QLatin1String("--encoding")
                        || arg.startsWith(QLatin1String("--encoding=")))) {
             if (arg.contains(QLatin1Char('='))) {
@@ -204,7 +236,8 @@ void parseCommandArguments(Invocation &invocation,
             }
         } else if (info.command == Command::Count && arg == QLatin1String("--ids")) {
             invocation.ids = true;
-        } else if (info.command == Command::Stat && arg == QLatin1String("--json")) {
+        } else if ((info.command == Command::Stat || info.command == Command::Diff)
+                   && arg == QLatin1String("--json")) {
             invocation.json = true;
         } else if (info.command == Command::Export
                    && (arg == QLatin1String("-f") || arg == QLatin1String("--force"))) {
@@ -304,6 +337,8 @@ QByteArray helpText(Command command)
         return QByteArray(ExportHelp);
     case Command::Count:
         return QByteArray(CountHelp);
+    case Command::Diff:
+        return QByteArray(DiffHelp);
     }
     return {};
 }

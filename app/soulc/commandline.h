@@ -10,7 +10,7 @@
 // not otherwise need.
 namespace soul {
 
-enum class Command { None, Compose, Stat, Check, Export, Count };
+enum class Command { None, Compose, Stat, Check, Export, Count, Diff };
 
 struct Invocation
 {
@@ -22,7 +22,7 @@ struct Invocation
     bool found = false;
     bool json = false;
     bool force = false;
-    QString encoding;  // count, stat --encoding NAME
+    QString encoding;  // count, stat, diff --encoding NAME
     QString tokenizer; // count --tokenizer FILE
     bool ids = false;  // count --ids
     // Bad usage, as one sentence without the "soulc: " prefix; the rest of

@@ -7,6 +7,8 @@
 #include "lint.h"
 #include "slotreader.h"
 #include "snapshot.h"
+#include "snapshotfile.h"
+#include "souldiff.h"
 #include "soultokens.h"
 #include "tokenizer.h"
 
@@ -497,6 +499,103 @@ int runExport(const Invocation &invocation)
     return ExitSuccess;
 }
 
+QJsonValue sectionPlace(const SectionedSoul &soul, int slot)
+{
+    if (!soul.present(slot))
+        return QJsonValue();
+    return QJsonObject{
+        {QStringLiteral("offset"), qint64(soul.sectionOffset[size_t(slot)])},
+        {QStringLiteral("bytes"), qint64(soul.sectionLength[size_t(slot)])},
+    };
+}
+
+QByteArray diffJson(const SectionedSoul &a,
+                    const SectionedSoul &b,
+                    const TokenEncoding &encoding,
+                    const std::array<SectionStatus, SlotCount> &status,
+                    const StablePrefix &prefix,
+                    const std::optional<FirstChange> &change)
+{
+    QJsonArray sections;
+    for (int slot = 0; slot < SlotCount; ++slot) {
+        sections.append(QJsonObject{
+            {QStringLiteral("name"), slotName(slot)},
+            {QStringLiteral("status"), sectionStatusName(status[size_t(slot)])},
+            {QStringLiteral("a"), sectionPlace(a, slot)},
+            {QStringLiteral("b"), sectionPlace(b, slot)},
+        });
+    }
+    QJsonValue first;
+    if (change) {
+        first = QJsonObject{
+            {QStringLiteral("file"), change->file},
+            {QStringLiteral("line"), change->line},
+            {QStringLiteral("side"),
+             status[size_t(change->slot)] == SectionStatus::Removed ? QStringLiteral("a")
+                                                                    : QStringLiteral("b")},
+            {QStringLiteral("offset"), qint64(change->offset)},
+        };
+    }
+    const QJsonObject root{
+        {QStringLiteral("a"),
+         QJsonObject{{QStringLiteral("path"), a.label},
+                     {QStringLiteral("bytes"), qint64(a.soul.size())}}},
+        {QStringLiteral("b"),
+         QJsonObject{{QStringLiteral("path"), b.label},
+                     {QStringLiteral("bytes"), qint64(b.soul.size())}}},
+        {QStringLiteral("identical"), prefix.identical},
+        {QStringLiteral("encoding"), encoding.name},
+        {QStringLiteral("sections"), sections},
+        {QStringLiteral("stablePrefix"),
+         QJsonObject{
+             {QStringLiteral("tokens"), prefix.tokens},
+             {QStringLiteral("totalTokens"), prefix.totalTokens},
+             {QStringLiteral("bytes"), prefix.bytes},
+             {QStringLiteral("totalBytes"), prefix.totalBytes},
+             {QStringLiteral("percent"), prefix.percent()},
+         }},
+        {QStringLiteral("firstChange"), first},
+    };
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
+int runDiff(const Invocation &invocation)
+{
+    const Result<TokenEncoding> encoding = tokenEncoding(invocation.encoding);
+    if (!encoding)
+        return fail(QStringLiteral("diff: ") + encoding.error());
+    const Result<SectionedSoul> a = loadComparableSoul(invocation.arguments.at(0));
+    if (!a)
+        return fail(a.error());
+    const Result<SectionedSoul> b = loadComparableSoul(invocation.arguments.at(1));
+    if (!b)
+        return fail(b.error());
+    const auto status = compareSections(*a, *b);
+    const StablePrefix prefix = stablePrefix(a->soul, b->soul, *encoding);
+    const std::optional<FirstChange> change = firstChange(*a, *b, status, qsizetype(prefix.bytes));
+    QByteArray out;
+    if (invocation.json) {
+        out = diffJson(*a, *b, *encoding, status, prefix, change);
+    } else {
+        out = unifiedSoulDiff(*a, *b);
+        out += QStringLiteral("stable prefix: %1 of %2 %3 (%4%)")
+                   .arg(prefix.tokens)
+                   .arg(prefix.totalTokens)
+                   .arg(encoding->unit)
+                   .arg(prefix.percent())
+                   .toUtf8();
+        if (change)
+            out += QStringLiteral("; first change: %1 line %2")
+                       .arg(change->file)
+                       .arg(change->line)
+                       .toUtf8();
+        out += '\n';
+    }
+    if (const int written = writeStandardOutput(out); written != ExitSuccess)
+        return written;
+    return prefix.identical ? ExitSuccess : ExitProblems;
+}
+
 } // namespace
 
 int runInvocation(const Invocation &invocation)
@@ -518,6 +617,8 @@ int runInvocation(const Invocation &invocation)
         return runExport(invocation);
     case Command::Count:
         return runCount(invocation);
+    case Command::Diff:
+        return runDiff(invocation);
     case Command::None:
         break;
     }

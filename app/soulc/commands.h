@@ -8,7 +8,7 @@ namespace soul {
 struct Invocation;
 
 inline constexpr int ExitSuccess = 0;
-inline constexpr int ExitProblems = 1; // soulc check found a truncated slot or an error
+inline constexpr int ExitProblems = 1; // check found a truncated slot or an error; diff, differences
 inline constexpr int ExitFailure = 2;  // bad usage, or a path that cannot be used
 
 int runInvocation(const Invocation &invocation);

@@ -3,6 +3,8 @@
 #include "slotreader.h"
 #include "utf8.h"
 
+#include <algorithm>
+
 namespace soul {
 
 namespace {
@@ -37,6 +39,26 @@ BodyPieces bodyPieces(QByteArrayView raw, QByteArray &scratch)
     if (head.isEmpty())
         return {{}, utf8::trimmedStart(noticeView()), true};
     return {head, noticeView(), true};
+}
+
+qint64 bodyFirstLine(QByteArrayView raw)
+{
+    // White space is valid UTF-8, so what the trim removes is a prefix of the
+    // valid part of the bytes the agent gets, and each '\n' in it is a line.
+    // A growing window keeps this to the leading white space, not the file.
+    const QByteArrayView text = isTruncated(raw) ? raw.first(CapBytes) : raw;
+    QByteArrayView removed;
+    for (qsizetype window = 256;; window *= 4) {
+        const QByteArrayView head = text.first(qMin(window, text.size()));
+        const QByteArrayView valid = head.first(utf8::validPrefixLength(head));
+        const QByteArrayView rest = utf8::trimmedStart(valid);
+        removed = valid.first(valid.size() - rest.size());
+        // Done at the first other character, at the end, or at invalid bytes
+        // (more than a character cut by the window's edge).
+        if (!rest.isEmpty() || head.size() == text.size() || valid.size() + 3 < head.size())
+            break;
+    }
+    return 1 + qint64(std::count(removed.begin(), removed.end(), '\n'));
 }
 
 bool appendBody(QByteArray &out, QByteArrayView raw)
@@ -84,6 +106,7 @@ void appendSlot(Composition &result, int slot, QByteArrayView raw)
     result.found.append(slotName(slot));
     result.sectionOffset[k] = start;
     result.sectionLength[k] = result.soul.size() - start;
+    result.bodyFirstLine[k] = bodyFirstLine(raw);
 }
 
 } // namespace

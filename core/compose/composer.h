@@ -31,6 +31,10 @@ struct Composition
     // stands in `soul`; -1 for an absent slot.
     std::array<qsizetype, SlotCount> sectionOffset{-1, -1, -1, -1, -1, -1, -1};
     std::array<qsizetype, SlotCount> sectionLength{};
+    // The 1-based line of each present slot's file where its body starts: one
+    // more than the line breaks the leading trim removed. Maps a place in the
+    // soul back to a line of the file.
+    std::array<qint64, SlotCount> bodyFirstLine{1, 1, 1, 1, 1, 1, 1};
 };
 
 // True when `raw` is longer than the cap and will be cut.
@@ -54,6 +58,9 @@ struct BodyPieces
     bool truncated = false;
 };
 BodyPieces bodyPieces(QByteArrayView raw, QByteArray &scratch);
+
+// The 1-based line of the file `raw` on which its composed body starts.
+qint64 bodyFirstLine(QByteArrayView raw);
 
 // The body alone, as a new array.
 QByteArray composeBody(QByteArrayView raw, bool *truncated = nullptr);

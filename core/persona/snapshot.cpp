@@ -8,6 +8,32 @@
 
 namespace soul {
 
+namespace {
+
+// The schema and where each file's section stands in the soul, so a
+// comparison maps bytes to slots without parsing the soul again.
+void addSectionLayout(QJsonObject &manifest, const Composition &c)
+{
+    manifest.insert(QStringLiteral("schema"), ManifestSchema);
+    QJsonArray files = manifest.value(QStringLiteral("files")).toArray();
+    for (qsizetype i = 0; i < files.size(); ++i) {
+        QJsonObject file = files.at(i).toObject();
+        const int slot = slotIndex(file.value(QStringLiteral("name")).toString());
+        if (slot < 0 || c.sectionOffset[size_t(slot)] < 0)
+            continue;
+        file.insert(QStringLiteral("section"),
+                    QJsonObject{
+                        {QStringLiteral("offset"), qint64(c.sectionOffset[size_t(slot)])},
+                        {QStringLiteral("bytes"), qint64(c.sectionLength[size_t(slot)])},
+                        {QStringLiteral("bodyLine"), c.bodyFirstLine[size_t(slot)]},
+                    });
+        files.replace(i, file);
+    }
+    manifest.insert(QStringLiteral("files"), files);
+}
+
+} // namespace
+
 QJsonObject Snapshot::manifest() const
 {
     QJsonArray files;
@@ -24,7 +50,7 @@ QJsonObject Snapshot::manifest() const
         });
     }
     const Composition &c = inspection.composition;
-    return QJsonObject{
+    QJsonObject manifest{
         {QStringLiteral("format"), QLatin1String(ManifestFormat)},
         {QStringLiteral("version"), ManifestVersion},
         {QStringLiteral("createdAt"), createdAt.toString(Qt::ISODateWithMs)},
@@ -41,6 +67,8 @@ QJsonObject Snapshot::manifest() const
              {QStringLiteral("sha256"), QString::fromLatin1(inspection.soulSha256)},
          }},
     };
+    addSectionLayout(manifest, c);
+    return manifest;
 }
 
 Result<Snapshot> takeSnapshot(const QString &dir, const Tokenizer *tokenizer)

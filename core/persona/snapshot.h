@@ -14,6 +14,9 @@ namespace soul {
 
 inline constexpr char ManifestFormat[] = "soul-snapshot";
 inline constexpr int ManifestVersion = 1;
+// 2: each file's section in the soul ("section": offset, bytes, bodyLine).
+// A manifest without "schema" is of schema 1.
+inline constexpr int ManifestSchema = 2;
 
 struct Snapshot
 {

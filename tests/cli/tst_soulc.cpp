@@ -684,6 +684,27 @@ private Q_SLOTS:
             << QStringLiteral("frobnicate") << QStringLiteral("unknown command");
         QTest::newRow("empty path") << QStringList{QStringLiteral("stat"), QString()}
                                     << QStringLiteral("stat") << QStringLiteral("empty path");
+        const QString diff = QStringLiteral("diff");
+        QTest::newRow("diff: missing B") << QStringList{diff, persona} << QStringLiteral("diff")
+                                         << QStringLiteral("missing A and B");
+        QTest::newRow("diff: no such A") << QStringList{diff, missing, persona} << missing
+                                         << QStringLiteral("no such persona folder or soul file");
+        QTest::newRow("diff: a soul without its manifest")
+            << QStringList{diff, persona, file} << file + QStringLiteral(".manifest.json")
+            << QStringLiteral("no manifest beside it");
+        QTest::newRow("diff: unknown encoding")
+            << QStringList{diff,
+                           QStringLiteral("--encoding"),
+                           QStringLiteral("nope"),
+                           persona,
+                           persona}
+            << QStringLiteral("'nope'") << QStringLiteral("unknown encoding");
+        QTest::newRow("diff: --encoding without NAME")
+            << QStringList{diff, persona, persona, QStringLiteral("--encoding")}
+            << QStringLiteral("--encoding") << QStringLiteral("needs a NAME");
+        QTest::newRow("diff: extra argument")
+            << QStringList{diff, persona, persona, QStringLiteral("extra")}
+            << QStringLiteral("extra") << QStringLiteral("unexpected argument");
     }
 
     void errors()
@@ -710,6 +731,135 @@ private Q_SLOTS:
         QVERIFY2(err.contains(cause), qPrintable(err));
         // Nothing half-written is left behind.
         QVERIFY(!QFileInfo::exists(m_dir->filePath(QStringLiteral("out.md"))));
+    }
+
+    // Each folder of tests/data/diff: `soulc diff A B` run inside it.
+    void diffGolden_data()
+    {
+        QTest::addColumn<QString>("dir");
+        const QDir golden(QStringLiteral(SOUL_TEST_DATA_DIR "/diff"));
+        const QStringList cases = golden.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+        QVERIFY(cases.size() >= 12);
+        for (const QString &name : cases)
+            QTest::newRow(qPrintable(name)) << golden.filePath(name);
+    }
+
+    void diffGolden()
+    {
+        QFETCH(QString, dir);
+        const QDir d(dir);
+        const auto side = [&d](const QString &name) {
+            return d.exists(name) ? name : name + QStringLiteral(".soul.md");
+        };
+        const Run run
+            = soulc({QStringLiteral("diff"), side(QStringLiteral("a")), side(QStringLiteral("b"))},
+                    dir);
+        QCOMPARE(run.out, readFile(d.filePath(QStringLiteral("expected.out"))));
+        QCOMPARE(run.err, readFile(d.filePath(QStringLiteral("expected.err"))));
+        QCOMPARE(run.exitCode,
+                 readFile(d.filePath(QStringLiteral("expected.exit"))).trimmed().toInt());
+    }
+
+    // Slots over the cap: a change near the cap, and the cut coming or going.
+    void diffTruncated_data()
+    {
+        QTest::addColumn<QByteArray>("before");
+        QTest::addColumn<QByteArray>("after");
+        QTest::addColumn<QByteArray>("line");
+
+        const QByteArray big = QByteArray("line\n").repeated(CapBytes / 5 + 10);
+        const QByteArray lines = QByteArray::number(CapBytes / 5);
+        QTest::newRow("change near the cap")
+            << big << QByteArray(big).replace(CapBytes - 3, 1, "X") << "TOOLS.md line " + lines;
+        QTest::newRow("no longer cut")
+            << big << big.left(CapBytes) << "TOOLS.md line " + QByteArray::number(CapBytes / 5 + 1);
+        // The cap falls inside line CapBytes / 5 + 1 ("li"): the last line the agent gets.
+        QTest::newRow("newly cut")
+            << big.left(CapBytes) << big << "TOOLS.md line " + QByteArray::number(CapBytes / 5 + 1);
+        QTest::newRow("change past the cap, unseen")
+            << big << QByteArray(big).append("more") << QByteArray();
+    }
+
+    void diffTruncated()
+    {
+        QFETCH(QByteArray, before);
+        QFETCH(QByteArray, after);
+        QFETCH(QByteArray, line);
+        const QString a = makePersona(QStringLiteral("a"),
+                                      {{QStringLiteral("SOUL.md"), "Kip."},
+                                       {QStringLiteral("TOOLS.md"), before}});
+        const QString b = makePersona(QStringLiteral("b"),
+                                      {{QStringLiteral("SOUL.md"), "Kip."},
+                                       {QStringLiteral("TOOLS.md"), after}});
+        QVERIFY(!a.isEmpty() && !b.isEmpty());
+        const Run run = soulc({QStringLiteral("diff"), QStringLiteral("a"), QStringLiteral("b")});
+        QCOMPARE(run.err, QByteArray());
+        const QByteArray last = run.out.mid(run.out.lastIndexOf('\n', run.out.size() - 2) + 1);
+        if (line.isEmpty()) {
+            QCOMPARE(run.exitCode, ExitSuccess);
+            QVERIFY2(last.endsWith("(100%)\n"), last.constData());
+            return;
+        }
+        QCOMPARE(run.exitCode, ExitProblems);
+        QVERIFY2(last.startsWith("stable prefix: ")
+                     && last.endsWith("; first change: " + line + '\n'),
+                 last.constData());
+        QVERIFY(run.out.startsWith("--- a\n+++ b\n@@ "));
+        QVERIFY(run.out.contains(" @@ TOOLS.md\n"));
+    }
+
+    void diffJson()
+    {
+        const QString dir = QStringLiteral(SOUL_TEST_DATA_DIR "/diff/every-status");
+        const Run run = soulc({QStringLiteral("diff"),
+                               QStringLiteral("--json"),
+                               QStringLiteral("a"),
+                               QStringLiteral("b")},
+                              dir);
+        QCOMPARE(run.err, QByteArray());
+        QCOMPARE(run.exitCode, ExitProblems);
+        QJsonParseError error;
+        const QJsonObject root = QJsonDocument::fromJson(run.out, &error).object();
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+        QCOMPARE(root.value(QStringLiteral("identical")).toBool(true), false);
+        QCOMPARE(root.value(QStringLiteral("encoding")).toString(), QStringLiteral("o200k_base"));
+        QStringList statuses;
+        for (const QJsonValue &section : root.value(QStringLiteral("sections")).toArray())
+            statuses.append(section[QStringLiteral("name")].toString() + QLatin1Char('=')
+                            + section[QStringLiteral("status")].toString());
+        QCOMPARE(statuses,
+                 QStringList({QStringLiteral("AGENTS.md=unchanged"),
+                              QStringLiteral("SOUL.md=changed"),
+                              QStringLiteral("IDENTITY.md=absent"),
+                              QStringLiteral("USER.md=removed"),
+                              QStringLiteral("TOOLS.md=added"),
+                              QStringLiteral("HEARTBEAT.md=absent"),
+                              QStringLiteral("MEMORY.md=unchanged")}));
+        const QJsonArray sections = root.value(QStringLiteral("sections")).toArray();
+        QCOMPARE(sections.at(3)[QStringLiteral("b")].type(), QJsonValue::Null);
+        QCOMPARE(sections.at(1)[QStringLiteral("a")][QStringLiteral("offset")].toInteger(), 30);
+        const QJsonObject prefix = root.value(QStringLiteral("stablePrefix")).toObject();
+        // Token counts as OpenAI's tiktoken gives them for o200k_base.
+        QCOMPARE(prefix.value(QStringLiteral("tokens")).toInteger(), 20);
+        QCOMPARE(prefix.value(QStringLiteral("bytes")).toInteger(), 60);
+        QCOMPARE(prefix.value(QStringLiteral("totalTokens")).toInteger(), 37);
+        QCOMPARE(prefix.value(QStringLiteral("totalBytes")).toInteger(), 116);
+        QCOMPARE(prefix.value(QStringLiteral("percent")).toInt(), 54);
+        const QJsonObject first = root.value(QStringLiteral("firstChange")).toObject();
+        QCOMPARE(first.value(QStringLiteral("file")).toString(), QStringLiteral("SOUL.md"));
+        QCOMPARE(first.value(QStringLiteral("line")).toInteger(), 2);
+        QCOMPARE(first.value(QStringLiteral("side")).toString(), QStringLiteral("b"));
+        QCOMPARE(first.value(QStringLiteral("offset")).toInteger(), 60);
+
+        const Run same = soulc({QStringLiteral("diff"),
+                                QStringLiteral("--json"),
+                                QStringLiteral("a"),
+                                QStringLiteral("a")},
+                               dir);
+        QCOMPARE(same.exitCode, ExitSuccess);
+        const QJsonObject sameRoot = QJsonDocument::fromJson(same.out).object();
+        QCOMPARE(sameRoot.value(QStringLiteral("identical")).toBool(), true);
+        QCOMPARE(sameRoot.value(QStringLiteral("firstChange")).type(), QJsonValue::Null);
     }
 
     void standardOutputFull()
@@ -746,6 +896,8 @@ private Q_SLOTS:
             {QStringLiteral("export"), QStringLiteral("Usage: soulc export [--force] DIR OUT")},
             {QStringLiteral("count"),
              QStringLiteral("Usage: soulc count [--encoding NAME | --tokenizer FILE] FILE...")},
+            {QStringLiteral("diff"),
+             QStringLiteral("Usage: soulc diff [--encoding NAME] [--json] A B")},
         };
         for (const auto &[command, usage] : commands) {
             QTest::addRow("%s --help", qPrintable(command))

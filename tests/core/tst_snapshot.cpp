@@ -1,6 +1,7 @@
 #include "composer.h"
 #include "contract.h"
 #include "snapshot.h"
+#include "snapshotfile.h"
 #include "testfiles.h"
 
 #include <QCryptographicHash>
@@ -55,6 +56,18 @@ private Q_SLOTS:
     void failsIntoUnwritableDirectory();
     void failsOnMissingPersona();
     void equalSoulsHaveEqualDigests();
+    void manifestRecordsSections();
+    void loadsWhatItWrote_data();
+    void loadsWhatItWrote();
+    void loadRefusesChangedSoul();
+    void loadNeedsManifest();
+    void loadRefusesSectionsElsewhere();
+
+private:
+    // Writes a persona of SOUL.md (after three blank lines), a BOM'd USER.md,
+    // an over-the-cap TOOLS.md and a MEMORY.md, exports it and returns the
+    // soul's path.
+    QString exportSample();
 
 private:
     std::unique_ptr<QTemporaryDir> m_persona;
@@ -292,6 +305,144 @@ void tst_Snapshot::equalSoulsHaveEqualDigests()
     const QJsonObject mb = b->manifest();
     QCOMPARE(ma.value(QLatin1String("soul")), mb.value(QLatin1String("soul")));
     QVERIFY(ma.value(QLatin1String("files")) != mb.value(QLatin1String("files")));
+}
+
+QString tst_Snapshot::exportSample()
+{
+    if (!writeSlot(m_persona->path(), 1, "\n \t\r\n\nYou are Kip.\nTerse.\n")
+        || !writeSlot(m_persona->path(), 3, "\xEF\xBB\xBF\nThe user\n")
+        || !writeSlot(m_persona->path(), 4, "\n" + repeated("tool\n", CapBytes / 5 + 100))
+        || !writeSlot(m_persona->path(), 6, "- prefers metric units")) {
+        return {};
+    }
+    const Result<Snapshot> snapshot = takeSnapshot(m_persona->path());
+    if (!snapshot)
+        return {};
+    const QString soulPath = outPath(QStringLiteral("kip.soul.md"));
+    return writeSnapshot(*snapshot, soulPath, true) ? soulPath : QString();
+}
+
+void tst_Snapshot::manifestRecordsSections()
+{
+    const QString soulPath = exportSample();
+    QVERIFY(!soulPath.isEmpty());
+    const Composition c = composeDirectory(m_persona->path());
+    QString error;
+    const QJsonObject manifest = readJson(manifestPathFor(soulPath), &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(manifest.value(QLatin1String("schema")).toInt(), ManifestSchema);
+    const QJsonArray files = manifest.value(QLatin1String("files")).toArray();
+    QCOMPARE(files.size(), 4);
+    // SOUL.md's body starts after three line breaks; USER.md's BOM stops the trim.
+    const QHash<QString, qint64> bodyLines{{QStringLiteral("SOUL.md"), 4},
+                                           {QStringLiteral("USER.md"), 1},
+                                           {QStringLiteral("TOOLS.md"), 2},
+                                           {QStringLiteral("MEMORY.md"), 1}};
+    for (const QJsonValue &value : files) {
+        const QJsonObject file = value.toObject();
+        const QString name = file.value(QLatin1String("name")).toString();
+        const int slot = slotIndex(name);
+        const QJsonObject section = file.value(QLatin1String("section")).toObject();
+        QCOMPARE(section.value(QLatin1String("offset")).toInteger(), c.sectionOffset[size_t(slot)]);
+        QCOMPARE(section.value(QLatin1String("bytes")).toInteger(), c.sectionLength[size_t(slot)]);
+        QCOMPARE(section.value(QLatin1String("bodyLine")).toInteger(), bodyLines.value(name));
+        QVERIFY(
+            c.soul.mid(section.value(QLatin1String("offset")).toInteger()).startsWith(head(slot)));
+    }
+}
+
+void tst_Snapshot::loadsWhatItWrote_data()
+{
+    QTest::addColumn<bool>("oldManifest");
+    QTest::newRow("schema 2") << false;
+    QTest::newRow("schema 1, without sections") << true;
+}
+
+void tst_Snapshot::loadsWhatItWrote()
+{
+    QFETCH(bool, oldManifest);
+    const QString soulPath = exportSample();
+    QVERIFY(!soulPath.isEmpty());
+    if (oldManifest) {
+        // Today's format before the schema: no "schema", no "section".
+        QString error;
+        QJsonObject manifest = readJson(manifestPathFor(soulPath), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        manifest.remove(QStringLiteral("schema"));
+        QJsonArray files = manifest.value(QLatin1String("files")).toArray();
+        for (qsizetype i = 0; i < files.size(); ++i) {
+            QJsonObject file = files.at(i).toObject();
+            file.remove(QStringLiteral("section"));
+            files.replace(i, file);
+        }
+        manifest.insert(QStringLiteral("files"), files);
+        QVERIFY(writeFile(manifestPathFor(soulPath), QJsonDocument(manifest).toJson()));
+    }
+    const Composition c = composeDirectory(m_persona->path());
+    const Result<LoadedSnapshot> loaded = loadSnapshot(soulPath);
+    QVERIFY2(loaded.ok(), qPrintable(loaded.error()));
+    QCOMPARE(loaded->schema, oldManifest ? 1 : ManifestSchema);
+    QCOMPARE(loaded->sectionsFromManifest, !oldManifest);
+    QCOMPARE(loaded->found, c.found);
+    QVERIFY(loaded->soul.soul == c.soul);
+    QCOMPARE(loaded->soul.label, soulPath);
+    for (int slot = 0; slot < SlotCount; ++slot) {
+        QCOMPARE(loaded->soul.sectionOffset[size_t(slot)], c.sectionOffset[size_t(slot)]);
+        if (c.present[size_t(slot)])
+            QCOMPARE(loaded->soul.sectionLength[size_t(slot)], c.sectionLength[size_t(slot)]);
+        QCOMPARE(loaded->soul.truncated[size_t(slot)], c.truncated[size_t(slot)]);
+        // An old manifest does not know where bodies start in their files.
+        QCOMPARE(loaded->soul.bodyFirstLine[size_t(slot)],
+                 oldManifest ? 1 : c.bodyFirstLine[size_t(slot)]);
+    }
+}
+
+void tst_Snapshot::loadRefusesChangedSoul()
+{
+    const QString soulPath = exportSample();
+    QVERIFY(!soulPath.isEmpty());
+    QByteArray soul = readFile(soulPath);
+    soul[20] = soul[20] == 'x' ? 'y' : 'x';
+    QVERIFY(writeFile(soulPath, soul));
+    const Result<LoadedSnapshot> loaded = loadSnapshot(soulPath);
+    QVERIFY(!loaded.ok());
+    QVERIFY2(loaded.error().contains(soulPath + QStringLiteral(" does not match its manifest")),
+             qPrintable(loaded.error()));
+    QVERIFY2(loaded.error().contains(sha256Hex(soul)), qPrintable(loaded.error()));
+}
+
+void tst_Snapshot::loadNeedsManifest()
+{
+    const QString soulPath = outPath(QStringLiteral("bare.soul.md"));
+    QVERIFY(writeFile(soulPath, "## SOUL.md\n\nHi"));
+    Result<LoadedSnapshot> loaded = loadSnapshot(soulPath);
+    QVERIFY(!loaded.ok());
+    QVERIFY2(loaded.error().contains(manifestPathFor(soulPath)), qPrintable(loaded.error()));
+    QVERIFY(writeFile(manifestPathFor(soulPath), "{ not json"));
+    loaded = loadSnapshot(soulPath);
+    QVERIFY(!loaded.ok());
+    QVERIFY2(loaded.error().contains(QStringLiteral("not a soul manifest")),
+             qPrintable(loaded.error()));
+}
+
+void tst_Snapshot::loadRefusesSectionsElsewhere()
+{
+    const QString soulPath = exportSample();
+    QVERIFY(!soulPath.isEmpty());
+    QString error;
+    QJsonObject manifest = readJson(manifestPathFor(soulPath), &error);
+    QJsonArray files = manifest.value(QLatin1String("files")).toArray();
+    QJsonObject file = files.at(1).toObject();
+    QJsonObject section = file.value(QLatin1String("section")).toObject();
+    section.insert(QStringLiteral("offset"), section.value(QLatin1String("offset")).toInteger() + 1);
+    file.insert(QStringLiteral("section"), section);
+    files.replace(1, file);
+    manifest.insert(QStringLiteral("files"), files);
+    QVERIFY(writeFile(manifestPathFor(soulPath), QJsonDocument(manifest).toJson()));
+    const Result<LoadedSnapshot> loaded = loadSnapshot(soulPath);
+    QVERIFY(!loaded.ok());
+    QVERIFY2(loaded.error().contains(QStringLiteral("'USER.md' is not where")),
+             qPrintable(loaded.error()));
 }
 
 QTEST_GUILESS_MAIN(tst_Snapshot)

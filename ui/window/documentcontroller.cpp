@@ -1,9 +1,9 @@
 #include "documentcontroller.h"
 
 #include "contract.h"
+#include "linediff.h"
 #include "personamodel.h"
 #include "prompter.h"
-#include "slots/linediff.h"
 #include "slotsaver.h"
 
 #include <QCoreApplication>
