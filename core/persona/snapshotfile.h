@@ -25,7 +25,10 @@ struct LoadedSnapshot
 // against the manifest's size and SHA-256. Fails with a sentence naming the
 // file: no manifest, a manifest that is not one, a soul that does not match
 // it (changed after export), sections the soul does not hold. A manifest of
-// schema 1 has no section offsets; they are recovered from the soul.
+// schema 1 has no section offsets; they are recovered from the soul. Nor does
+// it say on which line of its file each body starts: line 1 is assumed, so a
+// first change in a file that began with blank lines is placed that many
+// lines early.
 Result<LoadedSnapshot> loadSnapshot(const QString &soulPath);
 
 // What a comparison takes as one side: a persona folder, composed now, or a

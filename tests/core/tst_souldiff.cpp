@@ -102,6 +102,10 @@ void tst_SoulDiff::sequences_data()
     QTest::newRow("classic") << QByteArray("abcabba") << QByteArray("cbabac") << 5;
     QTest::newRow("nothing shared") << QByteArray("abc") << QByteArray("xyz") << 6;
     QTest::newRow("interleaved") << QByteArray("axbxcxd") << QByteArray("abcd") << 3;
+    // Past MaxDiffEdits the middle is given as removed, then added: still a
+    // correct script (and here, with nothing shared, the shortest).
+    QTest::newRow("too many edits")
+        << QByteArray(3000, 'a') + QByteArray(3000, 'b') << QByteArray(3000, 'c') << 9000;
 }
 
 void tst_SoulDiff::sequences()
