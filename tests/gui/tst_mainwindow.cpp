@@ -1,5 +1,6 @@
 #include "composer.h"
 #include "export/exportcontroller.h"
+#include "fileio.h"
 #include "guitestfiles.h"
 #include "personamodel.h"
 #include "preview/previewpanel.h"
@@ -40,6 +41,7 @@
 #include <QTextBlock>
 #include <QTextLayout>
 
+#include <cerrno>
 #include <sys/stat.h>
 
 using namespace soul;
@@ -146,6 +148,8 @@ private Q_SLOTS:
     void sizeMeterLevels();
     void createFromTemplate();
     void newPersonaWritesTemplates();
+    void newPersonaSurvivesEveryWriteFault_data();
+    void newPersonaSurvivesEveryWriteFault();
     void jumpShortcutsFocusPanes();
     void markdownFormatsWhatIsShown();
     void largePaneLoadsWhenShown();
@@ -724,6 +728,66 @@ void tst_MainWindow::newPersonaWritesTemplates()
     QCOMPARE(readAll(slotPath(dir, 1)), DocumentController::slotTemplate(1));
     QVERIFY(!QFile::exists(slotPath(dir, 0)));
     QVERIFY(m_window->documents()->recentDirectories().startsWith(dir));
+}
+
+void tst_MainWindow::newPersonaSurvivesEveryWriteFault_data()
+{
+    QTest::addColumn<int>("op");
+    QTest::addColumn<int>("error");
+    const struct
+    {
+        fileio::Op op;
+        const char *name;
+    } ops[] = {{fileio::Op::Open, "open"},
+               {fileio::Op::Write, "write"},
+               {fileio::Op::Sync, "fsync"},
+               {fileio::Op::Close, "close"},
+               {fileio::Op::Rename, "rename"}};
+    const struct
+    {
+        int error;
+        const char *name;
+    } errors[] = {{ENOSPC, "ENOSPC"}, {EIO, "EIO"}, {EROFS, "EROFS"}, {EDQUOT, "EDQUOT"}};
+    for (const auto &op : ops) {
+        for (const auto &error : errors)
+            QTest::addRow("%s %s", op.name, error.name) << int(op.op) << error.error;
+    }
+}
+
+// Create from template, with each call of a kind failing in turn: every
+// file is whole or absent, nothing temporary is left, the user is told
+// which file, and the open folder stays open.
+void tst_MainWindow::newPersonaSurvivesEveryWriteFault()
+{
+    QFETCH(int, op);
+    QFETCH(int, error);
+    openWindow();
+    const QString opened = m_window->model()->directory();
+    int failures = 0;
+    for (int k = 1;; ++k) {
+        QVERIFY(k < 64);
+        const QString dir = m_dir->filePath(QStringLiteral("fresh%1").arg(k));
+        fileio::injectFault(fileio::Op(op), k, error);
+        const bool created = m_window->documents()->createPersona(dir, {1, 6});
+        const bool fired = fileio::clearFault();
+        const QStringList names = QDir(dir).entryList(QDir::Files | QDir::Hidden);
+        for (const QString &name : names)
+            QVERIFY2(name == slotName(1) || name == slotName(6), qPrintable(name));
+        for (int slot : {1, 6}) {
+            if (QFileInfo::exists(slotPath(dir, slot)))
+                QCOMPARE(readAll(slotPath(dir, slot)), DocumentController::slotTemplate(slot));
+        }
+        if (!fired) {
+            QVERIFY(created);
+            QCOMPARE(m_window->model()->directory(), dir);
+            break;
+        }
+        ++failures;
+        QVERIFY(!created);
+        QCOMPARE(m_window->model()->directory(), opened);
+        QVERIFY(m_prompter->errors.last().contains(dir));
+    }
+    QVERIFY(failures > 0);
 }
 
 void tst_MainWindow::jumpShortcutsFocusPanes()
