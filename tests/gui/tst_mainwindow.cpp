@@ -1,6 +1,6 @@
+#include "../live/writefaults.h"
 #include "composer.h"
 #include "export/exportcontroller.h"
-#include "fileio.h"
 #include "guitestfiles.h"
 #include "personamodel.h"
 #include "preview/previewpanel.h"
@@ -732,26 +732,7 @@ void tst_MainWindow::newPersonaWritesTemplates()
 
 void tst_MainWindow::newPersonaSurvivesEveryWriteFault_data()
 {
-    QTest::addColumn<int>("op");
-    QTest::addColumn<int>("error");
-    const struct
-    {
-        fileio::Op op;
-        const char *name;
-    } ops[] = {{fileio::Op::Open, "open"},
-               {fileio::Op::Write, "write"},
-               {fileio::Op::Sync, "fsync"},
-               {fileio::Op::Close, "close"},
-               {fileio::Op::Rename, "rename"}};
-    const struct
-    {
-        int error;
-        const char *name;
-    } errors[] = {{ENOSPC, "ENOSPC"}, {EIO, "EIO"}, {EROFS, "EROFS"}, {EDQUOT, "EDQUOT"}};
-    for (const auto &op : ops) {
-        for (const auto &error : errors)
-            QTest::addRow("%s %s", op.name, error.name) << int(op.op) << error.error;
-    }
+    test::addFaultRows(false);
 }
 
 // Create from template, with each call of a kind failing in turn: every
@@ -759,15 +740,13 @@ void tst_MainWindow::newPersonaSurvivesEveryWriteFault_data()
 // which file, and the open folder stays open.
 void tst_MainWindow::newPersonaSurvivesEveryWriteFault()
 {
-    QFETCH(int, op);
-    QFETCH(int, error);
     openWindow();
     const QString opened = m_window->model()->directory();
     int failures = 0;
     for (int k = 1;; ++k) {
         QVERIFY(k < 64);
         const QString dir = m_dir->filePath(QStringLiteral("fresh%1").arg(k));
-        fileio::injectFault(fileio::Op(op), k, error);
+        test::armRowFault(k);
         const bool created = m_window->documents()->createPersona(dir, {1, 6});
         const bool fired = fileio::clearFault();
         const QStringList names = QDir(dir).entryList(QDir::Files | QDir::Hidden);

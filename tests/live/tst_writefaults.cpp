@@ -9,6 +9,7 @@
 // bytes. The faults come from fileio.h, so no mount and no root is needed;
 // a real full tmpfs is an extra, for root only.
 
+#include "../core/testfiles.h"
 #include "atomicwrite.h"
 #include "contract.h"
 #include "fileio.h"
@@ -16,6 +17,7 @@
 #include "recoverystore.h"
 #include "slotsaver.h"
 #include "snapshot.h"
+#include "writefaults.h"
 
 #include <QDir>
 #include <QFile>
@@ -27,11 +29,12 @@
 
 #include <cerrno>
 #include <cstring>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 using namespace soul;
+using soul::test::cureFor;
+using soul::test::writeFile;
 
 namespace {
 
@@ -45,13 +48,6 @@ QByteArray contentOf(const QString &path)
     if (!file.open(QIODevice::ReadOnly))
         return QByteArrayLiteral("<absent>");
     return file.readAll();
-}
-
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly | QIODevice::Truncate)
-           && file.write(bytes) == bytes.size() && file.flush();
 }
 
 // Hidden leftovers of the write path (".NAME.XXXXXXXX.tmp" / ".bak") under `dir`.
@@ -71,23 +67,6 @@ int linkCount(const QString &path)
     struct stat info
     {};
     return ::stat(QFile::encodeName(path).constData(), &info) == 0 ? int(info.st_nlink) : 0;
-}
-
-// The words that tell the user what to do about `error`.
-QString cureFor(int error)
-{
-    switch (error) {
-    case ENOSPC:
-        return QStringLiteral("disk is full");
-    case EDQUOT:
-        return QStringLiteral("quota");
-    case EROFS:
-        return QStringLiteral("file system is read-only");
-    case EIO:
-        return QStringLiteral("device failed");
-    default:
-        return {};
-    }
 }
 
 // A PersonaModel on a fresh folder; the folder's files and the model go
@@ -111,10 +90,6 @@ private Q_SLOTS:
 
     void slotSave_data() { faultRows(); }
     void slotSave();
-    void slotSaveNewFile_data() { faultRows(); }
-    void slotSaveNewFile();
-    void slotSaveHardLink_data() { faultRows(); }
-    void slotSaveHardLink();
     void modelSave_data() { faultRows(); }
     void modelSave();
     void modelSaveAll_data() { faultRows(); }
@@ -153,40 +128,12 @@ void tst_WriteFaults::cleanup()
 
 void tst_WriteFaults::faultRows()
 {
-    QTest::addColumn<int>("op");
-    QTest::addColumn<int>("error");
-    QTest::addColumn<bool>("partial");
-    const struct
-    {
-        fileio::Op op;
-        const char *name;
-        bool partial;
-    } ops[] = {
-        {fileio::Op::Open, "open", false},
-        {fileio::Op::Write, "write", false},
-        {fileio::Op::Write, "short write", true},
-        {fileio::Op::Sync, "fsync", false},
-        {fileio::Op::Truncate, "ftruncate", false},
-        {fileio::Op::Close, "close", false},
-        {fileio::Op::Rename, "rename", false},
-    };
-    const struct
-    {
-        int error;
-        const char *name;
-    } errors[] = {{ENOSPC, "ENOSPC"}, {EIO, "EIO"}, {EROFS, "EROFS"}, {EDQUOT, "EDQUOT"}};
-    for (const auto &op : ops) {
-        for (const auto &error : errors)
-            QTest::addRow("%s %s", op.name, error.name) << int(op.op) << error.error << op.partial;
-    }
+    test::addFaultRows();
 }
 
 void tst_WriteFaults::arm(int k)
 {
-    QFETCH(int, op);
-    QFETCH(int, error);
-    QFETCH(bool, partial);
-    fileio::injectFault(fileio::Op(op), k, error, partial);
+    test::armRowFault(k);
 }
 
 bool tst_WriteFaults::saysWhy(const QString &text, const QString &file)
@@ -209,97 +156,60 @@ bool tst_WriteFaults::mustFail()
            || kind == fileio::Op::Close;
 }
 
+// Three shapes of target: an existing file (temporary file and rename), no
+// file yet, and a file with a second hard link (written in place after a
+// backup, which a failure restores, so both names keep the old bytes).
 void tst_WriteFaults::slotSave()
 {
-    const QByteArray old("old text\n");
-    const QByteArray fresh(20000, 'n'); // large enough to cut short
-    int failures = 0;
-    for (int k = 1;; ++k) {
-        QVERIFY(k <= MaxCalls);
-        QTemporaryDir dir;
-        const QString file = dir.filePath(QStringLiteral("SOUL.md"));
-        QVERIFY(writeFile(file, old));
-        QCOMPARE(::chmod(QFile::encodeName(file).constData(), 0640), 0);
-        arm(k);
-        const Status status = saveSlotFile(file, fresh);
-        const bool fired = fileio::clearFault();
-        QCOMPARE(leftovers(dir.path()), QStringList());
-        if (!fired) {
-            QVERIFY2(status.ok(), qPrintable(status.error()));
-            QCOMPARE(contentOf(file), fresh);
-            struct stat info
-            {};
-            QCOMPARE(::stat(QFile::encodeName(file).constData(), &info), 0);
-            QCOMPARE(int(info.st_mode & 07777), 0640);
-            break;
+    enum class Shape { Existing, Absent, HardLink };
+    const QByteArray old(30000, 'o');   // longer than the new: the size must be cut too
+    const QByteArray fresh(20000, 'n'); // several writes' worth when cut short
+    for (Shape shape : {Shape::Existing, Shape::Absent, Shape::HardLink}) {
+        int failures = 0;
+        for (int k = 1;; ++k) {
+            QVERIFY(k <= MaxCalls);
+            QTemporaryDir dir;
+            const QString file = dir.filePath(QStringLiteral("SOUL.md"));
+            const QString other = dir.filePath(QStringLiteral("soul-copy.md"));
+            if (shape != Shape::Absent) {
+                QVERIFY(writeFile(file, old));
+                QCOMPARE(::chmod(QFile::encodeName(file).constData(), 0640), 0);
+            }
+            if (shape == Shape::HardLink) {
+                QCOMPARE(::link(QFile::encodeName(file).constData(),
+                                QFile::encodeName(other).constData()),
+                         0);
+            }
+            arm(k);
+            const Status status = saveSlotFile(file, fresh);
+            const bool fired = fileio::clearFault();
+            QCOMPARE(leftovers(dir.path()), QStringList());
+            const QByteArray before = shape == Shape::Absent ? QByteArray("<absent>") : old;
+            const QByteArray expected = fired ? before : fresh;
+            QCOMPARE(contentOf(file), expected);
+            if (shape == Shape::HardLink) {
+                QCOMPARE(linkCount(file), 2);
+                QCOMPARE(contentOf(other), expected);
+            }
+            if (!fired) {
+                QVERIFY2(status.ok(), qPrintable(status.error()));
+                struct stat info
+                {};
+                QCOMPARE(::stat(QFile::encodeName(file).constData(), &info), 0);
+                if (shape != Shape::Absent)
+                    QCOMPARE(int(info.st_mode & 07777), 0640);
+                break;
+            }
+            ++failures;
+            QVERIFY(!status.ok());
+            QVERIFY(saysWhy(status.error(), file));
+            if (shape != Shape::HardLink) {
+                QVERIFY2(status.error().contains(QLatin1String("unchanged")),
+                         qPrintable(status.error()));
+            }
         }
-        ++failures;
-        QVERIFY(!status.ok());
-        QCOMPARE(contentOf(file), old);
-        QVERIFY(saysWhy(status.error(), file));
-        QVERIFY2(status.error().contains(QLatin1String("unchanged")), qPrintable(status.error()));
+        QVERIFY(failures > 0 || !mustFail());
     }
-    QVERIFY(failures > 0 || !mustFail());
-}
-
-void tst_WriteFaults::slotSaveNewFile()
-{
-    const QByteArray fresh("a new file\n");
-    int failures = 0;
-    for (int k = 1;; ++k) {
-        QVERIFY(k <= MaxCalls);
-        QTemporaryDir dir;
-        const QString file = dir.filePath(QStringLiteral("TOOLS.md"));
-        arm(k);
-        const Status status = saveSlotFile(file, fresh);
-        const bool fired = fileio::clearFault();
-        QCOMPARE(leftovers(dir.path()), QStringList());
-        if (!fired) {
-            QVERIFY2(status.ok(), qPrintable(status.error()));
-            QCOMPARE(contentOf(file), fresh);
-            break;
-        }
-        ++failures;
-        QVERIFY(!status.ok());
-        QVERIFY(!QFileInfo::exists(file));
-        QVERIFY(saysWhy(status.error(), file));
-    }
-    QVERIFY(failures > 0 || !mustFail());
-}
-
-// A file with two names is written in place after a backup; a failure puts
-// the old bytes back, so both names keep them, and the link stays.
-void tst_WriteFaults::slotSaveHardLink()
-{
-    const QByteArray old("old text, a little longer than the new\n");
-    const QByteArray fresh("new text\n");
-    int failures = 0;
-    for (int k = 1;; ++k) {
-        QVERIFY(k <= MaxCalls);
-        QTemporaryDir dir;
-        const QString file = dir.filePath(QStringLiteral("USER.md"));
-        const QString other = dir.filePath(QStringLiteral("user-copy.md"));
-        QVERIFY(writeFile(file, old));
-        QCOMPARE(::link(QFile::encodeName(file).constData(), QFile::encodeName(other).constData()),
-                 0);
-        arm(k);
-        const Status status = saveSlotFile(file, fresh);
-        const bool fired = fileio::clearFault();
-        QCOMPARE(leftovers(dir.path()), QStringList());
-        QCOMPARE(linkCount(file), 2);
-        if (!fired) {
-            QVERIFY2(status.ok(), qPrintable(status.error()));
-            QCOMPARE(contentOf(file), fresh);
-            QCOMPARE(contentOf(other), fresh);
-            break;
-        }
-        ++failures;
-        QVERIFY(!status.ok());
-        QCOMPARE(contentOf(file), old);
-        QCOMPARE(contentOf(other), old);
-        QVERIFY(saysWhy(status.error(), file));
-    }
-    QVERIFY(failures > 0 || !mustFail());
 }
 
 void tst_WriteFaults::modelSave()
@@ -491,15 +401,9 @@ void tst_WriteFaults::realFullTmpfs()
     if (::geteuid() != 0)
         QSKIP("mounting a tmpfs needs root; the injected faults above cover the same calls");
     QTemporaryDir mountPoint;
-    const QByteArray where = QFile::encodeName(mountPoint.path());
-    if (::mount("tmpfs", where.constData(), "tmpfs", 0, "size=64k") != 0)
-        QSKIP(qPrintable(QStringLiteral("cannot mount a tmpfs here: %1")
-                             .arg(QString::fromLocal8Bit(std::strerror(errno)))));
-    struct Unmount
-    {
-        QByteArray path;
-        ~Unmount() { ::umount(path.constData()); }
-    } unmount{where};
+    const test::ScratchTmpfs tmpfs(mountPoint.path(), "size=64k");
+    if (!tmpfs.mounted())
+        QSKIP(qPrintable(tmpfs.why()));
 
     const QString file = mountPoint.filePath(QStringLiteral("SOUL.md"));
     const QByteArray old("You are Kip, a terse assistant.\n");
@@ -527,18 +431,12 @@ void tst_WriteFaults::realReadOnlyMount()
     if (::geteuid() != 0)
         QSKIP("mounting a tmpfs needs root; EROFS from each call is injected above");
     QTemporaryDir mountPoint;
-    const QByteArray where = QFile::encodeName(mountPoint.path());
-    if (::mount("tmpfs", where.constData(), "tmpfs", 0, "size=64k") != 0)
-        QSKIP(qPrintable(QStringLiteral("cannot mount a tmpfs here: %1")
-                             .arg(QString::fromLocal8Bit(std::strerror(errno)))));
-    struct Unmount
-    {
-        QByteArray path;
-        ~Unmount() { ::umount(path.constData()); }
-    } unmount{where};
+    test::ScratchTmpfs tmpfs(mountPoint.path(), "size=64k");
+    if (!tmpfs.mounted())
+        QSKIP(qPrintable(tmpfs.why()));
     const QString file = mountPoint.filePath(QStringLiteral("SOUL.md"));
     QVERIFY(writeFile(file, "old\n"));
-    QCOMPARE(::mount("tmpfs", where.constData(), "tmpfs", MS_REMOUNT | MS_RDONLY, "size=64k"), 0);
+    QVERIFY(tmpfs.remountReadOnly("size=64k"));
     const Status status = saveSlotFile(file, "new\n");
     QVERIFY(!status.ok());
     QVERIFY2(status.error().contains(cureFor(EROFS)), qPrintable(status.error()));
