@@ -136,6 +136,7 @@ private Q_SLOTS:
     void ctrlSBeforeTheBarShowsAsks();
     void saveAllAsksForEachChangedFile();
     void closeWithSaveAllAsksAboutChangedFiles();
+    void saveAllAndExportAsksAboutChangedFiles();
     void exportEqualsComposeDirectory();
     void exportWithUnsavedAsks();
     void copySoulIsExact();
@@ -442,6 +443,27 @@ void tst_MainWindow::closeWithSaveAllAsksAboutChangedFiles()
              QStringList({QStringLiteral("unsaved:MEMORY.md"), QStringLiteral("stale:MEMORY.md")}));
     QCOMPARE(readAll(path(6)), QByteArray("Theirs 6.\n"));
     QVERIFY(m_window->model()->slot(6).dirty);
+}
+
+// "Save all and export" with a file changed outside: the same question, and
+// Cancel exports nothing; Overwrite saves and exports the edits.
+void tst_MainWindow::saveAllAndExportAsksAboutChangedFiles()
+{
+    openWindow();
+    QTest::keyClicks(pane(6)->editor(), QStringLiteral("B "));
+    QVERIFY(writeInPlace(path(6), "Theirs 6.\n"));
+    const QString out = m_dir->filePath(QStringLiteral("out.md"));
+    m_prompter->exportPath = out;
+    m_prompter->exportAnswer = Prompter::ExportAnswer::SaveAllAndExport;
+    QVERIFY(!m_window->exporter()->exportSnapshot());
+    QVERIFY(m_prompter->asked.contains(QStringLiteral("stale:MEMORY.md")));
+    QVERIFY(!QFileInfo::exists(out));
+    QCOMPARE(readAll(path(6)), QByteArray("Theirs 6.\n"));
+
+    m_prompter->staleAnswers = {Prompter::StaleAnswer::Overwrite};
+    QVERIFY(m_window->exporter()->exportSnapshot());
+    QCOMPARE(readAll(path(6)), QByteArray("B - prefers metric units"));
+    QCOMPARE(readAll(out), composeDirectory(m_dir->path()).soul);
 }
 
 void tst_MainWindow::saveKeepsBytesWhenOneWordChanges()
