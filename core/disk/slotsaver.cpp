@@ -39,10 +39,10 @@ Status saveSlotFile(const QString &path, QByteArrayView bytes)
         // read-only file system access() says EROFS, and the cure differs.
         if (::access(nativeTarget.constData(), W_OK) != 0) {
             if (errno == EROFS) {
-                return Status::failure(QStringLiteral("Cannot save %1: the file system it is "
-                                                      "on is read-only. Mount it read-write, or "
-                                                      "save to another place; the file on disk "
-                                                      "is unchanged.")
+                return Status::failure(QStringLiteral("Cannot save %1: the file system is "
+                                                      "read-only. Mount it read-write, or save to "
+                                                      "another place; the file on disk is "
+                                                      "unchanged.")
                                            .arg(named));
             }
             return Status::failure(QStringLiteral("Cannot save %1: the file is read-only. Make it "

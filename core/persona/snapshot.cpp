@@ -2,6 +2,7 @@
 
 #include "atomicwrite.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -102,9 +103,24 @@ Status writeSnapshot(const Snapshot &snapshot, const QString &soulPath, bool ove
         }
     }
     const QByteArray manifest = QJsonDocument(snapshot.manifest()).toJson(QJsonDocument::Indented);
+    // A soul beside a manifest that does not describe it is worse than the
+    // old pair: when the manifest cannot be written, the soul goes back.
+    QFile oldSoulFile(soulPath);
+    const bool hadSoul = oldSoulFile.open(QIODevice::ReadOnly);
+    const QByteArray oldSoul = hadSoul ? oldSoulFile.readAll() : QByteArray();
+    oldSoulFile.close();
     if (Status s = writeFileAtomically(soulPath, snapshot.soul()); !s)
         return s;
-    return writeFileAtomically(manifestPath, manifest);
+    Status written = writeFileAtomically(manifestPath, manifest);
+    if (!written) {
+        const bool restored = hadSoul ? writeFileAtomically(soulPath, oldSoul).ok()
+                                      : QFile::remove(soulPath);
+        if (!restored) {
+            return Status::failure(
+                written.error() + QStringLiteral(" %1 already holds the new soul.").arg(soulPath));
+        }
+    }
+    return written;
 }
 
 } // namespace soul

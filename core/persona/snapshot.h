@@ -36,7 +36,8 @@ QString manifestPathFor(const QString &soulPath);
 
 // Writes the soul to `soulPath` and the manifest beside it, each atomically.
 // Without `overwrite`, refuses when either exists. Fails with a sentence
-// naming the file.
+// naming the file; the two files are then both as they were (a soul written
+// before the manifest failed is put back, or removed when it is new).
 Status writeSnapshot(const Snapshot &snapshot, const QString &soulPath, bool overwrite);
 
 } // namespace soul

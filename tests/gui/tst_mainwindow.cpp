@@ -1,3 +1,4 @@
+#include "../live/writefaults.h"
 #include "composer.h"
 #include "export/exportcontroller.h"
 #include "guitestfiles.h"
@@ -40,6 +41,7 @@
 #include <QTextBlock>
 #include <QTextLayout>
 
+#include <cerrno>
 #include <sys/stat.h>
 
 using namespace soul;
@@ -134,6 +136,7 @@ private Q_SLOTS:
     void ctrlSBeforeTheBarShowsAsks();
     void saveAllAsksForEachChangedFile();
     void closeWithSaveAllAsksAboutChangedFiles();
+    void saveAllAndExportAsksAboutChangedFiles();
     void exportEqualsComposeDirectory();
     void exportWithUnsavedAsks();
     void copySoulIsExact();
@@ -146,6 +149,8 @@ private Q_SLOTS:
     void sizeMeterLevels();
     void createFromTemplate();
     void newPersonaWritesTemplates();
+    void newPersonaSurvivesEveryWriteFault_data();
+    void newPersonaSurvivesEveryWriteFault();
     void jumpShortcutsFocusPanes();
     void markdownFormatsWhatIsShown();
     void largePaneLoadsWhenShown();
@@ -440,6 +445,27 @@ void tst_MainWindow::closeWithSaveAllAsksAboutChangedFiles()
     QVERIFY(m_window->model()->slot(6).dirty);
 }
 
+// "Save all and export" with a file changed outside: the same question, and
+// Cancel exports nothing; Overwrite saves and exports the edits.
+void tst_MainWindow::saveAllAndExportAsksAboutChangedFiles()
+{
+    openWindow();
+    QTest::keyClicks(pane(6)->editor(), QStringLiteral("B "));
+    QVERIFY(writeInPlace(path(6), "Theirs 6.\n"));
+    const QString out = m_dir->filePath(QStringLiteral("out.md"));
+    m_prompter->exportPath = out;
+    m_prompter->exportAnswer = Prompter::ExportAnswer::SaveAllAndExport;
+    QVERIFY(!m_window->exporter()->exportSnapshot());
+    QVERIFY(m_prompter->asked.contains(QStringLiteral("stale:MEMORY.md")));
+    QVERIFY(!QFileInfo::exists(out));
+    QCOMPARE(readAll(path(6)), QByteArray("Theirs 6.\n"));
+
+    m_prompter->staleAnswers = {Prompter::StaleAnswer::Overwrite};
+    QVERIFY(m_window->exporter()->exportSnapshot());
+    QCOMPARE(readAll(path(6)), QByteArray("B - prefers metric units"));
+    QCOMPARE(readAll(out), composeDirectory(m_dir->path()).soul);
+}
+
 void tst_MainWindow::saveKeepsBytesWhenOneWordChanges()
 {
     const QByteArray original("\xef\xbb\xbfYou are\xc2\xa0Kip.\r\nA terse word.\r\nLast line");
@@ -724,6 +750,45 @@ void tst_MainWindow::newPersonaWritesTemplates()
     QCOMPARE(readAll(slotPath(dir, 1)), DocumentController::slotTemplate(1));
     QVERIFY(!QFile::exists(slotPath(dir, 0)));
     QVERIFY(m_window->documents()->recentDirectories().startsWith(dir));
+}
+
+void tst_MainWindow::newPersonaSurvivesEveryWriteFault_data()
+{
+    test::addFaultRows(false);
+}
+
+// Create from template, with each call of a kind failing in turn: every
+// file is whole or absent, nothing temporary is left, the user is told
+// which file, and the open folder stays open.
+void tst_MainWindow::newPersonaSurvivesEveryWriteFault()
+{
+    openWindow();
+    const QString opened = m_window->model()->directory();
+    int failures = 0;
+    for (int k = 1;; ++k) {
+        QVERIFY(k < 64);
+        const QString dir = m_dir->filePath(QStringLiteral("fresh%1").arg(k));
+        test::armRowFault(k);
+        const bool created = m_window->documents()->createPersona(dir, {1, 6});
+        const bool fired = fileio::clearFault();
+        const QStringList names = QDir(dir).entryList(QDir::Files | QDir::Hidden);
+        for (const QString &name : names)
+            QVERIFY2(name == slotName(1) || name == slotName(6), qPrintable(name));
+        for (int slot : {1, 6}) {
+            if (QFileInfo::exists(slotPath(dir, slot)))
+                QCOMPARE(readAll(slotPath(dir, slot)), DocumentController::slotTemplate(slot));
+        }
+        if (!fired) {
+            QVERIFY(created);
+            QCOMPARE(m_window->model()->directory(), dir);
+            break;
+        }
+        ++failures;
+        QVERIFY(!created);
+        QCOMPARE(m_window->model()->directory(), opened);
+        QVERIFY(m_prompter->errors.last().contains(dir));
+    }
+    QVERIFY(failures > 0);
 }
 
 void tst_MainWindow::jumpShortcutsFocusPanes()

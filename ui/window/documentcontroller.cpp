@@ -108,7 +108,9 @@ bool DocumentController::save(int slot)
             continue; // and ask again
         case Prompter::StaleAnswer::Cancel:
             Q_EMIT statusMessage(
-                tr("Did not save %1: it changed on disk. Your text is still unsaved.")
+                (saved.staleReason() == StaleReason::DeletedOnDisk
+                     ? tr("Did not save %1: it was deleted on disk. Your text is still unsaved.")
+                     : tr("Did not save %1: it changed on disk. Your text is still unsaved."))
                     .arg(slotName(slot)));
             return false;
         case Prompter::StaleAnswer::Overwrite:
