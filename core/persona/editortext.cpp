@@ -4,6 +4,8 @@
 #include "lint.h"
 #include "utf8.h"
 
+#include <algorithm>
+
 namespace soul {
 
 namespace {
@@ -139,6 +141,28 @@ QByteArray fromEditorText(QStringView text, const TextFormat &format)
     }
     out.append(text.sliced(start).toUtf8());
     return out;
+}
+
+TextChange textChange(QStringView before, QStringView after)
+{
+    const qsizetype shorter = qMin(before.size(), after.size());
+    const char16_t *a = before.utf16();
+    const char16_t *b = after.utf16();
+    qsizetype prefix = std::mismatch(a, a + shorter, b).first - a;
+    // A pair cut after its high half would insert or remove a lone half.
+    if (prefix > 0 && QChar::isHighSurrogate(a[prefix - 1]))
+        --prefix;
+    const qsizetype limit = shorter - prefix;
+    const auto ra = std::make_reverse_iterator(a + before.size());
+    const auto rb = std::make_reverse_iterator(b + after.size());
+    qsizetype suffix = std::mismatch(ra, ra + limit, rb).first - ra;
+    if (suffix > 0 && QChar::isLowSurrogate(a[before.size() - suffix]))
+        --suffix;
+    TextChange change;
+    change.position = prefix;
+    change.removed = before.size() - prefix - suffix;
+    change.inserted = after.size() - prefix - suffix;
+    return change;
 }
 
 } // namespace soul

@@ -59,4 +59,20 @@ EditorText toEditorText(QByteArrayView bytes);
 // obstacles, fromEditorText(e.text, e.format) == bytes.
 QByteArray fromEditorText(QStringView text, const TextFormat &format);
 
+// The one range that turns `before` into `after`: replace `removed` UTF-16
+// units at `position` of `before` with `inserted` units at `position` of
+// `after`. Everything outside it is the common prefix and suffix, so a pane
+// that takes a small change from disk edits a few lines instead of loading the
+// whole text again (and keeps its undo history, cursor and scroll). The range
+// never splits a surrogate pair. Equal texts give an empty range at their end.
+struct TextChange
+{
+    qsizetype position = 0;
+    qsizetype removed = 0;
+    qsizetype inserted = 0;
+
+    bool isEmpty() const { return removed == 0 && inserted == 0; }
+};
+TextChange textChange(QStringView before, QStringView after);
+
 } // namespace soul
