@@ -21,6 +21,9 @@ public:
     NewPersona askNewPersona(const QString &start) override;
     void showError(const QString &title, const QString &text) override;
     void showCompare(const QString &title, const QString &diff) override;
+    bool askSaveChangedBytes(const QString &file, const QStringList &changes) override;
+    bool askReplaceExport(const QStringList &paths) override;
+    bool askDropUnsaved(const QString &file) override;
 
 private:
     QPointer<QWidget> m_parent;

@@ -33,12 +33,22 @@ public:
     bool close();
 
     bool save(int slot);
+    // Save on a pane without unsaved edits: says in the status bar why there
+    // is nothing to save (read-only, recovered text waiting, no edits).
+    void explainNothingToSave(int slot);
     bool saveAll();
     // Asks for a folder, writes every pane into it and opens it (see
     // PersonaModel::saveAllTo). False when cancelled or refused; the
     // current folder and its buffers then stay as they were.
     bool saveAllElsewhere();
-    void revert(int slot);
+    // Drops the edits of `slot` (Revert, Reload, Discard). The pane takes the
+    // file's text as one undoable edit; when there is no file to take (it was
+    // deleted, or was never saved) the text goes for good, so it asks first.
+    // False when the user kept the text.
+    bool revert(int slot);
+    // Renames the wrong-case file of `slot` ("soul.md") to its name; a
+    // failure is shown.
+    bool renameCaseVariant(int slot);
     void create(int slot);
     void compare(int slot);
     // Shows the file on disk against the text recovered for `slot`.
@@ -65,6 +75,9 @@ Q_SIGNALS:
 
 private:
     void remember(const QString &dir);
+    // A pane opened with Edit anyway: the first save asks, naming the bytes
+    // it changes beyond the user's edits. False when the user declined.
+    bool confirmChangedBytes(int slot);
 
     PersonaModel *m_model = nullptr;
     Prompter *m_prompter = nullptr;
