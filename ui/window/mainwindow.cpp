@@ -29,6 +29,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QStyle>
 #include <QVBoxLayout>
 
 // Resources of a static library are registered by hand, outside any namespace.
@@ -145,7 +146,6 @@ void MainWindow::buildUi()
     // QStatusBar::showMessage() cuts a sentence at the bar's width; this
     // label wraps it instead, and the bar grows a line while it is shown.
     m_statusMessage = new QLabel(this);
-    m_statusMessage->setWordWrap(true);
     m_statusMessage->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_statusMessage->setAccessibleName(tr("Status message"));
     m_statusMessage->hide();
@@ -417,6 +417,12 @@ void MainWindow::showEditState()
 
 void MainWindow::showMessage(const QString &text, int ms)
 {
+    // Wrapped only when it does not fit: a wrapping label asks the bar for
+    // the height of a narrow column, two lines for any sentence.
+    const int room = statusBar()->width() - m_statusWatch->width() - m_statusRefresh->width()
+                     - 4 * statusBar()->style()->pixelMetric(QStyle::PM_LayoutHorizontalSpacing)
+                     - 24;
+    m_statusMessage->setWordWrap(m_statusMessage->fontMetrics().horizontalAdvance(text) > room);
     m_statusMessage->setText(text);
     m_statusMessage->show();
     m_statusDir->hide();
