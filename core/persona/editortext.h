@@ -39,7 +39,8 @@ struct EditorText
     QString text; // '\n' line breaks, no leading BOM
     TextFormat format;
     // Sentences, one per kind of obstacle, each saying what editing and
-    // saving would change ("3 invalid UTF-8 sequences would become U+FFFD").
+    // saving would change and where ("3 invalid UTF-8 sequences would become
+    // U+FFFD ... On lines 2 and 9.", lines numbered by the file's breaks).
     // Empty when the bytes pass through a pane unchanged.
     QStringList obstacles;
 

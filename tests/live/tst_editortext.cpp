@@ -99,6 +99,18 @@ QList<ObstacleRow> obstacleRows()
         {"fdd0", QByteArray("a\xEF\xB7\x90"), "reserves"},
         {"fdd1", QByteArray("a\xEF\xB7\x91"), "reserves"},
         {"object replacement", QByteArray("a\xEF\xBF\xBC"), "reserves"},
+        // Where: the lines, numbered by the file's own breaks.
+        {"invalid on two lines",
+         QByteArray("ok\n\xFF\nok\n\xC0 x\n"),
+         "U+FFFD (the replacement character). On lines 2 and 4."},
+        {"invalid on many lines",
+         QByteArray("\xFF\n\xFF\n\xFF\n\xFF\n\xFF\n\xFF\n\xFF\n\xFF"),
+         "On lines 1, 2, 3, 4, 5 and 3 more."},
+        {"nul on one line", QByteArray("a\nb\0", 5), "drop or change them. On line 2."},
+        {"crlf lines in an lf file", QByteArray("a\r\nb\nc\nd\r\ne"), "all LF. On lines 1 and 4."},
+        {"lone cr line", QByteArray("a\nb\rc\n"), "all LF. On line 2."},
+        {"separator line", QByteArray("a\r\nb\xE2\x80\xA8"), "line breaks. On line 2."},
+        {"reserved line", QByteArray("a\rb\rc\xEF\xBF\xBC"), "lost. On line 3."},
     };
 }
 
