@@ -122,6 +122,8 @@ SlotRead readPath(const QString &path, const ReadOptions &options, QByteArray &&
     if (::stat(nativePath.constData(), &info) != 0) {
         if (read.isSymlink && (errno == ENOENT || errno == ENOTDIR || errno == ELOOP)) {
             read.presence = SlotPresence::DanglingLink;
+            if (errno == ELOOP)
+                read.errorText = systemErrorText(errno);
         } else {
             read.presence = SlotPresence::Unreadable;
             read.errorText = systemErrorText(errno);
@@ -225,7 +227,8 @@ QString absenceReason(const SlotRead &read)
     case SlotPresence::Missing:
         return {};
     case SlotPresence::DanglingLink:
-        return QStringLiteral("is a dangling symbolic link");
+        return read.errorText.isEmpty() ? QStringLiteral("is a dangling symbolic link")
+                                        : QString::fromLatin1(LinkLoopReason);
     case SlotPresence::Directory:
         return QStringLiteral("is a directory");
     case SlotPresence::NotRegularFile:

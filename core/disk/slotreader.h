@@ -58,6 +58,9 @@ SlotRead readPath(const QString &path, const ReadOptions &options);
 SlotRead readSlot(const QString &dir, int slot, const ReadOptions &options, QByteArray &&buffer);
 SlotRead readPath(const QString &path, const ReadOptions &options, QByteArray &&buffer);
 
+// absenceReason() of a symbolic link that leads back to itself.
+inline constexpr char LinkLoopReason[] = "is a loop of symbolic links";
+
 // Why an absent slot is absent, as a phrase: "is a directory",
 // "is a dangling symbolic link", "is a FIFO", "cannot be read (Permission
 // denied)". Empty for Present and Missing.

@@ -4,6 +4,8 @@
 #include "lint.h"
 #include "utf8.h"
 
+#include <algorithm>
+
 namespace soul {
 
 namespace {
@@ -43,6 +45,76 @@ QString mixedLineEndings(const EncodingFacts &facts, LineEndings target)
         .arg(parts.join(QStringLiteral(", ")), lineEndingsName(target));
 }
 
+// " On line 3." / " On lines 3, 7 and 9." / " On lines 3, 7, 9, 12, 15 and 4 more.":
+// where in the file the bytes a save would change are, for the user to find
+// them in another editor. Lines are numbered by the file's own line breaks.
+QString onLines(const QList<qsizetype> &lines)
+{
+    constexpr qsizetype Shown = 5;
+    if (lines.isEmpty())
+        return {};
+    QStringList numbers;
+    for (qsizetype i = 0; i < qMin(Shown, lines.size()); ++i)
+        numbers << formatCount(lines.at(i));
+    QString list;
+    if (lines.size() > Shown) {
+        list = QStringLiteral("%1 and %2 more")
+                   .arg(numbers.join(QStringLiteral(", ")), formatCount(lines.size() - Shown));
+    } else if (numbers.size() > 1) {
+        const QString last = numbers.takeLast();
+        list = QStringLiteral("%1 and %2").arg(numbers.join(QStringLiteral(", ")), last);
+    } else {
+        list = numbers.first();
+    }
+    return lines.size() == 1 ? QStringLiteral(" On line %1.").arg(list)
+                             : QStringLiteral(" On lines %1.").arg(list);
+}
+
+void addLine(QList<qsizetype> &lines, qsizetype line)
+{
+    if (lines.isEmpty() || lines.last() != line)
+        lines.append(line);
+}
+
+struct ObstacleLines
+{
+    QList<qsizetype> invalid;
+    QList<qsizetype> nul;
+    QList<qsizetype> otherBreak; // lines ending in a break other than the one saving writes
+};
+
+// One pass over the lines of `body`, only for a file that has one of these
+// obstacles.
+ObstacleLines findObstacleLines(QByteArrayView body,
+                                const EncodingFacts &facts,
+                                const QByteArray &lineBreak)
+{
+    ObstacleLines found;
+    const bool mixed = facts.lineEndings() == LineEndings::Mixed;
+    qsizetype start = 0;
+    qsizetype line = 1;
+    const qsizetype n = body.size();
+    while (start <= n) {
+        qsizetype end = start;
+        while (end < n && body[end] != '\n' && body[end] != '\r')
+            ++end;
+        const QByteArrayView text = body.sliced(start, end - start);
+        if (facts.invalidSubparts > 0 && !utf8::isValid(text))
+            addLine(found.invalid, line);
+        if (facts.nulBytes > 0 && text.contains('\0'))
+            addLine(found.nul, line);
+        if (end == n)
+            break;
+        const qsizetype breakLength = body[end] == '\r' && end + 1 < n && body[end + 1] == '\n' ? 2
+                                                                                                : 1;
+        if (mixed && body.sliced(end, breakLength) != QByteArrayView(lineBreak))
+            addLine(found.otherBreak, line);
+        start = end + breakLength;
+        ++line;
+    }
+    return found;
+}
+
 bool isEditorBreak(QChar c)
 {
     return c == u'\n' || c == u'\r' || c == QChar::ParagraphSeparator || c == QChar::LineSeparator;
@@ -63,23 +135,33 @@ EditorText toEditorText(QByteArrayView bytes)
     const LineEndings lineEnding = dominantLineEnding(facts);
     result.format.lineBreak = lineBreakBytes(lineEnding);
 
+    ObstacleLines where;
+    if (facts.invalidSubparts > 0 || facts.nulBytes > 0
+        || facts.lineEndings() == LineEndings::Mixed) {
+        where = findObstacleLines(body, facts, result.format.lineBreak);
+    }
     if (facts.invalidSubparts > 0) {
         result.obstacles << QStringLiteral("%1 would become U+FFFD (the replacement character).")
-                                .arg(plural(facts.invalidSubparts,
-                                            "invalid UTF-8 sequence",
-                                            "invalid UTF-8 sequences"));
+                                    .arg(plural(facts.invalidSubparts,
+                                                "invalid UTF-8 sequence",
+                                                "invalid UTF-8 sequences"))
+                                + onLines(where.invalid);
     }
     if (facts.nulBytes > 0) {
         result.obstacles << QStringLiteral("The file holds %1, which a text pane does not keep "
                                            "reliably; saving could drop or change them.")
-                                .arg(plural(facts.nulBytes, "NUL byte", "NUL bytes"));
+                                    .arg(plural(facts.nulBytes, "NUL byte", "NUL bytes"))
+                                + onLines(where.nul);
     }
     if (facts.lineEndings() == LineEndings::Mixed)
-        result.obstacles << mixedLineEndings(facts, lineEnding);
+        result.obstacles << mixedLineEndings(facts, lineEnding) + onLines(where.otherBreak);
 
     const QString decoded = utf8::decode(body);
     qsizetype separators = 0;
     qsizetype reserved = 0;
+    qsizetype line = 1;
+    QList<qsizetype> separatorLines;
+    QList<qsizetype> reservedLines;
     QString text;
     text.reserve(decoded.size());
     for (qsizetype i = 0; i < decoded.size(); ++i) {
@@ -89,16 +171,23 @@ EditorText toEditorText(QByteArrayView bytes)
             if (i + 1 < decoded.size() && decoded.at(i + 1) == u'\n')
                 ++i;
             text.append(u'\n');
+            ++line;
+            break;
+        case u'\n':
+            text.append(c);
+            ++line;
             break;
         case 0x2028:
         case 0x2029:
             ++separators;
+            addLine(separatorLines, line);
             text.append(c);
             break;
         case 0xFDD0: // QTextBeginningOfFrame
         case 0xFDD1: // QTextEndOfFrame
         case 0xFFFC: // QChar::ObjectReplacementCharacter
             ++reserved;
+            addLine(reservedLines, line);
             text.append(c);
             break;
         default:
@@ -107,14 +196,16 @@ EditorText toEditorText(QByteArrayView bytes)
     }
     if (separators > 0) {
         result.obstacles << QStringLiteral("%1 (U+2028 or U+2029) would become line breaks.")
-                                .arg(plural(separators,
-                                            "Unicode line or paragraph separator",
-                                            "Unicode line or paragraph separators"));
+                                    .arg(plural(separators,
+                                                "Unicode line or paragraph separator",
+                                                "Unicode line or paragraph separators"))
+                                + onLines(separatorLines);
     }
     if (reserved > 0) {
         result.obstacles << QStringLiteral("%1 (U+FDD0, U+FDD1 or U+FFFC) that the text pane "
                                            "reserves for itself would be changed or lost.")
-                                .arg(plural(reserved, "character", "characters"));
+                                    .arg(plural(reserved, "character", "characters"))
+                                + onLines(reservedLines);
     }
     result.text = std::move(text);
     return result;
@@ -139,6 +230,28 @@ QByteArray fromEditorText(QStringView text, const TextFormat &format)
     }
     out.append(text.sliced(start).toUtf8());
     return out;
+}
+
+TextChange textChange(QStringView before, QStringView after)
+{
+    const qsizetype shorter = qMin(before.size(), after.size());
+    const char16_t *a = before.utf16();
+    const char16_t *b = after.utf16();
+    qsizetype prefix = std::mismatch(a, a + shorter, b).first - a;
+    // A pair cut after its high half would insert or remove a lone half.
+    if (prefix > 0 && QChar::isHighSurrogate(a[prefix - 1]))
+        --prefix;
+    const qsizetype limit = shorter - prefix;
+    const auto ra = std::make_reverse_iterator(a + before.size());
+    const auto rb = std::make_reverse_iterator(b + after.size());
+    qsizetype suffix = std::mismatch(ra, ra + limit, rb).first - ra;
+    if (suffix > 0 && QChar::isLowSurrogate(a[before.size() - suffix]))
+        --suffix;
+    TextChange change;
+    change.position = prefix;
+    change.removed = before.size() - prefix - suffix;
+    change.inserted = after.size() - prefix - suffix;
+    return change;
 }
 
 } // namespace soul

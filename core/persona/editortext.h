@@ -39,7 +39,8 @@ struct EditorText
     QString text; // '\n' line breaks, no leading BOM
     TextFormat format;
     // Sentences, one per kind of obstacle, each saying what editing and
-    // saving would change ("3 invalid UTF-8 sequences would become U+FFFD").
+    // saving would change and where ("3 invalid UTF-8 sequences would become
+    // U+FFFD ... On lines 2 and 9.", lines numbered by the file's breaks).
     // Empty when the bytes pass through a pane unchanged.
     QStringList obstacles;
 
@@ -58,5 +59,21 @@ EditorText toEditorText(QByteArrayView bytes);
 // becomes format.lineBreak. For every `bytes` whose toEditorText() has no
 // obstacles, fromEditorText(e.text, e.format) == bytes.
 QByteArray fromEditorText(QStringView text, const TextFormat &format);
+
+// The one range that turns `before` into `after`: replace `removed` UTF-16
+// units at `position` of `before` with `inserted` units at `position` of
+// `after`. Everything outside it is the common prefix and suffix, so a pane
+// that takes a small change from disk edits a few lines instead of loading the
+// whole text again (and keeps its undo history, cursor and scroll). The range
+// never splits a surrogate pair. Equal texts give an empty range at their end.
+struct TextChange
+{
+    qsizetype position = 0;
+    qsizetype removed = 0;
+    qsizetype inserted = 0;
+
+    bool isEmpty() const { return removed == 0 && inserted == 0; }
+};
+TextChange textChange(QStringView before, QStringView after);
 
 } // namespace soul

@@ -80,6 +80,15 @@ QList<Lint> lintSlot(const SlotFacts &facts)
                      QStringLiteral("%1 %2, so it is skipped. Replace it with a regular file.")
                          .arg(name, facts.absenceReason))};
     case SlotPresence::DanglingLink:
+        if (facts.absenceReason == QLatin1String(LinkLoopReason)) {
+            return {make(facts,
+                         LintLevel::Warning,
+                         "link-loop",
+                         QStringLiteral("%1 is a symbolic link that leads back to itself (a "
+                                        "loop), so it is skipped. Point it at an existing file "
+                                        "or remove it.")
+                             .arg(name))};
+        }
         return {make(facts,
                      LintLevel::Warning,
                      "dangling-link",

@@ -6,8 +6,13 @@
 
 #include <QCryptographicHash>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QLockFile>
+
+#include <cerrno>
+#include <cstring>
+#include <unistd.h>
 
 #include <utility>
 
@@ -38,6 +43,7 @@ void takeDisk(SlotState &state, QString *paneText)
     state.readOnlyReason.clear();
     state.canEditAnyway = false;
     state.format = TextFormat();
+    state.obstacles.clear();
     if (!state.diskPresent())
         return;
     if (!state.diskComplete) {
@@ -212,6 +218,7 @@ void PersonaModel::createSlot(int slot, const QByteArray &bytes)
     if (state.bufferPresent)
         return;
     state.format = TextFormat();
+    state.obstacles.clear();
     state.readOnly = false;
     state.readOnlyReason.clear();
     state.canEditAnyway = false;
@@ -317,6 +324,7 @@ StaleReason PersonaModel::staleness(int slot) const
         return StaleReason::ChangedOnDisk;
     case ConflictState::DeletedOnDisk:
         return StaleReason::DeletedOnDisk;
+    case ConflictState::NotReadableOnDisk: // what is there now decides, below
     case ConflictState::None:
         break;
     }
@@ -412,6 +420,58 @@ void PersonaModel::keepMine(int slot)
         return;
     state.conflict = ConflictState::None;
     Q_EMIT slotStateChanged(slot);
+}
+
+QString PersonaModel::caseVariant(int slot) const
+{
+    if (!isOpen())
+        return {};
+    const QString name = slotName(slot);
+    const QStringList entries = QDir(m_dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::System
+                                                          | QDir::NoDotAndDotDot,
+                                                      QDir::Name);
+    for (const QString &entry : entries) {
+        if (entry != name && entry.compare(name, Qt::CaseInsensitive) == 0)
+            return entry;
+    }
+    return {};
+}
+
+Status PersonaModel::renameCaseVariant(int slot)
+{
+    const QString name = slotName(slot);
+    const QString variant = caseVariant(slot);
+    if (variant.isEmpty()) {
+        return Status::failure(
+            tr("There is no file named like %1 in other letter case any more.").arg(name));
+    }
+    const QString from = QDir(m_dir).filePath(variant);
+    const QString to = slotPath(m_dir, slot);
+    // link() never replaces what is there, so a file that appeared at the
+    // new name since the check stays as it is; then the old name goes.
+    const QByteArray nativeFrom = QFile::encodeName(from);
+    const QByteArray nativeTo = QFile::encodeName(to);
+    if (::link(nativeFrom.constData(), nativeTo.constData()) != 0) {
+        const int error = errno;
+        if (error == EEXIST) {
+            return Status::failure(tr("Could not rename %1 to %2: %2 exists now. Merge the two "
+                                      "files by hand.")
+                                       .arg(variant, name));
+        }
+        return Status::failure(
+            tr("Could not rename %1 to %2 (%3). Rename it with another tool.")
+                .arg(variant, name, QString::fromLocal8Bit(std::strerror(error))));
+    }
+    if (::unlink(nativeFrom.constData()) != 0) {
+        const int error = errno;
+        applyDiskChange(slot);
+        return Status::failure(
+            tr("%1 now also has the name %2, but the old name could not be "
+               "removed (%3). Delete %1 by hand.")
+                .arg(variant, name, QString::fromLocal8Bit(std::strerror(error))));
+    }
+    applyDiskChange(slot);
+    return {};
 }
 
 void PersonaModel::editAnyway(int slot)
@@ -552,9 +612,15 @@ void PersonaModel::applyDiskChange(int slot)
     if (sameAsBuffer) {
         state.dirty = false;
         state.conflict = ConflictState::None;
+    } else if (state.diskPresent()) {
+        state.conflict = ConflictState::ChangedOnDisk;
     } else {
-        state.conflict = state.diskPresent() ? ConflictState::ChangedOnDisk
-                                             : ConflictState::DeletedOnDisk;
+        // "Deleted" would offer to write the buffer there again, which a FIFO
+        // or a directory in the way does not allow.
+        const bool gone = state.presence == SlotPresence::Missing
+                          || (state.presence == SlotPresence::DanglingLink
+                              && state.absenceReason != QLatin1String(LinkLoopReason));
+        state.conflict = gone ? ConflictState::DeletedOnDisk : ConflictState::NotReadableOnDisk;
     }
     recomputeOnDisk(slot);
     recomputeUnsaved(slot);

@@ -32,6 +32,10 @@ enum class ConflictState {
     None,
     ChangedOnDisk, // the file changed on disk while the buffer had unsaved edits
     DeletedOnDisk, // the file went away while the buffer had unsaved edits
+    // The path became something that is not read (a FIFO, a device, a
+    // directory, a link loop, an unreadable file) while the buffer had
+    // unsaved edits; SlotState::absenceReason says what.
+    NotReadableOnDisk,
 };
 
 // Why a save wrote nothing although it could have: the file is no longer
@@ -98,6 +102,9 @@ struct SlotState
     bool canEditAnyway = false; // read-only because of obstacles, not because of size
 
     bool diskPresent() const { return presence == SlotPresence::Present; }
+    // "Edit anyway" was chosen: the pane takes edits, and saving will change
+    // the bytes `obstacles` names, until the buffer is saved or reverted.
+    bool editingAnyway() const { return bufferPresent && !readOnly && !obstacles.isEmpty(); }
 };
 
 // One persona directory and its seven slots: what is on disk, what the
@@ -173,12 +180,25 @@ public:
     // there; what was written stays, and the current folder stays open.
     Status saveAllTo(const QString &dir);
     // Drops the buffer's edits: it takes what is on disk again. Also the
-    // answer "Reload" and "Discard" to a conflict.
+    // answer "Reload" and "Discard" to a conflict. The pane takes the text
+    // as one undoable edit (bufferReplaced), and undoing it is typing.
     void revert(int slot);
     // Keeps the edits and forgets the conflict; the buffer stays dirty, and
     // the file as it is now becomes what a save may replace without asking.
     void keepMine(int slot);
+    // A file in the folder whose name differs from slot `slot`'s only in
+    // case ("soul.md" for SOUL.md): it is not read. Empty when there is none.
+    QString caseVariant(int slot) const;
+    // Renames caseVariant(slot) to the slot's name, so it is read. Fails with
+    // a sentence, renaming nothing, when there is no variant any more or the
+    // slot's file (or link, or anything) exists, even if it appeared just now.
+    Status renameCaseVariant(int slot);
+    // Whether another window holds this folder, so unsaved text here is not
+    // kept for crash recovery; the sentence says so. Empty otherwise.
+    QString recoveryUnavailable() const { return m_recoveryUnavailable; }
     // Lifts the read-only state of a slot whose bytes would change in a pane.
+    // The obstacles stay (SlotState::editingAnyway()) until a save or a
+    // revert, so the pane keeps saying which bytes a save will change.
     void editAnyway(int slot);
 
     // "## NAME\n\n" + body, as composeSection() builds it; nullopt when the

@@ -26,6 +26,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
+#include <QFileInfo>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QListWidget>
@@ -36,6 +37,7 @@
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBlock>
@@ -81,7 +83,11 @@ public:
         asked.append(QStringLiteral("export:") + files.join(QLatin1Char(',')));
         return exportAnswer;
     }
-    QString askExportPath(const QString &) override { return exportPath; }
+    QString askExportPath(const QString &) override
+    {
+        sequence.append(QStringLiteral("exportPath"));
+        return exportPath;
+    }
     QString askOpenDirectory(const QString &) override { return {}; }
     QString askSaveAllDirectory(const QString &) override
     {
@@ -91,6 +97,32 @@ public:
     NewPersona askNewPersona(const QString &) override { return {}; }
     void showError(const QString &, const QString &text) override { errors.append(text); }
     void showCompare(const QString &, const QString &diff) override { lastDiff = diff; }
+    bool askSaveChangedBytes(const QString &file, const QStringList &changes) override
+    {
+        sequence.append(QStringLiteral("changedBytes:") + file);
+        lastChanges = changes;
+        return changedBytesAnswer;
+    }
+    bool askReplaceExport(const QStringList &paths) override
+    {
+        QStringList names;
+        for (const QString &path : paths)
+            names.append(QFileInfo(path).fileName());
+        sequence.append(QStringLiteral("replace:") + names.join(QLatin1Char(',')));
+        return replaceAnswer;
+    }
+    bool askDropUnsaved(const QString &file) override
+    {
+        sequence.append(QStringLiteral("drop:") + file);
+        return dropAnswer;
+    }
+
+    // Every question of the three above and askExportPath, in order.
+    QStringList sequence;
+    QStringList lastChanges;
+    bool changedBytesAnswer = false;
+    bool replaceAnswer = false;
+    bool dropAnswer = false;
 };
 
 QString editorText(const SlotPane *pane)
@@ -109,6 +141,21 @@ void typeText(QWidget *widget, const QString &text)
         QApplication::sendEvent(widget, &release);
     }
 }
+
+// The characters under each one-character extra selection of `edit`.
+QString markedCharacters(const QPlainTextEdit *edit)
+{
+    QString marked;
+    for (const QTextEdit::ExtraSelection &selection : edit->extraSelections()) {
+        if (selection.cursor.selectionEnd() - selection.cursor.selectionStart() == 1)
+            marked.append(selection.cursor.selectedText());
+    }
+    return marked;
+}
+
+// Survives edits around its block, not a reload of the whole text.
+class BlockMarker final : public QTextBlockUserData
+{};
 
 QString previewText(const SoulPreview *preview)
 {
@@ -166,6 +213,18 @@ private Q_SLOTS:
     void headerNamesReadOnlyAndDeletedStates();
     void startViewSaysWhenNoFolderIsRecent();
     void narrowHeaderElidesTheRole();
+    void revertAndReloadAreOneUndoableStep();
+    void discardWithoutAFileAsksFirst();
+    void cleanPaneFollowsDiskByARangeEdit();
+    void editAnywayExplainsUntilSavedAndConfirms();
+    void exportAsksForTheDestinationFirst();
+    void wrongCaseFileIsNamedAndRenamed();
+    void invisiblesMarkNonAsciiSpacesAndLoneCr();
+    void missingFolderPreviewDoesNotClaimDisk();
+    void fifoOrLinkLoopIsNotADeletion();
+    void saveOnAReadOnlyPaneSaysWhy();
+    void secondWindowOnTheFolderIsTold();
+    void longStatusMessageIsWhole();
 
 private:
     void createWindow();
@@ -514,6 +573,7 @@ void tst_MainWindow::exportWithUnsavedAsks()
     QVERIFY(m_window->model()->slot(1).dirty);
 
     m_prompter->exportAnswer = Prompter::ExportAnswer::SaveAllAndExport;
+    m_prompter->replaceAnswer = true; // disk.md is there now
     QVERIFY(m_window->exporter()->exportSnapshot());
     QVERIFY(readAll(out).contains("Unsaved."));
     QCOMPARE(readAll(out), composeDirectory(m_dir->path()).soul);
@@ -1183,6 +1243,378 @@ void tst_MainWindow::narrowHeaderElidesTheRole()
     QVERIFY(pane(1)->stateLabel()->width() >= pane(1)->stateLabel()->sizeHint().width());
     QVERIFY(pane(1)->editAnywayButton()->width()
             >= pane(1)->editAnywayButton()->minimumSizeHint().width());
+}
+
+void tst_MainWindow::revertAndReloadAreOneUndoableStep()
+{
+    openWindow();
+    PersonaModel *model = m_window->model();
+    QPlainTextEdit *editor = pane(1)->editor();
+    editor->moveCursor(QTextCursor::End);
+    QTest::keyClicks(editor, QStringLiteral("One more line."));
+    const QString edited = editorText(pane(1));
+    const QByteArray editedBytes = model->slot(1).bufferBytes;
+    QVERIFY(model->slot(1).dirty);
+
+    QVERIFY(m_window->documents()->revert(1));
+    QCOMPARE(editorText(pane(1)), QStringLiteral("You are Kip, a terse assistant.\n"));
+    QVERIFY(!model->slot(1).dirty);
+    QCOMPARE(previewText(preview()), expectedPreview());
+    QVERIFY(editor->document()->isUndoAvailable());
+    editor->undo();
+    QCOMPARE(editorText(pane(1)), edited);
+    QVERIFY(model->slot(1).dirty);
+    QCOMPARE(model->slot(1).bufferBytes, editedBytes);
+    QCOMPARE(previewText(preview()), expectedPreview());
+
+    // Reload on the changed-on-disk bar: the same, against the new file.
+    QVERIFY(writeInPlace(path(1), "Theirs.\n"));
+    QTRY_VERIFY(pane(1)->diskBar()->isVisible());
+    QTest::mouseClick(pane(1)->diskBar()->reloadButton(), Qt::LeftButton);
+    QCOMPARE(editorText(pane(1)), QStringLiteral("Theirs.\n"));
+    QVERIFY(!model->slot(1).dirty);
+    editor->undo();
+    QCOMPARE(editorText(pane(1)), edited);
+    QVERIFY(model->slot(1).dirty);
+    QCOMPARE(model->slot(1).bufferBytes, editedBytes);
+    QCOMPARE(model->slot(1).conflict, ConflictState::None);
+    QVERIFY(!pane(1)->diskBar()->isVisible());
+    // The undone reload is an edit like any other: redo takes the file again.
+    editor->redo();
+    QCOMPARE(editorText(pane(1)), QStringLiteral("Theirs.\n"));
+    QVERIFY(!model->slot(1).dirty);
+    QVERIFY(m_prompter->sequence.isEmpty());
+}
+
+void tst_MainWindow::discardWithoutAFileAsksFirst()
+{
+    openWindow();
+    PersonaModel *model = m_window->model();
+    pane(0)->editor()->moveCursor(QTextCursor::End);
+    QTest::keyClicks(pane(0)->editor(), QStringLiteral("Mine."));
+    QVERIFY(QFile::remove(path(0)));
+    QTRY_VERIFY(pane(0)->diskBar()->isVisible());
+    m_prompter->dropAnswer = false;
+    QTest::mouseClick(pane(0)->diskBar()->discardButton(), Qt::LeftButton);
+    QCOMPARE(m_prompter->sequence, QStringList{QStringLiteral("drop:AGENTS.md")});
+    QVERIFY(model->slot(0).dirty);
+    QVERIFY(editorText(pane(0)).endsWith(QStringLiteral("Mine.")));
+    QVERIFY(pane(0)->diskBar()->isVisible());
+
+    m_prompter->dropAnswer = true;
+    QTest::mouseClick(pane(0)->diskBar()->discardButton(), Qt::LeftButton);
+    QVERIFY(!model->slot(0).bufferPresent);
+    QVERIFY(!model->slot(0).dirty);
+    QTRY_VERIFY(pane(0)->createButton()->isVisible());
+}
+
+void tst_MainWindow::cleanPaneFollowsDiskByARangeEdit()
+{
+    QByteArray before;
+    for (int i = 0; i < 2000; ++i)
+        before += "line " + QByteArray::number(i) + "\n";
+    QVERIFY(writeInPlace(path(6), before));
+    openWindow();
+    PersonaModel *model = m_window->model();
+    QPlainTextEdit *editor = pane(6)->editor();
+    editor->moveCursor(QTextCursor::End);
+    QTest::keyClicks(editor, QStringLiteral("tail"));
+    QVERIFY(m_window->documents()->save(6));
+    const QString saved = editorText(pane(6));
+    QVERIFY(!model->slot(6).dirty);
+    QTextDocument *document = editor->document();
+    const int steps = document->availableUndoSteps();
+    QVERIFY(steps > 0);
+    for (int number : {10, 1900})
+        document->findBlockByNumber(number).setUserData(new BlockMarker);
+
+    QByteArray after = model->slot(6).diskBytes;
+    after.replace("line 1000\n", "line one thousand\n");
+    QVERIFY(writeAtomically(path(6), after));
+    QTRY_COMPARE(editorText(pane(6)), QString::fromUtf8(after));
+    QVERIFY(!model->slot(6).dirty);
+    // The history is kept and the change is one step of it; lines before
+    // and after the change are the same blocks as before.
+    QVERIFY(document->availableUndoSteps() > steps);
+    QVERIFY(dynamic_cast<BlockMarker *>(document->findBlockByNumber(10).userData()));
+    QVERIFY(dynamic_cast<BlockMarker *>(document->findBlockByNumber(1900).userData()));
+
+    editor->undo();
+    QCOMPARE(editorText(pane(6)), saved);
+    QVERIFY(model->slot(6).dirty);
+    QVERIFY(document->isUndoAvailable()); // the typing before the save
+    QCOMPARE(previewText(preview()), expectedPreview());
+}
+
+void tst_MainWindow::editAnywayExplainsUntilSavedAndConfirms()
+{
+    const QByteArray mixed("one\r\ntwo\nthree\n");
+    QVERIFY(writeInPlace(path(1), mixed));
+    openWindow();
+    PersonaModel *model = m_window->model();
+    QVERIFY(model->slot(1).readOnly);
+    QTest::mouseClick(pane(1)->editAnywayButton(), Qt::LeftButton);
+    QVERIFY(!model->slot(1).readOnly);
+    QVERIFY(pane(1)->readOnlyNote()->isVisible());
+    QVERIFY(pane(1)->readOnlyNote()->text().contains(QStringLiteral("1 CR LF")));
+
+    QPlainTextEdit *editor = pane(1)->editor();
+    editor->moveCursor(QTextCursor::End);
+    QTest::keyClicks(editor, QStringLiteral("four"));
+    QVERIFY(pane(1)->readOnlyNote()->isVisible());
+
+    m_prompter->changedBytesAnswer = false;
+    QVERIFY(!m_window->documents()->save(1));
+    QCOMPARE(m_prompter->sequence, QStringList{QStringLiteral("changedBytes:SOUL.md")});
+    QVERIFY(m_prompter->lastChanges.join(QLatin1Char(' ')).contains(QStringLiteral("mixed")));
+    QCOMPARE(readAll(path(1)), mixed);
+    QVERIFY(model->slot(1).dirty);
+    QVERIFY(pane(1)->readOnlyNote()->isVisible());
+
+    m_prompter->changedBytesAnswer = true;
+    QVERIFY(m_window->documents()->save(1));
+    QCOMPARE(readAll(path(1)), QByteArray("one\ntwo\nthree\nfour"));
+    QVERIFY(!pane(1)->readOnlyNote()->isVisible());
+    // The file makes the round trip now: later saves do not ask.
+    QTest::keyClicks(editor, QStringLiteral("!"));
+    QVERIFY(m_window->documents()->save(1));
+    QCOMPARE(m_prompter->sequence.size(), 2);
+
+    // Revert also ends it: the file opens read-only again.
+    QVERIFY(writeAtomically(path(1), mixed));
+    QTRY_VERIFY(model->slot(1).readOnly);
+    QTest::mouseClick(pane(1)->editAnywayButton(), Qt::LeftButton);
+    QVERIFY(pane(1)->readOnlyNote()->text().startsWith(QStringLiteral("Editing anyway")));
+    QVERIFY(m_window->documents()->revert(1));
+    QVERIFY(model->slot(1).readOnly);
+    QVERIFY(pane(1)->readOnlyNote()->text().startsWith(QStringLiteral("Read-only")));
+}
+
+void tst_MainWindow::exportAsksForTheDestinationFirst()
+{
+    openWindow();
+    PersonaModel *model = m_window->model();
+    pane(1)->editor()->moveCursor(QTextCursor::End);
+    QTest::keyClicks(pane(1)->editor(), QStringLiteral("Unsaved."));
+    const QByteArray onDisk = readAll(path(1));
+
+    // Cancelled file dialog: nothing asked after it, nothing saved.
+    m_prompter->exportAnswer = Prompter::ExportAnswer::SaveAllAndExport;
+    m_prompter->exportPath.clear();
+    QVERIFY(!m_window->exporter()->exportSnapshot());
+    QCOMPARE(m_prompter->sequence, QStringList{QStringLiteral("exportPath")});
+    QVERIFY(m_prompter->asked.isEmpty());
+    QCOMPARE(readAll(path(1)), onDisk);
+    QVERIFY(model->slot(1).dirty);
+
+    // Both files there: one question naming both; No keeps them and saves nothing.
+    const QString out = m_dir->filePath(QStringLiteral("out.md"));
+    QVERIFY(writeInPlace(out, "old soul"));
+    QVERIFY(writeInPlace(manifestPathFor(out), "old manifest"));
+    m_prompter->exportPath = out;
+    m_prompter->sequence.clear();
+    QVERIFY(!m_window->exporter()->exportSnapshot());
+    QCOMPARE(m_prompter->sequence,
+             (QStringList{QStringLiteral("exportPath"),
+                          QStringLiteral("replace:out.md,out.md.manifest.json")}));
+    QVERIFY(m_prompter->asked.isEmpty());
+    QCOMPARE(readAll(out), QByteArray("old soul"));
+    QCOMPARE(readAll(manifestPathFor(out)), QByteArray("old manifest"));
+    QCOMPARE(readAll(path(1)), onDisk);
+
+    // Only the manifest there: it alone is named.
+    QVERIFY(QFile::remove(out));
+    m_prompter->sequence.clear();
+    QVERIFY(!m_window->exporter()->exportSnapshot());
+    QCOMPARE(m_prompter->sequence,
+             (QStringList{QStringLiteral("exportPath"),
+                          QStringLiteral("replace:out.md.manifest.json")}));
+    QVERIFY(!QFile::exists(out));
+
+    // Replace: then the unsaved panes, then both files.
+    m_prompter->replaceAnswer = true;
+    QVERIFY(m_window->exporter()->exportSnapshot());
+    QCOMPARE(m_prompter->asked, QStringList{QStringLiteral("export:SOUL.md")});
+    QVERIFY(!model->slot(1).dirty);
+    QCOMPARE(readAll(out), composeDirectory(m_dir->path()).soul);
+    QVERIFY(readAll(manifestPathFor(out)).contains("\"soul-snapshot\""));
+}
+
+void tst_MainWindow::wrongCaseFileIsNamedAndRenamed()
+{
+    QVERIFY(QFile::remove(path(1)));
+    const QString lower = m_dir->filePath(QStringLiteral("soul.md"));
+    QVERIFY(writeInPlace(lower, "lower case soul\n"));
+    openWindow();
+    QVERIFY(pane(1)->absentNote()->isVisible());
+    QVERIFY(
+        pane(1)->absentNote()->text().contains(QStringLiteral("soul.md is there but is not read")));
+    QVERIFY(pane(1)->renameButton()->isVisible());
+    QVERIFY(!pane(1)->createButton()->isVisible());
+    QVERIFY(pane(3)->createButton()->isVisible()); // no variant there
+    QVERIFY(!pane(3)->renameButton()->isVisible());
+
+    QTest::mouseClick(pane(1)->renameButton(), Qt::LeftButton);
+    QVERIFY(m_prompter->errors.isEmpty());
+    QCOMPARE(readAll(path(1)), QByteArray("lower case soul\n"));
+    QVERIFY(!QFileInfo::exists(lower));
+    QTRY_COMPARE(editorText(pane(1)), QStringLiteral("lower case soul\n"));
+    QVERIFY(!pane(1)->renameButton()->isVisible());
+    QVERIFY(!pane(1)->absentNote()->isVisible());
+    QCOMPARE(previewText(preview()), expectedPreview());
+}
+
+void tst_MainWindow::invisiblesMarkNonAsciiSpacesAndLoneCr()
+{
+    QVERIFY(writeInPlace(path(1),
+                         "a\xC2\xA0"
+                         "b\xE2\x80\x89"
+                         "c\xE3\x80\x80"
+                         "d\n"));
+    QVERIFY(writeInPlace(path(2), "x\ry"));
+    openWindow();
+    // A lone CR is drawn without invisibles too; the CR of a CR LF is not.
+    const QString loneCr = QStringLiteral("x") + QChar(0x21B5) + QStringLiteral("y");
+    QVERIFY(previewText(preview()).contains(loneCr));
+    QCOMPARE(SoulPreview::displayText(QStringLiteral("a\r\nb\rc"), false),
+             QStringLiteral("a\u200B\nb\u21B5c"));
+    QCOMPARE(SoulPreview::displayText(QStringLiteral("a\r\nb"), true), QStringLiteral("a\u21B5\nb"));
+    QVERIFY(markedCharacters(preview()).isEmpty());
+    QVERIFY(markedCharacters(pane(1)->editor()).isEmpty());
+
+    m_window->actions()->showInvisibles->setChecked(true);
+    QVERIFY(preview()->showInvisibles());
+    const QString spaces = QStringLiteral("\u00A0\u2009\u3000");
+    for (const QChar c : spaces) {
+        QVERIFY2(markedCharacters(preview()).contains(c),
+                 qPrintable(QString::number(c.unicode(), 16)));
+        QVERIFY2(markedCharacters(pane(1)->editor()).contains(c),
+                 qPrintable(QString::number(c.unicode(), 16)));
+    }
+    QVERIFY(markedCharacters(preview()).contains(QChar(0x21B5)));
+    QVERIFY(!markedCharacters(pane(1)->editor()).contains(QLatin1Char('a')));
+
+    // A CR LF that loses its LF becomes a lone CR in the preview's range edit.
+    QVERIFY(writeInPlace(path(6), "p\r\nq"));
+    QTRY_COMPARE(previewText(preview()), expectedPreview());
+    m_window->actions()->showInvisibles->setChecked(false);
+    QVERIFY(writeInPlace(path(6), "p\rq"));
+    QTRY_VERIFY(previewText(preview()).contains(QStringLiteral("p\u21B5q")));
+    QCOMPARE(previewText(preview()), expectedPreview());
+    QVERIFY(writeInPlace(path(6), "p\r\nq"));
+    QTRY_VERIFY(previewText(preview()).contains(QStringLiteral("p\u200B\nq")));
+    QCOMPARE(previewText(preview()), expectedPreview());
+}
+
+void tst_MainWindow::missingFolderPreviewDoesNotClaimDisk()
+{
+    QTemporaryDir outer;
+    const QString dir = outer.filePath(QStringLiteral("persona"));
+    QVERIFY(QDir().mkpath(dir));
+    QVERIFY(writeInPlace(slotPath(dir, 1), "disk\n"));
+    openWindow(dir);
+    const auto noteText = [this] {
+        QStringList texts;
+        for (const QLabel *label : m_window->previewPanel()->findChildren<QLabel *>())
+            texts.append(label->text());
+        return texts.join(QLatin1Char('|'));
+    };
+    QVERIFY(noteText().contains(QStringLiteral("this is what is on disk")));
+    QVERIFY(QDir().rename(dir, outer.filePath(QStringLiteral("renamed"))));
+    QTRY_VERIFY(m_window->directoryLostBar()->isVisible());
+    QVERIFY(!noteText().contains(QStringLiteral("on disk.")));
+    QVERIFY(noteText().contains(QStringLiteral("The folder is missing")));
+    m_window->previewPanel()->unsavedToggle()->setChecked(false);
+    QVERIFY(noteText().contains(QStringLiteral("an agent starting now gets none of it")));
+    QVERIFY(QDir().rename(outer.filePath(QStringLiteral("renamed")), dir));
+    QTRY_VERIFY(!m_window->directoryLostBar()->isVisible());
+    QVERIFY(!noteText().contains(QStringLiteral("The folder is missing")));
+}
+
+void tst_MainWindow::fifoOrLinkLoopIsNotADeletion()
+{
+    openWindow();
+    PersonaModel *model = m_window->model();
+    QTest::keyClicks(pane(6)->editor(), QStringLiteral("x"));
+    QVERIFY(QFile::remove(path(6)));
+    QVERIFY(::mkfifo(QFile::encodeName(path(6)).constData(), 0600) == 0);
+    QTRY_COMPARE(model->slot(6).conflict, ConflictState::NotReadableOnDisk);
+    DiskChangedBar *bar = pane(6)->diskBar();
+    QVERIFY(bar->isVisible());
+    QCOMPARE(bar->kind(), DiskChangedBar::Kind::NotReadable);
+    QVERIFY(bar->text().contains(QStringLiteral("is a FIFO, not a regular file")));
+    QVERIFY(!bar->saveButton()->isVisible());
+    QVERIFY(bar->discardButton()->isVisible());
+    QCOMPARE(pane(6)->stateLabel()->text(), QStringLiteral("not a regular file on disk"));
+    QVERIFY(model->slot(6).dirty);
+
+    // A link to itself is a loop, not a link to nothing.
+    QVERIFY(QFile::remove(path(6)));
+    QVERIFY(QFile::link(path(6), path(6)));
+    QTRY_VERIFY(bar->text().contains(QStringLiteral("loop")));
+    QCOMPARE(model->slot(6).conflict, ConflictState::NotReadableOnDisk);
+    QVERIFY(QFile::link(path(3), path(3)));
+    m_window->model()->refreshSlot(3);
+    QTRY_VERIFY(pane(3)->lintLabel()->text().contains(QStringLiteral("leads back to itself")));
+    QVERIFY(!pane(3)->lintLabel()->text().contains(QStringLiteral("nothing")));
+
+    // Discard drops the edits; there is no file to go back to, so it asks.
+    m_prompter->dropAnswer = true;
+    QTest::mouseClick(bar->discardButton(), Qt::LeftButton);
+    QCOMPARE(m_prompter->sequence, QStringList{QStringLiteral("drop:MEMORY.md")});
+    QVERIFY(!model->slot(6).dirty);
+    QVERIFY(!bar->isVisible());
+}
+
+void tst_MainWindow::saveOnAReadOnlyPaneSaysWhy()
+{
+    QVERIFY(writeInPlace(path(1), "You are \xff Kip.\n"));
+    openWindow();
+    pane(1)->editor()->setFocus(Qt::OtherFocusReason);
+    QTRY_COMPARE(m_window->currentSlot(), 1);
+    QVERIFY(m_window->actions()->save->isEnabled());
+    QTest::keySequence(m_window.get(), QKeySequence(Qt::CTRL | Qt::Key_S));
+    QLabel *message = m_window->statusMessage();
+    QTRY_VERIFY(message->isVisible());
+    QVERIFY(message->text().startsWith(QStringLiteral("SOUL.md is read-only")));
+    QVERIFY(message->text().contains(QStringLiteral("invalid UTF-8")));
+    QVERIFY(m_prompter->errors.isEmpty());
+    QCOMPARE(readAll(path(1)), QByteArray("You are \xff Kip.\n"));
+}
+
+void tst_MainWindow::secondWindowOnTheFolderIsTold()
+{
+    openWindow();
+    MainWindow::Options options;
+    options.settingsFile = m_dir->filePath(QStringLiteral("second.ini"));
+    MainWindow second(options);
+    second.setPrompter(std::make_unique<TestPrompter>());
+    second.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&second));
+    second.start(m_dir->path());
+    QVERIFY(second.model()->isOpen());
+    QTRY_VERIFY(second.statusMessage()->isVisible());
+    QTRY_VERIFY(
+        second.statusMessage()->text().contains(QStringLiteral("Another Soul Studio window")));
+    QVERIFY(!m_window->statusMessage()->text().contains(QStringLiteral("Another")));
+    QVERIFY(second.close());
+}
+
+void tst_MainWindow::longStatusMessageIsWhole()
+{
+    openWindow();
+    m_window->resize(700, 600);
+    QString text;
+    while (text.size() < 400)
+        text += QStringLiteral("Cannot keep unsaved changes for recovery in this folder. ");
+    Q_EMIT m_window->documents()->statusMessage(text);
+    QLabel *message = m_window->statusMessage();
+    QTRY_VERIFY(message->isVisible());
+    QCOMPARE(message->text(), text);
+    QVERIFY(message->wordWrap());
+    QTRY_VERIFY(message->height() >= message->heightForWidth(message->width()));
+    QVERIFY(message->width() <= m_window->statusBar()->width());
+    QVERIFY(message->heightForWidth(message->width()) > message->fontMetrics().height());
 }
 
 QTEST_MAIN(tst_MainWindow)

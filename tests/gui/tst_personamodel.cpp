@@ -52,6 +52,9 @@ private Q_SLOTS:
     void recoveryEqualToDiskIsDropped();
     void recoveryKnowsTheFileChangedSince();
     void secondModelOnTheFolderKeepsNoCopies();
+    void revertIsUndoneByTyping();
+    void renameCaseVariantNeverReplaces();
+    void editAnywayKeepsTheObstaclesUntilSaved();
 
 private:
     // Every file under the persona folder with its bytes: recovery must not
@@ -673,6 +676,85 @@ void tst_PersonaModel::secondModelOnTheFolderKeepsNoCopies()
     second.setRecoveryInterval(50);
     second.setBufferText(6, u"now kept\n");
     QTRY_COMPARE(RecoveryStore(m_dir->path()).pending().size(), 1);
+}
+
+// Undoing a revert in a pane is typing the old text again: the model then
+// holds the edits and is dirty, as before the revert.
+void tst_PersonaModel::revertIsUndoneByTyping()
+{
+    write(1, "disk\n");
+    PersonaModel model;
+    QVERIFY(model.open(m_dir->path()));
+    model.setBufferText(1, u"disk\nmine");
+    QVERIFY(model.slot(1).dirty);
+    QSignalSpy replaced(&model, &PersonaModel::bufferReplaced);
+    model.revert(1);
+    QCOMPARE(replaced.size(), 1);
+    QVERIFY(!model.slot(1).dirty);
+    QCOMPARE(model.paneText(1), QStringLiteral("disk\n"));
+    model.setBufferText(1, u"disk\nmine");
+    QVERIFY(model.slot(1).dirty);
+    QCOMPARE(model.slot(1).bufferBytes, QByteArray("disk\nmine"));
+    QCOMPARE(*model.section(1, SoulView::Unsaved), QByteArray("## SOUL.md\n\ndisk\nmine"));
+}
+
+void tst_PersonaModel::renameCaseVariantNeverReplaces()
+{
+    const QString lower = m_dir->filePath(QStringLiteral("soul.md"));
+    QVERIFY(writeInPlace(lower, "lower\n"));
+    PersonaModel model;
+    QVERIFY(model.open(m_dir->path()));
+    QCOMPARE(model.caseVariant(1), QStringLiteral("soul.md"));
+    QVERIFY(model.caseVariant(0).isEmpty());
+
+    // SOUL.md appears between the offer and the click: nothing is renamed.
+    write(1, "upper\n");
+    const Status refused = model.renameCaseVariant(1);
+    QVERIFY(!refused);
+    QVERIFY(refused.error().contains(QStringLiteral("SOUL.md exists")));
+    QCOMPARE(readAll(lower), QByteArray("lower\n"));
+    QCOMPARE(readAll(path(1)), QByteArray("upper\n"));
+
+    QVERIFY(QFile::remove(path(1)));
+    model.refreshSlot(1);
+    QVERIFY(!model.slot(1).bufferPresent);
+    QVERIFY(model.renameCaseVariant(1));
+    QVERIFY(!QFileInfo::exists(lower));
+    QCOMPARE(readAll(path(1)), QByteArray("lower\n"));
+    QVERIFY(model.slot(1).diskPresent());
+    QCOMPARE(model.slot(1).bufferBytes, QByteArray("lower\n"));
+    QVERIFY(model.caseVariant(1).isEmpty());
+    QVERIFY(!model.renameCaseVariant(1)); // nothing left to rename
+}
+
+void tst_PersonaModel::editAnywayKeepsTheObstaclesUntilSaved()
+{
+    write(1, "a\r\nb\nc\n");
+    PersonaModel model;
+    QVERIFY(model.open(m_dir->path()));
+    QVERIFY(model.slot(1).readOnly);
+    QVERIFY(!model.slot(1).editingAnyway());
+    model.editAnyway(1);
+    QVERIFY(model.slot(1).editingAnyway());
+    QCOMPARE(model.slot(1).obstacles.size(), 1);
+    model.setBufferText(1, u"a\nb\nc\nd");
+    QVERIFY(model.slot(1).editingAnyway());
+    model.revert(1);
+    QVERIFY(!model.slot(1).editingAnyway());
+    QVERIFY(model.slot(1).readOnly);
+    model.editAnyway(1);
+    model.setBufferText(1, u"a\nb\nc\nd");
+    QVERIFY(model.save(1));
+    QVERIFY(!model.slot(1).editingAnyway());
+    QVERIFY(model.slot(1).obstacles.isEmpty());
+    // A file that went away clean leaves no obstacle behind.
+    write(2, "x\r\ny\n");
+    model.refreshSlot(2);
+    model.editAnyway(2);
+    QVERIFY(QFile::remove(path(2)));
+    model.refreshSlot(2);
+    QVERIFY(!model.slot(2).editingAnyway());
+    QVERIFY(model.slot(2).obstacles.isEmpty());
 }
 
 QTEST_GUILESS_MAIN(tst_PersonaModel)

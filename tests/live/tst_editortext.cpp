@@ -1,6 +1,7 @@
 #include "editortext.h"
 
 #include <QTest>
+#include <QTextCursor>
 #include <QTextDocument>
 
 using namespace soul;
@@ -98,6 +99,18 @@ QList<ObstacleRow> obstacleRows()
         {"fdd0", QByteArray("a\xEF\xB7\x90"), "reserves"},
         {"fdd1", QByteArray("a\xEF\xB7\x91"), "reserves"},
         {"object replacement", QByteArray("a\xEF\xBF\xBC"), "reserves"},
+        // Where: the lines, numbered by the file's own breaks.
+        {"invalid on two lines",
+         QByteArray("ok\n\xFF\nok\n\xC0 x\n"),
+         "U+FFFD (the replacement character). On lines 2 and 4."},
+        {"invalid on many lines",
+         QByteArray("\xFF\n\xFF\n\xFF\n\xFF\n\xFF\n\xFF\n\xFF\n\xFF"),
+         "On lines 1, 2, 3, 4, 5 and 3 more."},
+        {"nul on one line", QByteArray("a\nb\0", 5), "drop or change them. On line 2."},
+        {"crlf lines in an lf file", QByteArray("a\r\nb\nc\nd\r\ne"), "all LF. On lines 1 and 4."},
+        {"lone cr line", QByteArray("a\nb\rc\n"), "all LF. On line 2."},
+        {"separator line", QByteArray("a\r\nb\xE2\x80\xA8"), "line breaks. On line 2."},
+        {"reserved line", QByteArray("a\rb\rc\xEF\xBF\xBC"), "lost. On line 3."},
     };
 }
 
@@ -125,6 +138,10 @@ private Q_SLOTS:
     void editorBreaksBecomeTheFileBreak();
     void everyOtherCodePointSurvivesTheDocument();
     void documentFactsBehindTheObstacles();
+    void textChangeIsTheDifferingRange_data();
+    void textChangeIsTheDifferingRange();
+    void textChangeAppliedToADocument_data();
+    void textChangeAppliedToADocument();
 };
 
 void tst_EditorText::roundTrip_data()
@@ -256,6 +273,137 @@ void tst_EditorText::documentFactsBehindTheObstacles()
 
     document.setPlainText(QStringLiteral("a\rb\r\nc"));
     QCOMPARE(document.toRawText(), QStringLiteral("a\u2029b\u2029c"));
+}
+
+namespace {
+
+struct ChangeRow
+{
+    const char *name;
+    QString before;
+    QString after;
+    qsizetype position;
+    qsizetype removed;
+    qsizetype inserted;
+};
+
+QList<ChangeRow> changeRows()
+{
+    const QString smile = QStringLiteral("\U0001F600");  // D83D DE00
+    const QString grin = QStringLiteral("\U0001F601");   // D83D DE01
+    const QString thumbs = QStringLiteral("\U0001F44D"); // D83D DC4D
+    return {
+        {"both empty", QString(), QString(), 0, 0, 0},
+        {"equal", QStringLiteral("same\ntext"), QStringLiteral("same\ntext"), 9, 0, 0},
+        {"from empty", QString(), QStringLiteral("new"), 0, 0, 3},
+        {"to empty", QStringLiteral("old"), QString(), 0, 3, 0},
+        {"one word in the middle",
+         QStringLiteral("Be brief.\nBe kind.\n"),
+         QStringLiteral("Be brief.\nBe warm.\n"),
+         13,
+         4,
+         4},
+        {"appended line", QStringLiteral("a\nb\n"), QStringLiteral("a\nb\nc\n"), 4, 0, 2},
+        {"removed first line", QStringLiteral("x\ny\n"), QStringLiteral("y\n"), 0, 2, 0},
+        // The repeated letter could be matched on either side; the prefix wins.
+        {"doubled letter", QStringLiteral("aa"), QStringLiteral("aaa"), 2, 0, 1},
+        {"shrink repeated", QStringLiteral("abab"), QStringLiteral("ab"), 2, 2, 0},
+        {"prefix stops before a pair",
+         QStringLiteral("x") + smile,
+         QStringLiteral("x") + grin,
+         1,
+         2,
+         2},
+        {"suffix stops after a pair",
+         smile + QStringLiteral("y"),
+         thumbs + QStringLiteral("y"),
+         0,
+         2,
+         2},
+        {"pair replaced between pairs", smile + grin + smile, smile + thumbs + smile, 2, 2, 2},
+        // U+1F600 and U+10600 share their low half.
+        {"suffix stops before a shared low half",
+         QStringLiteral("a") + smile,
+         QStringLiteral("a\U00010600"),
+         1,
+         2,
+         2},
+        {"pair inserted",
+         QStringLiteral("ab"),
+         QStringLiteral("a") + smile + QStringLiteral("b"),
+         1,
+         0,
+         2},
+        {"whole text differs", QStringLiteral("abc"), QStringLiteral("xyz"), 0, 3, 3},
+    };
+}
+
+} // namespace
+
+void tst_EditorText::textChangeIsTheDifferingRange_data()
+{
+    QTest::addColumn<QString>("before");
+    QTest::addColumn<QString>("after");
+    QTest::addColumn<qsizetype>("position");
+    QTest::addColumn<qsizetype>("removed");
+    QTest::addColumn<qsizetype>("inserted");
+    for (const ChangeRow &row : changeRows()) {
+        QTest::newRow(row.name) << row.before << row.after << row.position << row.removed
+                                << row.inserted;
+    }
+}
+
+void tst_EditorText::textChangeIsTheDifferingRange()
+{
+    QFETCH(QString, before);
+    QFETCH(QString, after);
+    QFETCH(qsizetype, position);
+    QFETCH(qsizetype, removed);
+    QFETCH(qsizetype, inserted);
+    const TextChange change = textChange(before, after);
+    QCOMPARE(change.position, position);
+    QCOMPARE(change.removed, removed);
+    QCOMPARE(change.inserted, inserted);
+    QCOMPARE(change.isEmpty(), before == after);
+    // Applying the range gives `after`, and no half of a pair is cut.
+    QString applied = before;
+    applied.replace(change.position, change.removed, after.mid(change.position, change.inserted));
+    QCOMPARE(applied, after);
+    for (const QString &text : {before, after}) {
+        if (change.position > 0 && change.position < text.size())
+            QVERIFY(!text.at(change.position).isLowSurrogate());
+    }
+}
+
+void tst_EditorText::textChangeAppliedToADocument_data()
+{
+    textChangeIsTheDifferingRange_data();
+}
+
+// A pane applies the range with one cursor edit: one undo step that gives the
+// old text back.
+void tst_EditorText::textChangeAppliedToADocument()
+{
+    QFETCH(QString, before);
+    QFETCH(QString, after);
+    QTextDocument document;
+    document.setPlainText(before);
+    const auto text = [&document] {
+        return document.toRawText().replace(QChar::ParagraphSeparator, QLatin1Char('\n'));
+    };
+    const TextChange change = textChange(text(), after);
+    QTextCursor cursor(&document);
+    cursor.beginEditBlock();
+    cursor.setPosition(int(change.position));
+    cursor.setPosition(int(change.position + change.removed), QTextCursor::KeepAnchor);
+    cursor.insertText(after.mid(change.position, change.inserted));
+    cursor.endEditBlock();
+    QCOMPARE(text(), after);
+    if (!change.isEmpty()) {
+        QVERIFY(document.isUndoAvailable());
+        document.undo();
+    }
+    QCOMPARE(text(), before);
 }
 
 QTEST_MAIN(tst_EditorText)

@@ -27,6 +27,23 @@ bool ExportController::exportSnapshot()
 {
     if (!m_model->isOpen())
         return false;
+    // The destination first: cancelling the file dialog must leave every
+    // pane and every file as it was, so nothing is saved before it.
+    const QFileInfo dir(m_model->directory());
+    // Beside the persona folder, not inside it: the snapshot is not a slot.
+    const QString suggested = dir.dir().filePath(dir.fileName() + QStringLiteral(".soul.md"));
+    const QString path = m_prompter->askExportPath(suggested);
+    if (path.isEmpty())
+        return false;
+    // One question for both files, naming each one that would be replaced.
+    QStringList existing;
+    for (const QString &file : {path, manifestPathFor(path)}) {
+        const QFileInfo info(file);
+        if (info.exists() || info.isSymLink())
+            existing.append(info.absoluteFilePath());
+    }
+    if (!existing.isEmpty() && !m_prompter->askReplaceExport(existing))
+        return false;
     if (m_model->hasUnsaved()) {
         QStringList names;
         for (int k : m_model->unsavedSlots())
@@ -42,12 +59,6 @@ bool ExportController::exportSnapshot()
             break;
         }
     }
-    const QFileInfo dir(m_model->directory());
-    // Beside the persona folder, not inside it: the snapshot is not a slot.
-    const QString suggested = dir.dir().filePath(dir.fileName() + QStringLiteral(".soul.md"));
-    const QString path = m_prompter->askExportPath(suggested);
-    if (path.isEmpty())
-        return false;
     if (Status s = exportTo(path); !s) {
         m_prompter->showError(tr("Export failed"), s.error());
         return false;
@@ -60,7 +71,7 @@ Status ExportController::exportTo(const QString &path)
     Result<Snapshot> snapshot = takeSnapshot(m_model->directory());
     if (!snapshot)
         return Status::failure(snapshot.error());
-    // The file dialog has already asked about replacing an existing file.
+    // exportSnapshot() has asked about replacing the soul and the manifest.
     if (Status s = writeSnapshot(snapshot.value(), path, true); !s)
         return s;
     Q_EMIT statusMessage(

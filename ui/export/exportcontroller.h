@@ -24,8 +24,10 @@ public:
 
     void setPrompter(Prompter *prompter) { m_prompter = prompter; }
 
-    // Asks about unsaved panes and for a path, then writes the soul and its
-    // manifest. False when cancelled or failed (the failure is shown).
+    // Asks for a path, then (in one question) whether to replace the soul
+    // and the manifest that exist there, then about unsaved panes; then
+    // writes the soul and its manifest. Nothing is saved or written before
+    // the last answer. False when cancelled or failed (the failure is shown).
     bool exportSnapshot();
     // Writes the snapshot of what is on disk to `path` without asking.
     Status exportTo(const QString &path);

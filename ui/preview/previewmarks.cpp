@@ -1,5 +1,7 @@
 #include "previewmarks.h"
 
+#include "contract.h"
+
 #include <QGuiApplication>
 #include <QPalette>
 #include <QPlainTextEdit>
@@ -21,7 +23,9 @@ bool isInvisible(char16_t c)
     case 0x200B:
         return true;
     default:
-        return false;
+        // U+00A0 and the other spaces that look like a space or like nothing
+        // but are not one: the contract trims them, a reader cannot see them.
+        return c >= 0x80 && isWhiteSpace(c);
     }
 }
 

@@ -19,8 +19,9 @@ public:
 
     // A band across the line of the section header that starts at `position`.
     void addHeader(QTextDocument *document, int position);
-    // Marks U+FEFF, NUL, tabs, CR, U+FFFD (and their stand-ins) and trailing
-    // spaces in the blocks `edit` shows now.
+    // Marks U+FEFF, NUL, tabs, CR, U+FFFD (and their stand-ins), non-ASCII
+    // White_Space (U+00A0, U+2009, U+3000, ...) and trailing spaces in the
+    // blocks `edit` shows now. Used by the preview and the slot panes.
     void addInvisibles(const QPlainTextEdit *edit);
 
     const QList<QTextEdit::ExtraSelection> &selections() const { return m_selections; }

@@ -35,7 +35,8 @@ PreviewPanel::PreviewPanel(const PersonaModel *model, QWidget *parent)
     m_unsaved->setChecked(true);
     m_unsaved->setToolTip(tr("Off: show what is on disk, which is what an agent starting now "
                              "gets"));
-    m_invisibles->setToolTip(tr("Mark U+FEFF, NUL, tabs, CR, U+FFFD and trailing spaces"));
+    m_invisibles->setToolTip(tr("Mark U+FEFF, NUL, tabs, CR, U+FFFD, non-ASCII spaces such as "
+                                "U+00A0, and trailing spaces, in the panes and the preview"));
     m_unsavedNote->setWordWrap(true);
     m_totals->setWordWrap(true);
     m_totals->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
@@ -77,6 +78,7 @@ PreviewPanel::PreviewPanel(const PersonaModel *model, QWidget *parent)
     });
     connect(model, &PersonaModel::sectionChanged, this, &PreviewPanel::sectionChanged);
     connect(model, &PersonaModel::slotStateChanged, this, [this] { refreshNote(); });
+    connect(model, &PersonaModel::directoryLostChanged, this, [this] { refreshNote(); });
 }
 
 void PreviewPanel::rebuild()
@@ -98,7 +100,14 @@ void PreviewPanel::refreshNote()
     for (int k : m_model->unsavedSlots())
         names.append(slotName(k));
     const bool unsavedView = m_preview->view() == SoulView::Unsaved;
-    if (names.isEmpty()) {
+    if (m_model->directoryLost()) {
+        // Nothing here is on disk any more: the files went with the folder.
+        m_unsavedNote->setText(
+            unsavedView ? tr("The folder is missing: this is the panes' text, which is not on "
+                             "disk until you save it elsewhere.")
+                        : tr("The folder is missing: this is what was last read from it, and "
+                             "an agent starting now gets none of it."));
+    } else if (names.isEmpty()) {
         m_unsavedNote->setText(unsavedView ? tr("No unsaved edits: this is what is on disk.")
                                            : tr("What is on disk: what an agent starting now "
                                                 "gets."));

@@ -136,7 +136,10 @@ QString SoulPreview::displayText(QString soul, bool invisibles)
         // pictures (U+240D, U+2400) are missing from common monospace fonts
         // and would show as empty boxes.
         case u'\r':
-            data[i] = invisibles ? QChar(0x21B5) : QChar(0x200B);
+            // The CR of a CR LF is the line break the reader sees anyway; a
+            // lone CR is not, and a terminal would jump back over the line.
+            data[i] = invisibles || i + 1 == n || data[i + 1] != u'\n' ? QChar(0x21B5)
+                                                                       : QChar(0x200B);
             break;
         case 0xFDD0:
         case 0xFDD1:
@@ -258,6 +261,10 @@ void SoulPreview::updateSection(int slot)
         while (prefix > 0
                && ((prefix < a.size() && isContinuation(a[prefix]))
                    || (prefix < b.size() && isContinuation(b[prefix]))))
+            --prefix;
+        // A CR just before the edit is shown by what follows it (lone or
+        // of a CR LF), so it is shown again.
+        if (prefix > 0 && a[prefix - 1] == '\r')
             --prefix;
         qsizetype suffix = commonSuffix(a.data(), a.size(), b.data(), b.size(), shorter - prefix);
         while (suffix > 0

@@ -42,6 +42,7 @@ public:
 
     // `soul` as this view shows it: same length, stand-ins for characters
     // QTextDocument cannot hold as they are (and marks, with invisibles on).
+    // A lone CR always shows as a mark; the CR of a CR LF only with invisibles.
     static QString displayText(QString soul, bool invisibles);
 
     // For tests and the benchmark: how often each kind of update ran.

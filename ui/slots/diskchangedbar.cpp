@@ -48,20 +48,38 @@ DiskChangedBar::DiskChangedBar(QWidget *parent)
     hide();
 }
 
-void DiskChangedBar::showFor(const QString &fileName, Kind kind)
+void DiskChangedBar::showFor(const QString &fileName, Kind kind, const QString &reason)
 {
     m_kind = kind;
     const bool changed = kind == Kind::Changed;
-    m_label->setText(
-        changed ? tr("%1 changed on disk. Your edits are kept until you choose.").arg(fileName)
-                : tr("%1 was deleted on disk. Your edits are kept.").arg(fileName));
+    switch (kind) {
+    case Kind::Changed:
+        m_label->setText(
+            tr("%1 changed on disk. Your edits are kept until you choose.").arg(fileName));
+        break;
+    case Kind::Deleted:
+        m_label->setText(tr("%1 was deleted on disk. Your edits are kept.").arg(fileName));
+        break;
+    case Kind::NotReadable:
+        // Saving cannot put a file where a FIFO or a folder is: the way out is
+        // outside the window, or dropping the edits.
+        m_label->setText(tr("%1 on disk %2, so it is not read. Your edits are kept: remove or "
+                            "rename what is there, then save; or discard your edits.")
+                             .arg(fileName, reason));
+        break;
+    }
     setAccessibleDescription(m_label->text());
     m_reload->setVisible(changed);
     m_keepMine->setVisible(changed);
     m_compare->setVisible(changed);
-    m_save->setVisible(!changed);
+    m_save->setVisible(kind == Kind::Deleted);
     m_discard->setVisible(!changed);
     show();
+}
+
+QString DiskChangedBar::text() const
+{
+    return m_label->text();
 }
 
 } // namespace soul

@@ -14,11 +14,14 @@ class DiskChangedBar : public QFrame
     Q_OBJECT
 
 public:
-    enum class Kind { Changed, Deleted };
+    // NotReadable: the path is now a FIFO, a directory, a link loop, ...;
+    // `reason` says which ("is a FIFO, not a regular file").
+    enum class Kind { Changed, Deleted, NotReadable };
 
     explicit DiskChangedBar(QWidget *parent = nullptr);
 
-    void showFor(const QString &fileName, Kind kind);
+    void showFor(const QString &fileName, Kind kind, const QString &reason = {});
+    QString text() const;
     Kind kind() const { return m_kind; }
 
     QPushButton *reloadButton() const { return m_reload; }
@@ -32,7 +35,7 @@ Q_SIGNALS:
     void keepMineRequested(); // keep my edits, forget the conflict
     void compareRequested();
     void saveRequested();    // deleted on disk: write my buffer again
-    void discardRequested(); // deleted on disk: drop my buffer
+    void discardRequested(); // deleted or not readable on disk: drop my buffer
 
 private:
     Kind m_kind = Kind::Changed;

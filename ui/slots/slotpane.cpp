@@ -6,6 +6,7 @@
 #include "lint.h"
 #include "markdownhighlighter.h"
 #include "personamodel.h"
+#include "preview/previewmarks.h"
 #include "recoverybar.h"
 #include "sizemeter.h"
 
@@ -64,6 +65,7 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     , m_save(new QPushButton(tr("Save"), this))
     , m_revert(new QPushButton(tr("Revert"), this))
     , m_editAnyway(new QPushButton(tr("Edit anyway"), this))
+    , m_rename(new QPushButton(tr("Rename to %1").arg(slotName(slot)), this))
     , m_diskBar(new DiskChangedBar(this))
     , m_recoveryBar(new RecoveryBar(this))
     , m_editor(new QPlainTextEdit(this))
@@ -98,6 +100,7 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     header->addWidget(m_state);
     header->addWidget(m_dirty);
     header->addStretch(1);
+    header->addWidget(m_rename);
     header->addWidget(m_create);
     header->addWidget(m_editAnyway);
     header->addWidget(m_save);
@@ -132,7 +135,7 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     layout->addWidget(m_recoveryBar);
     layout->addWidget(m_editor, 1);
 
-    for (QPushButton *b : {m_create, m_save, m_revert, m_editAnyway})
+    for (QPushButton *b : {m_create, m_save, m_revert, m_editAnyway, m_rename})
         b->setAutoDefault(false);
     m_save->setAccessibleName(tr("Save %1").arg(name));
     m_revert->setAccessibleName(tr("Revert %1").arg(name));
@@ -145,8 +148,20 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
         m_lastRevision = revision;
         Q_EMIT textEdited(m_slot);
     });
+    // Only what is on screen is marked, so the marks follow the scroll.
+    connect(m_editor->verticalScrollBar(), &QScrollBar::valueChanged, this, [this] {
+        if (m_showInvisibles)
+            refreshMarks();
+    });
+    connect(m_editor->document(), &QTextDocument::contentsChanged, this, [this] {
+        if (m_showInvisibles)
+            refreshMarks();
+    });
     connect(m_create, &QPushButton::clicked, this, [this] { Q_EMIT createRequested(m_slot); });
     connect(m_save, &QPushButton::clicked, this, [this] { Q_EMIT saveRequested(m_slot); });
+    connect(m_rename, &QPushButton::clicked, this, [this] {
+        Q_EMIT renameCaseVariantRequested(m_slot);
+    });
     connect(m_revert, &QPushButton::clicked, this, [this] { Q_EMIT revertRequested(m_slot); });
     connect(m_editAnyway, &QPushButton::clicked, this, [this] {
         Q_EMIT editAnywayRequested(m_slot);
@@ -233,6 +248,57 @@ void SlotPane::load()
     m_editor->horizontalScrollBar()->setValue(horizontal);
 }
 
+void SlotPane::follow()
+{
+    // Not loaded yet: it loads the model's text when it is shown.
+    if (m_reloadPending)
+        return;
+    QTextDocument *document = m_editor->document();
+    if (document->isEmpty() && !document->isUndoAvailable()) {
+        // Nothing to undo back to; a large text waits until it is shown.
+        reload();
+        return;
+    }
+    const QString text = m_model->paneText(m_slot);
+    const QString current = document->toRawText().replace(QChar::ParagraphSeparator,
+                                                          QLatin1Char('\n'));
+    // Common prefix and suffix: a small change to a 2 MiB text edits a few
+    // lines, where setPlainText() would lay out the document again and drop
+    // the undo history.
+    const TextChange change = textChange(current, text);
+    if (change.isEmpty())
+        return;
+    const int vertical = m_editor->verticalScrollBar()->value();
+    const int horizontal = m_editor->horizontalScrollBar()->value();
+    m_loading = true;
+    QTextCursor cursor(document);
+    cursor.beginEditBlock();
+    cursor.setPosition(int(change.position));
+    cursor.setPosition(int(change.position + change.removed), QTextCursor::KeepAnchor);
+    cursor.insertText(text.mid(change.position, change.inserted));
+    cursor.endEditBlock();
+    m_lastRevision = document->revision();
+    m_loading = false;
+    m_editor->verticalScrollBar()->setValue(vertical);
+    m_editor->horizontalScrollBar()->setValue(horizontal);
+}
+
+void SlotPane::setShowInvisibles(bool show)
+{
+    if (show == m_showInvisibles)
+        return;
+    m_showInvisibles = show;
+    refreshMarks();
+}
+
+void SlotPane::refreshMarks()
+{
+    PreviewMarks marks;
+    if (m_showInvisibles)
+        marks.addInvisibles(m_editor);
+    m_editor->setExtraSelections(marks.selections());
+}
+
 void SlotPane::refreshState()
 {
     const SlotState &s = m_model->slot(m_slot);
@@ -242,6 +308,8 @@ void SlotPane::refreshState()
         state = tr("folder missing");
     else if (s.conflict == ConflictState::DeletedOnDisk)
         state = tr("deleted on disk");
+    else if (s.conflict == ConflictState::NotReadableOnDisk)
+        state = tr("not a regular file on disk");
     else if (s.diskPresent())
         state = s.readOnly ? tr("read-only") : tr("present");
     else if (s.bufferPresent)
@@ -254,20 +322,29 @@ void SlotPane::refreshState()
     // A slot without a buffer has nothing to edit: it folds to its header and
     // says what the agent gets instead (a skipped path says why in its lint).
     const bool missing = !s.bufferPresent && s.presence == SlotPresence::Missing;
-    if (missing) {
+    const QString variant = missing ? m_model->caseVariant(m_slot) : QString();
+    if (!variant.isEmpty()) {
+        m_absentNote->setText(tr("There is no %1, so the soul has no %1 section. %2 is there but "
+                                 "is not read: names are case-sensitive. Rename it to %1 to "
+                                 "use it.")
+                                  .arg(name, variant));
+    } else if (missing) {
         m_absentNote->setText(tr("There is no %1, so the soul has no %1 section. Create starts "
                                  "it from a template.")
                                   .arg(name));
     }
     m_absentNote->setVisible(missing);
+    m_rename->setVisible(!variant.isEmpty());
+    m_rename->setToolTip(variant.isEmpty() ? QString() : tr("Rename %1 to %2").arg(variant, name));
     m_dirty->setText(s.dirty ? tr("● unsaved") : QString());
     m_dirty->setAccessibleName(s.dirty ? tr("%1 has unsaved changes").arg(name) : QString());
 
     const bool hasBuffer = s.bufferPresent;
-    m_create->setVisible(!hasBuffer && s.presence == SlotPresence::Missing);
+    // With a wrong-case file there, Rename is the answer, not a template.
+    m_create->setVisible(!hasBuffer && s.presence == SlotPresence::Missing && variant.isEmpty());
     m_editAnyway->setVisible(s.readOnly && s.canEditAnyway);
     m_save->setEnabled(s.dirty);
-    m_revert->setEnabled(s.dirty);
+    m_revert->setEnabled(s.dirty || s.editingAnyway());
     m_save->setVisible(hasBuffer);
     m_revert->setVisible(hasBuffer);
     m_editor->setEnabled(hasBuffer);
@@ -277,8 +354,16 @@ void SlotPane::refreshState()
     // An offer of recovered text is answered before the pane takes edits.
     const bool offered = m_model->hasRecovery(m_slot);
     m_editor->setReadOnly(!hasBuffer || s.readOnly || offered || m_reloadPending);
-    m_readOnly->setVisible(s.readOnly);
-    if (s.readOnly) {
+    // After Edit anyway the note stays, until a save or a revert, so the
+    // changes a save makes beyond the user's own are never a surprise.
+    const bool anyway = s.editingAnyway();
+    m_readOnly->setVisible(s.readOnly || anyway);
+    if (anyway) {
+        m_readOnly->setText(tr("Editing anyway: saving will also change bytes you did not edit. "
+                               "%1 The first save asks before it writes; Revert goes back to "
+                               "the file.")
+                                .arg(s.obstacles.join(QLatin1Char(' '))));
+    } else if (s.readOnly) {
         m_readOnly->setText(
             s.canEditAnyway
                 ? tr("Read-only: %1 Choose Edit anyway to edit and save it with those changes.")
@@ -296,6 +381,9 @@ void SlotPane::refreshState()
         break;
     case ConflictState::DeletedOnDisk:
         m_diskBar->showFor(name, DiskChangedBar::Kind::Deleted);
+        break;
+    case ConflictState::NotReadableOnDisk:
+        m_diskBar->showFor(name, DiskChangedBar::Kind::NotReadable, s.absenceReason);
         break;
     }
 
@@ -327,6 +415,8 @@ bool SlotPane::eventFilter(QObject *watched, QEvent *event)
     }
     if (watched == m_editor && event->type() == QEvent::FocusIn)
         Q_EMIT focused(m_slot);
+    if (watched == m_editor->viewport() && event->type() == QEvent::Resize && m_showInvisibles)
+        refreshMarks();
     return QFrame::eventFilter(watched, event);
 }
 

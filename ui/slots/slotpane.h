@@ -33,6 +33,9 @@ public:
     SizeMeter *sizeMeter() const { return m_meter; }
     QPushButton *createButton() const { return m_create; }
     QPushButton *editAnywayButton() const { return m_editAnyway; }
+    // Offered when the slot's file is missing but one named like it in other
+    // letter case ("soul.md") is there.
+    QPushButton *renameButton() const { return m_rename; }
     QLabel *stateLabel() const { return m_state; }
     ElidedLabel *roleLabel() const { return m_role; }
     QLabel *lintLabel() const { return m_lints; }
@@ -49,6 +52,14 @@ public:
     // then the editor is empty and read-only (see reloadPending()).
     void reload();
     bool reloadPending() const { return m_reloadPending; }
+    // Takes the model's new buffer text (a revert, a reload, a clean pane
+    // following the disk) as one undoable edit of the range that differs,
+    // keeping the undo history, the cursor and the scroll: Ctrl+Z gives the
+    // previous text back, and the model takes it as an edit.
+    void follow();
+    // Marks tabs, trailing and non-ASCII spaces and U+FEFF on screen.
+    void setShowInvisibles(bool show);
+    bool showInvisibles() const { return m_showInvisibles; }
     // Shows the model's state for this slot in the header and bars.
     void refreshState();
 
@@ -59,6 +70,7 @@ Q_SIGNALS:
     void saveRequested(int slot);
     void revertRequested(int slot);
     void editAnywayRequested(int slot);
+    void renameCaseVariantRequested(int slot);
     void reloadRequested(int slot);
     void keepMineRequested(int slot);
     void compareRequested(int slot);
@@ -74,11 +86,13 @@ protected:
 private:
     void refreshLints();
     void load();
+    void refreshMarks();
 
     int m_slot = -1;
     const PersonaModel *m_model = nullptr;
     bool m_loading = false;
     bool m_reloadPending = false;
+    bool m_showInvisibles = false;
     int m_lastRevision = -1;
     QLabel *m_title = nullptr;
     ElidedLabel *m_role = nullptr;
@@ -92,6 +106,7 @@ private:
     QPushButton *m_save = nullptr;
     QPushButton *m_revert = nullptr;
     QPushButton *m_editAnyway = nullptr;
+    QPushButton *m_rename = nullptr;
     DiskChangedBar *m_diskBar = nullptr;
     RecoveryBar *m_recoveryBar = nullptr;
     QPlainTextEdit *m_editor = nullptr;

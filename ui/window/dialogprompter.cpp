@@ -6,6 +6,7 @@
 #include <QCoreApplication>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QFileDialog>
 #include <QFontDatabase>
 #include <QLabel>
@@ -72,10 +73,13 @@ Prompter::ExportAnswer DialogPrompter::askExportWithUnsaved(const QStringList &f
 
 QString DialogPrompter::askExportPath(const QString &suggested)
 {
+    // The export asks about replacing the soul and its manifest together.
     return QFileDialog::getSaveFileName(m_parent,
                                         tr("Export snapshot"),
                                         suggested,
-                                        tr("Markdown (*.md);;All files (*)"));
+                                        tr("Markdown (*.md);;All files (*)"),
+                                        nullptr,
+                                        QFileDialog::DontConfirmOverwrite);
 }
 
 QString DialogPrompter::askOpenDirectory(const QString &start)
@@ -170,6 +174,58 @@ void DialogPrompter::showCompare(const QString &title, const QString &diff)
     QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
     layout->addWidget(buttons);
     dialog.exec();
+}
+
+bool DialogPrompter::askSaveChangedBytes(const QString &file, const QStringList &changes)
+{
+    QMessageBox box(QMessageBox::Warning,
+                    tr("Save %1").arg(file),
+                    tr("Saving %1 also changes bytes you did not edit.").arg(file),
+                    QMessageBox::NoButton,
+                    m_parent);
+    box.setInformativeText(changes.join(QLatin1Char('\n')));
+    QPushButton *save = box.addButton(tr("Save with these changes"), QMessageBox::AcceptRole);
+    box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(QMessageBox::Cancel);
+    box.exec();
+    return box.clickedButton() == save;
+}
+
+bool DialogPrompter::askReplaceExport(const QStringList &paths)
+{
+    QStringList shown;
+    for (const QString &path : paths)
+        shown.append(QDir::toNativeSeparators(path));
+    QMessageBox box(QMessageBox::Warning,
+                    tr("Export snapshot"),
+                    paths.size() == 1
+                        ? tr("%1 already exists.").arg(shown.first())
+                        : tr("%1 and %2 already exist.").arg(shown.first(), shown.last()),
+                    QMessageBox::NoButton,
+                    m_parent);
+    box.setInformativeText(paths.size() == 1 ? tr("Replace it with the new snapshot?")
+                                             : tr("Replace both with the new snapshot?"));
+    QPushButton *replace = box.addButton(tr("Replace"), QMessageBox::DestructiveRole);
+    box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(QMessageBox::Cancel);
+    box.exec();
+    return box.clickedButton() == replace;
+}
+
+bool DialogPrompter::askDropUnsaved(const QString &file)
+{
+    QMessageBox box(QMessageBox::Warning,
+                    tr("Discard %1").arg(file),
+                    tr("Discard your text of %1?").arg(file),
+                    QMessageBox::NoButton,
+                    m_parent);
+    box.setInformativeText(
+        tr("There is no file %1 on disk to go back to, so this cannot be undone.").arg(file));
+    QPushButton *discard = box.addButton(tr("Discard"), QMessageBox::DestructiveRole);
+    box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(QMessageBox::Cancel);
+    box.exec();
+    return box.clickedButton() == discard;
 }
 
 } // namespace soul

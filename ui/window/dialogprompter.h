@@ -22,6 +22,9 @@ public:
     StaleAnswer askStaleSave(const QString &file, const QString &why) override;
     void showError(const QString &title, const QString &text) override;
     void showCompare(const QString &title, const QString &diff) override;
+    bool askSaveChangedBytes(const QString &file, const QStringList &changes) override;
+    bool askReplaceExport(const QStringList &paths) override;
+    bool askDropUnsaved(const QString &file) override;
 
 private:
     QPointer<QWidget> m_parent;

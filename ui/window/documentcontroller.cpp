@@ -100,6 +100,8 @@ bool DocumentController::close()
 
 bool DocumentController::save(int slot)
 {
+    if (!confirmChangedBytes(slot))
+        return false;
     SaveResult saved = m_model->save(slot);
     while (saved.isStale()) {
         switch (m_prompter->askStaleSave(slotName(slot), saved.error())) {
@@ -158,9 +160,54 @@ bool DocumentController::saveAllElsewhere()
     return true;
 }
 
-void DocumentController::revert(int slot)
+bool DocumentController::revert(int slot)
 {
+    const SlotState &s = m_model->slot(slot);
+    // Without a file the pane folds away: nothing is left to undo in.
+    if (s.dirty && s.bufferPresent && !s.diskPresent()
+        && !m_prompter->askDropUnsaved(slotName(slot))) {
+        return false;
+    }
     m_model->revert(slot);
+    return true;
+}
+
+void DocumentController::explainNothingToSave(int slot)
+{
+    const SlotState &s = m_model->slot(slot);
+    const QString name = slotName(slot);
+    if (m_model->hasRecovery(slot)) {
+        Q_EMIT statusMessage(tr("%1 is read-only until you restore or discard its recovered "
+                                "text, on the bar above it.")
+                                 .arg(name));
+    } else if (s.readOnly) {
+        Q_EMIT statusMessage(
+            tr("%1 is read-only, so there is nothing to save: %2").arg(name, s.readOnlyReason));
+    } else {
+        Q_EMIT statusMessage(tr("%1 has no unsaved changes.").arg(name));
+    }
+}
+
+bool DocumentController::renameCaseVariant(int slot)
+{
+    const QString variant = m_model->caseVariant(slot);
+    if (Status renamed = m_model->renameCaseVariant(slot); !renamed) {
+        m_prompter->showError(tr("Could not rename"), renamed.error());
+        return false;
+    }
+    Q_EMIT statusMessage(tr("Renamed %1 to %2").arg(variant, slotName(slot)));
+    return true;
+}
+
+bool DocumentController::confirmChangedBytes(int slot)
+{
+    const SlotState &s = m_model->slot(slot);
+    if (!s.dirty || !s.editingAnyway())
+        return true;
+    if (m_prompter->askSaveChangedBytes(slotName(slot), s.obstacles))
+        return true;
+    Q_EMIT statusMessage(tr("%1 was not saved; its edits are kept.").arg(slotName(slot)));
+    return false;
 }
 
 void DocumentController::create(int slot)

@@ -36,6 +36,9 @@ public:
     // Overwrite / Compare / Cancel first. False when cancelled or failed
     // (the failure is shown); the buffer then stays dirty.
     bool save(int slot);
+    // Save on a pane without unsaved edits: says in the status bar why there
+    // is nothing to save (read-only, recovered text waiting, no edits).
+    void explainNothingToSave(int slot);
     // save() for every unsaved slot, asking about each changed file by name;
     // stops at the first cancel or failure. Also the close/quit "Save all"
     // answer and the export's "Save all and export".
@@ -44,7 +47,14 @@ public:
     // PersonaModel::saveAllTo). False when cancelled or refused; the
     // current folder and its buffers then stay as they were.
     bool saveAllElsewhere();
-    void revert(int slot);
+    // Drops the edits of `slot` (Revert, Reload, Discard). The pane takes the
+    // file's text as one undoable edit; when there is no file to take (it was
+    // deleted, or was never saved) the text goes for good, so it asks first.
+    // False when the user kept the text.
+    bool revert(int slot);
+    // Renames the wrong-case file of `slot` ("soul.md") to its name; a
+    // failure is shown.
+    bool renameCaseVariant(int slot);
     void create(int slot);
     void compare(int slot);
     // Shows the file on disk against the text recovered for `slot`.
@@ -71,6 +81,9 @@ Q_SIGNALS:
 
 private:
     void remember(const QString &dir);
+    // A pane opened with Edit anyway: the first save asks, naming the bytes
+    // it changes beyond the user's edits. False when the user declined.
+    bool confirmChangedBytes(int slot);
 
     PersonaModel *m_model = nullptr;
     Prompter *m_prompter = nullptr;

@@ -29,6 +29,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QStyle>
 #include <QVBoxLayout>
 
 // Resources of a static library are registered by hand, outside any namespace.
@@ -142,6 +143,19 @@ void MainWindow::buildUi()
     m_statusDir = new QLabel(this);
     m_statusWatch = new QLabel(this);
     m_statusRefresh = new QLabel(this);
+    // QStatusBar::showMessage() cuts a sentence at the bar's width; this
+    // label wraps it instead, and the bar grows a line while it is shown.
+    m_statusMessage = new QLabel(this);
+    m_statusMessage->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_statusMessage->setAccessibleName(tr("Status message"));
+    m_statusMessage->hide();
+    m_messageTimer.setSingleShot(true);
+    connect(&m_messageTimer, &QTimer::timeout, this, [this] {
+        m_statusMessage->hide();
+        m_statusMessage->clear();
+        m_statusDir->show();
+    });
+    statusBar()->addWidget(m_statusMessage, 1);
     statusBar()->addWidget(m_statusDir, 1);
     statusBar()->addPermanentWidget(m_statusWatch);
     statusBar()->addPermanentWidget(m_statusRefresh);
@@ -159,6 +173,13 @@ void MainWindow::wireModel()
             m_panes->pane(k)->refreshState();
         }
         m_preview->rebuild();
+        // Another window has this folder: its unsaved text is its own, and
+        // this one's is not kept for recovery.
+        if (!m_model->recoveryUnavailable().isEmpty())
+            QTimer::singleShot(0, this, [this] {
+                if (m_model->isOpen() && !m_model->recoveryUnavailable().isEmpty())
+                    showMessage(m_model->recoveryUnavailable(), 30000);
+            });
         // Recovered text waits for an answer: show the first offer and put
         // the keyboard on it.
         for (int k = 0; k < SlotCount; ++k) {
@@ -179,7 +200,7 @@ void MainWindow::wireModel()
         showFolderState();
     });
     connect(m_model, &PersonaModel::bufferReplaced, this, [this](int slot) {
-        m_panes->pane(slot)->reload();
+        m_panes->pane(slot)->follow();
     });
     connect(m_model, &PersonaModel::slotStateChanged, this, [this](int slot) {
         m_panes->pane(slot)->refreshState();
@@ -191,7 +212,7 @@ void MainWindow::wireModel()
         showEditState();
     });
     connect(m_model, &PersonaModel::recoveryFailed, this, [this](const QString &error) {
-        statusBar()->showMessage(error, 15000);
+        showMessage(error, 15000);
     });
     connect(m_model, &PersonaModel::directoryLostChanged, this, [this](bool lost) {
         if (lost)
@@ -215,10 +236,10 @@ void MainWindow::wireModel()
         m_actions->setRecent(m_documents->recentDirectories());
     });
     connect(m_documents, &DocumentController::statusMessage, this, [this](const QString &text) {
-        statusBar()->showMessage(text, 5000);
+        showMessage(text, 5000);
     });
     connect(m_export, &ExportController::statusMessage, this, [this](const QString &text) {
-        statusBar()->showMessage(text, 5000);
+        showMessage(text, 5000);
     });
 }
 
@@ -233,10 +254,14 @@ void MainWindow::wirePanes()
         connect(pane, &SlotPane::saveRequested, m_documents, &DocumentController::save);
         connect(pane, &SlotPane::revertRequested, m_documents, &DocumentController::revert);
         connect(pane, &SlotPane::editAnywayRequested, m_model, &PersonaModel::editAnyway);
-        connect(pane, &SlotPane::reloadRequested, m_model, &PersonaModel::revert);
+        connect(pane, &SlotPane::reloadRequested, m_documents, &DocumentController::revert);
         connect(pane, &SlotPane::keepMineRequested, m_model, &PersonaModel::keepMine);
         connect(pane, &SlotPane::compareRequested, m_documents, &DocumentController::compare);
-        connect(pane, &SlotPane::discardRequested, m_model, &PersonaModel::revert);
+        connect(pane, &SlotPane::discardRequested, m_documents, &DocumentController::revert);
+        connect(pane,
+                &SlotPane::renameCaseVariantRequested,
+                m_documents,
+                &DocumentController::renameCaseVariant);
         connect(pane, &SlotPane::restoreRecoveryRequested, m_model, &PersonaModel::restoreRecovery);
         connect(pane,
                 &SlotPane::compareRecoveryRequested,
@@ -270,10 +295,16 @@ void MainWindow::wireActions()
         m_documents->open(DocumentController::exampleDirectory());
     });
     connect(m_actions->closeFolder, &QAction::triggered, m_documents, &DocumentController::close);
-    // Enabled only while the pane last focused has unsaved edits.
+    // Enabled while the pane last focused has unsaved edits, or is
+    // read-only, so that Ctrl+S there says why nothing is saved.
     connect(m_actions->save, &QAction::triggered, this, [this] {
-        if (m_currentSlot >= 0)
-            m_documents->save(m_currentSlot);
+        if (m_currentSlot < 0)
+            return;
+        if (!m_model->slot(m_currentSlot).dirty) {
+            m_documents->explainNothingToSave(m_currentSlot);
+            return;
+        }
+        m_documents->save(m_currentSlot);
     });
     connect(m_actions->saveAll, &QAction::triggered, m_documents, &DocumentController::saveAll);
     connect(m_actions->revert, &QAction::triggered, this, [this] {
@@ -316,6 +347,10 @@ void MainWindow::wireActions()
             &QCheckBox::toggled,
             m_actions->showInvisibles,
             &QAction::setChecked);
+    connect(m_preview->invisiblesToggle(), &QCheckBox::toggled, m_panes, [this](bool show) {
+        for (int k = 0; k < SlotCount; ++k)
+            m_panes->pane(k)->setShowInvisibles(show);
+    });
     connect(m_actions->showOnDisk,
             &QAction::toggled,
             m_preview->unsavedToggle(),
@@ -375,8 +410,23 @@ void MainWindow::showEditState()
     state.canUndo = editable && editor->document()->isUndoAvailable();
     state.canRedo = editable && editor->document()->isRedoAvailable();
     state.currentUnsaved = editor && m_model->slot(m_currentSlot).dirty;
+    state.currentReadOnly = editor && editor->isReadOnly();
     state.anyUnsaved = m_model->isOpen() && m_model->hasUnsaved();
     m_actions->setEditState(state);
+}
+
+void MainWindow::showMessage(const QString &text, int ms)
+{
+    // Wrapped only when it does not fit: a wrapping label asks the bar for
+    // the height of a narrow column, two lines for any sentence.
+    const int room = statusBar()->width() - m_statusWatch->width() - m_statusRefresh->width()
+                     - 4 * statusBar()->style()->pixelMetric(QStyle::PM_LayoutHorizontalSpacing)
+                     - 24;
+    m_statusMessage->setWordWrap(m_statusMessage->fontMetrics().horizontalAdvance(text) > room);
+    m_statusMessage->setText(text);
+    m_statusMessage->show();
+    m_statusDir->hide();
+    m_messageTimer.start(ms);
 }
 
 void MainWindow::showStatus()

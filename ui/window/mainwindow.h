@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QTimer>
 
 #include <memory>
 
@@ -55,6 +56,8 @@ public:
     FindBar *findBar() const { return m_findBar; }
     DirectoryLostBar *directoryLostBar() const { return m_lostBar; }
     int currentSlot() const { return m_currentSlot; }
+    // The status bar's message line; it wraps, so a long sentence is whole.
+    QLabel *statusMessage() const { return m_statusMessage; }
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -70,6 +73,8 @@ private:
     void showStatus();
     // The actions that depend on the pane last focused.
     void showEditState();
+    // A sentence in the status bar for `ms` milliseconds.
+    void showMessage(const QString &text, int ms);
 
     std::unique_ptr<QSettings> m_settings;
     std::unique_ptr<Prompter> m_prompter;
@@ -88,6 +93,8 @@ private:
     QLabel *m_statusDir = nullptr;
     QLabel *m_statusWatch = nullptr;
     QLabel *m_statusRefresh = nullptr;
+    QLabel *m_statusMessage = nullptr;
+    QTimer m_messageTimer;
     int m_currentSlot = -1;
 };
 

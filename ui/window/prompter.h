@@ -56,6 +56,34 @@ public:
 
     // Shows a diff of a slot on disk against its buffer.
     virtual void showCompare(const QString &title, const QString &diff) = 0;
+
+    // The questions below refuse by default: a prompter that cannot ask
+    // leaves every file as it is.
+
+    // Saving `file`, opened with Edit anyway, also changes bytes the user did
+    // not edit; `changes` says which, a sentence each. True to save.
+    virtual bool askSaveChangedBytes(const QString &file, const QStringList &changes)
+    {
+        Q_UNUSED(file);
+        Q_UNUSED(changes);
+        return false;
+    }
+
+    // The export would replace `paths` (the soul, the manifest or both),
+    // which exist. True to replace them.
+    virtual bool askReplaceExport(const QStringList &paths)
+    {
+        Q_UNUSED(paths);
+        return false;
+    }
+
+    // Dropping the unsaved text of `file` cannot be undone (it has no file on
+    // disk to go back to). True to drop it.
+    virtual bool askDropUnsaved(const QString &file)
+    {
+        Q_UNUSED(file);
+        return false;
+    }
 };
 
 } // namespace soul

@@ -98,7 +98,7 @@ void WindowActions::setEditState(const EditState &state)
 {
     undo->setEnabled(state.canUndo);
     redo->setEnabled(state.canRedo);
-    save->setEnabled(state.currentUnsaved);
+    save->setEnabled(state.currentUnsaved || state.currentReadOnly);
     revert->setEnabled(state.currentUnsaved);
     saveAll->setEnabled(state.anyUnsaved);
 }

@@ -36,6 +36,7 @@ public:
         bool canUndo = false;
         bool canRedo = false;
         bool currentUnsaved = false;
+        bool currentReadOnly = false; // Save then says why nothing is saved
         bool anyUnsaved = false;
     };
     void setEditState(const EditState &state);
