@@ -11,6 +11,7 @@
 #include <QTextBlock>
 #include <QTextCursor>
 
+#include <climits>
 #include <cstring>
 
 namespace soul {
@@ -87,7 +88,59 @@ constexpr int JoinLength = int(sizeof(SectionJoin) - 1);
 // How far from an edit updateSection() looks for a line break to include.
 constexpr qsizetype LineBreakReach = 4096;
 
+// Qt lays out a paragraph whole, in time that grows with the square of its
+// length when it has nowhere to wrap: a line of 1,000,000 characters takes
+// over a minute. The preview shows the first ShownLineBytes of a line longer
+// than LongLineBytes and says how much it leaves out; the pane has it all.
+constexpr qsizetype LongLineBytes = 8192;
+constexpr qsizetype ShownLineBytes = 2048;
+
 } // namespace
+
+std::optional<QByteArray> SoulPreview::shown(std::optional<QByteArray> section)
+{
+    if (!section)
+        return section;
+    const QByteArray &bytes = *section;
+    const qsizetype n = bytes.size();
+    qsizetype start = 0;
+    qsizetype end = 0;
+    for (; start < n; start = end + 1) {
+        end = bytes.indexOf('\n', start);
+        if (end < 0)
+            end = n;
+        if (end - start > LongLineBytes)
+            break;
+    }
+    if (start >= n)
+        return section; // no long line: shown as it is, not copied
+
+    QByteArray out;
+    out.reserve(n < 16 * LongLineBytes ? n : 16 * LongLineBytes);
+    qsizetype copied = 0;
+    for (; start < n; start = end + 1) {
+        end = bytes.indexOf('\n', start);
+        if (end < 0)
+            end = n;
+        if (end - start <= LongLineBytes)
+            continue;
+        qsizetype cut = start + ShownLineBytes;
+        while (isContinuation(bytes[cut]))
+            --cut;
+        qsizetype left = 0; // characters after the cut: one per lead byte
+        for (qsizetype i = cut; i < end; ++i)
+            left += !isContinuation(bytes[i]);
+        out.append(bytes.constData() + copied, cut - copied);
+        out.append(tr(" … [%n more character(s) on this line, not shown here; the pane shows "
+                      "them all]",
+                      nullptr,
+                      int(qMin<qint64>(left, INT_MAX)))
+                       .toUtf8());
+        copied = end;
+    }
+    out.append(bytes.constData() + copied, n - copied);
+    return out;
+}
 
 SoulPreview::SoulPreview(const PersonaModel *model, QWidget *parent)
     : QPlainTextEdit(parent)
@@ -161,7 +214,8 @@ void SoulPreview::rebuild()
 {
     ScrollKeeper keeper(this);
     for (int k = 0; k < SlotCount; ++k) {
-        m_sections[size_t(k)] = m_model->isOpen() ? m_model->section(k, m_view) : std::nullopt;
+        m_sections[size_t(k)] = m_model->isOpen() ? shown(m_model->section(k, m_view))
+                                                  : std::nullopt;
         const std::optional<QByteArray> &section = m_sections[size_t(k)];
         m_length16[size_t(k)] = section ? utf16Length(*section) : 0;
     }
@@ -223,7 +277,7 @@ int SoulPreview::sectionAt(int position) const
 
 void SoulPreview::updateSection(int slot)
 {
-    std::optional<QByteArray> next = m_model->section(slot, m_view);
+    std::optional<QByteArray> next = shown(m_model->section(slot, m_view));
     std::optional<QByteArray> &current = m_sections[size_t(slot)];
     if (!current && !next)
         return;

@@ -14,8 +14,9 @@ namespace soul {
 // The composed soul, read-only, exactly as the model composes it. It never
 // reads files: it asks the model for section k when told that it changed,
 // and replaces only the part of section k that differs (one cursor edit in
-// one edit block, undo off, scroll kept). Positions in the document map 1:1
-// to UTF-16 positions in the soul: characters QTextDocument would turn into
+// one edit block, undo off, scroll kept). Apart from lines too long to lay
+// out (see shown()), positions in the document map 1:1 to UTF-16 positions in
+// the soul: characters QTextDocument would turn into
 // block breaks (CR, U+FDD0, U+FDD1) are shown through same-length stand-ins.
 class SoulPreview : public QPlainTextEdit
 {
@@ -43,6 +44,12 @@ public:
     // `soul` as this view shows it: same length, stand-ins for characters
     // QTextDocument cannot hold as they are (and marks, with invisibles on).
     static QString displayText(QString soul, bool invisibles);
+
+    // `section` as the preview shows it: a line over 8 KiB is cut after
+    // 2 KiB and followed by how many characters are left out, since laying
+    // out a line of a million characters takes Qt minutes. Without such a
+    // line, `section` itself.
+    static std::optional<QByteArray> shown(std::optional<QByteArray> section);
 
     // For tests and the benchmark: how often each kind of update ran.
     int rebuildCount() const { return m_rebuilds; }
