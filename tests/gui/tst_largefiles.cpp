@@ -6,6 +6,7 @@
 #include "slots/panestack.h"
 #include "slots/sizemeter.h"
 #include "slots/slotpane.h"
+#include "utf8.h"
 #include "window/mainwindow.h"
 #include "window/prompter.h"
 
@@ -95,6 +96,7 @@ private Q_SLOTS:
     void longLineKeepsItsBytesWhileEdited();
     void cutsAreOnlyOnScreen();
     void gigabyteFileIsNotReadWhole();
+    void largePreviewIsBuiltAgainAfterResize();
 
 private:
     // A persona of small files with `memory` as MEMORY.md (none when empty).
@@ -359,6 +361,32 @@ void tst_LargeFiles::gigabyteFileIsNotReadWhole()
     const SizeMeter *meter = pane(Memory)->sizeMeter();
     QVERIFY2(meter->text().contains(formatCount(GiB - CapBytes)), qPrintable(meter->text()));
     QVERIFY(pane(Memory)->editor()->isReadOnly());
+}
+
+void tst_LargeFiles::largePreviewIsBuiltAgainAfterResize()
+{
+    const QString dir = makePersona(lines(3 * 1024 * 1024));
+    QVERIFY(open(dir) >= 0);
+    SoulPreview *preview = m_window->previewPanel()->preview();
+    auto expected = [this, preview] {
+        return SoulPreview::displayText(utf8::decode(m_window->model()->soul(SoulView::Unsaved)),
+                                        preview->showInvisibles());
+    };
+    auto shown = [preview] {
+        return preview->document()->toRawText().replace(QChar::ParagraphSeparator,
+                                                        QLatin1Char('\n'));
+    };
+    QCOMPARE(shown(), expected());
+
+    m_window->resize(m_window->width() + 120, m_window->height());
+    QTRY_VERIFY(preview->rebuildPending());
+    // Typing while the preview waits still reaches it.
+    QPlainTextEdit *editor = pane(0)->editor();
+    editor->setFocus();
+    type(editor, Qt::Key_Q, QStringLiteral("Q"));
+    QTRY_VERIFY(!preview->rebuildPending());
+    QCOMPARE(shown(), expected());
+    QVERIFY(shown().startsWith(QStringLiteral("## AGENTS.md\n\nQ")));
 }
 
 QTEST_MAIN(tst_LargeFiles)

@@ -7,6 +7,7 @@
 #include <QFontDatabase>
 #include <QKeyEvent>
 #include <QMenu>
+#include <QResizeEvent>
 #include <QScrollBar>
 #include <QTextBlock>
 #include <QTextCursor>
@@ -93,6 +94,11 @@ constexpr qsizetype LineBreakReach = 4096;
 // over a minute. The preview shows the first ShownLineBytes of a line longer
 // than LongLineBytes and says how much it leaves out; the pane has it all.
 constexpr qsizetype LongLineBytes = 8192;
+
+// Above this many characters a width change empties the preview and builds it
+// again after a pause instead of laying it out again (see resizeEvent()).
+constexpr int RebuildOnResizeCharacters = 1 << 20;
+constexpr int ResizeRebuildDelayMs = 150;
 constexpr qsizetype ShownLineBytes = 2048;
 
 } // namespace
@@ -160,6 +166,9 @@ SoulPreview::SoulPreview(const PersonaModel *model, QWidget *parent)
     setAccessibleDescription(tr("Read-only. Press Enter or double-click in a section to go to "
                                 "its pane."));
     connect(verticalScrollBar(), &QScrollBar::valueChanged, this, &SoulPreview::refreshMarks);
+    m_resizeRebuild.setSingleShot(true);
+    m_resizeRebuild.setInterval(ResizeRebuildDelayMs);
+    connect(&m_resizeRebuild, &QTimer::timeout, this, &SoulPreview::rebuild);
 }
 
 void SoulPreview::setView(SoulView view)
@@ -212,6 +221,7 @@ QString SoulPreview::displayText(QString soul, bool invisibles)
 
 void SoulPreview::rebuild()
 {
+    m_resizeRebuild.stop();
     ScrollKeeper keeper(this);
     for (int k = 0; k < SlotCount; ++k) {
         m_sections[size_t(k)] = m_model->isOpen() ? shown(m_model->section(k, m_view))
@@ -277,6 +287,8 @@ int SoulPreview::sectionAt(int position) const
 
 void SoulPreview::updateSection(int slot)
 {
+    if (m_resizeRebuild.isActive())
+        return; // the rebuild takes every section as it is then
     std::optional<QByteArray> next = shown(m_model->section(slot, m_view));
     std::optional<QByteArray> &current = m_sections[size_t(slot)];
     if (!current && !next)
@@ -392,6 +404,23 @@ void SoulPreview::refreshMarks()
 
 void SoulPreview::resizeEvent(QResizeEvent *event)
 {
+    // A new width makes QPlainTextDocumentLayout give every block a
+    // QTextLayout, kept until the text is replaced, and measure them all: for
+    // a 14 MiB soul some 90 MiB and two seconds at every resize. A large
+    // document is emptied instead (the width then changes on nothing) and
+    // built again once the resizing pauses; its new blocks are laid out only
+    // when shown.
+    if (event->oldSize().width() >= 0 && event->size().width() != event->oldSize().width()
+        && (m_resizeRebuild.isActive()
+            || document()->characterCount() > RebuildOnResizeCharacters)) {
+        if (!m_resizeRebuild.isActive()) {
+            for (std::optional<QByteArray> &section : m_sections)
+                section.reset();
+            m_length16.fill(0);
+            document()->clear();
+        }
+        m_resizeRebuild.start();
+    }
     QPlainTextEdit::resizeEvent(event);
     refreshMarks();
 }

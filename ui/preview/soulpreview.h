@@ -5,6 +5,7 @@
 
 #include <QByteArray>
 #include <QPlainTextEdit>
+#include <QTimer>
 
 #include <array>
 #include <optional>
@@ -51,6 +52,10 @@ public:
     // line, `section` itself.
     static std::optional<QByteArray> shown(std::optional<QByteArray> section);
 
+    // A large document emptied by a width change waits to be built again
+    // (see resizeEvent()).
+    bool rebuildPending() const { return m_resizeRebuild.isActive(); }
+
     // For tests and the benchmark: how often each kind of update ran.
     int rebuildCount() const { return m_rebuilds; }
     int rangeEditCount() const { return m_rangeEdits; }
@@ -76,6 +81,7 @@ private:
     bool m_showInvisibles = false;
     std::array<std::optional<QByteArray>, SlotCount> m_sections;
     std::array<int, SlotCount> m_length16{}; // UTF-16 length of each shown section
+    QTimer m_resizeRebuild;
     int m_rebuilds = 0;
     int m_rangeEdits = 0;
 };
