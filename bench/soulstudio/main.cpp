@@ -18,6 +18,7 @@
 // The large persona is resized five times after the typing; its peak RSS
 // includes them.
 
+#include "../../tests/core/testfiles.h"
 #include "personamodel.h"
 #include "preview/previewpanel.h"
 #include "preview/soulpreview.h"
@@ -168,19 +169,6 @@ double threadCpuMs()
     return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
 }
 
-qint64 bytesReadSoFar()
-{
-    QFile io(QStringLiteral("/proc/self/io"));
-    if (!io.open(QIODevice::ReadOnly))
-        return -1;
-    const QList<QByteArray> lines = io.readAll().split('\n');
-    for (const QByteArray &line : lines) {
-        if (line.startsWith("rchar:"))
-            return line.mid(6).trimmed().toLongLong();
-    }
-    return -1;
-}
-
 // Runs the event loop until nothing is posted or due.
 void drain()
 {
@@ -245,8 +233,9 @@ QJsonObject run(const QString &settings, const Persona &persona)
     SlotPane *pane = window.panes()->pane(persona.typeIn);
     QPlainTextEdit *editor = pane->editor();
 
-    const qint64 readBefore = bytesReadSoFar();
+    const qint64 readBefore = test::bytesReadSoFar();
     QElapsedTimer timer;
+    const double openCpu = threadCpuMs();
     timer.start();
     window.start(dir.path());
     QCoreApplication::processEvents();
@@ -255,8 +244,9 @@ QJsonObject run(const QString &settings, const Persona &persona)
     // What waits for a pause on purpose (lints, totals) is not counted.
     drain();
     const double openMs = double(timer.nsecsElapsed()) / 1e6;
+    const double openCpuMs = threadCpuMs() - openCpu;
     settle(window);
-    const qint64 readAtOpen = readBefore >= 0 ? bytesReadSoFar() - readBefore : -1;
+    const qint64 readAtOpen = readBefore >= 0 ? test::bytesReadSoFar() - readBefore : -1;
     if (pane->reloadPending())
         std::fprintf(stderr, "soulstudio-bench: the pane typed in is not loaded\n");
 
@@ -291,6 +281,7 @@ QJsonObject run(const QString &settings, const Persona &persona)
         {QStringLiteral("keystroke_preview_p95_ms"), round2(percentile(toPreview, 0.95))},
         {QStringLiteral("keystroke_before_pause_p95_ms"), round2(percentile(beforePause, 0.95))},
         {QStringLiteral("open_ms"), round2(openMs)},
+        {QStringLiteral("open_cpu_ms"), round2(openCpuMs)},
     };
     if (persona.sparseSlotBytes > 0)
         result.insert(QStringLiteral("open_read_mib"), round2(double(readAtOpen) / 1048576.0));

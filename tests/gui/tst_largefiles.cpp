@@ -72,16 +72,6 @@ QByteArray oneLine(qint64 bytes)
     return out;
 }
 
-qint64 bytesReadSoFar()
-{
-    const QList<QByteArray> fields = readAll(QStringLiteral("/proc/self/io")).split('\n');
-    for (const QByteArray &line : fields) {
-        if (line.startsWith("rchar:"))
-            return line.mid(6).trimmed().toLongLong();
-    }
-    return -1;
-}
-
 } // namespace
 
 class tst_LargeFiles : public QObject
@@ -334,9 +324,9 @@ void tst_LargeFiles::gigabyteFileIsNotReadWhole()
     const double ordinary = bestOpen(ordinaryDir);
     QVERIFY(ordinary >= 0);
 
-    const qint64 before = bytesReadSoFar();
+    const qint64 before = test::bytesReadSoFar();
     const double huge = open(hugeDir);
-    const qint64 after = bytesReadSoFar();
+    const qint64 after = test::bytesReadSoFar();
     QVERIFY(huge >= 0);
     QVERIFY2(huge <= 3 * ordinary,
              qPrintable(QStringLiteral("1 GiB file %1 ms, ordinary %2 ms").arg(huge).arg(ordinary)));
@@ -352,10 +342,10 @@ void tst_LargeFiles::gigabyteFileIsNotReadWhole()
         QVERIFY(file.open(QIODevice::ReadWrite));
         QVERIFY(file.write("# Memory\n") == 9);
     }
-    const qint64 beforeChange = bytesReadSoFar();
+    const qint64 beforeChange = test::bytesReadSoFar();
     QTRY_VERIFY(m_window->model()->slot(Memory).diskBytes.startsWith("# Memory\n"));
     if (beforeChange >= 0)
-        QVERIFY(bytesReadSoFar() - beforeChange < 4 * (CapBytes + 2) + (1 << 20));
+        QVERIFY(test::bytesReadSoFar() - beforeChange < 4 * (CapBytes + 2) + (1 << 20));
 
     // The meter counts what the agent loses from the size on disk.
     const SizeMeter *meter = pane(Memory)->sizeMeter();
