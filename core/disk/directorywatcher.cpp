@@ -2,6 +2,7 @@
 
 #include "slotreader.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -27,6 +28,9 @@ QByteArray absentKey(SlotPresence presence)
 {
     return QByteArrayLiteral("!") + QByteArray::number(int(presence));
 }
+
+// The key of a file over WholeReadLimitBytes, which is not digested whole.
+const QByteArray LargeKeyPrefix = QByteArrayLiteral("~");
 
 } // namespace
 
@@ -114,7 +118,8 @@ void DirectoryWatcher::expectContent(int slot, const QByteArray &sha256)
 
 QByteArray DirectoryWatcher::knownContent(int slot) const
 {
-    if (slot < 0 || slot >= SlotCount || m_slots[slot].known.startsWith('!'))
+    if (slot < 0 || slot >= SlotCount || m_slots[slot].known.startsWith('!')
+        || m_slots[slot].known.startsWith(LargeKeyPrefix))
         return {};
     return m_slots[slot].known;
 }
@@ -155,10 +160,27 @@ QString DirectoryWatcher::slotFile(int slot) const
 
 QByteArray DirectoryWatcher::currentKey(int slot) const
 {
+    const QString path = slotFile(slot);
+    const Probe before = probe(path);
     ReadOptions options;
+    if (before.regular && before.size > WholeReadLimitBytes) {
+        // Digesting 1 GiB on every change would stall the thread for seconds.
+        // Nobody reads past the cap of a file this large, so its first
+        // CapBytes + 1 bytes stand for the content, and the size, the time
+        // and the inode for the rest.
+        options.limit = CapBytes + 1;
+        const SlotRead read = readPath(path, options);
+        if (read.presence != SlotPresence::Present)
+            return absentKey(read.presence);
+        const Probe after = probe(path);
+        return LargeKeyPrefix
+               + QCryptographicHash::hash(read.bytes, QCryptographicHash::Sha256).toHex() + ':'
+               + QByteArray::number(after.size) + ':' + QByteArray::number(after.mtimeNs) + ':'
+               + QByteArray::number(after.inode);
+    }
     options.limit = 0; // stream the whole file through the digest, keep nothing
     options.sha256 = true;
-    const SlotRead read = readPath(slotFile(slot), options);
+    const SlotRead read = readPath(path, options);
     if (read.presence == SlotPresence::Present)
         return read.sha256;
     return absentKey(read.presence);

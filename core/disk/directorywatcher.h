@@ -30,8 +30,10 @@ namespace soul {
 // Events come from QFileSystemWatcher (inotify); a poll every few settle
 // intervals stat()s the directory and the slots to catch what sends no event
 // here: a parent folder renamed, a file appearing at the far end of a slot's
-// symbolic link. Files are hashed by streaming, never kept whole; a FIFO or
-// device at a slot path is never opened. Everything runs on the thread the
+// symbolic link. Files are hashed by streaming, never kept whole; a file over
+// WholeReadLimitBytes is not hashed whole either: its first CapBytes + 1 bytes
+// are, with its size, time and inode standing for the rest (knownContent() is
+// then empty). A FIFO or device at a slot path is never opened. Everything runs on the thread the
 // watcher lives on.
 class DirectoryWatcher : public QObject
 {
@@ -57,7 +59,7 @@ public:
     void expectContent(int slot, const QByteArray &sha256);
 
     // The digest last reported, expected or found at setDirectory() (empty
-    // for absent).
+    // for absent, and for a file over WholeReadLimitBytes).
     QByteArray knownContent(int slot) const;
 
     // How long a burst must be quiet before slots are read. Default 40 ms.

@@ -14,6 +14,11 @@
 // streaming pass over the rest in fixed-size chunks).
 namespace soul {
 
+// A slot over this size opens read-only and is never read whole: only the
+// first CapBytes + 1 bytes, which are all the agent can get, are kept, and
+// the watcher does not digest it whole either.
+inline constexpr qint64 WholeReadLimitBytes = qint64(64) * 1024 * 1024;
+
 enum class SlotPresence {
     Present,
     Missing,        // no such path

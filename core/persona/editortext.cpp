@@ -254,4 +254,18 @@ TextChange textChange(QStringView before, QStringView after)
     return change;
 }
 
+bool hasLineLongerThan(QByteArrayView bytes, qsizetype limit)
+{
+    qsizetype start = 0;
+    while (start < bytes.size()) {
+        qsizetype end = bytes.indexOf('\n', start);
+        if (end < 0)
+            end = bytes.size();
+        if (end - start > limit)
+            return true;
+        start = end + 1;
+    }
+    return false;
+}
+
 } // namespace soul

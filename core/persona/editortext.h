@@ -76,4 +76,8 @@ struct TextChange
 };
 TextChange textChange(QStringView before, QStringView after);
 
+// Whether `bytes` hold a line longer than `limit` bytes. A pane cuts such a
+// line for display, so it cannot follow a change of it by a range edit.
+bool hasLineLongerThan(QByteArrayView bytes, qsizetype limit);
+
 } // namespace soul

@@ -500,8 +500,15 @@ bool PersonaModel::truncated(int slot, SoulView view) const
 qint64 PersonaModel::sizeIn(int slot, SoulView view) const
 {
     const SlotState &state = m_slots.at(size_t(slot));
-    if (view == SoulView::Unsaved)
-        return state.bufferPresent ? state.bufferBytes.size() : -1;
+    if (view == SoulView::Unsaved) {
+        if (!state.bufferPresent)
+            return -1;
+        // A clean buffer of a file not read whole holds only its first bytes;
+        // the file is as large as the disk says.
+        if (!state.dirty && state.diskPresent() && !state.diskComplete)
+            return qMax<qint64>(state.diskSize, state.bufferBytes.size());
+        return state.bufferBytes.size();
+    }
     return state.diskPresent() ? state.diskSize : -1;
 }
 

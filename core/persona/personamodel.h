@@ -24,10 +24,6 @@ namespace soul {
 
 class DirectoryWatcher;
 
-// A slot over this size opens read-only and is never read whole: only the
-// first CapBytes + 1 bytes, which are all the agent can get, are kept.
-inline constexpr qint64 WholeReadLimitBytes = qint64(64) * 1024 * 1024;
-
 enum class ConflictState {
     None,
     ChangedOnDisk, // the file changed on disk while the buffer had unsaved edits

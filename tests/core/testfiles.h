@@ -5,6 +5,7 @@
 #include <QByteArray>
 #include <QDir>
 #include <QFile>
+#include <QList>
 #include <QString>
 
 // Small helpers shared by the core tests for building persona directories.
@@ -31,6 +32,18 @@ inline QByteArray readFile(const QString &path)
     if (!file.open(QIODevice::ReadOnly))
         return {};
     return file.readAll();
+}
+
+// Bytes this process has read so far (rchar of /proc/self/io), -1 when the
+// system does not say: a difference shows whether a file was read whole.
+inline qint64 bytesReadSoFar()
+{
+    const QList<QByteArray> lines = readFile(QStringLiteral("/proc/self/io")).split('\n');
+    for (const QByteArray &line : lines) {
+        if (line.startsWith("rchar:"))
+            return line.mid(6).trimmed().toLongLong();
+    }
+    return -1;
 }
 
 inline QByteArray repeated(QByteArrayView unit, qsizetype times)

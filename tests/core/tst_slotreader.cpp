@@ -30,20 +30,6 @@ bool makeFifo(const QString &path)
     return ::mkfifo(QFile::encodeName(path).constData(), 0600) == 0;
 }
 
-// Bytes this process has asked read() for so far (Linux), or -1.
-qint64 bytesReadSoFar()
-{
-    QFile io(QStringLiteral("/proc/self/io"));
-    if (!io.open(QIODevice::ReadOnly))
-        return -1;
-    const QList<QByteArray> lines = io.readAll().split('\n');
-    for (const QByteArray &line : lines) {
-        if (line.startsWith("rchar:"))
-            return line.mid(6).trimmed().toLongLong();
-    }
-    return -1;
-}
-
 } // namespace
 
 class tst_SlotReader : public QObject
@@ -426,7 +412,7 @@ void tst_SlotReader::sparseGigabyteReadsOnlyCapPlusOne()
         if (!file.resize(GiB))
             QSKIP("this file system cannot make a sparse 1 GiB file");
     }
-    const qint64 before = bytesReadSoFar();
+    const qint64 before = test::bytesReadSoFar();
     const SlotRead read = readSlot(m_dir->path(), 4, CapBytes + 1);
     QCOMPARE(read.presence, SlotPresence::Present);
     QCOMPARE(read.bytes.size(), qsizetype(CapBytes + 1));
@@ -434,7 +420,7 @@ void tst_SlotReader::sparseGigabyteReadsOnlyCapPlusOne()
     QCOMPARE(read.size, GiB);
 
     const Composition c = composeDirectory(m_dir->path());
-    const qint64 after = bytesReadSoFar();
+    const qint64 after = test::bytesReadSoFar();
     QVERIFY(c.truncated[4]);
     // NUL is not white space: the body is CapBytes NULs and the notice.
     QCOMPARE(c.soul.size(), head(4).size() + CapBytes + TruncationNoticeBytes);

@@ -29,6 +29,8 @@ public:
     QLabel *unsavedNote() const { return m_unsavedNote; }
     // The full SHA-256 (hex) of the soul shown, once computed.
     QString soulSha256() const { return m_sha; }
+    // The totals wait for a pause in typing and are not shown yet.
+    bool settling() const { return m_totalsTimer.isActive(); }
 
     // Builds the preview again from the model: the window calls it when a
     // folder opens or closes, once the preview has its size.

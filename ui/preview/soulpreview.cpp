@@ -7,10 +7,12 @@
 #include <QFontDatabase>
 #include <QKeyEvent>
 #include <QMenu>
+#include <QResizeEvent>
 #include <QScrollBar>
 #include <QTextBlock>
 #include <QTextCursor>
 
+#include <climits>
 #include <cstring>
 
 namespace soul {
@@ -87,7 +89,64 @@ constexpr int JoinLength = int(sizeof(SectionJoin) - 1);
 // How far from an edit updateSection() looks for a line break to include.
 constexpr qsizetype LineBreakReach = 4096;
 
+// Qt lays out a paragraph whole, in time that grows with the square of its
+// length when it has nowhere to wrap: a line of 1,000,000 characters takes
+// over a minute. The preview shows the first ShownLineBytes of a line longer
+// than LongLineBytes and says how much it leaves out; the pane has it all.
+constexpr qsizetype LongLineBytes = 8192;
+
+// Above this many characters a width change empties the preview and builds it
+// again after a pause instead of laying it out again (see resizeEvent()).
+constexpr int RebuildOnResizeCharacters = 1 << 20;
+constexpr int ResizeRebuildDelayMs = 150;
+constexpr qsizetype ShownLineBytes = 2048;
+
 } // namespace
+
+std::optional<QByteArray> SoulPreview::shown(std::optional<QByteArray> section)
+{
+    if (!section)
+        return section;
+    const QByteArray &bytes = *section;
+    const qsizetype n = bytes.size();
+    qsizetype start = 0;
+    qsizetype end = 0;
+    for (; start < n; start = end + 1) {
+        end = bytes.indexOf('\n', start);
+        if (end < 0)
+            end = n;
+        if (end - start > LongLineBytes)
+            break;
+    }
+    if (start >= n)
+        return section; // no long line: shown as it is, not copied
+
+    QByteArray out;
+    out.reserve(n < 16 * LongLineBytes ? n : 16 * LongLineBytes);
+    qsizetype copied = 0;
+    for (; start < n; start = end + 1) {
+        end = bytes.indexOf('\n', start);
+        if (end < 0)
+            end = n;
+        if (end - start <= LongLineBytes)
+            continue;
+        qsizetype cut = start + ShownLineBytes;
+        while (isContinuation(bytes[cut]))
+            --cut;
+        qsizetype left = 0; // characters after the cut: one per lead byte
+        for (qsizetype i = cut; i < end; ++i)
+            left += !isContinuation(bytes[i]);
+        out.append(bytes.constData() + copied, cut - copied);
+        out.append(tr(" … [%n more character(s) on this line, not shown here; the pane shows "
+                      "them all]",
+                      nullptr,
+                      int(qMin<qint64>(left, INT_MAX)))
+                       .toUtf8());
+        copied = end;
+    }
+    out.append(bytes.constData() + copied, n - copied);
+    return out;
+}
 
 SoulPreview::SoulPreview(const PersonaModel *model, QWidget *parent)
     : QPlainTextEdit(parent)
@@ -107,6 +166,9 @@ SoulPreview::SoulPreview(const PersonaModel *model, QWidget *parent)
     setAccessibleDescription(tr("Read-only. Press Enter or double-click in a section to go to "
                                 "its pane."));
     connect(verticalScrollBar(), &QScrollBar::valueChanged, this, &SoulPreview::refreshMarks);
+    m_resizeRebuild.setSingleShot(true);
+    m_resizeRebuild.setInterval(ResizeRebuildDelayMs);
+    connect(&m_resizeRebuild, &QTimer::timeout, this, &SoulPreview::rebuild);
 }
 
 void SoulPreview::setView(SoulView view)
@@ -162,9 +224,11 @@ QString SoulPreview::displayText(QString soul, bool invisibles)
 
 void SoulPreview::rebuild()
 {
+    m_resizeRebuild.stop();
     ScrollKeeper keeper(this);
     for (int k = 0; k < SlotCount; ++k) {
-        m_sections[size_t(k)] = m_model->isOpen() ? m_model->section(k, m_view) : std::nullopt;
+        m_sections[size_t(k)] = m_model->isOpen() ? shown(m_model->section(k, m_view))
+                                                  : std::nullopt;
         const std::optional<QByteArray> &section = m_sections[size_t(k)];
         m_length16[size_t(k)] = section ? utf16Length(*section) : 0;
     }
@@ -226,7 +290,9 @@ int SoulPreview::sectionAt(int position) const
 
 void SoulPreview::updateSection(int slot)
 {
-    std::optional<QByteArray> next = m_model->section(slot, m_view);
+    if (m_resizeRebuild.isActive())
+        return; // the rebuild takes every section as it is then
+    std::optional<QByteArray> next = shown(m_model->section(slot, m_view));
     std::optional<QByteArray> &current = m_sections[size_t(slot)];
     if (!current && !next)
         return;
@@ -345,6 +411,23 @@ void SoulPreview::refreshMarks()
 
 void SoulPreview::resizeEvent(QResizeEvent *event)
 {
+    // A new width makes QPlainTextDocumentLayout give every block a
+    // QTextLayout, kept until the text is replaced, and measure them all: for
+    // a 14 MiB soul some 90 MiB and two seconds at every resize. A large
+    // document is emptied instead (the width then changes on nothing) and
+    // built again once the resizing pauses; its new blocks are laid out only
+    // when shown.
+    if (event->oldSize().width() >= 0 && event->size().width() != event->oldSize().width()
+        && (m_resizeRebuild.isActive()
+            || document()->characterCount() > RebuildOnResizeCharacters)) {
+        if (!m_resizeRebuild.isActive()) {
+            for (std::optional<QByteArray> &section : m_sections)
+                section.reset();
+            m_length16.fill(0);
+            document()->clear();
+        }
+        m_resizeRebuild.start();
+    }
     QPlainTextEdit::resizeEvent(event);
     refreshMarks();
 }

@@ -5,6 +5,7 @@
 
 #include <QByteArray>
 #include <QPlainTextEdit>
+#include <QTimer>
 
 #include <array>
 #include <optional>
@@ -14,8 +15,9 @@ namespace soul {
 // The composed soul, read-only, exactly as the model composes it. It never
 // reads files: it asks the model for section k when told that it changed,
 // and replaces only the part of section k that differs (one cursor edit in
-// one edit block, undo off, scroll kept). Positions in the document map 1:1
-// to UTF-16 positions in the soul: characters QTextDocument would turn into
+// one edit block, undo off, scroll kept). Apart from lines too long to lay
+// out (see shown()), positions in the document map 1:1 to UTF-16 positions in
+// the soul: characters QTextDocument would turn into
 // block breaks (CR, U+FDD0, U+FDD1) are shown through same-length stand-ins.
 class SoulPreview : public QPlainTextEdit
 {
@@ -45,6 +47,16 @@ public:
     // A lone CR always shows as a mark; the CR of a CR LF only with invisibles.
     static QString displayText(QString soul, bool invisibles);
 
+    // `section` as the preview shows it: a line over 8 KiB is cut after
+    // 2 KiB and followed by how many characters are left out, since laying
+    // out a line of a million characters takes Qt minutes. Without such a
+    // line, `section` itself.
+    static std::optional<QByteArray> shown(std::optional<QByteArray> section);
+
+    // A large document emptied by a width change waits to be built again
+    // (see resizeEvent()).
+    bool rebuildPending() const { return m_resizeRebuild.isActive(); }
+
     // For tests and the benchmark: how often each kind of update ran.
     int rebuildCount() const { return m_rebuilds; }
     int rangeEditCount() const { return m_rangeEdits; }
@@ -70,6 +82,7 @@ private:
     bool m_showInvisibles = false;
     std::array<std::optional<QByteArray>, SlotCount> m_sections;
     std::array<int, SlotCount> m_length16{}; // UTF-16 length of each shown section
+    QTimer m_resizeRebuild;
     int m_rebuilds = 0;
     int m_rangeEdits = 0;
 };

@@ -13,14 +13,17 @@
 #include <QEvent>
 #include <QFontDatabase>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QTextBlock>
+#include <QTextBlockUserData>
 #include <QTextDocument>
 #include <QVBoxLayout>
 
+#include <memory>
 #include <utility>
 
 namespace soul {
@@ -47,6 +50,44 @@ QString lintMark(LintLevel level)
     return QStringLiteral("ℹ");
 }
 
+// Marks a block that continues the line of the block before it: the line
+// break between them is a cut made for display, not a line break of the text.
+// A block QTextDocument makes (Enter, paste, undo) starts without a mark, so
+// every line break typed is a real one. When an edit removes a marked block
+// (the cut went with a selection), `removed` says so.
+class CutMark final : public QTextBlockUserData
+{
+public:
+    explicit CutMark(std::shared_ptr<bool> removed)
+        : m_removed(std::move(removed))
+    {}
+    ~CutMark() override { *m_removed = true; }
+    CutMark(const CutMark &) = delete;
+    CutMark &operator=(const CutMark &) = delete;
+
+private:
+    std::shared_ptr<bool> m_removed;
+};
+
+bool isCut(const QTextBlock &block)
+{
+    return block.isValid() && dynamic_cast<const CutMark *>(block.userData()) != nullptr;
+}
+
+// The length of the longest line of `text`, in UTF-16 code units.
+qsizetype longestLine(const QString &text)
+{
+    qsizetype longest = 0;
+    for (qsizetype start = 0; start <= text.size();) {
+        qsizetype end = text.indexOf(QLatin1Char('\n'), start);
+        if (end < 0)
+            end = text.size();
+        longest = qMax(longest, end - start);
+        start = end + 1;
+    }
+    return longest;
+}
+
 } // namespace
 
 SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
@@ -61,6 +102,7 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     , m_lints(new QLabel(this))
     , m_readOnly(new QLabel(this))
     , m_absentNote(new QLabel(this))
+    , m_longLineNote(new QLabel(this))
     , m_create(new QPushButton(tr("Create"), this))
     , m_save(new QPushButton(tr("Save"), this))
     , m_revert(new QPushButton(tr("Revert"), this))
@@ -86,6 +128,9 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     m_absentNote->setWordWrap(true);
     m_absentNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_absentNote->setForegroundRole(QPalette::PlaceholderText);
+    m_longLineNote->setWordWrap(true);
+    m_longLineNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_longLineNote->hide();
     // The state is quieter than the name and the role; the notable states
     // also show as bars, notes or buttons.
     m_state->setForegroundRole(QPalette::PlaceholderText);
@@ -131,6 +176,7 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     layout->addWidget(m_lints);
     layout->addWidget(m_readOnly);
     layout->addWidget(m_absentNote);
+    layout->addWidget(m_longLineNote);
     layout->addWidget(m_diskBar);
     layout->addWidget(m_recoveryBar);
     layout->addWidget(m_editor, 1);
@@ -146,6 +192,11 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
         if (m_loading || revision == m_lastRevision)
             return;
         m_lastRevision = revision;
+        if (m_cutRemoved && *m_cutRemoved) {
+            // Undo would bring the cut back as a line break of the text.
+            *m_cutRemoved = false;
+            m_editor->document()->clearUndoRedoStacks();
+        }
         Q_EMIT textEdited(m_slot);
     });
     // Only what is on screen is marked, so the marks follow the scroll.
@@ -207,12 +258,8 @@ void SlotPane::reload()
         if (!m_reloadPending) {
             m_reloadPending = true;
             m_editor->setReadOnly(true);
-            if (!m_editor->document()->isEmpty()) {
-                m_loading = true;
-                m_editor->document()->clear();
-                m_lastRevision = m_editor->document()->revision();
-                m_loading = false;
-            }
+            if (!m_editor->document()->isEmpty())
+                setEditorText(QString());
         }
         return;
     }
@@ -224,21 +271,14 @@ void SlotPane::load()
     if (std::exchange(m_reloadPending, false))
         refreshState(); // the editor was read-only while it waited
     const QString text = m_model->paneText(m_slot);
-    if (text
-        == m_editor->document()->toRawText().replace(QChar::ParagraphSeparator, QLatin1Char('\n'))) {
+    if (text == this->text().replace(QChar::ParagraphSeparator, QLatin1Char('\n')))
         return;
-    }
     const QTextCursor old = m_editor->textCursor();
     const int anchor = old.anchor();
     const int position = old.position();
     const int vertical = m_editor->verticalScrollBar()->value();
     const int horizontal = m_editor->horizontalScrollBar()->value();
-    m_loading = true;
-    // The document's own setPlainText: QPlainTextEdit's also sets the char
-    // format of the whole text again, a second pass over every block.
-    m_editor->document()->setPlainText(text);
-    m_lastRevision = m_editor->document()->revision();
-    m_loading = false;
+    setEditorText(text);
     const int end = m_editor->document()->characterCount() - 1;
     QTextCursor cursor(m_editor->document());
     cursor.setPosition(qBound(0, anchor, end));
@@ -260,6 +300,12 @@ void SlotPane::follow()
         return;
     }
     const QString text = m_model->paneText(m_slot);
+    // Lines cut for display, or a long line arriving, take the loading path
+    // that cuts them; the pane's undo history then starts again.
+    if (m_cutLongLines || longestLine(text) > LongLineLength) {
+        reload();
+        return;
+    }
     const QString current = document->toRawText().replace(QChar::ParagraphSeparator,
                                                           QLatin1Char('\n'));
     // Common prefix and suffix: a small change to a 2 MiB text edits a few
@@ -297,6 +343,115 @@ void SlotPane::refreshMarks()
     if (m_showInvisibles)
         marks.addInvisibles(m_editor);
     m_editor->setExtraSelections(marks.selections());
+}
+
+void SlotPane::setEditorText(const QString &text)
+{
+    const qsizetype longest = longestLine(text);
+    m_cutLongLines = longest > LongLineLength;
+
+    // Long lines are cut into pieces of CutLength, each its own block, so
+    // that laying out or editing one costs what a short line costs. The
+    // blocks after the cuts are marked; text() leaves those breaks out.
+    QString shown;
+    std::vector<int> cutBlocks;
+    if (m_cutLongLines) {
+        shown.reserve(text.size() + text.size() / CutLength + 1);
+        int block = 0;
+        for (qsizetype start = 0; start <= text.size();) {
+            qsizetype end = text.indexOf(QLatin1Char('\n'), start);
+            if (end < 0)
+                end = text.size();
+            qsizetype from = start;
+            while (end - from > LongLineLength) {
+                qsizetype cut = from + CutLength;
+                if (text.at(cut).isLowSurrogate())
+                    --cut; // never between the halves of a pair
+                shown.append(QStringView(text).sliced(from, cut - from));
+                shown.append(QLatin1Char('\n'));
+                cutBlocks.push_back(++block);
+                from = cut;
+            }
+            shown.append(QStringView(text).sliced(from, end - from));
+            if (end < text.size())
+                shown.append(QLatin1Char('\n'));
+            ++block;
+            start = end + 1;
+        }
+    }
+
+    QTextDocument *document = m_editor->document();
+    m_loading = true;
+    // The document's own setPlainText: QPlainTextEdit's also sets the char
+    // format of the whole text again, a second pass over every block.
+    document->setPlainText(m_cutLongLines ? shown : text);
+    if (m_cutLongLines) {
+        auto removed = std::make_shared<bool>(false);
+        QTextBlock block = document->begin();
+        int number = 0;
+        for (const int cut : cutBlocks) {
+            while (number < cut) {
+                block = block.next();
+                ++number;
+            }
+            block.setUserData(new CutMark(removed));
+        }
+        m_cutRemoved = removed;
+    } else {
+        m_cutRemoved.reset();
+    }
+    m_lastRevision = document->revision();
+    m_loading = false;
+
+    m_longLineNote->setVisible(m_cutLongLines);
+    if (m_cutLongLines) {
+        m_longLineNote->setText(
+            tr("%1 has a line of %2 characters. Laid out whole, a line that long would stall the "
+               "window, so this pane shows lines over %3 characters cut into pieces of %4. The "
+               "cuts are only on screen: saving writes every line whole, as it was typed. "
+               "Deleting a selection across a cut cannot be undone.")
+                .arg(slotName(m_slot),
+                     formatCount(longest),
+                     formatCount(LongLineLength),
+                     formatCount(CutLength)));
+    }
+}
+
+QString SlotPane::text() const
+{
+    const QTextDocument *document = m_editor->document();
+    if (!m_cutLongLines)
+        return document->toRawText();
+    QString out;
+    out.reserve(document->characterCount());
+    for (QTextBlock block = document->begin(); block.isValid(); block = block.next()) {
+        if (block != document->begin() && !isCut(block))
+            out.append(QChar::ParagraphSeparator);
+        out.append(block.text());
+    }
+    return out;
+}
+
+bool SlotPane::skipCut(QKeyEvent *event)
+{
+    if (!m_cutLongLines || m_editor->isReadOnly()
+        || (event->modifiers() & ~Qt::KeypadModifier) != Qt::NoModifier)
+        return false;
+    QTextCursor cursor = m_editor->textCursor();
+    if (cursor.hasSelection())
+        return false;
+    if (event->key() == Qt::Key_Backspace && cursor.atBlockStart() && isCut(cursor.block())) {
+        cursor.movePosition(QTextCursor::PreviousCharacter);
+        cursor.deletePreviousChar();
+    } else if (event->key() == Qt::Key_Delete && cursor.atBlockEnd()
+               && isCut(cursor.block().next())) {
+        cursor.movePosition(QTextCursor::NextCharacter);
+        cursor.deleteChar();
+    } else {
+        return false;
+    }
+    m_editor->setTextCursor(cursor);
+    return true;
 }
 
 void SlotPane::refreshState()
@@ -402,6 +557,9 @@ void SlotPane::refreshState()
 
 bool SlotPane::eventFilter(QObject *watched, QEvent *event)
 {
+    if (watched == m_editor && event->type() == QEvent::KeyPress
+        && skipCut(static_cast<QKeyEvent *>(event)))
+        return true;
     if (m_reloadPending) {
         // Loaded before the first key can reach it.
         if (watched == m_editor && event->type() == QEvent::FocusIn)

@@ -3,6 +3,9 @@
 #include <QFrame>
 #include <QTimer>
 
+#include <memory>
+
+class QKeyEvent;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
@@ -42,6 +45,20 @@ public:
     // Why a slot without a file takes no part, and what to do about it.
     QLabel *absentNote() const { return m_absentNote; }
     QLabel *readOnlyNote() const { return m_readOnly; }
+    // What the pane does about lines too long to lay out, when it has any.
+    QLabel *longLineNote() const { return m_longLineNote; }
+
+    // The pane's text as the model takes it (QTextDocument::toRawText() with
+    // the cuts of long lines taken out again). See SlotPane::load().
+    QString text() const;
+    // True while long lines are shown cut into pieces.
+    bool cutsLongLines() const { return m_cutLongLines; }
+    // Lines longer than this many UTF-16 units are shown cut into pieces of
+    // CutLength: Qt lays out a paragraph whole, in time that grows with the
+    // square of its length when it has no place to wrap (a line of 1,000,000
+    // characters takes over a minute), and again at every keystroke.
+    static constexpr int LongLineLength = 4096;
+    static constexpr int CutLength = 1024;
 
     // Tall enough to edit in, short enough that two or three panes fit at
     // once. A slot without a buffer has no editor and folds to its header.
@@ -60,6 +77,8 @@ public:
     // Marks tabs, trailing and non-ASCII spaces and U+FEFF on screen.
     void setShowInvisibles(bool show);
     bool showInvisibles() const { return m_showInvisibles; }
+    // Work is still due after a pause in typing (the lints).
+    bool settling() const { return m_lintTimer.isActive(); }
     // Shows the model's state for this slot in the header and bars.
     void refreshState();
 
@@ -87,12 +106,19 @@ private:
     void refreshLints();
     void load();
     void refreshMarks();
+    // Loads `text` into the editor, cutting long lines for display.
+    void setEditorText(const QString &text);
+    // Backspace or Delete next to a cut deletes the character beyond it.
+    bool skipCut(QKeyEvent *event);
 
     int m_slot = -1;
     const PersonaModel *m_model = nullptr;
     bool m_loading = false;
     bool m_reloadPending = false;
     bool m_showInvisibles = false;
+    bool m_cutLongLines = false;
+    // Set when an edit removed a cut (the blocks' marks go with them).
+    std::shared_ptr<bool> m_cutRemoved;
     int m_lastRevision = -1;
     QLabel *m_title = nullptr;
     ElidedLabel *m_role = nullptr;
@@ -102,6 +128,7 @@ private:
     QLabel *m_lints = nullptr;
     QLabel *m_readOnly = nullptr;
     QLabel *m_absentNote = nullptr;
+    QLabel *m_longLineNote = nullptr;
     QPushButton *m_create = nullptr;
     QPushButton *m_save = nullptr;
     QPushButton *m_revert = nullptr;

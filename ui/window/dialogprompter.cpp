@@ -220,7 +220,7 @@ bool DialogPrompter::askDropUnsaved(const QString &file)
                     QMessageBox::NoButton,
                     m_parent);
     box.setInformativeText(
-        tr("There is no file %1 on disk to go back to, so this cannot be undone.").arg(file));
+        tr("This cannot be undone: Ctrl+Z will not bring the text back."));
     QPushButton *discard = box.addButton(tr("Discard"), QMessageBox::DestructiveRole);
     box.addButton(QMessageBox::Cancel);
     box.setDefaultButton(QMessageBox::Cancel);

@@ -4,6 +4,7 @@
 #include "linediff.h"
 #include "personamodel.h"
 #include "prompter.h"
+#include "slots/slotpane.h"
 #include "slotsaver.h"
 
 #include <QCoreApplication>
@@ -163,8 +164,13 @@ bool DocumentController::saveAllElsewhere()
 bool DocumentController::revert(int slot)
 {
     const SlotState &s = m_model->slot(slot);
-    // Without a file the pane folds away: nothing is left to undo in.
-    if (s.dirty && s.bufferPresent && !s.diskPresent()
+    // Without a file the pane folds away: nothing is left to undo in. A pane
+    // with lines cut for display loads the text again, which starts its undo
+    // history anew (a line counts as long in bytes here, at least as many as
+    // its characters, so this asks at least whenever the pane would cut).
+    const bool paneReloads = hasLineLongerThan(s.bufferBytes, SlotPane::LongLineLength)
+                             || hasLineLongerThan(s.diskBytes, SlotPane::LongLineLength);
+    if (s.dirty && s.bufferPresent && (!s.diskPresent() || paneReloads)
         && !m_prompter->askDropUnsaved(slotName(slot))) {
         return false;
     }

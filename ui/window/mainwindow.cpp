@@ -248,7 +248,7 @@ void MainWindow::wirePanes()
     for (int k = 0; k < SlotCount; ++k) {
         SlotPane *pane = m_panes->pane(k);
         connect(pane, &SlotPane::textEdited, m_model, [this, pane](int slot) {
-            m_model->setBufferText(slot, pane->editor()->document()->toRawText());
+            m_model->setBufferText(slot, pane->text());
         });
         connect(pane, &SlotPane::createRequested, m_documents, &DocumentController::create);
         connect(pane, &SlotPane::saveRequested, m_documents, &DocumentController::save);

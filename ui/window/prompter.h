@@ -78,7 +78,8 @@ public:
     }
 
     // Dropping the unsaved text of `file` cannot be undone (it has no file on
-    // disk to go back to). True to drop it.
+    // disk to go back to, or its pane cuts long lines and loads the text
+    // anew). True to drop it.
     virtual bool askDropUnsaved(const QString &file)
     {
         Q_UNUSED(file);
