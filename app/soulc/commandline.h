@@ -22,6 +22,8 @@ struct Invocation
     bool found = false;
     bool json = false;
     bool force = false;
+    // compose, stat, check --runtime NAME: "toolnexus" (the default) or "openclaw".
+    QString runtime = QStringLiteral("toolnexus");
     // Bad usage, as one sentence without the "soulc: " prefix; the rest of
     // the invocation is then meaningless.
     QString usageError;
