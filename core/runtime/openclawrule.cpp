@@ -748,4 +748,32 @@ OpenClawComposition composeOpenClaw(const OpenClawInput &input, const OpenClawSe
     return result;
 }
 
+OpenClawKept openClawKept(const OpenClawComposition &composition, QStringView fileName)
+{
+    OpenClawKept kept;
+    kept.loaded = openClawFileOrder().contains(fileName);
+    for (const OpenClawFileFigures &figures : composition.files) {
+        if (figures.name != fileName || figures.kind != OpenClawEntry::Kind::Content)
+            continue;
+        kept.entry = true;
+        kept.droppedByTotal = figures.budgetExhausted;
+        if (kept.droppedByTotal)
+            return kept;
+        const OpenClawCut &cut = figures.cut;
+        kept.whole = !cut.truncated;
+        if (!cut.head.length && !cut.tail.length)
+            return kept;
+        kept.kept.append(cut.head);
+        if (cut.truncated) {
+            if (cut.tail.length > 0)
+                kept.kept.append(cut.tail);
+            const qsizetype from = cut.head.start + cut.head.length;
+            const qsizetype to = cut.tail.length > 0 ? cut.tail.start : cut.length;
+            kept.dropped = {from, std::max<qsizetype>(0, to - from)};
+            kept.digestLines = cut.digestLines;
+        }
+    }
+    return kept;
+}
+
 } // namespace soul

@@ -122,6 +122,21 @@ struct OpenClawComposition
 OpenClawComposition composeOpenClaw(const OpenClawInput &input,
                                     const OpenClawSettings &settings = {});
 
+// What OpenClaw keeps of one file, for shading it in its pane. Ranges are in
+// the file's decoded text (utf8::decode of its bytes: BOM and CRs included),
+// so a pane that keeps the BOM or CR LF aside maps them through its codec.
+struct OpenClawKept
+{
+    bool loaded = false;          // the runtime reads this name at all
+    bool entry = false;           // it took part (listed, existing)
+    bool whole = false;           // injected untouched (up to trailing whitespace)
+    bool droppedByTotal = false;  // the total ran out before it: nothing kept
+    QList<TextRange> kept;        // head, then tail when cut
+    TextRange dropped;            // the middle that is not injected; empty if none
+    QList<TextRange> digestLines; // AGENTS.md lines restated in the digest
+};
+OpenClawKept openClawKept(const OpenClawComposition &composition, QStringView fileName);
+
 // The text a file shows in the prompt, from its injected text: entries
 // annotated for a project dropped (USER.md and MEMORY.md), the default
 // heartbeat block cut out, runs of three or more LFs made two.

@@ -38,6 +38,7 @@ private Q_SLOTS:
     void readerRefusals();
     void listingAndBootstrap();
     void directoryPath();
+    void keptRanges();
 };
 
 namespace {
@@ -492,6 +493,62 @@ void tst_OpenClaw::directoryPath()
              QDir::cleanPath(qEnvironmentVariable("HOME") + QStringLiteral("/agent")));
     QCOMPARE(openClawDirectoryPath(QStringLiteral("rel")),
              QDir::currentPath() + QStringLiteral("/rel"));
+}
+
+void tst_OpenClaw::keptRanges()
+{
+    // truncated-soul: the head and tail the pane keeps are the very text
+    // around the marker in the section.
+    QString soul;
+    for (int i = 1; i <= 500; ++i)
+        soul += QStringLiteral("S%1: I keep my answers short and my facts straight.\n")
+                    .arg(i, 3, 10, QLatin1Char('0'));
+    const QString agents = units(u'x', 30000) + QStringLiteral("\n\n- You must stop.\n")
+                           + units(u'z', 300);
+    const OpenClawComposition c = composeOpenClaw(
+        input({content(QStringLiteral("AGENTS.md"), agents),
+               content(QStringLiteral("SOUL.md"), soul),
+               content(QStringLiteral("IDENTITY.md"), QStringLiteral("Name: Kip\n")),
+               content(QStringLiteral("MEMORY.md"), units(u'm', 30000))}));
+
+    const OpenClawKept s = openClawKept(c, u"SOUL.md");
+    QVERIFY(s.loaded && s.entry && !s.whole && !s.droppedByTotal);
+    QCOMPARE(s.kept.size(), 2);
+    QCOMPARE(s.kept.at(0), (TextRange{0, 14920}));
+    QCOMPARE(s.kept.at(1), (TextRange{26499 - 4973, 4973}));
+    QCOMPARE(s.dropped, (TextRange{14920, 26499 - 4973 - 14920}));
+    QVERIFY(
+        c.section.contains(soul.left(14920) + QStringLiteral("\n\n[...truncated, read SOUL.md")));
+    QVERIFY(c.section.contains(QStringLiteral(")\u2026\n\n") + soul.mid(26499 - 4973, 4973)));
+
+    const OpenClawKept a = openClawKept(c, u"AGENTS.md");
+    QCOMPARE(a.kept.first(), (TextRange{0, 9000}));
+    QCOMPARE(a.digestLines.size(), 1);
+    QCOMPARE(agents.mid(a.digestLines.first().start, a.digestLines.first().length),
+             QStringLiteral("- You must stop."));
+
+    const OpenClawKept identity = openClawKept(c, u"IDENTITY.md");
+    QVERIFY(identity.whole);
+    QCOMPARE(identity.kept, (QList<TextRange>{{0, 9}}));
+    QCOMPARE(identity.dropped.length, 0);
+
+    // A total that leaves MEMORY.md 10 units: under 64, nothing of it is kept.
+    OpenClawSettings tight;
+    tight.bootstrapTotalMaxChars = int(c.files.at(0).injected + c.files.at(1).injected
+                                       + c.files.at(2).injected + 10);
+    const OpenClawComposition cut
+        = composeOpenClaw(input({content(QStringLiteral("AGENTS.md"), agents),
+                                 content(QStringLiteral("SOUL.md"), soul),
+                                 content(QStringLiteral("IDENTITY.md"),
+                                         QStringLiteral("Name: Kip\n")),
+                                 content(QStringLiteral("MEMORY.md"), units(u'm', 30000))}),
+                          tight);
+    const OpenClawKept memory = openClawKept(cut, u"MEMORY.md");
+    QVERIFY(memory.entry && memory.droppedByTotal && memory.kept.isEmpty());
+    QVERIFY(!openClawKept(c, u"MEMORY.md").droppedByTotal);
+
+    const OpenClawKept tools = openClawKept(c, u"TOOLS.md");
+    QVERIFY(!tools.loaded && !tools.entry);
 }
 
 QTEST_GUILESS_MAIN(tst_OpenClaw)
