@@ -347,7 +347,7 @@ QList<Lint> lintOpenClaw(const QString &dir,
                                  "policy lines and everything else in the middle are not "
                                  "injected.")
                                  .arg(formatCount(cut.head.length),
-                                      formatCount(qsizetype(cut.digestLines.size())),
+                                      formatCount(cut.digestEntries),
                                       formatCount(cut.digestLength),
                                       formatCount(cut.tail.length),
                                       formatCount(cut.length),

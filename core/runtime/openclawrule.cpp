@@ -308,6 +308,7 @@ QList<Candidate> policyCandidates(QStringView text)
 struct Digest
 {
     QString text;
+    qsizetype chosen = 0;
     qsizetype omitted = 0;
     QList<TextRange> lines;
 };
@@ -341,6 +342,7 @@ Digest chooseDigest(const QList<Candidate> &candidates, qsizetype budget)
         if (chosen.at(i)) {
             texts.append(candidates.at(i).text);
             digest.lines += candidates.at(i).lines;
+            ++digest.chosen;
         } else {
             ++digest.omitted;
         }
@@ -403,6 +405,7 @@ void truncateAgents(OpenClawCut &cut, QStringView text)
     cut.tail = {text.size() - tailLength, tailLength};
     cut.digestLines = digest.lines;
     cut.digestLength = digest.text.size();
+    cut.digestEntries = digest.chosen;
     cut.omittedPolicyLines = digest.omitted;
     cut.text = rendered;
 }

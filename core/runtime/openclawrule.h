@@ -73,6 +73,7 @@ struct OpenClawCut
     // many candidate lines it left out.
     QList<TextRange> digestLines;
     qsizetype digestLength = 0;
+    qsizetype digestEntries = 0; // candidates chosen (a prose line and its rule are one)
     qsizetype omittedPolicyLines = 0;
     QString text; // the injected text
 };

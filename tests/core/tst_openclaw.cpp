@@ -1,3 +1,4 @@
+#include "lint.h"
 #include "openclawexamples.h"
 #include "openclawreader.h"
 #include "openclawrule.h"
@@ -128,6 +129,29 @@ void tst_OpenClaw::examples()
         QCOMPARE(got.raw, want.value(QStringLiteral("rawChars")).toInteger());
         QCOMPARE(got.injected, want.value(QStringLiteral("injectedChars")).toInteger());
         QCOMPARE(got.truncated, want.value(QStringLiteral("truncated")).toBool());
+    }
+
+    // The lint of a cut file states OpenClaw's own counts.
+    const QList<Lint> lints = lintOpenClaw(dir.path(), input, composition);
+    const QString name = example.value(QStringLiteral("name")).toString();
+    const auto has = [&lints](const QString &message) {
+        return std::any_of(lints.cbegin(), lints.cend(), [&message](const Lint &lint) {
+            return lint.message == message;
+        });
+    };
+    if (name == QLatin1String("agents-digest")) {
+        QVERIFY(has(QStringLiteral(
+            "OpenClaw keeps the first 9,000, a digest of 60 policy lines (6,977 characters) and "
+            "the last 3,000 of its 31,787 characters; 38 policy lines and everything else in the "
+            "middle are not injected.")));
+    } else if (name == QLatin1String("user-over-4000")) {
+        QVERIFY(
+            has(QStringLiteral("OpenClaw keeps the first 2,922 and the last 974 of its 5,159 "
+                               "characters (limit 4,000); the 1,263 between are not injected.")));
+    } else if (name == QLatin1String("total-budget")) {
+        QVERIFY(has(QStringLiteral("MEMORY.md is not injected: the files before it use up "
+                                   "OpenClaw's 60,000-character total, so none of its 12 "
+                                   "characters reach the agent.")));
     }
 }
 
@@ -333,6 +357,7 @@ void tst_OpenClaw::digestRanges()
     const OpenClawCut cut = openClawTruncate(u"AGENTS.md", text, 300);
     QVERIFY(cut.truncated);
     QCOMPARE(cut.digestLines.size(), 2);
+    QCOMPARE(cut.digestEntries, 1);
     QCOMPARE(text.mid(cut.digestLines.at(0).start, cut.digestLines.at(0).length),
              QStringLiteral("Intro here."));
     QCOMPARE(text.mid(cut.digestLines.at(1).start, cut.digestLines.at(1).length),
