@@ -10,7 +10,7 @@
 // What OpenClaw 2026.9 injects from a persona folder, as a pure function of
 // the folder's entries (read by openclawreader.h from disk, or made from
 // editor buffers), the folder's path and the two settings. The rule is
-// ../shared/spec/openclaw-2026.9.md; every count and cut is in UTF-16 code
+// docs/openclaw-2026.9.md; every count and cut is in UTF-16 code
 // units, which is what QString counts.
 namespace soul {
 
