@@ -1,5 +1,7 @@
 #include "commandline.h"
 
+#include "runtimeprofile.h"
+
 #include <QByteArray>
 
 namespace soul {
@@ -25,16 +27,25 @@ Options:
   -h, --help       show this help; 'soulc COMMAND --help' shows a command's
   --version        show the version
 
+compose, stat and check take --runtime toolnexus (the default: the 2 MiB
+byte-cap rule) or --runtime openclaw (what OpenClaw 2026.9 injects).
+
 Exit status: 0 success, 1 check found problems or diff found differences,
 2 error or bad usage.
 )";
 
-constexpr char ComposeHelp[] = R"(Usage: soulc compose [--found] [-o FILE] DIR
+constexpr char ComposeHelp[] = R"(Usage: soulc compose [--runtime NAME] [--found] [-o FILE] DIR
 
 Write the soul composed from DIR, its exact bytes and nothing else, as the
 agent receives it.
 
+With --runtime openclaw, write instead the workspace-files section of the
+system prompt that OpenClaw 2026.9 builds from DIR with default settings,
+exactly: its "## <path>" headers use DIR's absolute path, with symbolic
+links in it kept as written.
+
 Options:
+  --runtime NAME      toolnexus (the default) or openclaw
   --found             print the names of the files that took part instead,
                       one a line, in composition order
   -o, --output FILE   write to FILE instead of standard output, atomically:
@@ -44,14 +55,20 @@ Options:
 Exit status: 0 success, 2 error or bad usage.
 )";
 
-constexpr char StatHelp[] = R"(Usage: soulc stat [--encoding NAME] [--json] DIR
+constexpr char StatHelp[] = R"(Usage: soulc stat [--runtime NAME] [--encoding NAME] [--json] DIR
 
 Show, for each slot of DIR, whether it is present, its size in bytes, the
 tokens of its section in the soul, its share of the 2,097,152-byte cap,
 whether it is truncated and how many lints it has; then the totals, the
 lints, the soul's size and exact token count, and the soul's SHA-256.
 
+With --runtime openclaw: for each file, whether OpenClaw 2026.9 loads it,
+its characters (UTF-16 code units, after trimming the end) and how many of
+them are injected, its limit, whether it is truncated; then the totals
+against the 60,000-character budget, the lints and the section's size.
+
 Options:
+  --runtime NAME    toolnexus (the default) or openclaw
   --encoding NAME   count with NAME: o200k_base (the default) or cl100k_base
   --json            print the same facts as JSON
   -h, --help        show this help
@@ -59,15 +76,19 @@ Options:
 Exit status: 0 success, 2 error or bad usage.
 )";
 
-constexpr char CheckHelp[] = R"(Usage: soulc check DIR
+constexpr char CheckHelp[] = R"(Usage: soulc check [--runtime NAME] DIR
 
 Check DIR as a CI step would: print one line for each lint,
 
   FILE: LEVEL: MESSAGE
 
-where FILE is the file's path and LEVEL is error, warning or info.
+where FILE is the file's path and LEVEL is error, warning or info. With
+--runtime openclaw the lints are OpenClaw 2026.9's: cut files with what is
+kept, refused and unloaded files, files the total leaves out, and the
+files OpenClaw would create from its templates before a run.
 
 Options:
+  --runtime NAME   toolnexus (the default) or openclaw
   -h, --help   show this help
 
 Exit status: 0 when no slot is truncated and no lint is an error, 1 when
@@ -236,6 +257,26 @@ void parseCommandArguments(Invocation &invocation,
             }
         } else if (info.command == Command::Count && arg == QLatin1String("--ids")) {
             invocation.ids = true;
+        } else if ((info.command == Command::Compose || info.command == Command::Stat
+                    || info.command == Command::Check)
+                   && (arg == QLatin1String("--runtime")
+                       || arg.startsWith(QLatin1String("--runtime=")))) {
+            QString name;
+            if (arg == QLatin1String("--runtime")) {
+                if (i + 1 >= arguments.size()) {
+                    fail(QStringLiteral("option '--runtime' needs a NAME (%1).")
+                             .arg(runtimeProfileNames()));
+                    return;
+                }
+                name = arguments.at(++i);
+            } else {
+                name = arg.mid(qsizetype(sizeof("--runtime=")) - 1);
+            }
+            if (!runtimeProfileNamed(name)) {
+                fail(QStringLiteral("unknown runtime '%1' (%2).").arg(name, runtimeProfileNames()));
+                return;
+            }
+            invocation.runtime = name;
         } else if ((info.command == Command::Stat || info.command == Command::Diff)
                    && arg == QLatin1String("--json")) {
             invocation.json = true;

@@ -25,6 +25,8 @@ struct Invocation
     QString encoding;  // count, stat, diff --encoding NAME
     QString tokenizer; // count --tokenizer FILE
     bool ids = false;  // count --ids
+    // compose, stat, check --runtime NAME: "toolnexus" (the default) or "openclaw".
+    QString runtime = QStringLiteral("toolnexus");
     // Bad usage, as one sentence without the "soulc: " prefix; the rest of
     // the invocation is then meaningless.
     QString usageError;

@@ -5,6 +5,9 @@
 #include "composer.h"
 #include "inspection.h"
 #include "lint.h"
+#include "openclawreader.h"
+#include "openclawrule.h"
+#include "runtimeprofile.h"
 #include "slotreader.h"
 #include "snapshot.h"
 #include "snapshotfile.h"
@@ -12,6 +15,7 @@
 #include "soultokens.h"
 #include "tokenizer.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -336,11 +340,268 @@ QByteArray statJson(const Inspection &inspection, const SoulTokenCounts &tokens)
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
+RuntimeProfile profileOf(const Invocation &invocation)
+{
+    return runtimeProfileNamed(invocation.runtime).value_or(RuntimeProfile::toolnexus());
+}
+
+// Everything stat and check say about a folder under OpenClaw.
+struct OpenClawReport
+{
+    QString directory;
+    OpenClawInput input;
+    OpenClawComposition composition;
+    QList<Lint> lints;
+};
+
+Result<OpenClawReport> openClawReport(const QString &dir, const RuntimeProfile &profile)
+{
+    if (const QString problem = checkDirectory(dir); !problem.isEmpty())
+        return Result<OpenClawReport>::failure(problem);
+    OpenClawReport report;
+    report.input = readOpenClawDirectory(dir);
+    report.directory = report.input.dir;
+    report.composition = composeOpenClaw(report.input, profile.openClaw);
+    report.lints = lintOpenClaw(dir, report.input, report.composition);
+    return report;
+}
+
+// One row of `soulc stat --runtime openclaw`.
+struct OpenClawRow
+{
+    QString name;
+    QString status;      // read, missing, unreadable, absent, not-loaded
+    bool loaded = false; // OpenClaw 2026.9 reads this name at all
+    const OpenClawFileFigures *figures = nullptr;
+    qsizetype raw = 0; // for files it does not load
+};
+
+QList<OpenClawRow> openClawRows(const QString &dir, const OpenClawReport &report)
+{
+    QList<OpenClawRow> rows;
+    const QStringList loaded = openClawFileOrder();
+    QStringList names = loaded;
+    names << QStringLiteral("TOOLS.md") << QStringLiteral("HEARTBEAT.md");
+    for (const QString &name : std::as_const(names)) {
+        OpenClawRow row;
+        row.name = name;
+        row.loaded = loaded.contains(name);
+        for (const OpenClawFileFigures &figures : report.composition.files) {
+            if (figures.name == name)
+                row.figures = &figures;
+        }
+        if (row.figures) {
+            switch (row.figures->kind) {
+            case OpenClawEntry::Kind::Content:
+                row.status = QStringLiteral("read");
+                break;
+            case OpenClawEntry::Kind::Missing:
+                row.status = QStringLiteral("missing");
+                break;
+            case OpenClawEntry::Kind::Unreadable:
+                row.status = QStringLiteral("unreadable");
+                break;
+            }
+        } else if (!row.loaded) {
+            const OpenClawEntry entry = readOpenClawFile(QDir(dir).filePath(name), name);
+            row.status = entry.kind == OpenClawEntry::Kind::Missing ? QStringLiteral("absent")
+                                                                    : QStringLiteral("not-loaded");
+            row.raw = jsTrimmedEnd(entry.text).size();
+        } else {
+            row.status = QStringLiteral("absent");
+        }
+        rows.append(row);
+    }
+    return rows;
+}
+
+QString sha256Hex(const QByteArray &bytes)
+{
+    return QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
+}
+
+QByteArray openClawStatText(const QString &dir, const OpenClawReport &report)
+{
+    const OpenClawComposition &c = report.composition;
+    const QString dash = QStringLiteral("-");
+    QList<QStringList> table;
+    table.append({QStringLiteral("file"),
+                  QStringLiteral("status"),
+                  QStringLiteral("chars"),
+                  QStringLiteral("injected"),
+                  QStringLiteral("limit"),
+                  QStringLiteral("truncated"),
+                  QStringLiteral("lints")});
+    qint64 raw = 0;
+    qint64 truncated = 0;
+    for (const OpenClawRow &row : openClawRows(dir, report)) {
+        const QString lints = tallyFor(report.lints, row.name).text();
+        if (!row.figures) {
+            table.append({row.name,
+                          row.status == QLatin1String("not-loaded") ? QStringLiteral("not loaded")
+                                                                    : row.status,
+                          row.status == QLatin1String("absent") ? dash : formatCount(row.raw),
+                          dash,
+                          dash,
+                          dash,
+                          lints});
+            continue;
+        }
+        const OpenClawFileFigures &f = *row.figures;
+        const bool missing = f.kind == OpenClawEntry::Kind::Missing;
+        raw += f.raw;
+        truncated += f.truncated;
+        table.append({row.name,
+                      row.status,
+                      missing ? dash : formatCount(f.raw),
+                      formatCount(f.injected),
+                      formatCount(f.limit),
+                      missing ? dash : (f.truncated ? QStringLiteral("yes") : QStringLiteral("no")),
+                      lints});
+    }
+    table.append({QStringLiteral("total"),
+                  QString(),
+                  formatCount(raw),
+                  formatCount(c.totalInjected),
+                  formatCount(c.totalLimit),
+                  QString::number(truncated),
+                  tallyFor(report.lints, QString()).text()});
+    QByteArray out = QStringLiteral("persona  %1\nruntime  OpenClaw 2026.9 (bootstrapMaxChars %2, "
+                                    "bootstrapTotalMaxChars %3)\n\n")
+                         .arg(report.directory,
+                              formatCount(OpenClawSettings().maxChars()),
+                              formatCount(c.totalLimit))
+                         .toUtf8();
+    out += renderTable(table, {false, false, true, true, true, false, false});
+    if (!report.lints.isEmpty()) {
+        out += '\n';
+        for (const Lint &lint : report.lints)
+            out += lintLine(lint.file.isEmpty() ? report.directory : lint.file, lint);
+    }
+    const QByteArray bytes = c.section.toUtf8();
+    out += QStringLiteral("\nsection  %1 characters, %2 bytes, ~%3 tokens (approx., 4 characters "
+                          "a token)\nsha256   %4\n")
+               .arg(formatCount(c.section.size()),
+                    formatCount(bytes.size()),
+                    formatCount((c.section.size() + 3) / 4),
+                    sha256Hex(bytes))
+               .toUtf8();
+    return out;
+}
+
+QByteArray openClawStatJson(const QString &dir, const OpenClawReport &report)
+{
+    const OpenClawComposition &c = report.composition;
+    QJsonArray files;
+    qint64 raw = 0;
+    qint64 truncated = 0;
+    for (const OpenClawRow &row : openClawRows(dir, report)) {
+        QJsonObject file{
+            {QStringLiteral("name"), row.name},
+            {QStringLiteral("status"), row.status},
+            {QStringLiteral("loadedByRuntime"), row.loaded},
+            {QStringLiteral("lints"), tallyFor(report.lints, row.name).json()},
+        };
+        if (row.figures) {
+            const OpenClawFileFigures &f = *row.figures;
+            raw += f.raw;
+            truncated += f.truncated;
+            file.insert(QStringLiteral("path"), f.path);
+            file.insert(QStringLiteral("rawChars"), f.raw);
+            file.insert(QStringLiteral("injectedChars"), f.injected);
+            file.insert(QStringLiteral("injected"), f.injectedAny);
+            file.insert(QStringLiteral("limit"), f.limit);
+            file.insert(QStringLiteral("truncated"), f.truncated);
+            file.insert(QStringLiteral("nearLimit"), f.nearLimit);
+            if (f.cut.truncated) {
+                file.insert(QStringLiteral("keptHead"), f.cut.head.length);
+                file.insert(QStringLiteral("keptTail"), f.cut.tail.length);
+                if (f.name == QLatin1String("AGENTS.md")) {
+                    file.insert(QStringLiteral("digestChars"), f.cut.digestLength);
+                    file.insert(QStringLiteral("omittedPolicyLines"), f.cut.omittedPolicyLines);
+                }
+            }
+        } else {
+            file.insert(QStringLiteral("rawChars"),
+                        row.status == QLatin1String("absent") ? QJsonValue() : QJsonValue(row.raw));
+            file.insert(QStringLiteral("injectedChars"), 0);
+            file.insert(QStringLiteral("injected"), false);
+            file.insert(QStringLiteral("truncated"), false);
+        }
+        files.append(file);
+    }
+    QJsonArray lints;
+    for (const Lint &lint : report.lints) {
+        lints.append(QJsonObject{
+            {QStringLiteral("file"), lint.file},
+            {QStringLiteral("level"), lintLevelName(lint.level)},
+            {QStringLiteral("code"), lint.code},
+            {QStringLiteral("message"), lint.message},
+        });
+    }
+    const QByteArray bytes = c.section.toUtf8();
+    const QJsonObject root{
+        {QStringLiteral("directory"), report.directory},
+        {QStringLiteral("runtime"), QStringLiteral("openclaw")},
+        {QStringLiteral("runtimeName"), QStringLiteral("OpenClaw 2026.9")},
+        {QStringLiteral("settings"),
+         QJsonObject{
+             {QStringLiteral("bootstrapMaxChars"), OpenClawSettings().maxChars()},
+             {QStringLiteral("bootstrapTotalMaxChars"), c.totalLimit},
+         }},
+        {QStringLiteral("files"), files},
+        {QStringLiteral("lints"), lints},
+        {QStringLiteral("totals"),
+         QJsonObject{
+             {QStringLiteral("rawChars"), raw},
+             {QStringLiteral("injectedChars"), c.totalInjected},
+             {QStringLiteral("totalMaxChars"), c.totalLimit},
+             {QStringLiteral("nearLimit"), c.totalNearLimit},
+             {QStringLiteral("truncated"), truncated},
+             {QStringLiteral("lints"), tallyFor(report.lints, QString()).json()},
+         }},
+        {QStringLiteral("notice"), c.notice},
+        {QStringLiteral("bootstrapPending"), c.bootstrapPending},
+        {QStringLiteral("section"),
+         QJsonObject{
+             {QStringLiteral("chars"), c.section.size()},
+             {QStringLiteral("bytes"), bytes.size()},
+             {QStringLiteral("approxTokens"), (c.section.size() + 3) / 4},
+             {QStringLiteral("sha256"), sha256Hex(bytes)},
+         }},
+    };
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
 int runCompose(const Invocation &invocation)
 {
     const QString &dir = invocation.arguments.at(0);
     if (const QString problem = checkDirectory(dir); !problem.isEmpty())
         return fail(problem);
+    const RuntimeProfile profile = profileOf(invocation);
+    if (profile.runtime == Runtime::OpenClaw) {
+        QByteArray section;
+        QStringList names;
+        composeDirectoryTo(
+            dir,
+            [&section](QByteArrayView piece) {
+                section += piece;
+                return true;
+            },
+            profile,
+            &names);
+        QByteArray found;
+        for (const QString &name : std::as_const(names))
+            found += name.toUtf8() + '\n';
+        const QByteArrayView bytes = invocation.found ? QByteArrayView(found)
+                                                      : QByteArrayView(section);
+        if (!invocation.output.isEmpty()) {
+            if (const Status written = writeFileAtomically(invocation.output, bytes); !written)
+                return fail(written.error());
+            return ExitSuccess;
+        }
+        return writeStandardOutput(bytes);
+    }
     if (!invocation.found && invocation.output.isEmpty()) {
         // Streamed slot by slot: memory stays at one slot however large the
         // persona, and no copy of the whole soul is ever made.
@@ -375,6 +636,14 @@ int runStat(const Invocation &invocation)
     const auto tokenizer = encodingFor(invocation);
     if (!tokenizer)
         return ExitFailure;
+    if (const RuntimeProfile profile = profileOf(invocation); profile.runtime == Runtime::OpenClaw) {
+        const QString &dir = invocation.arguments.at(0);
+        const Result<OpenClawReport> report = openClawReport(dir, profile);
+        if (!report)
+            return fail(report.error());
+        return writeStandardOutput(invocation.json ? openClawStatJson(dir, *report)
+                                                   : openClawStatText(dir, *report));
+    }
     const Result<Inspection> inspection = inspectDirectory(invocation.arguments.at(0), true);
     if (!inspection)
         return fail(inspection.error());
@@ -471,6 +740,20 @@ int runCount(const Invocation &invocation)
 int runCheck(const Invocation &invocation)
 {
     const QString &dir = invocation.arguments.at(0);
+    if (const RuntimeProfile profile = profileOf(invocation); profile.runtime == Runtime::OpenClaw) {
+        const Result<OpenClawReport> report = openClawReport(dir, profile);
+        if (!report)
+            return fail(report.error());
+        QByteArray out;
+        for (const Lint &lint : report->lints)
+            out += lintLine(lint.file.isEmpty() ? QDir::cleanPath(dir) : lintPath(dir, lint), lint);
+        bool truncated = false;
+        for (const OpenClawFileFigures &figures : report->composition.files)
+            truncated = truncated || figures.truncated;
+        if (const int status = writeStandardOutput(out); status != ExitSuccess)
+            return status;
+        return truncated || hasErrors(report->lints) ? ExitProblems : ExitSuccess;
+    }
     const Result<Inspection> inspection = inspectDirectory(dir, false);
     if (!inspection)
         return fail(inspection.error());

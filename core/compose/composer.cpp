@@ -1,5 +1,7 @@
 #include "composer.h"
 
+#include "openclawreader.h"
+#include "runtimeprofile.h"
 #include "slotreader.h"
 #include "utf8.h"
 
@@ -165,6 +167,25 @@ Composition composeDirectory(const QString &dir)
             appendSlot(result, slot, read.bytes);
     }
     return result;
+}
+
+bool composeDirectoryTo(const QString &dir,
+                        const SoulWriter &write,
+                        const RuntimeProfile &profile,
+                        QStringList *found)
+{
+    if (profile.runtime != Runtime::OpenClaw)
+        return composeDirectoryTo(dir, write, found);
+    const OpenClawComposition composition = composeOpenClaw(readOpenClawDirectory(dir),
+                                                            profile.openClaw);
+    if (found) {
+        found->clear();
+        for (const OpenClawFileFigures &figures : composition.files) {
+            if (figures.injectedAny)
+                found->append(figures.name);
+        }
+    }
+    return write(composition.section.toUtf8());
 }
 
 } // namespace soul

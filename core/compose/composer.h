@@ -16,6 +16,8 @@
 // soulc all come from here, so they cannot disagree.
 namespace soul {
 
+struct RuntimeProfile;
+
 // The bytes of each slot, in BootstrapOrder; std::nullopt for an absent slot.
 // A buffer may hold the whole file or only its first CapBytes + 1 bytes: only
 // those decide the result.
@@ -84,5 +86,14 @@ using SoulWriter = std::function<bool(QByteArrayView piece)>;
 // `soulc compose` streams to its output. Returns false when `write` did (the
 // pieces before it were written). `found`, when given, receives the names.
 bool composeDirectoryTo(const QString &dir, const SoulWriter &write, QStringList *found = nullptr);
+
+// What `profile`'s runtime injects for `dir`: for toolnexus the soul above,
+// streamed; for OpenClaw the workspace-files section of its system prompt,
+// whole (it is at most a few hundred KB). `found` receives the names of the
+// files whose text was injected.
+bool composeDirectoryTo(const QString &dir,
+                        const SoulWriter &write,
+                        const RuntimeProfile &profile,
+                        QStringList *found = nullptr);
 
 } // namespace soul

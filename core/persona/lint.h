@@ -6,6 +6,8 @@
 namespace soul {
 
 struct SlotFacts;
+struct OpenClawInput;
+struct OpenClawComposition;
 
 enum class LintLevel { Info, Warning, Error };
 
@@ -28,6 +30,15 @@ QList<Lint> lintSlot(const SlotFacts &facts);
 // runtimes read that this rule does not. `slotPresent` says which slots are
 // present.
 QList<Lint> lintDirectoryEntries(const QString &dir, const QList<bool> &slotPresent);
+
+// Lints of `dir` under the OpenClaw 2026.9 profile, from what it reads
+// (`input`) and injects (`composition`): cut files with the computed counts,
+// files refused or never loaded, files the total leaves out, and what
+// OpenClaw does to the folder itself before a run (templates for missing
+// files, the pending first run).
+QList<Lint> lintOpenClaw(const QString &dir,
+                         const OpenClawInput &input,
+                         const OpenClawComposition &composition);
 
 bool hasErrors(const QList<Lint> &lints);
 

@@ -3,6 +3,7 @@
 
 #include "composer.h"
 #include "contract.h"
+#include "openclawexamples.h"
 #include "tokenizer.h"
 
 #include <QCryptographicHash>
@@ -653,6 +654,20 @@ private Q_SLOTS:
                 << (QStringList{name, persona} + tail + QStringList{QStringLiteral("extra")})
                 << QStringLiteral("extra") << QStringLiteral("unexpected argument");
         }
+        for (const char *command : {"compose", "stat", "check"}) {
+            QTest::addRow("%s: unknown runtime", command)
+                << QStringList{QLatin1String(command), QStringLiteral("--runtime=nemo"), persona}
+                << QStringLiteral("nemo") << QStringLiteral("unknown runtime");
+            QTest::addRow("%s: --runtime without a name", command)
+                << QStringList{QLatin1String(command), persona, QStringLiteral("--runtime")}
+                << QStringLiteral("--runtime") << QStringLiteral("needs a NAME");
+            QTest::addRow("%s --runtime openclaw: not a directory", command)
+                << QStringList{QLatin1String(command),
+                               QStringLiteral("--runtime"),
+                               QStringLiteral("openclaw"),
+                               file}
+                << file << QStringLiteral("not a directory");
+        }
         QTest::newRow("compose -o into a missing directory")
             << QStringList{QStringLiteral("compose"), QStringLiteral("-o"), noDir, persona} << noDir
             << QStringLiteral("Cannot write");
@@ -889,10 +904,10 @@ private Q_SLOTS:
         QTest::newRow("help") << QStringList{QStringLiteral("help")} << general;
         const QList<QPair<QString, QString>> commands = {
             {QStringLiteral("compose"),
-             QStringLiteral("Usage: soulc compose [--found] [-o FILE] DIR")},
+             QStringLiteral("Usage: soulc compose [--runtime NAME] [--found] [-o FILE] DIR")},
             {QStringLiteral("stat"),
-             QStringLiteral("Usage: soulc stat [--encoding NAME] [--json] DIR")},
-            {QStringLiteral("check"), QStringLiteral("Usage: soulc check DIR")},
+             QStringLiteral("Usage: soulc stat [--runtime NAME] [--encoding NAME] [--json] DIR")},
+            {QStringLiteral("check"), QStringLiteral("Usage: soulc check [--runtime NAME] DIR")},
             {QStringLiteral("export"), QStringLiteral("Usage: soulc export [--force] DIR OUT")},
             {QStringLiteral("count"),
              QStringLiteral("Usage: soulc count [--encoding NAME | --tokenizer FILE] FILE...")},
@@ -1053,6 +1068,230 @@ private Q_SLOTS:
                                QStringLiteral("t.md")});
         QCOMPARE(run.err, QByteArray());
         QCOMPARE(run.out, QByteArray("300 300\n"));
+    }
+
+    // soulc compose --runtime openclaw prints OpenClaw's own output for the
+    // worked examples, with DIR made absolute as OpenClaw makes it: the link
+    // in the path named on the command line is kept, not resolved.
+    void composeOpenClawExamples_data()
+    {
+        QTest::addColumn<QJsonObject>("example");
+        const QJsonObject all = test::openClawExamples();
+        QVERIFY(!all.isEmpty());
+        for (const QJsonValue &value : all.value(QStringLiteral("examples")).toArray()) {
+            const QJsonObject example = value.toObject();
+            QTest::newRow(qPrintable(example.value(QStringLiteral("name")).toString())) << example;
+        }
+    }
+
+    void composeOpenClawExamples()
+    {
+        QFETCH(QJsonObject, example);
+        const QString real = m_dir->filePath(QStringLiteral("real/agent"));
+        QVERIFY(QDir().mkpath(real));
+        QVERIFY(test::makeExampleFolder(example, real));
+        QVERIFY(QFile::link(m_dir->filePath(QStringLiteral("real")),
+                            m_dir->filePath(QStringLiteral("via"))));
+        const Run run = soulc({QStringLiteral("compose"),
+                               QStringLiteral("--runtime"),
+                               QStringLiteral("openclaw"),
+                               QStringLiteral("via/./agent/")});
+        QCOMPARE(run.exitCode, ExitSuccess);
+        const QString placeholder = test::openClawExamples().value(QStringLiteral("dir")).toString();
+        const QString dir = QDir(m_dir->path()).canonicalPath() + QStringLiteral("/via/agent");
+        const QString expected = example.value(QStringLiteral("expect"))
+                                     .toObject()
+                                     .value(QStringLiteral("section"))
+                                     .toString()
+                                     .replace(placeholder, dir);
+        QCOMPARE(QString::fromUtf8(run.out), expected);
+        QCOMPARE(run.out, expected.toUtf8());
+    }
+
+    void composeRuntimeDefault()
+    {
+        const QString dir = makePersona(QStringLiteral("persona"),
+                                        {{QStringLiteral("SOUL.md"), "You are Kip.\n"},
+                                         {QStringLiteral("TOOLS.md"), "ssh\n"}});
+        const Run plain = soulc({QStringLiteral("compose"), dir});
+        const Run toolnexus = soulc(
+            {QStringLiteral("compose"), QStringLiteral("--runtime=toolnexus"), dir});
+        QCOMPARE(plain.exitCode, ExitSuccess);
+        QCOMPARE(toolnexus.exitCode, ExitSuccess);
+        QCOMPARE(toolnexus.out, plain.out);
+        QCOMPARE(plain.out, composeDirectory(dir).soul);
+        const Run found = soulc({QStringLiteral("compose"),
+                                 QStringLiteral("--runtime"),
+                                 QStringLiteral("openclaw"),
+                                 QStringLiteral("--found"),
+                                 dir});
+        QCOMPARE(found.exitCode, ExitSuccess);
+        // AGENTS.md and IDENTITY.md are missing: their MISSING lines take part.
+        QCOMPARE(found.out, QByteArray("AGENTS.md\nSOUL.md\nIDENTITY.md\n"));
+    }
+
+    void statOpenClaw()
+    {
+        const QJsonObject all = test::openClawExamples();
+        QJsonObject totalBudget;
+        for (const QJsonValue &value : all.value(QStringLiteral("examples")).toArray()) {
+            if (value.toObject().value(QStringLiteral("name")).toString()
+                == QLatin1String("total-budget"))
+                totalBudget = value.toObject();
+        }
+        QVERIFY(!totalBudget.isEmpty());
+        const QString dir = m_dir->filePath(QStringLiteral("persona"));
+        QVERIFY(QDir().mkpath(dir));
+        QVERIFY(test::makeExampleFolder(totalBudget, dir));
+        QVERIFY(writeFile(QDir(dir).filePath(QStringLiteral("TOOLS.md")), "ssh: home\n"));
+
+        const Run json = soulc({QStringLiteral("stat"),
+                                QStringLiteral("--runtime"),
+                                QStringLiteral("openclaw"),
+                                QStringLiteral("--json"),
+                                dir});
+        QCOMPARE(json.err, QByteArray());
+        QCOMPARE(json.exitCode, ExitSuccess);
+        const QJsonObject root = QJsonDocument::fromJson(json.out).object();
+        QCOMPARE(root.value(QStringLiteral("runtime")).toString(), QStringLiteral("openclaw"));
+        QCOMPARE(root.value(QStringLiteral("settings"))
+                     .toObject()
+                     .value(QStringLiteral("bootstrapTotalMaxChars"))
+                     .toInt(),
+                 60000);
+        QVERIFY(root.value(QStringLiteral("notice")).toBool());
+        // The figures OpenClaw itself reports for the example.
+        QHash<QString, QJsonObject> byName;
+        for (const QJsonValue &value : root.value(QStringLiteral("files")).toArray())
+            byName.insert(value.toObject().value(QStringLiteral("name")).toString(),
+                          value.toObject());
+        for (const QJsonValue &value : totalBudget.value(QStringLiteral("expect"))
+                                           .toObject()
+                                           .value(QStringLiteral("files"))
+                                           .toArray()) {
+            const QJsonObject want = value.toObject();
+            const QJsonObject got = byName.value(want.value(QStringLiteral("name")).toString());
+            QCOMPARE(got.value(QStringLiteral("rawChars")).toInt(),
+                     want.value(QStringLiteral("rawChars")).toInt());
+            QCOMPARE(got.value(QStringLiteral("injectedChars")).toInt(),
+                     want.value(QStringLiteral("injectedChars")).toInt());
+            QCOMPARE(got.value(QStringLiteral("truncated")).toBool(),
+                     want.value(QStringLiteral("truncated")).toBool());
+        }
+        QCOMPARE(byName.value(QStringLiteral("USER.md")).value(QStringLiteral("limit")).toInt(),
+                 4000);
+        QCOMPARE(byName.value(QStringLiteral("USER.md")).value(QStringLiteral("keptHead")).toInt(),
+                 58);
+        QCOMPARE(byName.value(QStringLiteral("MEMORY.md")).value(QStringLiteral("injected")).toBool(),
+                 false);
+        QCOMPARE(byName.value(QStringLiteral("TOOLS.md")).value(QStringLiteral("status")).toString(),
+                 QStringLiteral("not-loaded"));
+        QCOMPARE(byName.value(QStringLiteral("TOOLS.md")).value(QStringLiteral("rawChars")).toInt(),
+                 9);
+        QCOMPARE(byName.value(QStringLiteral("BOOTSTRAP.md"))
+                     .value(QStringLiteral("status"))
+                     .toString(),
+                 QStringLiteral("absent"));
+        const QJsonObject totals = root.value(QStringLiteral("totals")).toObject();
+        QCOMPARE(totals.value(QStringLiteral("injectedChars")).toInt(), 19999 + 20000 + 19901 + 99);
+        QCOMPARE(totals.value(QStringLiteral("totalMaxChars")).toInt(), 60000);
+        QVERIFY(totals.value(QStringLiteral("nearLimit")).toBool());
+        QCOMPARE(totals.value(QStringLiteral("truncated")).toInt(), 2);
+        const QJsonObject section = root.value(QStringLiteral("section")).toObject();
+        const Run compose = soulc({QStringLiteral("compose"),
+                                   QStringLiteral("--runtime"),
+                                   QStringLiteral("openclaw"),
+                                   dir});
+        QCOMPARE(section.value(QStringLiteral("bytes")).toInt(), compose.out.size());
+        QCOMPARE(section.value(QStringLiteral("sha256")).toString().toLatin1(),
+                 sha256Hex(compose.out));
+
+        const Run text = soulc({QStringLiteral("stat"), QStringLiteral("--runtime=openclaw"), dir});
+        QCOMPARE(text.exitCode, ExitSuccess);
+        const QString out = QString::fromUtf8(text.out);
+        static const QRegularExpression userRow(
+            QStringLiteral("\nUSER\\.md +read +300 +99 +4,000 +yes "));
+        static const QRegularExpression memoryRow(
+            QStringLiteral("\nMEMORY\\.md +read +12 +0 +20,000 +yes "));
+        static const QRegularExpression totalRow(
+            QStringLiteral("\ntotal +60,212 +59,999 +60,000 +2 "));
+        QVERIFY2(userRow.match(out).hasMatch(), qPrintable(out));
+        QVERIFY2(memoryRow.match(out).hasMatch(), qPrintable(out));
+        QVERIFY2(totalRow.match(out).hasMatch(), qPrintable(out));
+        QVERIFY(out.contains(QStringLiteral("\nTOOLS.md      not loaded")));
+    }
+
+    void checkOpenClaw_data()
+    {
+        QTest::addColumn<Persona>("files");
+        QTest::addColumn<QStringList>("links"); // "NAME>TARGET"
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QStringList>("lines"); // in order, each a whole line after "persona/"
+
+        const QByteArray soul = QByteArray(26499, 's');
+        QTest::newRow("clean") << Persona{{QStringLiteral("AGENTS.md"), "a\n"},
+                                          {QStringLiteral("SOUL.md"), "s\n"},
+                                          {QStringLiteral("IDENTITY.md"), "i\n"}}
+                               << QStringList() << ExitSuccess << QStringList();
+        QTest::newRow("cut, unloaded, linked")
+            << Persona{{QStringLiteral("AGENTS.md"), "a\n"},
+                       {QStringLiteral("SOUL.md"), soul},
+                       {QStringLiteral("IDENTITY.md"), "i\n"},
+                       {QStringLiteral("real.md"), "m\n"},
+                       {QStringLiteral("TOOLS.md"), "t\n"}}
+            << QStringList{QStringLiteral("MEMORY.md>real.md")} << ExitProblems
+            << QStringList{
+                   QStringLiteral(
+                       "SOUL.md: warning: OpenClaw keeps the first 14,920 and the last 4,973 of "
+                       "its 26,499 characters (limit 20,000); the 6,606 between are not injected."),
+                   QStringLiteral(
+                       "MEMORY.md: error: MEMORY.md is a symbolic link: OpenClaw refuses it and "
+                       "injects \"[UNREADABLE: symlink path component not allowed]\" instead of "
+                       "its text. Replace the link with the file itself."),
+                   QStringLiteral("TOOLS.md: warning: TOOLS.md is not loaded by OpenClaw 2026.9: "
+                                  "move its notes to a ## Tools section of AGENTS.md."),
+               };
+        QTest::newRow("templates")
+            << Persona{{QStringLiteral("IDENTITY.md"), "i\n"},
+                       {QStringLiteral("BOOTSTRAP.md"), "Hello.\n"}}
+            << QStringList() << ExitSuccess
+            << QStringList{
+                   QStringLiteral("AGENTS.md: warning: AGENTS.md is missing: OpenClaw 2026.9 "
+                                  "creates it from its default template before the next reply, and "
+                                  "the agent reads that instead. Write your own AGENTS.md."),
+                   QStringLiteral("SOUL.md: warning: SOUL.md is missing: while the first run is "
+                                  "pending (BOOTSTRAP.md is here) OpenClaw 2026.9 creates it from "
+                                  "its default template before the next reply."),
+                   QStringLiteral(
+                       "BOOTSTRAP.md: info: BOOTSTRAP.md is still here: OpenClaw treats the first "
+                       "run as pending (and deletes the file once the persona looks set up)."),
+               };
+    }
+
+    void checkOpenClaw()
+    {
+        QFETCH(Persona, files);
+        QFETCH(QStringList, links);
+        QFETCH(int, exitCode);
+        QFETCH(QStringList, lines);
+        const QString dir = makePersona(QStringLiteral("persona"), files);
+        QVERIFY(!dir.isEmpty());
+        for (const QString &link : std::as_const(links))
+            QVERIFY(QFile::link(link.section(QLatin1Char('>'), 1),
+                                QDir(dir).filePath(link.section(QLatin1Char('>'), 0, 0))));
+        const Run run = soulc({QStringLiteral("check"),
+                               QStringLiteral("--runtime"),
+                               QStringLiteral("openclaw"),
+                               QStringLiteral("persona")});
+        QCOMPARE(run.err, QByteArray());
+        QCOMPARE(run.exitCode, exitCode);
+        QStringList got = QString::fromUtf8(run.out).split(QLatin1Char('\n'));
+        QCOMPARE(got.takeLast(), QString());
+        for (QString &line : got) {
+            QVERIFY2(line.startsWith(QStringLiteral("persona/")), qPrintable(line));
+            line.remove(0, 8);
+        }
+        QCOMPARE(got, lines);
     }
 
     // The example persona shipped with the project composes, measures and
