@@ -187,6 +187,40 @@ QString tryHelp(const CommandInfo *info)
                 : QStringLiteral("Try 'soulc --help'.");
 }
 
+// `arg` is `option` or `option=VALUE`.
+bool isValueOption(const QString &arg, const char *option)
+{
+    return arg == QLatin1String(option) || arg.startsWith(QLatin1String(option) + QLatin1Char('='));
+}
+
+// The value of the option at arguments[i], from "--option=VALUE" or the next
+// argument (then i moves past it); false after reporting a missing or empty one.
+template<typename Fail>
+bool takeValue(const QStringList &arguments,
+               qsizetype &i,
+               const char *option,
+               const char *what,
+               QString &value,
+               const Fail &fail)
+{
+    const QString &arg = arguments.at(i);
+    if (arg.contains(QLatin1Char('='))) {
+        value = arg.mid(arg.indexOf(QLatin1Char('=')) + 1);
+    } else if (i + 1 < arguments.size()) {
+        value = arguments.at(++i);
+    } else {
+        fail(
+            QStringLiteral("option '%1' needs %2.").arg(QLatin1String(option), QLatin1String(what)));
+        return false;
+    }
+    if (value.isEmpty()) {
+        fail(QStringLiteral("option '%1' needs %2, not an empty one.")
+                 .arg(QLatin1String(option), QLatin1String(what)));
+        return false;
+    }
+    return true;
+}
+
 // Reads the options and arguments after the command name.
 void parseCommandArguments(Invocation &invocation,
                            const CommandInfo &info,
@@ -226,52 +260,20 @@ void parseCommandArguments(Invocation &invocation,
             outputGiven = true;
         } else if ((info.command == Command::Count || info.command == Command::Stat
                     || info.command == Command::Diff)
-                   && (arg == QLatin1String("--encoding")
-                       || arg.startsWith(QLatin1String("--encoding=")))) {
-            if (arg.contains(QLatin1Char('='))) {
-                invocation.encoding = arg.mid(arg.indexOf(QLatin1Char('=')) + 1);
-            } else if (i + 1 < arguments.size()) {
-                invocation.encoding = arguments.at(++i);
-            } else {
-                fail(QStringLiteral("option '--encoding' needs a NAME."));
+                   && isValueOption(arg, "--encoding")) {
+            if (!takeValue(arguments, i, "--encoding", "a NAME", invocation.encoding, fail))
                 return;
-            }
-            if (invocation.encoding.isEmpty()) {
-                fail(QStringLiteral("option '--encoding' needs a NAME, not an empty one."));
+        } else if (info.command == Command::Count && isValueOption(arg, "--tokenizer")) {
+            if (!takeValue(arguments, i, "--tokenizer", "a FILE", invocation.tokenizer, fail))
                 return;
-            }
-        } else if (info.command == Command::Count
-                   && (arg == QLatin1String("--tokenizer")
-                       || arg.startsWith(QLatin1String("--tokenizer=")))) {
-            if (arg.contains(QLatin1Char('='))) {
-                invocation.tokenizer = arg.mid(arg.indexOf(QLatin1Char('=')) + 1);
-            } else if (i + 1 < arguments.size()) {
-                invocation.tokenizer = arguments.at(++i);
-            } else {
-                fail(QStringLiteral("option '--tokenizer' needs a FILE."));
-                return;
-            }
-            if (invocation.tokenizer.isEmpty()) {
-                fail(QStringLiteral("option '--tokenizer' needs a FILE, not an empty name."));
-                return;
-            }
         } else if (info.command == Command::Count && arg == QLatin1String("--ids")) {
             invocation.ids = true;
         } else if ((info.command == Command::Compose || info.command == Command::Stat
                     || info.command == Command::Check)
-                   && (arg == QLatin1String("--runtime")
-                       || arg.startsWith(QLatin1String("--runtime=")))) {
+                   && isValueOption(arg, "--runtime")) {
             QString name;
-            if (arg == QLatin1String("--runtime")) {
-                if (i + 1 >= arguments.size()) {
-                    fail(QStringLiteral("option '--runtime' needs a NAME (%1).")
-                             .arg(runtimeProfileNames()));
-                    return;
-                }
-                name = arguments.at(++i);
-            } else {
-                name = arg.mid(qsizetype(sizeof("--runtime=")) - 1);
-            }
+            if (!takeValue(arguments, i, "--runtime", "a NAME", name, fail))
+                return;
             if (!runtimeProfileNamed(name)) {
                 fail(QStringLiteral("unknown runtime '%1' (%2).").arg(name, runtimeProfileNames()));
                 return;

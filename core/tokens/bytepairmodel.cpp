@@ -15,31 +15,26 @@ using LaterCandidate = std::greater<quint64>;
 
 } // namespace
 
-BytePairModel BytePairModel::fromRanks(RankTable tokens)
+BytePairModel::BytePairModel(Kind kind, RankTable tokens, PairTable merges, bool wholeTokens)
+    : m_kind(kind)
+    , m_tokens(std::move(tokens))
+    , m_merges(std::move(merges))
+    , m_wholeTokens(wholeTokens)
 {
-    BytePairModel model;
-    model.m_kind = Kind::Ranks;
-    model.m_tokens = std::move(tokens);
     for (int b = 0; b < 256; ++b) {
         const char c = char(b);
-        model.m_byteIds[size_t(b)] = model.m_tokens.find(&c, 1);
+        m_byteIds[size_t(b)] = m_tokens.find(&c, 1);
     }
-    model.m_wholeTokens = true;
-    return model;
+}
+
+BytePairModel BytePairModel::fromRanks(RankTable tokens)
+{
+    return BytePairModel(Kind::Ranks, std::move(tokens), PairTable(), true);
 }
 
 BytePairModel BytePairModel::fromMerges(RankTable vocabulary, PairTable merges, bool ignoreMerges)
 {
-    BytePairModel model;
-    model.m_kind = Kind::Merges;
-    model.m_tokens = std::move(vocabulary);
-    model.m_merges = std::move(merges);
-    for (int b = 0; b < 256; ++b) {
-        const char c = char(b);
-        model.m_byteIds[size_t(b)] = model.m_tokens.find(&c, 1);
-    }
-    model.m_wholeTokens = ignoreMerges;
-    return model;
+    return BytePairModel(Kind::Merges, std::move(vocabulary), std::move(merges), ignoreMerges);
 }
 
 quint32 BytePairModel::wholeToken(QByteArrayView piece) const

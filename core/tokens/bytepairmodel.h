@@ -78,7 +78,7 @@ public:
     void mergeInto(QByteArrayView piece, Scratch &scratch, std::vector<quint32> &out) const;
 
 private:
-    BytePairModel() = default;
+    BytePairModel(Kind kind, RankTable tokens, PairTable merges, bool wholeTokens);
     // Merges `piece` and calls emit(id) for each resulting token in order.
     template<typename Emit>
     void merge(QByteArrayView piece, Scratch &scratch, Emit &&emit) const;

@@ -56,7 +56,11 @@ public:
         }
     }
 
-    qsizetype memoryBytes() const { return qsizetype(m_slots.capacity() * sizeof(Slot)); }
+    qsizetype memoryBytes() const
+    {
+        const size_t bytes = m_slots.capacity() * sizeof(Slot);
+        return qsizetype(bytes);
+    }
 
 private:
     static constexpr quint64 EmptyKey = ~quint64(0);

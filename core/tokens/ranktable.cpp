@@ -54,8 +54,10 @@ bool RankTable::insert(QByteArrayView bytes, quint32 id)
 
 qsizetype RankTable::memoryBytes() const
 {
-    return qsizetype(m_arena.capacity() + m_offsets.capacity() * sizeof(quint32)
-                     + m_ids.capacity() * sizeof(quint32) + m_slots.capacity() * sizeof(quint64));
+    const size_t bytes = m_arena.capacity() + m_offsets.capacity() * sizeof(quint32)
+                         + m_ids.capacity() * sizeof(quint32)
+                         + m_slots.capacity() * sizeof(quint64);
+    return qsizetype(bytes);
 }
 
 } // namespace soul::tokens

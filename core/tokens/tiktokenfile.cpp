@@ -6,18 +6,20 @@ namespace soul::tokens {
 
 namespace {
 
-constexpr std::array<signed char, 256> base64Values()
+constexpr quint8 NotBase64 = 0xFF;
+
+constexpr std::array<quint8, 256> base64Values()
 {
-    std::array<signed char, 256> v{};
+    std::array<quint8, 256> v{};
     for (auto &x : v)
-        x = -1;
+        x = NotBase64;
     const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     for (int i = 0; i < 64; ++i)
-        v[size_t(uchar(alphabet[i]))] = static_cast<signed char>(i);
+        v[size_t(uchar(alphabet[i]))] = quint8(i);
     return v;
 }
 
-constexpr std::array<signed char, 256> Base64 = base64Values();
+constexpr std::array<quint8, 256> Base64 = base64Values();
 
 // Standard base64 with '=' padding into `out`; false when malformed.
 bool decodeBase64(QByteArrayView text, QByteArray &out)
@@ -38,8 +40,8 @@ bool decodeBase64(QByteArrayView text, QByteArray &out)
         }
         if (padding > 0)
             return false;
-        const int value = Base64[uchar(c)];
-        if (value < 0)
+        const quint8 value = Base64[uchar(c)];
+        if (value == NotBase64)
             return false;
         bits = (bits << 6) | quint32(value);
         if (++count == 4) {

@@ -62,13 +62,11 @@ class PieceCache
 public:
     static constexpr qsizetype MaxPieceBytes = 256;
 
-    PieceCache()
-        : m_entries(Size)
-    {}
-
     // The cached ids of `piece`, or nullptr.
     const quint32 *find(QByteArrayView piece, quint64 hash, qsizetype *count) const
     {
+        if (m_entries.empty())
+            return nullptr;
         const Entry &e = m_entries[hash & (Size - 1)];
         if (e.hash != hash || e.size != piece.size() || e.data == nullptr
             || std::memcmp(e.data, piece.data(), size_t(piece.size())) != 0)
@@ -83,6 +81,9 @@ public:
     // outlive the cache.
     void store(QByteArrayView piece, quint64 hash, qsizetype start)
     {
+        // Allocated on first use: most short texts never need it.
+        if (m_entries.empty())
+            m_entries.resize(Size);
         if (m_pool.size() > PoolLimit) {
             // Keep memory bounded on texts with very many distinct pieces.
             std::vector<quint32> ids(m_pool.begin() + start, m_pool.end());
