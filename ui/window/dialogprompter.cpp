@@ -219,8 +219,7 @@ bool DialogPrompter::askDropUnsaved(const QString &file)
                     tr("Discard your text of %1?").arg(file),
                     QMessageBox::NoButton,
                     m_parent);
-    box.setInformativeText(
-        tr("This cannot be undone: Ctrl+Z will not bring the text back."));
+    box.setInformativeText(tr("This cannot be undone: Ctrl+Z will not bring the text back."));
     QPushButton *discard = box.addButton(tr("Discard"), QMessageBox::DestructiveRole);
     box.addButton(QMessageBox::Cancel);
     box.setDefaultButton(QMessageBox::Cancel);
