@@ -15,6 +15,7 @@ class MarkdownHighlighter;
 class PersonaModel;
 class RecoveryBar;
 class SizeMeter;
+class SoulTokenCounter;
 
 // One slot: a header (file name, role, state, dirty mark, lints, size meter),
 // the changed-on-disk bar and the editor. It reads the model's state to show
@@ -39,6 +40,10 @@ public:
     // Why a slot without a file takes no part, and what to do about it.
     QLabel *absentNote() const { return m_absentNote; }
     QLabel *readOnlyNote() const { return m_readOnly; }
+    // The section's exact tokens, greyed while a count is pending.
+    QLabel *tokensLabel() const { return m_tokens; }
+    // The counter whose counts the header shows; not owned.
+    void setTokenCounter(const SoulTokenCounter *counter);
 
     // Tall enough to edit in, short enough that two or three panes fit at
     // once. A slot without a buffer has no editor and folds to its header.
@@ -73,6 +78,7 @@ protected:
 
 private:
     void refreshLints();
+    void refreshTokens();
     void load();
 
     int m_slot = -1;
@@ -84,6 +90,8 @@ private:
     ElidedLabel *m_role = nullptr;
     QLabel *m_state = nullptr;
     QLabel *m_dirty = nullptr;
+    QLabel *m_tokens = nullptr;
+    const SoulTokenCounter *m_counter = nullptr;
     SizeMeter *m_meter = nullptr;
     QLabel *m_lints = nullptr;
     QLabel *m_readOnly = nullptr;

@@ -21,6 +21,7 @@ public:
     NewPersona askNewPersona(const QString &start) override;
     void showError(const QString &title, const QString &text) override;
     void showCompare(const QString &title, const QString &diff) override;
+    QString askTokenizerFile(const QString &start) override;
 
 private:
     QPointer<QWidget> m_parent;

@@ -43,6 +43,13 @@ public:
 
     // Shows a diff of a slot on disk against its buffer.
     virtual void showCompare(const QString &title, const QString &diff) = 0;
+
+    // A Hugging Face tokenizer.json to count with; empty when cancelled.
+    virtual QString askTokenizerFile(const QString &start)
+    {
+        Q_UNUSED(start);
+        return {};
+    }
 };
 
 } // namespace soul
