@@ -5,20 +5,29 @@
 //
 // Keystroke: a key press in a pane until the preview document holds the
 // edit (the whole path is synchronous: pane -> model -> section -> range
-// edit). Disk: a write by another program until the preview holds it (this
+// edit). Keystroke count: a key press until the exact token counts of the
+// section and the soul have arrived from the counting thread
+// (keystroke_count_p50_ms, keystroke_count_p95_ms). Disk: a write by another program until the preview holds it (this
 // includes the watcher's settle interval). Open: start(dir) until the panes
-// and the preview are filled.
+// and the preview are filled; counts_after_open_ms: start(dir) until every
+// token count is exact (they arrive after the window is usable). At the
+// start, before any window: o200k_load_ms and o200k_extra_rss_mib, the time
+// and resident memory that loading o200k_base's ranks (and counting 1 MiB)
+// adds.
 
 #include "personamodel.h"
 #include "preview/previewpanel.h"
 #include "preview/soulpreview.h"
 #include "slots/panestack.h"
 #include "slots/slotpane.h"
+#include "soultokencounter.h"
+#include "tokenizer.h"
 #include "window/mainwindow.h"
 #include "window/prompter.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -28,6 +37,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextStream>
+#include <QTimer>
 
 #include <algorithm>
 #include <cstdio>
@@ -128,6 +138,16 @@ double peakRssMib()
     return double(usage.ru_maxrss) / 1024.0; // KiB on Linux
 }
 
+// Resident memory now, not the peak.
+double currentRssMib()
+{
+    QFile statm(QStringLiteral("/proc/self/statm"));
+    if (!statm.open(QIODevice::ReadOnly))
+        return -1;
+    const QList<QByteArray> fields = statm.readAll().split(' ');
+    return fields.size() > 1 ? double(fields.at(1).toLongLong()) * 4096.0 / (1024.0 * 1024.0) : -1;
+}
+
 double round2(double v)
 {
     return double(qRound64(v * 100.0)) / 100.0;
@@ -148,6 +168,28 @@ double waitFor(Done done, int timeoutMs = 10000)
     return double(timer.nsecsElapsed()) / 1e6;
 }
 
+// Waits in the event loop (not spinning, which would take the CPU from the
+// counting thread) until the counter's counts satisfy `done`; milliseconds,
+// or -1 after `timeoutMs`.
+template<typename Done>
+double waitForCounts(SoulTokenCounter *counter, Done done, int timeoutMs = 60000)
+{
+    QElapsedTimer timer;
+    timer.start();
+    if (done())
+        return 0;
+    QEventLoop loop;
+    QTimer timeout;
+    timeout.setSingleShot(true);
+    QObject::connect(&timeout, &QTimer::timeout, &loop, [&loop] { loop.exit(1); });
+    QObject::connect(counter, &SoulTokenCounter::countsChanged, &loop, [&] {
+        if (done())
+            loop.exit(0);
+    });
+    timeout.start(timeoutMs);
+    return loop.exec() == 0 ? double(timer.nsecsElapsed()) / 1e6 : -1;
+}
+
 QJsonObject run(const QString &settings, const std::vector<qint64> &sizes)
 {
     QTemporaryDir dir;
@@ -166,6 +208,9 @@ QJsonObject run(const QString &settings, const std::vector<qint64> &sizes)
     window.start(dir.path());
     QCoreApplication::processEvents();
     const double openMs = double(timer.nsecsElapsed()) / 1e6;
+    SoulTokenCounter *counter = window.tokenCounter();
+    const double countedAfterOpen = waitForCounts(counter, [&] { return counter->isSettled(); });
+    const double countsAfterOpenMs = countedAfterOpen < 0 ? -1 : double(timer.nsecsElapsed()) / 1e6;
 
     SoulPreview *preview = window.previewPanel()->preview();
     PersonaModel *model = window.model();
@@ -177,6 +222,7 @@ QJsonObject run(const QString &settings, const std::vector<qint64> &sizes)
     cursor.setPosition(editor->document()->characterCount() / 2);
     editor->setTextCursor(cursor);
     std::vector<double> keystrokes;
+    std::vector<double> keystrokeCounts;
     for (int i = 0; i < Keystrokes; ++i) {
         const int before = preview->rangeEditCount();
         const QChar c = QLatin1Char(char('a' + i % 26));
@@ -188,6 +234,11 @@ QJsonObject run(const QString &settings, const std::vector<qint64> &sizes)
         if (preview->rangeEditCount() == before)
             std::fprintf(stderr, "soulstudio-bench: keystroke %d did not reach the preview\n", i);
         keystrokes.push_back(double(timer.nsecsElapsed()) / 1e6);
+        const double counted = waitForCounts(counter, [&] {
+            return counter->sectionTokens(1, SoulView::Unsaved).exact
+                   && counter->soulTokens(SoulView::Unsaved).exact;
+        });
+        keystrokeCounts.push_back(counted < 0 ? 10000.0 : double(timer.nsecsElapsed()) / 1e6);
         QCoreApplication::processEvents();
     }
 
@@ -224,7 +275,10 @@ QJsonObject run(const QString &settings, const std::vector<qint64> &sizes)
         {QStringLiteral("keystroke_p95_ms"), round2(percentile(keystrokes, 0.95))},
         {QStringLiteral("disk_inplace_p95_ms"), round2(percentile(inPlace, 0.95))},
         {QStringLiteral("disk_atomic_p95_ms"), round2(percentile(atomic, 0.95))},
+        {QStringLiteral("keystroke_count_p50_ms"), round2(percentile(keystrokeCounts, 0.50))},
+        {QStringLiteral("keystroke_count_p95_ms"), round2(percentile(keystrokeCounts, 0.95))},
         {QStringLiteral("open_ms"), round2(openMs)},
+        {QStringLiteral("counts_after_open_ms"), round2(countsAfterOpenMs)},
         {QStringLiteral("peak_rss_mib"), round2(peakRssMib())},
     };
 }
@@ -250,6 +304,18 @@ int main(int argc, char *argv[])
     const QString which = only >= 0 && only + 1 < args.size() ? args.at(only + 1) : QString();
 
     QJsonObject result;
+    {
+        const QByteArray text = makeText(1024 * 1024, 9);
+        const double before = currentRssMib();
+        QElapsedTimer load;
+        load.start();
+        const qint64 tokens = Tokenizer::builtin(u"o200k_base")->count(text);
+        const double loadMs = double(load.nsecsElapsed()) / 1e6;
+        result.insert(QStringLiteral("o200k_load_ms"), round2(loadMs));
+        result.insert(QStringLiteral("o200k_extra_rss_mib"), round2(currentRssMib() - before));
+        if (tokens <= 0)
+            std::fprintf(stderr, "soulstudio-bench: o200k_base counted nothing\n");
+    }
     if (which.isEmpty() || which == QLatin1String("typical"))
         result.insert(QStringLiteral("typical"), run(settings, typical));
     if (which.isEmpty() || which == QLatin1String("large"))
