@@ -106,9 +106,9 @@ private:
     struct ViewState
     {
         std::optional<QByteArray> bytes;
-        quint64 generation = 0;
-        qint64 alone = -1;  // the section by itself
-        qint64 joined = -1; // the section followed by the join
+        quint64 generation = 1; // a job's 0 means it does not count this view's text
+        qint64 alone = -1;      // the section by itself
+        qint64 joined = -1;     // the section followed by the join
         bool exact = false;
     };
     struct SlotState
