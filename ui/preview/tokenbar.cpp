@@ -254,10 +254,14 @@ void TokenBar::refresh()
         share > 1.0 ? tr("%1% of %2: over by %3 tokens")
                           .arg(percent, formatCount(m_budget), formatCount(count.tokens - m_budget))
                     : tr("%1% of %2").arg(percent, formatCount(m_budget)));
-    if (share > 1.0 && count.exact)
-        m_share->setStyleSheet(QStringLiteral("color: palette(highlight); font-weight: bold;"));
-    else
-        m_share->setStyleSheet(QString());
+    // Bold when over: a style sheet is set only when that changes (setting
+    // one restyles the widget).
+    const bool over = share > 1.0 && count.exact;
+    if (m_share->font().bold() != over) {
+        QFont font = m_share->font();
+        font.setBold(over);
+        m_share->setFont(font);
+    }
 }
 
 } // namespace soul
