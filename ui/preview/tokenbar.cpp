@@ -6,6 +6,7 @@
 
 #include <QComboBox>
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -67,6 +68,15 @@ TokenBar::TokenBar(QWidget *parent)
 {
     m_tokens->setAccessibleName(tr("Soul tokens"));
     m_tokens->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A width that does not follow the count: a new size hint on every count
+    // would lay the panel out again, and a preview whose width moves by a
+    // pixel lays out every line of the soul again (tens of MiB on a large
+    // one).
+    const QFontMetrics metrics(m_tokens->font());
+    m_tokens->setFixedWidth(
+        std::max(metrics.horizontalAdvance(tr("%1 tokens").arg(formatCount(99999999))),
+                 metrics.horizontalAdvance(tr("counting tokens…")))
+        + 4);
     m_encoding->setAccessibleName(tr("Encoding"));
     m_encoding->setToolTip(tr("The tokenizer that counts: OpenAI's o200k_base (GPT-4o, GPT-4.1, "
                               "o-series, GPT-5) or cl100k_base (GPT-4, GPT-3.5), or a byte-level "
