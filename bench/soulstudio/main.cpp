@@ -7,8 +7,9 @@
 // edit (the whole path is synchronous: pane -> model -> section -> range
 // edit). Keystroke count: a key press until the exact token counts of the
 // section and the soul have arrived from the counting thread
-// (keystroke_count_p50_ms, keystroke_count_p95_ms). Disk: a write by another program until the preview holds it (this
-// includes the watcher's settle interval). Open: start(dir) until the panes
+// (keystroke_count_p50_ms, keystroke_count_p95_ms). Disk: a write by
+// another program until the preview holds it (this includes the watcher's
+// settle interval). Open: start(dir) until the panes
 // and the preview are filled; counts_after_open_ms: start(dir) until every
 // token count is exact (they arrive after the window is usable; the first
 // window also loads o200k_base's ranks meanwhile). In a child process of its
