@@ -223,6 +223,9 @@ void SoulTokenCounter::tokenizerLoaded(quint64 ticket,
     m_loading = false;
     if (!tokenizer) {
         Q_EMIT tokenizerFailed(error);
+        // Nothing counted yet (a remembered file that went away): the default.
+        if (!m_tokenizer && builtinEncodings().constFirst() != m_requestedName)
+            setEncoding(builtinEncodings().constFirst());
         Q_EMIT countsChanged();
         return;
     }

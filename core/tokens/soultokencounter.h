@@ -59,7 +59,8 @@ public:
     void setEncoding(const QString &name);
     // A Hugging Face tokenizer.json of a byte-level BPE model. A file that
     // cannot be used (SentencePiece, WordPiece, unreadable) leaves the current
-    // tokenizer in place and is reported through tokenizerFailed().
+    // tokenizer in place (o200k_base when there was none yet) and is reported
+    // through tokenizerFailed().
     void setTokenizerFile(const QString &path);
     // The active tokenizer's name (an encoding, or a tokenizer.json's file
     // name); while another one loads, that one's name.

@@ -366,6 +366,16 @@ void tst_SoulTokenCounter::unusableTokenizerFileKeepsTheEncoding()
     QVERIFY(failed.wait(20000));
     QVERIFY(failed.last().first().toString().contains(QLatin1String("p50k_base")));
     QCOMPARE(counter.encodingName(), QStringLiteral("o200k_base"));
+
+    // A remembered file that is gone, chosen before anything was counted:
+    // the default encoding counts instead.
+    SoulTokenCounter fresh(m_model.get());
+    QSignalSpy freshFailed(&fresh, &SoulTokenCounter::tokenizerFailed);
+    fresh.setTokenizerFile(m_dir->filePath(QStringLiteral("gone.json")));
+    QVERIFY(freshFailed.wait(20000));
+    QVERIFY(freshFailed.first().first().toString().contains(QLatin1String("gone.json")));
+    QVERIFY(settle(fresh));
+    verifyExact(fresh, QStringLiteral("o200k_base"));
 }
 
 void tst_SoulTokenCounter::bothViewsAndAbsentSlots()
