@@ -17,6 +17,13 @@
 // posted or due but the lints and totals that wait for a pause.
 // The large persona is resized five times after the typing; its peak RSS
 // includes them.
+// Keystroke count: a key press until the exact token counts of the section
+// and the soul have arrived from the counting thread, wall time
+// (keystroke_count_p50_ms, keystroke_count_p95_ms); counts_after_open_ms:
+// start(dir) until every token count is exact (they arrive after the window
+// is usable). In a child process of its own: o200k_load_ms and
+// o200k_extra_rss_mib, the time and resident memory that loading o200k_base
+// (and counting 1 MiB with it) adds.
 
 #include "../../tests/core/testfiles.h"
 #include "personamodel.h"
@@ -24,12 +31,15 @@
 #include "preview/soulpreview.h"
 #include "slots/panestack.h"
 #include "slots/slotpane.h"
+#include "soultokencounter.h"
+#include "tokenizer.h"
 #include "window/mainwindow.h"
 #include "window/prompter.h"
 
 #include <QAbstractEventDispatcher>
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -40,6 +50,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextStream>
+#include <QTimer>
 
 #include <algorithm>
 #include <cstdio>
@@ -142,6 +153,16 @@ double peakRssMib()
     return double(usage.ru_maxrss) / 1024.0; // KiB on Linux
 }
 
+// Resident memory now, not the peak.
+double currentRssMib()
+{
+    QFile statm(QStringLiteral("/proc/self/statm"));
+    if (!statm.open(QIODevice::ReadOnly))
+        return -1;
+    const QList<QByteArray> fields = statm.readAll().split(' ');
+    return fields.size() > 1 ? double(fields.at(1).toLongLong()) * 4096.0 / (1024.0 * 1024.0) : -1;
+}
+
 double round2(double v)
 {
     return double(qRound64(v * 100.0)) / 100.0;
@@ -199,6 +220,44 @@ void settle(MainWindow &window)
     }
 }
 
+// Waits in the event loop (not spinning, which would take the CPU from the
+// counting thread) until the counter's counts satisfy `done`; milliseconds,
+// or -1 after `timeoutMs`.
+template<typename Done>
+double waitForCounts(SoulTokenCounter *counter, Done done, int timeoutMs = 60000)
+{
+    QElapsedTimer timer;
+    timer.start();
+    if (done())
+        return 0;
+    QEventLoop loop;
+    QTimer timeout;
+    timeout.setSingleShot(true);
+    QObject::connect(&timeout, &QTimer::timeout, &loop, [&loop] { loop.exit(1); });
+    QObject::connect(counter, &SoulTokenCounter::countsChanged, &loop, [&] {
+        if (done())
+            loop.exit(0);
+    });
+    timeout.start(timeoutMs);
+    return loop.exec() == 0 ? double(timer.nsecsElapsed()) / 1e6 : -1;
+}
+
+// Loads o200k_base and counts 1 MiB with it: the time, and the resident
+// memory it adds.
+QJsonObject measureO200k()
+{
+    const QByteArray text = makeText(1024 * 1024, 9);
+    const double before = currentRssMib();
+    QElapsedTimer load;
+    load.start();
+    const qint64 tokens = Tokenizer::builtin(u"o200k_base")->count(text);
+    const double loadMs = double(load.nsecsElapsed()) / 1e6;
+    if (tokens <= 0)
+        std::fprintf(stderr, "soulstudio-bench: o200k_base counted nothing\n");
+    return {{QStringLiteral("o200k_load_ms"), round2(loadMs)},
+            {QStringLiteral("o200k_extra_rss_mib"), round2(currentRssMib() - before)}};
+}
+
 struct Persona
 {
     std::vector<QByteArray> files; // one per slot; empty: no file
@@ -249,6 +308,9 @@ QJsonObject run(const QString &settings, const Persona &persona)
     const qint64 readAtOpen = readBefore >= 0 ? test::bytesReadSoFar() - readBefore : -1;
     if (pane->reloadPending())
         std::fprintf(stderr, "soulstudio-bench: the pane typed in is not loaded\n");
+    SoulTokenCounter *counter = window.tokenCounter();
+    const double countedAfterOpen = waitForCounts(counter, [&] { return counter->isSettled(); });
+    const double countsAfterOpenMs = countedAfterOpen < 0 ? -1 : double(timer.nsecsElapsed()) / 1e6;
 
     // Keystrokes in the middle of the pane's text.
     QTextCursor cursor = editor->textCursor();
@@ -257,6 +319,7 @@ QJsonObject run(const QString &settings, const Persona &persona)
     std::vector<double> keystrokes;
     std::vector<double> toPreview;
     std::vector<double> beforePause; // the part done before the lints and totals
+    std::vector<double> keystrokeCounts;
     for (int i = 0; i < Keystrokes; ++i) {
         const int before = preview->rangeEditCount();
         const QChar c = QLatin1Char(char('a' + i % 26));
@@ -273,6 +336,11 @@ QJsonObject run(const QString &settings, const Persona &persona)
         beforePause.push_back(threadCpuMs() - cpu);
         settle(window);
         keystrokes.push_back(threadCpuMs() - cpu);
+        const double counted = waitForCounts(counter, [&] {
+            return counter->sectionTokens(pane->slot(), SoulView::Unsaved).exact
+                   && counter->soulTokens(SoulView::Unsaved).exact;
+        });
+        keystrokeCounts.push_back(counted < 0 ? 10000.0 : double(timer.nsecsElapsed()) / 1e6);
     }
 
     QJsonObject result{
@@ -282,6 +350,9 @@ QJsonObject run(const QString &settings, const Persona &persona)
         {QStringLiteral("keystroke_before_pause_p95_ms"), round2(percentile(beforePause, 0.95))},
         {QStringLiteral("open_ms"), round2(openMs)},
         {QStringLiteral("open_cpu_ms"), round2(openCpuMs)},
+        {QStringLiteral("keystroke_count_p50_ms"), round2(percentile(keystrokeCounts, 0.50))},
+        {QStringLiteral("keystroke_count_p95_ms"), round2(percentile(keystrokeCounts, 0.95))},
+        {QStringLiteral("counts_after_open_ms"), round2(countsAfterOpenMs)},
     };
     if (persona.sparseSlotBytes > 0)
         result.insert(QStringLiteral("open_read_mib"), round2(double(readAtOpen) / 1048576.0));
@@ -397,7 +468,23 @@ int main(int argc, char *argv[])
     const qsizetype only = args.indexOf(QStringLiteral("--only"));
     const QString which = only >= 0 && only + 1 < args.size() ? args.at(only + 1) : QString();
 
+    // The cost of o200k_base alone, in a process of its own: here the
+    // windows load it lazily, as the program does.
+    if (args.contains(QStringLiteral("--o200k-only"))) {
+        QTextStream(stdout) << QJsonDocument(measureO200k()).toJson(QJsonDocument::Compact);
+        return 0;
+    }
     QJsonObject result;
+    if (which.isEmpty()) {
+        QProcess child;
+        child.start(QCoreApplication::applicationFilePath(), {QStringLiteral("--o200k-only")});
+        if (child.waitForFinished(120000)) {
+            const QJsonObject o200k
+                = QJsonDocument::fromJson(child.readAllStandardOutput()).object();
+            for (auto it = o200k.begin(); it != o200k.end(); ++it)
+                result.insert(it.key(), it.value());
+        }
+    }
     if (!which.isEmpty()) {
         if (!names.contains(which)) {
             std::fprintf(stderr, "soulstudio-bench: no persona %s\n", qPrintable(which));

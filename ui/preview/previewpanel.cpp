@@ -4,6 +4,7 @@
 #include "lint.h"
 #include "personamodel.h"
 #include "soulpreview.h"
+#include "tokenbar.h"
 
 #include <QCheckBox>
 #include <QClipboard>
@@ -31,6 +32,7 @@ PreviewPanel::PreviewPanel(const PersonaModel *model, QWidget *parent)
     , m_preview(new SoulPreview(model, this))
     , m_totals(new QLabel(this))
     , m_copySha(new QToolButton(this))
+    , m_tokenBar(new TokenBar(this))
 {
     m_unsaved->setChecked(true);
     m_unsaved->setToolTip(tr("Off: show what is on disk, which is what an agent starting now "
@@ -60,6 +62,7 @@ PreviewPanel::PreviewPanel(const PersonaModel *model, QWidget *parent)
     layout->addLayout(switches);
     layout->addWidget(m_unsavedNote);
     layout->addWidget(m_preview, 1);
+    layout->addWidget(m_tokenBar);
     layout->addLayout(totals);
 
     m_totalsTimer.setSingleShot(true);
@@ -68,6 +71,7 @@ PreviewPanel::PreviewPanel(const PersonaModel *model, QWidget *parent)
 
     connect(m_unsaved, &QCheckBox::toggled, this, [this](bool unsaved) {
         m_preview->setView(unsaved ? SoulView::Unsaved : SoulView::OnDisk);
+        m_tokenBar->setView(m_preview->view());
         refreshNote();
         m_totalsTimer.start();
     });
@@ -79,6 +83,11 @@ PreviewPanel::PreviewPanel(const PersonaModel *model, QWidget *parent)
     connect(model, &PersonaModel::sectionChanged, this, &PreviewPanel::sectionChanged);
     connect(model, &PersonaModel::slotStateChanged, this, [this] { refreshNote(); });
     connect(model, &PersonaModel::directoryLostChanged, this, [this] { refreshNote(); });
+}
+
+void PreviewPanel::setTokenCounter(SoulTokenCounter *counter)
+{
+    m_tokenBar->setCounter(counter);
 }
 
 void PreviewPanel::rebuild()
@@ -132,9 +141,8 @@ void PreviewPanel::refreshTotals()
     const QByteArray soul = m_model->soul(view);
     m_sha = QString::fromLatin1(QCryptographicHash::hash(soul, QCryptographicHash::Sha256).toHex());
     const QStringList found = m_model->found(view);
-    m_totals->setText(tr("%1 bytes · about %2 tokens (approximate) · found: %3 · SHA-256 %4…")
+    m_totals->setText(tr("%1 bytes · found: %2 · SHA-256 %3…")
                           .arg(formatCount(soul.size()),
-                               formatCount(approximateTokens(soul.size())),
                                found.isEmpty() ? tr("none") : found.join(QStringLiteral(", ")),
                                m_sha.left(12)));
     m_totals->setToolTip(tr("SHA-256: %1").arg(m_sha));

@@ -11,10 +11,13 @@ namespace soul {
 
 class PersonaModel;
 class SoulPreview;
+class SoulTokenCounter;
+class TokenBar;
 
 // The preview with its switches (unsaved edits or what is on disk, show
 // invisibles), the list of unsaved slots it includes, and the totals: soul
-// bytes, approximate tokens, the found list and the soul's SHA-256.
+// bytes, the found list and the soul's SHA-256, and under them the exact
+// tokens with the encoding and the context-window budget (TokenBar).
 class PreviewPanel : public QWidget
 {
     Q_OBJECT
@@ -27,6 +30,9 @@ public:
     QCheckBox *invisiblesToggle() const { return m_invisibles; }
     QLabel *totalsLabel() const { return m_totals; }
     QLabel *unsavedNote() const { return m_unsavedNote; }
+    TokenBar *tokenBar() const { return m_tokenBar; }
+    // The counter whose soul total the token bar shows; not owned.
+    void setTokenCounter(SoulTokenCounter *counter);
     // The full SHA-256 (hex) of the soul shown, once computed.
     QString soulSha256() const { return m_sha; }
     // The totals wait for a pause in typing and are not shown yet.
@@ -51,6 +57,7 @@ private:
     SoulPreview *m_preview = nullptr;
     QLabel *m_totals = nullptr;
     QToolButton *m_copySha = nullptr;
+    TokenBar *m_tokenBar = nullptr;
     QString m_sha;
     // The digest reads the whole soul; it waits for a pause in typing.
     QTimer m_totalsTimer;

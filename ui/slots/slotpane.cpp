@@ -9,6 +9,7 @@
 #include "preview/previewmarks.h"
 #include "recoverybar.h"
 #include "sizemeter.h"
+#include "soultokencounter.h"
 
 #include <QEvent>
 #include <QFontDatabase>
@@ -98,6 +99,7 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     , m_role(new ElidedLabel(slotRole(slot), this))
     , m_state(new QLabel(this))
     , m_dirty(new QLabel(this))
+    , m_tokens(new QLabel(this))
     , m_meter(new SizeMeter(this))
     , m_lints(new QLabel(this))
     , m_readOnly(new QLabel(this))
@@ -172,7 +174,13 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     layout->setContentsMargins(6, 6, 6, 6);
     layout->setSpacing(4);
     layout->addLayout(header);
-    layout->addWidget(m_meter);
+    // The tokens beside the bytes: the first line is full in a narrow window.
+    auto *sizes = new QHBoxLayout;
+    sizes->setSpacing(12);
+    sizes->addWidget(m_meter);
+    sizes->addWidget(m_tokens);
+    sizes->addStretch(1);
+    layout->addLayout(sizes);
     layout->addWidget(m_lints);
     layout->addWidget(m_readOnly);
     layout->addWidget(m_absentNote);
@@ -551,6 +559,7 @@ void SlotPane::refreshState()
     }
 
     m_meter->setBytes(m_model->sizeIn(m_slot, SoulView::Unsaved));
+    refreshTokens();
     setAccessibleName(tr("%1, %2, %3").arg(name, slotRole(m_slot), state));
     m_lintTimer.start();
 }
@@ -576,6 +585,40 @@ bool SlotPane::eventFilter(QObject *watched, QEvent *event)
     if (watched == m_editor->viewport() && event->type() == QEvent::Resize && m_showInvisibles)
         refreshMarks();
     return QFrame::eventFilter(watched, event);
+}
+
+void SlotPane::setTokenCounter(const SoulTokenCounter *counter)
+{
+    m_counter = counter;
+    connect(counter, &SoulTokenCounter::countsChanged, this, &SlotPane::refreshTokens);
+    m_tokens->setAccessibleName(tr("%1 tokens").arg(slotName(m_slot)));
+    refreshTokens();
+}
+
+void SlotPane::refreshTokens()
+{
+    const bool inSoul = m_model->isOpen() && m_model->section(m_slot, SoulView::Unsaved);
+    m_tokens->setVisible(m_counter && inSoul);
+    if (!m_counter || !inSoul)
+        return;
+    const SoulTokenCounter::Count count = m_counter->sectionTokens(m_slot, SoulView::Unsaved);
+    const QString name = slotName(m_slot);
+    // A pending count is greyed: it is the count before the last change.
+    m_tokens->setForegroundRole(count.exact ? QPalette::WindowText : QPalette::PlaceholderText);
+    if (count.tokens < 0) {
+        m_tokens->setText(tr("counting…"));
+        m_tokens->setToolTip(
+            tr("Counting %1's tokens with %2…").arg(name, m_counter->encodingName()));
+        return;
+    }
+    m_tokens->setText(tr("%1 tokens").arg(formatCount(count.tokens)));
+    m_tokens->setToolTip(
+        count.exact
+            ? tr("%1 %2 tokens: the %3 section as the agent receives it (its \"## %3\" heading "
+                 "included, and the blank line before the next section)")
+                  .arg(formatCount(count.tokens), m_counter->encodingName(), name)
+            : tr("Counting…; %1 %2 tokens before the last change")
+                  .arg(formatCount(count.tokens), m_counter->encodingName()));
 }
 
 void SlotPane::refreshLints()

@@ -18,6 +18,7 @@ class MarkdownHighlighter;
 class PersonaModel;
 class RecoveryBar;
 class SizeMeter;
+class SoulTokenCounter;
 
 // One slot: a header (file name, role, state, dirty mark, lints, size meter),
 // the changed-on-disk bar and the editor. It reads the model's state to show
@@ -59,6 +60,10 @@ public:
     // characters takes over a minute), and again at every keystroke.
     static constexpr int LongLineLength = 4096;
     static constexpr int CutLength = 1024;
+    // The section's exact tokens, greyed while a count is pending.
+    QLabel *tokensLabel() const { return m_tokens; }
+    // The counter whose counts the header shows; not owned.
+    void setTokenCounter(const SoulTokenCounter *counter);
 
     // Tall enough to edit in, short enough that two or three panes fit at
     // once. A slot without a buffer has no editor and folds to its header.
@@ -104,6 +109,7 @@ protected:
 
 private:
     void refreshLints();
+    void refreshTokens();
     void load();
     void refreshMarks();
     // Loads `text` into the editor, cutting long lines for display.
@@ -124,6 +130,8 @@ private:
     ElidedLabel *m_role = nullptr;
     QLabel *m_state = nullptr;
     QLabel *m_dirty = nullptr;
+    QLabel *m_tokens = nullptr;
+    const SoulTokenCounter *m_counter = nullptr;
     SizeMeter *m_meter = nullptr;
     QLabel *m_lints = nullptr;
     QLabel *m_readOnly = nullptr;

@@ -87,6 +87,14 @@ QString DialogPrompter::askOpenDirectory(const QString &start)
     return QFileDialog::getExistingDirectory(m_parent, tr("Open persona folder"), start);
 }
 
+QString DialogPrompter::askTokenizerFile(const QString &start)
+{
+    return QFileDialog::getOpenFileName(m_parent,
+                                        tr("Load tokenizer.json"),
+                                        start,
+                                        tr("Hugging Face tokenizer (*.json);;All files (*)"));
+}
+
 QString DialogPrompter::askSaveAllDirectory(const QString &start)
 {
     return QFileDialog::getExistingDirectory(m_parent, tr("Save all elsewhere"), start);

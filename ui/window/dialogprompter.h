@@ -25,6 +25,7 @@ public:
     bool askSaveChangedBytes(const QString &file, const QStringList &changes) override;
     bool askReplaceExport(const QStringList &paths) override;
     bool askDropUnsaved(const QString &file) override;
+    QString askTokenizerFile(const QString &start) override;
 
 private:
     QPointer<QWidget> m_parent;

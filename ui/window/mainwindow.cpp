@@ -8,9 +8,11 @@
 #include "personamodel.h"
 #include "preview/previewpanel.h"
 #include "preview/soulpreview.h"
+#include "preview/tokenbar.h"
 #include "slots/panestack.h"
 #include "slots/recoverybar.h"
 #include "slots/slotpane.h"
+#include "soultokencounter.h"
 #include "startview.h"
 #include "windowactions.h"
 
@@ -58,6 +60,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
                      : std::make_unique<QSettings>(options.settingsFile, QSettings::IniFormat))
     , m_prompter(std::make_unique<DialogPrompter>(this))
     , m_model(new PersonaModel(this))
+    , m_tokens(new SoulTokenCounter(m_model, this))
 {
     initSoulStudioResources();
     m_documents = new DocumentController(m_model, m_prompter.get(), m_settings.get(), this);
@@ -69,6 +72,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     wireModel();
     wirePanes();
     wireActions();
+    wireTokens();
     showFolderState();
     // Roomy by default, but never larger than the screen it opens on; after
     // the first run, as the user left it.
@@ -380,6 +384,24 @@ void MainWindow::wireActions()
     });
     connect(m_startView, &StartView::recentRequested, m_documents, [this](const QString &dir) {
         m_documents->open(dir);
+    });
+}
+
+void MainWindow::wireTokens()
+{
+    for (int k = 0; k < SlotCount; ++k)
+        m_panes->pane(k)->setTokenCounter(m_tokens);
+    m_preview->setTokenCounter(m_tokens);
+    // The remembered encoding is chosen before the default one would load.
+    m_preview->tokenBar()->setSettings(m_settings.get());
+    connect(m_preview->tokenBar(), &TokenBar::tokenizerFileRequested, this, [this] {
+        const QString file = m_prompter->askTokenizerFile(
+            QFileInfo(m_tokens->tokenizerFile()).absolutePath());
+        if (!file.isEmpty())
+            m_tokens->setTokenizerFile(file);
+    });
+    connect(m_tokens, &SoulTokenCounter::tokenizerFailed, this, [this](const QString &error) {
+        m_prompter->showError(tr("Tokenizer"), error);
     });
 }
 

@@ -20,6 +20,7 @@ class PaneStack;
 class PersonaModel;
 class PreviewPanel;
 class Prompter;
+class SoulTokenCounter;
 class StartView;
 class WindowActions;
 
@@ -52,6 +53,7 @@ public:
     WindowActions *actions() const { return m_actions; }
     PaneStack *panes() const { return m_panes; }
     PreviewPanel *previewPanel() const { return m_preview; }
+    SoulTokenCounter *tokenCounter() const { return m_tokens; }
     StartView *startView() const { return m_startView; }
     FindBar *findBar() const { return m_findBar; }
     DirectoryLostBar *directoryLostBar() const { return m_lostBar; }
@@ -69,6 +71,7 @@ private:
     void wireModel();
     void wirePanes();
     void wireActions();
+    void wireTokens();
     void showFolderState();
     void showStatus();
     // The actions that depend on the pane last focused.
@@ -79,6 +82,7 @@ private:
     std::unique_ptr<QSettings> m_settings;
     std::unique_ptr<Prompter> m_prompter;
     PersonaModel *m_model = nullptr;
+    SoulTokenCounter *m_tokens = nullptr;
     DocumentController *m_documents = nullptr;
     ExportController *m_export = nullptr;
     WindowActions *m_actions = nullptr;

@@ -85,6 +85,13 @@ public:
         Q_UNUSED(file);
         return false;
     }
+
+    // A Hugging Face tokenizer.json to count with; empty when cancelled.
+    virtual QString askTokenizerFile(const QString &start)
+    {
+        Q_UNUSED(start);
+        return {};
+    }
 };
 
 } // namespace soul
