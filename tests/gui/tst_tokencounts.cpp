@@ -268,7 +268,7 @@ void tst_TokenCounts::budgetShareAndMeter()
     QCOMPARE(bar()->meter()->value(), int(std::min(1.0, share) * bar()->meter()->maximum() + 0.5));
     if (soul > budget) {
         QVERIFY(bar()->shareLabel()->text().contains(
-            QStringLiteral("over by %1 tokens").arg(formatCount(soul - budget))));
+            QStringLiteral(", %1 over").arg(formatCount(soul - budget))));
     }
 
     // Remembered for the next window.

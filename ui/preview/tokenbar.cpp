@@ -260,10 +260,17 @@ void TokenBar::refresh()
     const double share = double(count.tokens) / double(m_budget);
     m_meter->setValue(int(std::min(1.0, share) * MeterSteps + 0.5));
     const QString percent = QString::number(share * 100.0, 'f', share < 0.1 ? 2 : 1);
+    // Short, so that it fits beside the chooser; the tooltip says it whole.
     m_share->setText(
-        share > 1.0 ? tr("%1% of %2: over by %3 tokens")
+        share > 1.0 ? tr("%1% of %2, %3 over")
                           .arg(percent, formatCount(m_budget), formatCount(count.tokens - m_budget))
                     : tr("%1% of %2").arg(percent, formatCount(m_budget)));
+    m_share->setToolTip(share > 1.0
+                            ? tr("The soul is %1 tokens over the context window of %2 "
+                                 "tokens.")
+                                  .arg(formatCount(count.tokens - m_budget), formatCount(m_budget))
+                            : tr("The soul takes %1% of the context window of %2 tokens.")
+                                  .arg(percent, formatCount(m_budget)));
     // Bold when over: a style sheet is set only when that changes (setting
     // one restyles the widget).
     const bool over = share > 1.0 && count.exact;
