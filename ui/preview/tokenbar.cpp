@@ -13,6 +13,9 @@
 #include <QProgressBar>
 #include <QSettings>
 
+#include <algorithm>
+#include <cmath>
+
 namespace soul {
 
 namespace {
@@ -55,7 +58,7 @@ qint64 TokenBar::parseBudget(const QString &text)
     const double value = t.toDouble(&ok);
     if (!ok || value < 1 || value * double(scale) > 1e12)
         return 0;
-    return qint64(value * double(scale) + 0.5);
+    return qint64(std::llround(value * double(scale)));
 }
 
 TokenBar::TokenBar(QWidget *parent)
@@ -258,7 +261,7 @@ void TokenBar::refresh()
                                           "last change")
                                            .arg(name, formatCount(count.tokens)));
     const double share = double(count.tokens) / double(m_budget);
-    m_meter->setValue(int(std::min(1.0, share) * MeterSteps + 0.5));
+    m_meter->setValue(int(std::lround(std::min(1.0, share) * MeterSteps)));
     const QString percent = QString::number(share * 100.0, 'f', share < 0.1 ? 2 : 1);
     // Short, so that it fits beside the chooser; the tooltip says it whole.
     m_share->setText(
