@@ -68,6 +68,8 @@ private:
     void buildUi();
     void wireModel();
     void wirePanes();
+    // The preview's runtime, remembered, and its marks in the panes.
+    void wireRuntime();
     void wireActions();
     void showFolderState();
     void showStatus();
