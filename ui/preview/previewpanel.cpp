@@ -228,6 +228,10 @@ void PreviewPanel::setRuntimeProfile(const RuntimeProfile &profile)
     m_preview->setVisible(!other);
     m_runtimeText->setVisible(other);
     m_runtimeTotals->setVisible(other);
+    // The soul's bytes, tokens and SHA-256 are toolnexus's; OpenClaw's
+    // figures are in the line above them.
+    m_totals->setVisible(!other);
+    m_copySha->setVisible(!other);
     m_runtime->setProfile(profile);
     if (!other)
         m_runtimeText->clear();
