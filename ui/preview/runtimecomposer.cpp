@@ -221,8 +221,10 @@ std::shared_ptr<RuntimeComposer::Output> RuntimeComposer::run(const Job &job)
 void RuntimeComposer::finish(quint64 generation, const std::shared_ptr<Output> &output)
 {
     m_running = false;
-    // Runs are one at a time in order, so a later generation is newer text.
-    if (generation > m_shown) {
+    // Runs are one at a time in order, so a later generation is newer text;
+    // when another run is already asked for (the profile or the view changed
+    // meanwhile), this result is out of date and the next one replaces it.
+    if (generation > m_shown && !m_again) {
         m_shown = generation;
         m_composition = std::move(output->composition);
         m_panes = std::move(output->panes);

@@ -19,7 +19,8 @@ namespace soul {
 // section it would inject, from the editors' buffers or from disk, and what
 // each pane keeps. The rule reads every file once (hundreds of milliseconds on
 // a large persona), so it runs on a worker thread after a pause in typing; one
-// run at a time, and a result older than the one shown is dropped.
+// run at a time, and a result older than the one shown, or one whose inputs
+// changed while it ran, is dropped.
 class RuntimeComposer : public QObject
 {
     Q_OBJECT
