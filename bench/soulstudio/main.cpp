@@ -24,10 +24,14 @@
 // is usable). In a child process of its own: o200k_load_ms and
 // o200k_extra_rss_mib, the time and resident memory that loading o200k_base
 // (and counting 1 MiB with it) adds.
+// typical_openclaw and large_openclaw switch the preview to OpenClaw 2026.9
+// after open (runtime_switch_ms: until its preview and pane marks are shown;
+// runtime_switch_gui_cpu_ms: the GUI thread's part of it), then type as above.
 
 #include "../../tests/core/testfiles.h"
 #include "personamodel.h"
 #include "preview/previewpanel.h"
+#include "preview/runtimecomposer.h"
 #include "preview/soulpreview.h"
 #include "slots/panestack.h"
 #include "slots/slotpane.h"
@@ -38,6 +42,7 @@
 
 #include <QAbstractEventDispatcher>
 #include <QApplication>
+#include <QComboBox>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
@@ -204,7 +209,8 @@ void drain()
 void settle(MainWindow &window)
 {
     auto waiting = [&] {
-        if (window.previewPanel()->settling() || window.previewPanel()->preview()->rebuildPending())
+        if (window.previewPanel()->settling() || window.previewPanel()->preview()->rebuildPending()
+            || window.previewPanel()->runtimeComposer()->busy())
             return true;
         for (int k = 0; k < SlotCount; ++k) {
             if (window.panes()->pane(k)->settling())
@@ -265,6 +271,7 @@ struct Persona
     int typeIn = 1;                // the pane typed in
     bool disk = false;             // time external writes to USER.md
     bool resize = false;           // five window resizes after typing
+    bool openClaw = false;         // switch to OpenClaw 2026.9 after open, then type
 };
 
 QJsonObject run(const QString &settings, const Persona &persona)
@@ -312,6 +319,28 @@ QJsonObject run(const QString &settings, const Persona &persona)
     const double countedAfterOpen = waitForCounts(counter, [&] { return counter->isSettled(); });
     const double countsAfterOpenMs = countedAfterOpen < 0 ? -1 : double(timer.nsecsElapsed()) / 1e6;
 
+    // Switching the runtime: the GUI thread's share (the chooser's signal
+    // returns before the rule runs on its worker) and the wall time until the
+    // preview and the panes hold OpenClaw's result.
+    double switchMs = -1;
+    double switchGuiMs = -1;
+    PreviewPanel *panel = window.previewPanel();
+    QComboBox *chooser = panel->runtimeChooser();
+    if (persona.openClaw) {
+        const quint64 shown = panel->runtimeComposer()->shownGeneration();
+        const double cpu = threadCpuMs();
+        timer.restart();
+        chooser->setCurrentIndex(chooser->findData(QStringLiteral("openclaw")));
+        switchGuiMs = threadCpuMs() - cpu;
+        switchMs = waitFor([&] {
+            return panel->runtimeComposer()->shownGeneration() > shown
+                   && !panel->runtimeComposer()->busy();
+        });
+        settle(window);
+        if (panel->runtimeText()->toPlainText().isEmpty())
+            std::fprintf(stderr, "soulstudio-bench: the OpenClaw preview is empty\n");
+    }
+
     // Keystrokes in the middle of the pane's text.
     QTextCursor cursor = editor->textCursor();
     cursor.setPosition(editor->document()->characterCount() / 2);
@@ -354,6 +383,12 @@ QJsonObject run(const QString &settings, const Persona &persona)
         {QStringLiteral("keystroke_count_p95_ms"), round2(percentile(keystrokeCounts, 0.95))},
         {QStringLiteral("counts_after_open_ms"), round2(countsAfterOpenMs)},
     };
+    if (persona.openClaw) {
+        result.insert(QStringLiteral("runtime_switch_ms"), round2(switchMs));
+        result.insert(QStringLiteral("runtime_switch_gui_cpu_ms"), round2(switchGuiMs));
+        // Back to the default, so the settings file leaves other runs as they were.
+        chooser->setCurrentIndex(chooser->findData(QStringLiteral("toolnexus")));
+    }
     if (persona.sparseSlotBytes > 0)
         result.insert(QStringLiteral("open_read_mib"), round2(double(readAtOpen) / 1048576.0));
 
@@ -417,6 +452,13 @@ QByteArray oneLine(qint64 bytes)
 
 Persona persona(const QString &name)
 {
+    if (name.endsWith(QLatin1String("_openclaw"))) {
+        Persona base = persona(name.chopped(int(sizeof("_openclaw") - 1)));
+        base.openClaw = true;
+        base.disk = false;
+        base.resize = false;
+        return base;
+    }
     Persona p;
     if (name == QLatin1String("large")) {
         for (int k = 0; k < SlotCount; ++k)
@@ -462,7 +504,9 @@ int main(int argc, char *argv[])
                                QStringLiteral("lines_1mb"),
                                QStringLiteral("one_line"),
                                QStringLiteral("nul_1mb"),
-                               QStringLiteral("sparse_1gib")};
+                               QStringLiteral("sparse_1gib"),
+                               QStringLiteral("typical_openclaw"),
+                               QStringLiteral("large_openclaw")};
     // "--only NAME" runs one persona in this process (also for profiling).
     const QStringList args = QCoreApplication::arguments();
     const qsizetype only = args.indexOf(QStringLiteral("--only"));

@@ -3,15 +3,20 @@
 #include "inspection.h"
 #include "lint.h"
 #include "personamodel.h"
+#include "runtimecomposer.h"
 #include "soulpreview.h"
 #include "tokenbar.h"
 
 #include <QCheckBox>
 #include <QClipboard>
+#include <QComboBox>
 #include <QCryptographicHash>
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPlainTextEdit>
+#include <QScrollBar>
+#include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -33,6 +38,13 @@ PreviewPanel::PreviewPanel(const PersonaModel *model, QWidget *parent)
     , m_totals(new QLabel(this))
     , m_copySha(new QToolButton(this))
     , m_tokenBar(new TokenBar(this))
+    , m_runtime(new RuntimeComposer(model, this))
+    , m_runtimeChooser(new QComboBox(this))
+    , m_maxChars(new QSpinBox(this))
+    , m_totalMaxChars(new QSpinBox(this))
+    , m_runtimeSettings(new QWidget(this))
+    , m_runtimeText(new QPlainTextEdit(this))
+    , m_runtimeTotals(new QLabel(this))
 {
     m_unsaved->setChecked(true);
     m_unsaved->setToolTip(tr("Off: show what is on disk, which is what an agent starting now "
@@ -61,7 +73,10 @@ PreviewPanel::PreviewPanel(const PersonaModel *model, QWidget *parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(switches);
     layout->addWidget(m_unsavedNote);
+    layout->addLayout(buildRuntimeRow());
     layout->addWidget(m_preview, 1);
+    layout->addWidget(m_runtimeText, 1);
+    layout->addWidget(m_runtimeTotals);
     layout->addWidget(m_tokenBar);
     layout->addLayout(totals);
 
@@ -72,10 +87,13 @@ PreviewPanel::PreviewPanel(const PersonaModel *model, QWidget *parent)
     connect(m_unsaved, &QCheckBox::toggled, this, [this](bool unsaved) {
         m_preview->setView(unsaved ? SoulView::Unsaved : SoulView::OnDisk);
         m_tokenBar->setView(m_preview->view());
+        m_runtime->setView(m_preview->view());
         refreshNote();
         m_totalsTimer.start();
     });
     connect(m_invisibles, &QCheckBox::toggled, m_preview, &SoulPreview::setShowInvisibles);
+    connect(m_invisibles, &QCheckBox::toggled, this, &PreviewPanel::showRuntime);
+    connect(m_runtime, &RuntimeComposer::updated, this, &PreviewPanel::showRuntime);
     connect(m_copySha, &QToolButton::clicked, this, [this] {
         if (!m_sha.isEmpty())
             QGuiApplication::clipboard()->setText(m_sha);
@@ -95,12 +113,15 @@ void PreviewPanel::rebuild()
     m_preview->rebuild();
     refreshNote();
     refreshTotals();
+    if (m_runtime->profile().runtime != Runtime::Toolnexus)
+        m_runtime->recomputeNow();
 }
 
 void PreviewPanel::sectionChanged(int slot)
 {
     m_preview->updateSection(slot);
     m_totalsTimer.start();
+    m_runtime->schedule();
 }
 
 void PreviewPanel::refreshNote()
@@ -147,6 +168,139 @@ void PreviewPanel::refreshTotals()
                                m_sha.left(12)));
     m_totals->setToolTip(tr("SHA-256: %1").arg(m_sha));
     Q_EMIT totalsUpdated();
+}
+
+QLayout *PreviewPanel::buildRuntimeRow()
+{
+    m_runtimeChooser->addItem(RuntimeProfile::toolnexus().displayName(),
+                              RuntimeProfile::toolnexus().id());
+    m_runtimeChooser->addItem(RuntimeProfile::openClaw2026_9().displayName(),
+                              RuntimeProfile::openClaw2026_9().id());
+    m_runtimeChooser->setAccessibleName(tr("Runtime"));
+    m_runtimeChooser->setToolTip(tr("The agent runtime the preview, the panes' shading and "
+                                    "the meters follow"));
+    auto *runtimeLabel = new QLabel(tr("&Runtime:"), this);
+    runtimeLabel->setBuddy(m_runtimeChooser);
+
+    // OpenClaw takes a setting only when it is a number above 0.
+    const auto setUp = [](QSpinBox *box, int value, const QString &name) {
+        box->setRange(1, 100000000);
+        box->setGroupSeparatorShown(true);
+        box->setValue(value);
+        box->setAccessibleName(name);
+        box->setToolTip(tr("OpenClaw's %1 (default %2)").arg(name, formatCount(value)));
+    };
+    setUp(m_maxChars, OpenClawSettings::DefaultMaxChars, QStringLiteral("bootstrapMaxChars"));
+    setUp(m_totalMaxChars,
+          OpenClawSettings::DefaultTotalMaxChars,
+          QStringLiteral("bootstrapTotalMaxChars"));
+    auto *settings = new QHBoxLayout(m_runtimeSettings);
+    settings->setContentsMargins(0, 0, 0, 0);
+    settings->addWidget(new QLabel(QStringLiteral("bootstrapMaxChars"), m_runtimeSettings));
+    settings->addWidget(m_maxChars);
+    settings->addWidget(new QLabel(QStringLiteral("bootstrapTotalMaxChars"), m_runtimeSettings));
+    settings->addWidget(m_totalMaxChars);
+    m_runtimeSettings->hide();
+
+    m_runtimeText->setReadOnly(true);
+    m_runtimeText->setUndoRedoEnabled(false);
+    m_runtimeText->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    m_runtimeText->setAccessibleName(tr("What the runtime injects"));
+    m_runtimeText->hide();
+    m_runtimeTotals->setWordWrap(true);
+    m_runtimeTotals->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_runtimeTotals->hide();
+
+    connect(m_runtimeChooser, &QComboBox::currentIndexChanged, this, &PreviewPanel::chooseRuntime);
+    connect(m_maxChars, &QSpinBox::valueChanged, this, &PreviewPanel::chooseRuntime);
+    connect(m_totalMaxChars, &QSpinBox::valueChanged, this, &PreviewPanel::chooseRuntime);
+
+    auto *row = new QHBoxLayout;
+    row->addWidget(runtimeLabel);
+    row->addWidget(m_runtimeChooser);
+    row->addWidget(m_runtimeSettings);
+    row->addStretch(1);
+    return row;
+}
+
+void PreviewPanel::setRuntimeProfile(const RuntimeProfile &profile)
+{
+    const QSignalBlocker chooser(m_runtimeChooser);
+    const QSignalBlocker maxChars(m_maxChars);
+    const QSignalBlocker totalMaxChars(m_totalMaxChars);
+    m_runtimeChooser->setCurrentIndex(qMax(0, m_runtimeChooser->findData(profile.id())));
+    m_maxChars->setValue(profile.openClaw.maxChars());
+    m_totalMaxChars->setValue(profile.openClaw.totalMaxChars());
+    const bool other = profile.runtime != Runtime::Toolnexus;
+    m_runtimeSettings->setVisible(other);
+    m_preview->setVisible(!other);
+    m_runtimeText->setVisible(other);
+    m_runtimeTotals->setVisible(other);
+    // The soul's bytes, tokens and SHA-256 are toolnexus's; OpenClaw's
+    // figures are in the line above them.
+    m_totals->setVisible(!other);
+    m_copySha->setVisible(!other);
+    m_tokenBar->setVisible(!other);
+    m_runtime->setProfile(profile);
+    if (!other)
+        m_runtimeText->clear();
+}
+
+const RuntimePaneView &PreviewPanel::runtimePaneView(int slot) const
+{
+    return m_runtime->paneView(slot);
+}
+
+RuntimeProfile PreviewPanel::runtimeProfile() const
+{
+    return m_runtime->profile();
+}
+
+void PreviewPanel::chooseRuntime()
+{
+    RuntimeProfile profile = runtimeProfileNamed(m_runtimeChooser->currentData().toString())
+                                 .value_or(RuntimeProfile::toolnexus());
+    profile.openClaw.bootstrapMaxChars = m_maxChars->value();
+    profile.openClaw.bootstrapTotalMaxChars = m_totalMaxChars->value();
+    setRuntimeProfile(profile);
+    Q_EMIT runtimeProfileChosen(profile);
+}
+
+void PreviewPanel::showRuntime()
+{
+    if (m_runtime->profile().runtime == Runtime::Toolnexus) {
+        Q_EMIT runtimeUpdated();
+        return;
+    }
+    const OpenClawComposition &composition = m_runtime->composition();
+    // The section is a few hundred KB at most: shown whole, scroll kept.
+    const QString shown = SoulPreview::displayText(composition.section, m_invisibles->isChecked());
+    if (shown != m_runtimeText->toPlainText()) {
+        const int scroll = m_runtimeText->verticalScrollBar()->value();
+        m_runtimeText->setPlainText(shown);
+        m_runtimeText->verticalScrollBar()->setValue(scroll);
+    }
+    QStringList cut;
+    for (const OpenClawFileFigures &figures : composition.files) {
+        if (figures.truncated)
+            cut.append(figures.name);
+    }
+    const RuntimeProfile profile = m_runtime->profile();
+    const qint64 total = profile.totalBudget();
+    QString text = tr("%1 injects %2 of %3 characters (%4 %)")
+                       .arg(profile.displayName(),
+                            formatCount(composition.totalInjected),
+                            formatCount(total))
+                       .arg(double(composition.totalInjected) * 100.0
+                                / double(qMax<qint64>(1, total)),
+                            0,
+                            'f',
+                            1);
+    if (composition.totalNearLimit)
+        text += tr(", near the total budget");
+    text += tr(" · cut: %1").arg(cut.isEmpty() ? tr("none") : cut.join(QStringLiteral(", ")));
+    m_runtimeTotals->setText(text);
+    Q_EMIT runtimeUpdated();
 }
 
 } // namespace soul

@@ -1,15 +1,23 @@
 #pragma once
 
+#include "runtimeprofile.h"
+#include "slots/runtimepaneview.h"
+
 #include <QTimer>
 #include <QWidget>
 
 class QCheckBox;
+class QComboBox;
 class QLabel;
+class QLayout;
+class QPlainTextEdit;
+class QSpinBox;
 class QToolButton;
 
 namespace soul {
 
 class PersonaModel;
+class RuntimeComposer;
 class SoulPreview;
 class SoulTokenCounter;
 class TokenBar;
@@ -42,13 +50,33 @@ public:
     // folder opens or closes, once the preview has its size.
     void rebuild();
 
+    // The runtime the preview composes for: toolnexus shows the soul above;
+    // another shows, read-only, exactly what that runtime injects.
+    void setRuntimeProfile(const RuntimeProfile &profile);
+    RuntimeProfile runtimeProfile() const;
+    RuntimeComposer *runtimeComposer() const { return m_runtime; }
+    // What pane `slot` keeps under the runtime, from the last result.
+    const RuntimePaneView &runtimePaneView(int slot) const;
+    QComboBox *runtimeChooser() const { return m_runtimeChooser; }
+    QPlainTextEdit *runtimeText() const { return m_runtimeText; }
+    QSpinBox *maxCharsBox() const { return m_maxChars; }
+    QSpinBox *totalMaxCharsBox() const { return m_totalMaxChars; }
+    QLabel *runtimeTotalsLabel() const { return m_runtimeTotals; }
+
 Q_SIGNALS:
     void totalsUpdated();
+    // The user chose another runtime or changed its settings.
+    void runtimeProfileChosen(const RuntimeProfile &profile);
+    // A new runtime result is shown; the panes take theirs from it.
+    void runtimeUpdated();
 
 private:
     void sectionChanged(int slot);
     void refreshNote();
     void refreshTotals();
+    QLayout *buildRuntimeRow();
+    void chooseRuntime();
+    void showRuntime();
 
     const PersonaModel *m_model = nullptr;
     QCheckBox *m_unsaved = nullptr;
@@ -59,6 +87,13 @@ private:
     QToolButton *m_copySha = nullptr;
     TokenBar *m_tokenBar = nullptr;
     QString m_sha;
+    RuntimeComposer *m_runtime = nullptr;
+    QComboBox *m_runtimeChooser = nullptr;
+    QSpinBox *m_maxChars = nullptr;
+    QSpinBox *m_totalMaxChars = nullptr;
+    QWidget *m_runtimeSettings = nullptr;
+    QPlainTextEdit *m_runtimeText = nullptr;
+    QLabel *m_runtimeTotals = nullptr;
     // The digest reads the whole soul; it waits for a pause in typing.
     QTimer m_totalsTimer;
 };

@@ -8,6 +8,7 @@
 #include "personamodel.h"
 #include "preview/previewmarks.h"
 #include "recoverybar.h"
+#include "runtimemeter.h"
 #include "sizemeter.h"
 #include "soultokencounter.h"
 
@@ -113,6 +114,8 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     , m_diskBar(new DiskChangedBar(this))
     , m_recoveryBar(new RecoveryBar(this))
     , m_editor(new QPlainTextEdit(this))
+    , m_runtimeMeter(new RuntimeMeter(this))
+    , m_runtimeNote(new QLabel(this))
 {
     const QString name = slotName(slot);
     setFrameShape(QFrame::StyledPanel);
@@ -137,6 +140,12 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     // also show as bars, notes or buttons.
     m_state->setForegroundRole(QPalette::PlaceholderText);
     m_meter->setAccessibleName(tr("%1 size against the 2 MiB cap").arg(name));
+    m_runtimeMeter->setAccessibleName(tr("%1 size against the runtime's budgets").arg(name));
+    m_runtimeMeter->hide();
+    m_runtimeNote->setWordWrap(true);
+    m_runtimeNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_runtimeNote->setAccessibleName(tr("%1 under the runtime").arg(name));
+    m_runtimeNote->hide();
 
     auto *header = new QHBoxLayout;
     header->setSpacing(8);
@@ -181,6 +190,8 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     sizes->addWidget(m_tokens);
     sizes->addStretch(1);
     layout->addLayout(sizes);
+    layout->addWidget(m_runtimeMeter);
+    layout->addWidget(m_runtimeNote);
     layout->addWidget(m_lints);
     layout->addWidget(m_readOnly);
     layout->addWidget(m_absentNote);
@@ -209,11 +220,11 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     });
     // Only what is on screen is marked, so the marks follow the scroll.
     connect(m_editor->verticalScrollBar(), &QScrollBar::valueChanged, this, [this] {
-        if (m_showInvisibles)
+        if (marksShown())
             refreshMarks();
     });
     connect(m_editor->document(), &QTextDocument::contentsChanged, this, [this] {
-        if (m_showInvisibles)
+        if (marksShown())
             refreshMarks();
     });
     connect(m_create, &QPushButton::clicked, this, [this] { Q_EMIT createRequested(m_slot); });
@@ -350,7 +361,67 @@ void SlotPane::refreshMarks()
     PreviewMarks marks;
     if (m_showInvisibles)
         marks.addInvisibles(m_editor);
-    m_editor->setExtraSelections(marks.selections());
+    QList<QTextEdit::ExtraSelection> selections = marks.selections();
+    addRuntimeMarks(selections);
+    m_editor->setExtraSelections(selections);
+}
+
+void SlotPane::setRuntimeView(const RuntimePaneView &view)
+{
+    m_runtimeView = view;
+    const SlotState &s = m_model->slot(m_slot);
+    const bool present = s.bufferPresent || s.diskPresent();
+    m_runtimeMeter->setVisible(view.active && view.loaded && present);
+    m_runtimeMeter->setFigures(view.used, view.budget, view.totalUsed, view.totalBudget);
+    m_runtimeNote->setText(view.note);
+    m_runtimeNote->setVisible(view.active && present && !view.note.isEmpty());
+    m_meter->setVisible(!view.active && present);
+    refreshMarks();
+}
+
+void SlotPane::addRuntimeMarks(QList<QTextEdit::ExtraSelection> &selections) const
+{
+    // The ranges are positions of the buffer's text; a pane showing long
+    // lines cut into pieces or still loading has other positions.
+    if (!m_runtimeView.active || m_cutLongLines || m_reloadPending)
+        return;
+    const RuntimePaneView::Range &dropped = m_runtimeView.dropped;
+    if (dropped.length == 0 && m_runtimeView.digestLines.isEmpty())
+        return;
+    // Only the blocks on screen, so a large pane costs what it shows.
+    const QRect view = m_editor->viewport()->rect();
+    const int first = m_editor->cursorForPosition(view.topLeft()).block().position();
+    const QTextBlock lastBlock = m_editor->cursorForPosition(view.bottomRight()).block();
+    const int last = lastBlock.position() + lastBlock.length();
+    QTextDocument *document = m_editor->document();
+    const int end = document->characterCount() - 1;
+    const auto add = [&](qsizetype start, qsizetype length, const QTextCharFormat &format) {
+        const qsizetype top = qMin(last, end);
+        const int from = int(qBound<qsizetype>(first, start, top));
+        const int to = int(qBound<qsizetype>(first, start + length, top));
+        if (to <= from)
+            return;
+        QTextEdit::ExtraSelection selection;
+        selection.cursor = QTextCursor(document);
+        selection.cursor.setPosition(from);
+        selection.cursor.setPosition(to, QTextCursor::KeepAnchor);
+        selection.format = format;
+        selections.append(selection);
+    };
+    QTextCharFormat shaded;
+    shaded.setBackground(QColor(0x80, 0x80, 0x80, 0x50));
+    shaded.setForeground(palette().color(QPalette::PlaceholderText));
+    shaded.setToolTip(tr("Not injected: the agent never reads these lines"));
+    shaded.setProperty(RuntimeMarkProperty, int(DroppedMark));
+    add(dropped.start, dropped.length, shaded);
+    QTextCharFormat digest;
+    digest.setBackground(QColor(0x3c, 0xa0, 0x50, 0x40));
+    digest.setToolTip(tr("Restated in the policy digest"));
+    digest.setProperty(RuntimeMarkProperty, int(DigestMark));
+    for (const RuntimePaneView::Range &line : m_runtimeView.digestLines) {
+        if (line.start + line.length >= first && line.start <= last)
+            add(line.start, line.length, digest);
+    }
 }
 
 void SlotPane::setEditorText(const QString &text)
@@ -512,7 +583,7 @@ void SlotPane::refreshState()
     m_revert->setVisible(hasBuffer);
     m_editor->setEnabled(hasBuffer);
     m_editor->setVisible(hasBuffer);
-    m_meter->setVisible(hasBuffer || s.diskPresent());
+    m_meter->setVisible((hasBuffer || s.diskPresent()) && !m_runtimeView.active);
     setMinimumHeight(hasBuffer ? EditingHeight : 0);
     // An offer of recovered text is answered before the pane takes edits.
     const bool offered = m_model->hasRecovery(m_slot);
@@ -582,7 +653,7 @@ bool SlotPane::eventFilter(QObject *watched, QEvent *event)
     }
     if (watched == m_editor && event->type() == QEvent::FocusIn)
         Q_EMIT focused(m_slot);
-    if (watched == m_editor->viewport() && event->type() == QEvent::Resize && m_showInvisibles)
+    if (watched == m_editor->viewport() && event->type() == QEvent::Resize && marksShown())
         refreshMarks();
     return QFrame::eventFilter(watched, event);
 }

@@ -1,6 +1,9 @@
 #pragma once
 
+#include "runtimepaneview.h"
+
 #include <QFrame>
+#include <QTextEdit>
 #include <QTimer>
 
 #include <memory>
@@ -17,6 +20,7 @@ class ElidedLabel;
 class MarkdownHighlighter;
 class PersonaModel;
 class RecoveryBar;
+class RuntimeMeter;
 class SizeMeter;
 class SoulTokenCounter;
 
@@ -87,6 +91,17 @@ public:
     // Shows the model's state for this slot in the header and bars.
     void refreshState();
 
+    // What a runtime other than toolnexus keeps of this file: the dropped
+    // middle shaded, the policy digest's lines marked, the meter against its
+    // budgets and a note when it does not load the file. Inactive: as before.
+    void setRuntimeView(const RuntimePaneView &view);
+    const RuntimePaneView &runtimeView() const { return m_runtimeView; }
+    RuntimeMeter *runtimeMeter() const { return m_runtimeMeter; }
+    QLabel *runtimeNote() const { return m_runtimeNote; }
+    // The format property that tells the runtime's marks from other marks.
+    enum RuntimeMark { DroppedMark = 1, DigestMark = 2 };
+    static constexpr int RuntimeMarkProperty = 0x100000 + 71; // QTextFormat::UserProperty + 71
+
 Q_SIGNALS:
     // The user changed the text; read it with editor()->document()->toRawText().
     void textEdited(int slot);
@@ -112,6 +127,9 @@ private:
     void refreshTokens();
     void load();
     void refreshMarks();
+    // The runtime's marks for the blocks on screen.
+    void addRuntimeMarks(QList<QTextEdit::ExtraSelection> &selections) const;
+    bool marksShown() const { return m_showInvisibles || m_runtimeView.active; }
     // Loads `text` into the editor, cutting long lines for display.
     void setEditorText(const QString &text);
     // Backspace or Delete next to a cut deletes the character beyond it.
@@ -147,6 +165,9 @@ private:
     QPlainTextEdit *m_editor = nullptr;
     MarkdownHighlighter *m_highlighter = nullptr;
     QTimer m_lintTimer;
+    RuntimeMeter *m_runtimeMeter = nullptr;
+    QLabel *m_runtimeNote = nullptr;
+    RuntimePaneView m_runtimeView;
 };
 
 } // namespace soul

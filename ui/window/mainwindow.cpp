@@ -46,6 +46,9 @@ namespace {
 
 const QString GeometryKey = QStringLiteral("window/geometry");
 const QString SplitterKey = QStringLiteral("window/splitter");
+const QString RuntimeKey = QStringLiteral("preview/runtime");
+const QString MaxCharsKey = QStringLiteral("preview/openclaw/bootstrapMaxChars");
+const QString TotalMaxCharsKey = QStringLiteral("preview/openclaw/bootstrapTotalMaxChars");
 
 } // namespace
 
@@ -73,6 +76,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     wirePanes();
     wireActions();
     wireTokens();
+    wireRuntime();
     showFolderState();
     // Roomy by default, but never larger than the screen it opens on; after
     // the first run, as the user left it.
@@ -83,6 +87,27 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::wireRuntime()
+{
+    RuntimeProfile profile = runtimeProfileNamed(m_settings->value(RuntimeKey).toString())
+                                 .value_or(RuntimeProfile::toolnexus());
+    profile.openClaw.bootstrapMaxChars = m_settings->value(MaxCharsKey, 0).toInt();
+    profile.openClaw.bootstrapTotalMaxChars = m_settings->value(TotalMaxCharsKey, 0).toInt();
+    connect(m_preview, &PreviewPanel::runtimeUpdated, this, [this] {
+        for (int k = 0; k < SlotCount; ++k)
+            m_panes->pane(k)->setRuntimeView(m_preview->runtimePaneView(k));
+    });
+    connect(m_preview,
+            &PreviewPanel::runtimeProfileChosen,
+            this,
+            [this](const RuntimeProfile &chosen) {
+                m_settings->setValue(RuntimeKey, chosen.id());
+                m_settings->setValue(MaxCharsKey, chosen.openClaw.maxChars());
+                m_settings->setValue(TotalMaxCharsKey, chosen.openClaw.totalMaxChars());
+            });
+    m_preview->setRuntimeProfile(profile);
+}
 
 void MainWindow::setPrompter(std::unique_ptr<Prompter> prompter)
 {

@@ -70,6 +70,8 @@ private:
     void buildUi();
     void wireModel();
     void wirePanes();
+    // The preview's runtime, remembered, and its marks in the panes.
+    void wireRuntime();
     void wireActions();
     void wireTokens();
     void showFolderState();

@@ -1,0 +1,318 @@
+#include "guitestfiles.h"
+#include "openclawreader.h"
+#include "openclawrule.h"
+#include "personamodel.h"
+#include "preview/previewpanel.h"
+#include "preview/runtimecomposer.h"
+#include "preview/soulpreview.h"
+#include "slots/panestack.h"
+#include "slots/runtimemeter.h"
+#include "slots/slotpane.h"
+#include "window/mainwindow.h"
+#include "window/prompter.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBlock>
+
+#include <memory>
+
+using namespace soul;
+using namespace soul::guitest;
+
+namespace {
+
+// Closing with unsaved text drops it; nothing else is asked.
+class QuietPrompter final : public Prompter
+{
+public:
+    UnsavedAnswer askUnsaved(const QStringList &) override { return UnsavedAnswer::Discard; }
+    ExportAnswer askExportWithUnsaved(const QStringList &) override { return ExportAnswer::Cancel; }
+    QString askExportPath(const QString &) override { return {}; }
+    QString askOpenDirectory(const QString &) override { return {}; }
+    QString askSaveAllDirectory(const QString &) override { return {}; }
+    NewPersona askNewPersona(const QString &) override { return {}; }
+    void showError(const QString &, const QString &) override {}
+    void showCompare(const QString &, const QString &) override {}
+};
+
+// A SOUL.md well over OpenClaw's 20,000 characters: it keeps a head and a tail.
+QByteArray longSoul()
+{
+    QByteArray text;
+    for (int i = 0; text.size() < 30000; ++i)
+        text += "Line " + QByteArray::number(i) + " of the soul, plain prose to fill it.\n";
+    return text;
+}
+
+// An AGENTS.md over the limit with policy lines in the middle it drops, which
+// the digest restates.
+QByteArray agentsWithPolicy()
+{
+    QByteArray text = "# Agents\n\n";
+    for (int i = 0; text.size() < 26000; ++i) {
+        if (i % 40 == 20)
+            text += "- You must never paste a secret into chat (rule " + QByteArray::number(i)
+                    + ").\n";
+        else
+            text += "Filler line " + QByteArray::number(i) + " about the weather and tea.\n";
+    }
+    return text;
+}
+
+int openClawIndex(const QComboBox *chooser)
+{
+    return chooser->findData(QStringLiteral("openclaw"));
+}
+
+} // namespace
+
+class tst_RuntimeProfile : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void switchingShowsWhatSoulcComposes();
+    void chosenRuntimeIsRemembered();
+    void paneShadesTheDroppedMiddle();
+    void agentsPaneMarksDigestLines();
+    void toolsPaneSaysItIsNotLoaded();
+    void typingUpdatesTheOpenClawPreview();
+
+private:
+    QString path(const QString &name) const { return m_dir->filePath(name); }
+    void openWindow();
+    void chooseOpenClaw();
+    QByteArray soulcCompose() const;
+    SlotPane *pane(const QString &name) const { return m_window->panes()->pane(slotIndex(name)); }
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+void tst_RuntimeProfile::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+}
+
+void tst_RuntimeProfile::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    QVERIFY(writeInPlace(path(QStringLiteral("AGENTS.md")), agentsWithPolicy()));
+    QVERIFY(writeInPlace(path(QStringLiteral("SOUL.md")), longSoul()));
+    QVERIFY(writeInPlace(path(QStringLiteral("IDENTITY.md")), "Name: Kip\n"));
+    QVERIFY(writeInPlace(path(QStringLiteral("TOOLS.md")), "Use the calculator for sums.\n"));
+}
+
+void tst_RuntimeProfile::cleanup()
+{
+    if (m_window)
+        m_window->close();
+    m_window.reset();
+    m_dir.reset();
+}
+
+void tst_RuntimeProfile::openWindow()
+{
+    MainWindow::Options options;
+    options.settingsFile = m_dir->filePath(QStringLiteral("settings.ini"));
+    m_window = std::make_unique<MainWindow>(options);
+    m_window->setPrompter(std::make_unique<QuietPrompter>());
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    m_window->start(m_dir->path());
+    QVERIFY(m_window->model()->isOpen());
+}
+
+void tst_RuntimeProfile::chooseOpenClaw()
+{
+    PreviewPanel *panel = m_window->previewPanel();
+    const quint64 before = panel->runtimeComposer()->shownGeneration();
+    panel->runtimeChooser()->setCurrentIndex(openClawIndex(panel->runtimeChooser()));
+    QCOMPARE(panel->runtimeProfile().runtime, Runtime::OpenClaw);
+    QTRY_VERIFY(panel->runtimeComposer()->shownGeneration() > before
+                && !panel->runtimeComposer()->busy());
+}
+
+QByteArray tst_RuntimeProfile::soulcCompose() const
+{
+    QProcess soulc;
+    soulc.start(QStringLiteral(SOUL_BIN_DIR "/soulc"),
+                {QStringLiteral("compose"),
+                 QStringLiteral("--runtime"),
+                 QStringLiteral("openclaw"),
+                 m_dir->path()});
+    if (!soulc.waitForFinished(30000) || soulc.exitCode() != 0)
+        return {};
+    return soulc.readAllStandardOutput();
+}
+
+void tst_RuntimeProfile::switchingShowsWhatSoulcComposes()
+{
+    openWindow();
+    PreviewPanel *panel = m_window->previewPanel();
+    QCOMPARE(panel->runtimeChooser()->currentData().toString(), QStringLiteral("toolnexus"));
+    QVERIFY(panel->preview()->isVisible());
+    QVERIFY(!panel->runtimeText()->isVisible());
+
+    chooseOpenClaw();
+    const QByteArray expected = soulcCompose();
+    QVERIFY(!expected.isEmpty());
+    const QString section = panel->runtimeComposer()->composition().section;
+    QCOMPARE(section.toUtf8(), expected);
+    QVERIFY(section.contains(QStringLiteral("[Policy digest from AGENTS.md]")));
+    QVERIFY(!section.contains(QStringLiteral("calculator")));
+    QVERIFY(panel->runtimeText()->isVisible());
+    QVERIFY(!panel->preview()->isVisible());
+    QCOMPARE(panel->runtimeText()->toPlainText(),
+             SoulPreview::displayText(QString::fromUtf8(expected), false));
+    QCOMPARE(panel->maxCharsBox()->value(), OpenClawSettings::DefaultMaxChars);
+    QCOMPARE(panel->totalMaxCharsBox()->value(), OpenClawSettings::DefaultTotalMaxChars);
+
+    // Back to toolnexus: the soul preview again, and the panes unmarked.
+    panel->runtimeChooser()->setCurrentIndex(0);
+    QTRY_VERIFY(panel->preview()->isVisible());
+    QTRY_VERIFY(!pane(QStringLiteral("SOUL.md"))->runtimeView().active);
+}
+
+void tst_RuntimeProfile::chosenRuntimeIsRemembered()
+{
+    openWindow();
+    chooseOpenClaw();
+    m_window->previewPanel()->maxCharsBox()->setValue(12000);
+    m_window->close();
+    m_window.reset();
+
+    openWindow();
+    PreviewPanel *panel = m_window->previewPanel();
+    QCOMPARE(panel->runtimeChooser()->currentData().toString(), QStringLiteral("openclaw"));
+    QCOMPARE(panel->runtimeProfile().openClaw.maxChars(), 12000);
+    QTRY_VERIFY(!panel->runtimeComposer()->busy()
+                && !panel->runtimeComposer()->composition().section.isEmpty());
+    const OpenClawSettings settings{12000, OpenClawSettings::DefaultTotalMaxChars};
+    QCOMPARE(panel->runtimeComposer()->composition().section,
+             composeOpenClaw(readOpenClawDirectory(m_dir->path()), settings).section);
+}
+
+void tst_RuntimeProfile::paneShadesTheDroppedMiddle()
+{
+    openWindow();
+    chooseOpenClaw();
+    const OpenClawComposition composition = composeOpenClaw(readOpenClawDirectory(m_dir->path()));
+    const OpenClawKept kept = openClawKept(composition, QStringLiteral("SOUL.md"));
+    QVERIFY(kept.dropped.length > 0);
+
+    SlotPane *soul = pane(QStringLiteral("SOUL.md"));
+    QCOMPARE(soul->runtimeView().dropped.start, kept.dropped.start);
+    QCOMPARE(soul->runtimeView().dropped.length, kept.dropped.length);
+
+    // The shading is drawn for the lines on screen: bring the cut into view.
+    m_window->panes()->showPane(slotIndex(QStringLiteral("SOUL.md")));
+    QPlainTextEdit *editor = soul->editor();
+    QTextCursor cursor(editor->document());
+    cursor.setPosition(int(kept.dropped.start));
+    editor->setTextCursor(cursor);
+    editor->centerCursor();
+    const auto shadedStart = [editor] {
+        for (const QTextEdit::ExtraSelection &s : editor->extraSelections()) {
+            if (s.format.intProperty(SlotPane::RuntimeMarkProperty) == SlotPane::DroppedMark)
+                return s.cursor.selectionStart();
+        }
+        return -1;
+    };
+    QTRY_COMPARE(shadedStart(), int(kept.dropped.start));
+    // Nothing before the cut is shaded: the lines above it are kept.
+    for (const QTextEdit::ExtraSelection &s : editor->extraSelections()) {
+        if (s.format.intProperty(SlotPane::RuntimeMarkProperty) == SlotPane::DroppedMark)
+            QVERIFY(s.cursor.selectionEnd() <= int(kept.dropped.start + kept.dropped.length));
+    }
+
+    // The meter counts SOUL.md against its 20,000 and the 60,000 in all.
+    const RuntimeMeter *meter = soul->runtimeMeter();
+    QVERIFY(meter->isVisible());
+    QCOMPARE(meter->budget(), qint64(OpenClawSettings::DefaultMaxChars));
+    QCOMPARE(meter->level(), RuntimeMeter::Level::Over);
+    QVERIFY(meter->text().contains(QStringLiteral("of 60,000")));
+}
+
+void tst_RuntimeProfile::agentsPaneMarksDigestLines()
+{
+    openWindow();
+    chooseOpenClaw();
+    const OpenClawKept kept = openClawKept(composeOpenClaw(readOpenClawDirectory(m_dir->path())),
+                                           QStringLiteral("AGENTS.md"));
+    QVERIFY(!kept.digestLines.isEmpty());
+    const RuntimePaneView &view = pane(QStringLiteral("AGENTS.md"))->runtimeView();
+    QCOMPARE(view.digestLines.size(), kept.digestLines.size());
+    for (int i = 0; i < kept.digestLines.size(); ++i) {
+        QCOMPARE(view.digestLines.at(i).start, kept.digestLines.at(i).start);
+        QCOMPARE(view.digestLines.at(i).length, kept.digestLines.at(i).length);
+    }
+    // Each marked line is the heading, a policy line, or the prose line just
+    // before one (the digest restates the two together).
+    QPlainTextEdit *editor = pane(QStringLiteral("AGENTS.md"))->editor();
+    const QString rule = QStringLiteral("must never");
+    int policy = 0;
+    for (const RuntimePaneView::Range &range : view.digestLines) {
+        const QTextBlock block = editor->document()->findBlock(int(range.start));
+        QCOMPARE(block.position(), int(range.start));
+        QCOMPARE(block.text().size(), int(range.length));
+        QVERIFY2(block.text() == QStringLiteral("# Agents") || block.text().contains(rule)
+                     || block.next().text().contains(rule),
+                 qPrintable(block.text()));
+        policy += block.text().contains(rule) ? 1 : 0;
+    }
+    QVERIFY(policy > 0);
+}
+
+void tst_RuntimeProfile::toolsPaneSaysItIsNotLoaded()
+{
+    openWindow();
+    SlotPane *tools = pane(QStringLiteral("TOOLS.md"));
+    QVERIFY(!tools->runtimeNote()->isVisible());
+    chooseOpenClaw();
+    m_window->panes()->showPane(slotIndex(QStringLiteral("TOOLS.md")));
+    QTRY_VERIFY(tools->runtimeNote()->isVisible());
+    QVERIFY2(tools->runtimeNote()->text().contains(
+                 QStringLiteral("TOOLS.md is not loaded by OpenClaw 2026.9")),
+             qPrintable(tools->runtimeNote()->text()));
+    QVERIFY(!tools->runtimeMeter()->isVisible());
+    QVERIFY(!tools->runtimeView().loaded);
+}
+
+void tst_RuntimeProfile::typingUpdatesTheOpenClawPreview()
+{
+    openWindow();
+    chooseOpenClaw();
+    PreviewPanel *panel = m_window->previewPanel();
+    QPlainTextEdit *identity = pane(QStringLiteral("IDENTITY.md"))->editor();
+    m_window->panes()->showPane(slotIndex(QStringLiteral("IDENTITY.md")));
+    identity->setFocus();
+    identity->moveCursor(QTextCursor::End);
+    QTest::keyClicks(identity, QStringLiteral("Motto: zephyrine"));
+    QTRY_VERIFY(panel->runtimeText()->toPlainText().contains(QStringLiteral("zephyrine")));
+    QTRY_VERIFY(!panel->runtimeComposer()->busy());
+    QCOMPARE(panel->runtimeText()->toPlainText(),
+             SoulPreview::displayText(panel->runtimeComposer()->composition().section, false));
+
+    // What is on disk does not have it yet.
+    panel->unsavedToggle()->setChecked(false);
+    QTRY_VERIFY(!panel->runtimeText()->toPlainText().contains(QStringLiteral("zephyrine")));
+    QCOMPARE(panel->runtimeComposer()->composition().section.toUtf8(), soulcCompose());
+}
+
+QTEST_MAIN(tst_RuntimeProfile)
+#include "tst_runtimeprofile.moc"

@@ -1,0 +1,74 @@
+#pragma once
+
+#include "contract.h"
+#include "openclawrule.h"
+#include "personamodel.h"
+#include "runtimeprofile.h"
+#include "slots/runtimepaneview.h"
+
+#include <QObject>
+#include <QThreadPool>
+#include <QTimer>
+
+#include <array>
+#include <memory>
+
+namespace soul {
+
+// The runtime's view of the open persona: for OpenClaw the workspace-files
+// section it would inject, from the editors' buffers or from disk, and what
+// each pane keeps. The rule reads every file once (hundreds of milliseconds on
+// a large persona), so it runs on a worker thread after a pause in typing; one
+// run at a time, and a result older than the one shown, or one whose inputs
+// changed while it ran, is dropped.
+class RuntimeComposer : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit RuntimeComposer(const PersonaModel *model, QObject *parent = nullptr);
+    ~RuntimeComposer() override;
+
+    void setProfile(const RuntimeProfile &profile);
+    const RuntimeProfile &profile() const { return m_profile; }
+    void setView(SoulView view);
+    SoulView view() const { return m_view; }
+
+    // Recomputes after the typing pause (a change in a buffer) or at once.
+    void schedule();
+    void recomputeNow();
+
+    // The last result shown: the section of the chosen view, and its figures.
+    const OpenClawComposition &composition() const { return m_composition; }
+    const RuntimePaneView &paneView(int slot) const { return m_panes.at(size_t(slot)); }
+    // A change is waiting for its pause, or a run has not reported yet.
+    bool busy() const { return m_timer.isActive() || m_running; }
+    // For tests and the benchmark: results shown so far.
+    quint64 shownGeneration() const { return m_shown; }
+
+    static constexpr int DelayMs = 150;
+
+Q_SIGNALS:
+    void updated();
+
+private:
+    struct Job;
+    struct Output;
+    void start();
+    void finish(quint64 generation, const std::shared_ptr<Output> &output);
+    static std::shared_ptr<Output> run(const Job &job);
+
+    const PersonaModel *m_model = nullptr;
+    RuntimeProfile m_profile;
+    SoulView m_view = SoulView::Unsaved;
+    QTimer m_timer;
+    QThreadPool m_pool;
+    bool m_running = false;
+    bool m_again = false;
+    quint64 m_requested = 0;
+    quint64 m_shown = 0;
+    OpenClawComposition m_composition;
+    std::array<RuntimePaneView, SlotCount> m_panes;
+};
+
+} // namespace soul

@@ -1,0 +1,81 @@
+#include "runtimemeter.h"
+
+#include "lint.h"
+#include "runtimeprofile.h"
+
+namespace soul {
+
+namespace {
+
+QString share(qint64 part, qint64 whole)
+{
+    return QString::number(double(part) * 100.0 / double(qMax<qint64>(1, whole)), 'f', 1);
+}
+
+} // namespace
+
+RuntimeMeter::RuntimeMeter(QWidget *parent)
+    : QLabel(parent)
+{
+    setTextFormat(Qt::PlainText);
+    setAccessibleName(tr("Size against the runtime's budgets"));
+}
+
+void RuntimeMeter::setFigures(qint64 used, qint64 budget, qint64 totalUsed, qint64 totalBudget)
+{
+    m_used = used;
+    m_budget = budget;
+    m_totalUsed = totalUsed;
+    m_totalBudget = totalBudget;
+    refresh();
+}
+
+RuntimeMeter::Level RuntimeMeter::level() const
+{
+    if (m_used < 0)
+        return Level::Absent;
+    if (m_used > m_budget || (m_totalBudget > 0 && m_totalUsed > m_totalBudget))
+        return Level::Over;
+    if (m_used >= RuntimeProfile::nearLimit(m_budget)
+        || (m_totalBudget > 0 && m_totalUsed >= RuntimeProfile::nearLimit(m_totalBudget)))
+        return Level::Warning;
+    return Level::Normal;
+}
+
+void RuntimeMeter::refresh()
+{
+    if (m_used < 0) {
+        setText(tr("no file"));
+    } else {
+        QString text = tr("%1 of %2 characters (%3 %)")
+                           .arg(formatCount(m_used), formatCount(m_budget), share(m_used, m_budget));
+        if (m_used > m_budget)
+            text += tr(", cut");
+        else if (m_used >= RuntimeProfile::nearLimit(m_budget))
+            text += tr(", near the limit");
+        if (m_totalBudget > 0) {
+            text += tr(" · total %1 of %2 (%3 %)")
+                        .arg(formatCount(m_totalUsed),
+                             formatCount(m_totalBudget),
+                             share(m_totalUsed, m_totalBudget));
+            if (m_totalUsed >= RuntimeProfile::nearLimit(m_totalBudget))
+                text += tr(", near the total");
+        }
+        setText(text);
+    }
+    switch (level()) {
+    case Level::Over:
+        setStyleSheet(QStringLiteral("color: #d03030;"));
+        break;
+    case Level::Warning:
+        setStyleSheet(QStringLiteral("color: #d98c00;"));
+        break;
+    case Level::Normal:
+    case Level::Absent:
+        setStyleSheet(QString());
+        break;
+    }
+    setAccessibleDescription(text());
+}
+
+} // namespace soul

@@ -1,0 +1,33 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+
+namespace soul {
+
+// What one pane shows of its file under a runtime other than toolnexus.
+// Ranges are positions in the pane's text (no BOM, '\n' line breaks), mapped
+// from openClawKept()'s ranges in the file's decoded text.
+struct RuntimePaneView
+{
+    struct Range
+    {
+        qsizetype start = 0;
+        qsizetype length = 0;
+    };
+
+    bool active = false; // a runtime profile other than toolnexus applies
+    bool loaded = false; // the runtime reads this file at all
+    bool whole = false;  // injected untouched
+    // The middle the agent never reads (the whole text when the total ran out
+    // before the file).
+    Range dropped;
+    QList<Range> digestLines; // AGENTS.md lines restated in the policy digest
+    QString note;             // why the file is not loaded, refused or cut
+    qint64 used = -1;         // the file's length in the runtime's unit; -1 when absent
+    qint64 budget = 0;        // its per-file budget
+    qint64 totalUsed = 0;     // all files' injected length
+    qint64 totalBudget = 0;
+};
+
+} // namespace soul
