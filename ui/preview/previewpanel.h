@@ -1,7 +1,11 @@
 #pragma once
 
+#include <QFutureWatcher>
 #include <QTimer>
 #include <QWidget>
+
+#include <atomic>
+#include <memory>
 
 class QCheckBox;
 class QLabel;
@@ -21,16 +25,18 @@ class PreviewPanel : public QWidget
 
 public:
     explicit PreviewPanel(const PersonaModel *model, QWidget *parent = nullptr);
+    ~PreviewPanel() override;
 
     SoulPreview *preview() const { return m_preview; }
     QCheckBox *unsavedToggle() const { return m_unsaved; }
     QCheckBox *invisiblesToggle() const { return m_invisibles; }
     QLabel *totalsLabel() const { return m_totals; }
     QLabel *unsavedNote() const { return m_unsavedNote; }
-    // The full SHA-256 (hex) of the soul shown, once computed.
+    // The full SHA-256 (hex) of the soul shown, once computed; empty while
+    // it is being computed for the latest text.
     QString soulSha256() const { return m_sha; }
-    // The totals wait for a pause in typing and are not shown yet.
-    bool settling() const { return m_totalsTimer.isActive(); }
+    // The totals wait for a pause in typing, or the digest is not there yet.
+    bool settling() const { return m_totalsTimer.isActive() || m_digestPending; }
 
     // Builds the preview again from the model: the window calls it when a
     // folder opens or closes, once the preview has its size.
@@ -43,6 +49,9 @@ private:
     void sectionChanged(int slot);
     void refreshNote();
     void refreshTotals();
+    void digestOutdated();
+    void digestArrived();
+    void showTotals();
 
     const PersonaModel *m_model = nullptr;
     QCheckBox *m_unsaved = nullptr;
@@ -52,8 +61,16 @@ private:
     QLabel *m_totals = nullptr;
     QToolButton *m_copySha = nullptr;
     QString m_sha;
-    // The digest reads the whole soul; it waits for a pause in typing.
+    QString m_totalsText; // the totals line without the digest
+    // The digest reads the whole soul (14 MiB on a large persona): it waits
+    // for a pause in typing and is computed off the GUI thread. A result is
+    // taken only if no edit came after the text it was computed from.
     QTimer m_totalsTimer;
+    QFutureWatcher<QByteArray> m_digest;
+    quint64 m_generation = 0;
+    std::shared_ptr<std::atomic<quint64>> m_latest = std::make_shared<std::atomic<quint64>>(0);
+    quint64 m_digestGeneration = 0;
+    bool m_digestPending = false;
 };
 
 } // namespace soul
