@@ -1,6 +1,7 @@
 #pragma once
 
 #include "contract.h"
+#include "slotreader.h"
 
 #include <QByteArray>
 #include <QFileSystemWatcher>
@@ -47,6 +48,11 @@ public:
     // A `dir` that does not exist yet is polled for; directoryRestored() then
     // says it appeared.
     void setDirectory(const QString &dir);
+    // The same, with the digests of slots just read whole by the caller
+    // (SlotRead with sha256): a slot whose file still has the stat() of that
+    // read takes its digest instead of being read and hashed again.
+    void setDirectory(const QString &dir,
+                      const std::array<std::optional<SlotRead>, SlotCount> &read);
     // Stops watching: the same as setDirectory(QString()).
     void clear();
     QString directory() const { return m_dir; }

@@ -149,6 +149,11 @@ SlotRead readPath(const QString &path, const ReadOptions &options, QByteArray &&
     if (rejectNonRegular(read, info.st_mode))
         return read;
     read.size = info.st_size;
+    read.device = quint64(info.st_dev);
+    read.inode = quint64(info.st_ino);
+    read.statSize = qint64(info.st_size);
+    read.mtimeNs = qint64(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec;
+    read.ctimeNs = qint64(info.st_ctim.tv_sec) * 1000000000 + info.st_ctim.tv_nsec;
 
     // Keep at most `limit` bytes. The size from fstat() is only a hint: the
     // file may grow or shrink while we read.

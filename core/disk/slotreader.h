@@ -40,6 +40,14 @@ struct SlotRead
     QByteArray bytes;      // the first `limit` bytes
     bool complete = false; // `bytes` hold the whole file
     QByteArray sha256;     // hex digest of the whole file, when asked for
+    // fstat() of the file read, taken before reading: a later stat() that
+    // matches says the file is still what was read (DirectoryWatcher takes
+    // its baseline from it instead of reading the file again).
+    quint64 device = 0;
+    quint64 inode = 0;
+    qint64 statSize = -1;
+    qint64 mtimeNs = 0;
+    qint64 ctimeNs = 0;
 };
 
 struct ReadOptions

@@ -124,16 +124,18 @@ Status PersonaModel::open(const QString &dir)
     close();
     m_dir = QFileInfo(dir).absoluteFilePath();
     m_directoryLost = false;
+    // The watcher's baseline is this read: the files are not hashed twice.
+    std::array<std::optional<SlotRead>, SlotCount> reads;
     for (int k = 0; k < SlotCount; ++k) {
         SlotState &state = m_slots[size_t(k)];
         state = SlotState();
-        readFromDisk(k, state);
+        readFromDisk(k, state, &reads[size_t(k)]);
         takeDisk(state, &m_paneTextCache[size_t(k)]);
         recomputeOnDisk(k);
         recomputeUnsaved(k);
     }
     openRecovery();
-    m_watcher->setDirectory(m_dir);
+    m_watcher->setDirectory(m_dir, reads);
     touchRefresh();
     Q_EMIT opened(m_dir);
     return {};
@@ -555,7 +557,7 @@ void PersonaModel::refreshSlot(int slot)
     applyDiskChange(slot);
 }
 
-void PersonaModel::readFromDisk(int slot, SlotState &state) const
+void PersonaModel::readFromDisk(int slot, SlotState &state, std::optional<SlotRead> *kept) const
 {
     const QString path = slotPath(m_dir, slot);
     const QFileInfo info(path);
@@ -581,6 +583,10 @@ void PersonaModel::readFromDisk(int slot, SlotState &state) const
     state.diskBytes = read.bytes;
     state.diskComplete = read.complete;
     state.diskSha256 = read.sha256;
+    if (kept) {
+        read.bytes.clear();
+        *kept = std::move(read);
+    }
 }
 
 void PersonaModel::applyDiskChange(int slot)

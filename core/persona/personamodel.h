@@ -257,7 +257,8 @@ private:
         bool onDiskTruncated = false;
     };
 
-    void readFromDisk(int slot, SlotState &state) const;
+    // `read`, when given, takes the read without its bytes.
+    void readFromDisk(int slot, SlotState &state, std::optional<SlotRead> *read = nullptr) const;
     void applyDiskChange(int slot);
     void setBuffer(int slot, const QByteArray &bytes, bool present);
     void recomputeUnsaved(int slot);

@@ -26,6 +26,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
+#include <QCryptographicHash>
 #include <QFileInfo>
 #include <QKeyEvent>
 #include <QLabel>
@@ -173,6 +174,7 @@ private Q_SLOTS:
     void init();
     void cleanup();
     void opensIntoPanesAndPreview();
+    void soulDigestFollowsTheLatestText();
     void remembersWindowSize();
     void typingUpdatesPreviewByRangeEdit();
     void diskEventsReachPanesAndPreview();
@@ -311,6 +313,39 @@ void tst_MainWindow::opensIntoPanesAndPreview()
     QCOMPARE(m_window->model()->soul(SoulView::OnDisk), composeDirectory(m_dir->path()).soul);
     QTRY_VERIFY(m_window->previewPanel()->totalsLabel()->text().contains(
         QStringLiteral("AGENTS.md, SOUL.md, MEMORY.md")));
+}
+
+void tst_MainWindow::soulDigestFollowsTheLatestText()
+{
+    openWindow();
+    PreviewPanel *panel = m_window->previewPanel();
+    PersonaModel *model = m_window->model();
+    auto digestOf = [&] {
+        return QString::fromLatin1(
+            QCryptographicHash::hash(model->soul(SoulView::Unsaved), QCryptographicHash::Sha256)
+                .toHex());
+    };
+    QTRY_COMPARE(panel->soulSha256(), digestOf());
+    QVERIFY(panel->totalsLabel()->text().contains(panel->soulSha256().left(12)));
+    QVERIFY(!panel->settling());
+
+    // An edit makes the digest shown outdated at once: it is not offered
+    // until the one of the new text arrives.
+    QPlainTextEdit *editor = pane(1)->editor();
+    editor->setFocus();
+    editor->moveCursor(QTextCursor::End);
+    QTest::keyClick(editor, Qt::Key_X);
+    QVERIFY(panel->soulSha256().isEmpty());
+    QVERIFY(panel->settling());
+    QVERIFY(panel->totalsLabel()->text().contains(QStringLiteral("computing")));
+    // Another edit before the first digest arrives supersedes it.
+    QTest::keyClick(editor, Qt::Key_Y);
+    QVERIFY(panel->soulSha256().isEmpty());
+    QTRY_VERIFY(!panel->settling());
+    QVERIFY(model->soul(SoulView::Unsaved).contains("xy"));
+    QCOMPARE(panel->soulSha256(), digestOf());
+    QVERIFY(panel->totalsLabel()->text().contains(panel->soulSha256().left(12)));
+    QVERIFY(!panel->totalsLabel()->text().contains(QStringLiteral("computing")));
 }
 
 void tst_MainWindow::typingUpdatesPreviewByRangeEdit()

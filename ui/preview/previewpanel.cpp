@@ -19,12 +19,35 @@
 #include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <atomic>
+#include <memory>
 
 namespace soul {
 
 namespace {
 
 constexpr int TotalsDelayMs = 120;
+constexpr qsizetype DigestChunkBytes = 1 << 20;
+
+// The soul's SHA-256 (hex) from its parts, read in chunks so that a newer
+// edit (`latest` moved past `generation`) stops the work early; the result
+// is then empty and unused.
+QByteArray soulDigest(const QByteArrayList &parts,
+                      quint64 generation,
+                      const std::shared_ptr<std::atomic<quint64>> &latest)
+{
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    for (const QByteArray &part : parts) {
+        for (qsizetype at = 0; at < part.size(); at += DigestChunkBytes) {
+            if (latest->load(std::memory_order_relaxed) != generation)
+                return {};
+            hash.addData(QByteArrayView(part).sliced(at, qMin(DigestChunkBytes, part.size() - at)));
+        }
+    }
+    return hash.result().toHex();
+}
 
 } // namespace
 
@@ -57,6 +80,7 @@ PreviewPanel::PreviewPanel(const PersonaModel *model, QWidget *parent)
     m_totals->setAccessibleName(tr("Soul totals"));
     m_copySha->setText(tr("Copy SHA-256"));
     m_copySha->setAccessibleName(tr("Copy the soul's SHA-256"));
+    m_copySha->setEnabled(false);
 
     auto *title = new QLabel(tr("<b>Composed soul</b>"), this);
     auto *switches = new QHBoxLayout;
@@ -83,12 +107,14 @@ PreviewPanel::PreviewPanel(const PersonaModel *model, QWidget *parent)
     m_totalsTimer.setSingleShot(true);
     m_totalsTimer.setInterval(TotalsDelayMs);
     connect(&m_totalsTimer, &QTimer::timeout, this, &PreviewPanel::refreshTotals);
+    connect(&m_digest, &QFutureWatcher<QByteArray>::finished, this, &PreviewPanel::digestArrived);
 
     connect(m_unsaved, &QCheckBox::toggled, this, [this](bool unsaved) {
         m_preview->setView(unsaved ? SoulView::Unsaved : SoulView::OnDisk);
         m_tokenBar->setView(m_preview->view());
         m_runtime->setView(m_preview->view());
         refreshNote();
+        digestOutdated();
         m_totalsTimer.start();
     });
     connect(m_invisibles, &QCheckBox::toggled, m_preview, &SoulPreview::setShowInvisibles);
@@ -120,6 +146,7 @@ void PreviewPanel::rebuild()
 void PreviewPanel::sectionChanged(int slot)
 {
     m_preview->updateSection(slot);
+    digestOutdated();
     m_totalsTimer.start();
     m_runtime->schedule();
 }
@@ -150,23 +177,45 @@ void PreviewPanel::refreshNote()
     }
 }
 
+PreviewPanel::~PreviewPanel()
+{
+    // A digest still running stops at its next chunk.
+    m_latest->store(++m_generation);
+}
+
 void PreviewPanel::refreshTotals()
 {
+    m_latest->store(++m_generation);
+    m_sha.clear();
     if (!m_model->isOpen()) {
+        m_digestPending = false;
+        m_totalsText.clear();
         m_totals->clear();
-        m_sha.clear();
+        m_totals->setToolTip(QString());
+        m_copySha->setEnabled(false);
         Q_EMIT totalsUpdated();
         return;
     }
     const SoulView view = m_preview->view();
-    const QByteArray soul = m_model->soul(view);
-    m_sha = QString::fromLatin1(QCryptographicHash::hash(soul, QCryptographicHash::Sha256).toHex());
+    // The parts share the model's sections: nothing is joined or copied here.
+    QByteArrayList parts;
+    for (int k = 0; k < SlotCount; ++k) {
+        std::optional<QByteArray> section = m_model->section(k, view);
+        if (!section)
+            continue;
+        if (!parts.isEmpty())
+            parts.append(QByteArray::fromRawData(SectionJoin, sizeof(SectionJoin) - 1));
+        parts.append(std::move(*section));
+    }
+    const qint64 size = m_model->soulSize(view);
     const QStringList found = m_model->found(view);
-    m_totals->setText(tr("%1 bytes · found: %2 · SHA-256 %3…")
-                          .arg(formatCount(soul.size()),
-                               found.isEmpty() ? tr("none") : found.join(QStringLiteral(", ")),
-                               m_sha.left(12)));
-    m_totals->setToolTip(tr("SHA-256: %1").arg(m_sha));
+    m_totalsText = tr("%1 bytes · found: %2")
+                       .arg(formatCount(size),
+                            found.isEmpty() ? tr("none") : found.join(QStringLiteral(", ")));
+    m_digestPending = true;
+    m_digestGeneration = m_generation;
+    m_digest.setFuture(QtConcurrent::run(soulDigest, parts, m_generation, m_latest));
+    showTotals();
     Q_EMIT totalsUpdated();
 }
 
@@ -301,6 +350,37 @@ void PreviewPanel::showRuntime()
     text += tr(" · cut: %1").arg(cut.isEmpty() ? tr("none") : cut.join(QStringLiteral(", ")));
     m_runtimeTotals->setText(text);
     Q_EMIT runtimeUpdated();
+}
+
+void PreviewPanel::digestOutdated()
+{
+    m_latest->store(++m_generation);
+    if (m_sha.isEmpty())
+        return;
+    // Once per pause in typing: the digest shown is no longer the text's.
+    m_sha.clear();
+    showTotals();
+}
+
+void PreviewPanel::digestArrived()
+{
+    if (m_digestGeneration != m_generation)
+        return; // an edit came meanwhile; its own digest follows the pause
+    m_digestPending = false;
+    m_sha = QString::fromLatin1(m_digest.result());
+    showTotals();
+    Q_EMIT totalsUpdated();
+}
+
+void PreviewPanel::showTotals()
+{
+    if (m_totalsText.isEmpty())
+        return;
+    const QString digest = m_sha.isEmpty() ? tr("SHA-256 computing…")
+                                           : tr("SHA-256 %1…").arg(m_sha.left(12));
+    m_totals->setText(m_totalsText + QStringLiteral(" · ") + digest);
+    m_totals->setToolTip(m_sha.isEmpty() ? QString() : tr("SHA-256: %1").arg(m_sha));
+    m_copySha->setEnabled(!m_sha.isEmpty());
 }
 
 } // namespace soul

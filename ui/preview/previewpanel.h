@@ -3,8 +3,12 @@
 #include "runtimeprofile.h"
 #include "slots/runtimepaneview.h"
 
+#include <QFutureWatcher>
 #include <QTimer>
 #include <QWidget>
+
+#include <atomic>
+#include <memory>
 
 class QCheckBox;
 class QComboBox;
@@ -32,6 +36,7 @@ class PreviewPanel : public QWidget
 
 public:
     explicit PreviewPanel(const PersonaModel *model, QWidget *parent = nullptr);
+    ~PreviewPanel() override;
 
     SoulPreview *preview() const { return m_preview; }
     QCheckBox *unsavedToggle() const { return m_unsaved; }
@@ -41,10 +46,11 @@ public:
     TokenBar *tokenBar() const { return m_tokenBar; }
     // The counter whose soul total the token bar shows; not owned.
     void setTokenCounter(SoulTokenCounter *counter);
-    // The full SHA-256 (hex) of the soul shown, once computed.
+    // The full SHA-256 (hex) of the soul shown, once computed; empty while
+    // it is being computed for the latest text.
     QString soulSha256() const { return m_sha; }
-    // The totals wait for a pause in typing and are not shown yet.
-    bool settling() const { return m_totalsTimer.isActive(); }
+    // The totals wait for a pause in typing, or the digest is not there yet.
+    bool settling() const { return m_totalsTimer.isActive() || m_digestPending; }
 
     // Builds the preview again from the model: the window calls it when a
     // folder opens or closes, once the preview has its size.
@@ -77,6 +83,9 @@ private:
     QLayout *buildRuntimeRow();
     void chooseRuntime();
     void showRuntime();
+    void digestOutdated();
+    void digestArrived();
+    void showTotals();
 
     const PersonaModel *m_model = nullptr;
     QCheckBox *m_unsaved = nullptr;
@@ -94,8 +103,16 @@ private:
     QWidget *m_runtimeSettings = nullptr;
     QPlainTextEdit *m_runtimeText = nullptr;
     QLabel *m_runtimeTotals = nullptr;
-    // The digest reads the whole soul; it waits for a pause in typing.
+    QString m_totalsText; // the totals line without the digest
+    // The digest reads the whole soul (14 MiB on a large persona): it waits
+    // for a pause in typing and is computed off the GUI thread. A result is
+    // taken only if no edit came after the text it was computed from.
     QTimer m_totalsTimer;
+    QFutureWatcher<QByteArray> m_digest;
+    quint64 m_generation = 0;
+    std::shared_ptr<std::atomic<quint64>> m_latest = std::make_shared<std::atomic<quint64>>(0);
+    quint64 m_digestGeneration = 0;
+    bool m_digestPending = false;
 };
 
 } // namespace soul
