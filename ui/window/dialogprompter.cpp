@@ -87,6 +87,19 @@ QString DialogPrompter::askOpenDirectory(const QString &start)
     return QFileDialog::getExistingDirectory(m_parent, tr("Open persona folder"), start);
 }
 
+QString DialogPrompter::askSnapshotsFolder(const QString &start)
+{
+    return QFileDialog::getExistingDirectory(m_parent, tr("Choose the snapshots folder"), start);
+}
+
+QString DialogPrompter::askSnapshotFile(const QString &start)
+{
+    return QFileDialog::getOpenFileName(m_parent,
+                                        tr("Compare with snapshot"),
+                                        start,
+                                        tr("Souls (*.soul.md);;Markdown (*.md);;All files (*)"));
+}
+
 QString DialogPrompter::askSaveAllDirectory(const QString &start)
 {
     return QFileDialog::getExistingDirectory(m_parent, tr("Save all elsewhere"), start);
@@ -219,8 +232,7 @@ bool DialogPrompter::askDropUnsaved(const QString &file)
                     tr("Discard your text of %1?").arg(file),
                     QMessageBox::NoButton,
                     m_parent);
-    box.setInformativeText(
-        tr("This cannot be undone: Ctrl+Z will not bring the text back."));
+    box.setInformativeText(tr("This cannot be undone: Ctrl+Z will not bring the text back."));
     QPushButton *discard = box.addButton(tr("Discard"), QMessageBox::DestructiveRole);
     box.addButton(QMessageBox::Cancel);
     box.setDefaultButton(QMessageBox::Cancel);
