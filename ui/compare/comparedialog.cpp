@@ -101,7 +101,8 @@ void CompareDialog::showResult()
     const LiveComparison &result = m_controller->result();
     m_prefix->setText(m_controller->prefixSentence());
     m_jump->setEnabled(result.firstChange.has_value());
-    QString reuse = QStringLiteral("<ul style=\"margin:0\">");
+    QString reuse = tr("What a provider's prompt cache would reuse:")
+                    + QStringLiteral("<ul style=\"margin:0\">");
     for (const QString &line : m_controller->reuseSentences())
         reuse += QStringLiteral("<li>%1</li>").arg(line.toHtmlEscaped());
     reuse += QStringLiteral("</ul>");
