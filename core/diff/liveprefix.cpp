@@ -2,6 +2,24 @@
 
 namespace soul {
 
+namespace {
+
+// Blocks of about this size: a keystroke encodes one or two of them.
+constexpr qsizetype BlockBytes = 16 * 1024;
+
+// Whether a block may end before `at`: a line feed, then an ASCII letter.
+// With both built-in encodings' patterns no piece reaches across that point
+// (the tokenizer splits long texts there for the same reason).
+bool safeBoundary(QByteArrayView bytes, qsizetype at)
+{
+    if (at <= 0 || at >= bytes.size() || bytes[at - 1] != '\n')
+        return false;
+    const char c = bytes[at];
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+} // namespace
+
 SectionedSoul joinSections(const LiveSections &live, const QString &label)
 {
     SectionedSoul s;
@@ -71,14 +89,70 @@ const std::vector<quint32> &LivePrefix::snapshotIds(size_t index)
     return c.ids;
 }
 
+void LivePrefix::encodeBlocks(int slot, QByteArrayView bytes)
+{
+    Cached &c = m_liveCache[size_t(slot)];
+    std::vector<Block> &old = m_liveBlocks[size_t(slot)];
+    std::vector<Block> blocks;
+    qsizetype middleStart = 0;
+    qsizetype middleEnd = bytes.size();
+    std::vector<Block> tail;
+    if (c.hasIds) {
+        // Blocks wholly inside the common prefix, or wholly inside the
+        // common suffix, are unchanged, and so are the boundaries after and
+        // before them (the byte on each side of a boundary is unchanged).
+        const QByteArrayView before(c.bytes);
+        const qsizetype prefix = commonPrefixLength(before, bytes);
+        const qsizetype most = qMin(before.size(), bytes.size()) - prefix;
+        qsizetype suffix = 0;
+        while (suffix < most
+               && before[before.size() - 1 - suffix] == bytes[bytes.size() - 1 - suffix])
+            ++suffix;
+        const qsizetype shift = bytes.size() - before.size();
+        size_t i = 0;
+        for (; i < old.size() && old[i].start + old[i].length < prefix; ++i) {
+            middleStart = old[i].start + old[i].length;
+            blocks.push_back(std::move(old[i]));
+        }
+        size_t j = old.size();
+        while (j > i && old[j - 1].start - 1 >= before.size() - suffix && old[j - 1].start > 0)
+            --j;
+        if (j < old.size())
+            middleEnd = old[j].start + shift;
+        for (; j < old.size(); ++j) {
+            old[j].start += shift;
+            tail.push_back(std::move(old[j]));
+        }
+    }
+    // The middle, cut at safe boundaries into blocks of about BlockBytes.
+    qsizetype from = middleStart;
+    while (from < middleEnd) {
+        qsizetype end = qMin(middleEnd, from + BlockBytes);
+        while (end < middleEnd && !safeBoundary(bytes, end))
+            ++end;
+        Block b;
+        b.start = from;
+        b.length = end - from;
+        b.ids = m_encoding.encode(bytes.sliced(from, b.length));
+        blocks.push_back(std::move(b));
+        from = end;
+    }
+    for (Block &b : tail)
+        blocks.push_back(std::move(b));
+    c.ids.clear();
+    for (const Block &b : blocks)
+        c.ids.insert(c.ids.end(), b.ids.begin(), b.ids.end());
+    c.bytes = bytes.toByteArray();
+    c.count = qint64(c.ids.size());
+    c.hasIds = true;
+    old = std::move(blocks);
+}
+
 const std::vector<quint32> &LivePrefix::liveIds(const Chunk &chunk, int &encoded)
 {
     Cached &c = m_liveCache[size_t(chunk.slot)];
     if (!c.hasIds || c.bytes != chunk.bytes) {
-        c.bytes = chunk.bytes.toByteArray();
-        c.ids = m_encoding.encode(chunk.bytes);
-        c.count = qint64(c.ids.size());
-        c.hasIds = true;
+        encodeBlocks(chunk.slot, chunk.bytes);
         ++encoded;
     }
     return c.ids;

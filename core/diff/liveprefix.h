@@ -67,6 +67,16 @@ private:
         qint64 count = -1;
         bool hasIds = false;
     };
+    // A stretch of a live chunk that ends where no token can cross (after a
+    // line feed followed by an ASCII letter), with its ids: an edit encodes
+    // again only the blocks it touches.
+    struct Block
+    {
+        qsizetype start = 0;
+        qsizetype length = 0;
+        std::vector<quint32> ids;
+    };
+    void encodeBlocks(int slot, QByteArrayView bytes);
     static std::vector<Chunk> chunks(const SectionedSoul &soul);
     const std::vector<quint32> &snapshotIds(size_t index);
     const std::vector<quint32> &liveIds(const Chunk &chunk, int &encoded);
@@ -77,6 +87,7 @@ private:
     std::vector<Chunk> m_snapshotChunks;
     std::vector<Cached> m_snapshotCache; // by index in m_snapshotChunks
     std::array<Cached, SlotCount> m_liveCache;
+    std::array<std::vector<Block>, SlotCount> m_liveBlocks;
 };
 
 } // namespace soul

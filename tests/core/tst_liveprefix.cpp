@@ -52,6 +52,7 @@ private Q_SLOTS:
     void sameAsWholeSoul_data();
     void sameAsWholeSoul();
     void editsEncodeOnlyNewText();
+    void longSectionEditedInBlocks();
 };
 
 void TestLivePrefix::joinedEqualsComposed()
@@ -140,6 +141,43 @@ void TestLivePrefix::editsEncodeOnlyNewText()
     after[6] = "- likes cocoa\n- works late\n- the build is green\n";
     QCOMPARE(live.compare(liveOf(after)).encodedSections, 1);
     QCOMPARE(live.compare(liveOf(Base)).encodedSections, 0);
+}
+
+void TestLivePrefix::longSectionEditedInBlocks()
+{
+    // About 200 KB of lines that start with letters, blanks, slashes,
+    // digits and marks: many blocks, and every kind of line start at a cut.
+    QByteArray memory;
+    const char *starts[] = {"Note", "  indented", "/path", "- item", "12 items", "\tTab", "x"};
+    for (int i = 0; memory.size() < 200 * 1024; ++i)
+        memory += QByteArray(starts[i % 7]) + " line " + QByteArray::number(i) + " ends here.\n";
+    Slots before = Base;
+    before[6] = memory;
+    const Result<TokenEncoding> enc = tokenEncoding(QStringLiteral("o200k_base"));
+    QVERIFY(enc);
+    const SectionedSoul a = soulOf(before);
+    LivePrefix live(a, enc.value());
+    Slots after = before;
+    // Edits one after another, each on the text the previous one left.
+    const QList<QPair<qsizetype, QByteArray>> edits{{100000, "word "},
+                                                    {150000, "\n/slash"},
+                                                    {20, "X"},
+                                                    {-1, "tail\n"},
+                                                    {60000, "\n\nNew"},
+                                                    {99990, ""}};
+    for (const auto &edit : edits) {
+        QByteArray &m = after[6];
+        if (edit.first < 0)
+            m.append(edit.second);
+        else if (edit.second.isEmpty())
+            m.remove(edit.first, 40);
+        else
+            m.insert(edit.first, edit.second);
+        const LiveComparison got = live.compare(liveOf(after));
+        const StablePrefix want = stablePrefix(a.soul, soulOf(after).soul, enc.value());
+        QCOMPARE(got.prefix.tokens, want.tokens);
+        QCOMPARE(got.prefix.totalTokens, want.totalTokens);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestLivePrefix)
