@@ -243,13 +243,14 @@ void runCompare(MainWindow &window, QJsonObject &result)
     CompareController *controller = window.compareDialog()->controller();
     const double firstMs = waitFor([&] { return controller->current(); }, 60000);
     result.insert(QStringLiteral("compare_open_ms"), round2(firstMs < 0 ? -1 : firstMs));
-    QThreadPool::globalInstance()->waitForDone();
+    controller->waitForWorker();
     settle(window);
 
     // Keystrokes earlier in MEMORY.md: the first change moves up there.
     cursor.setPosition(editor->document()->characterCount() / 4);
     editor->setTextCursor(cursor);
     std::vector<double> times;
+    std::vector<double> work;
     for (int i = 0; i < Keystrokes / 2; ++i) {
         timer.restart();
         QKeyEvent press(QEvent::KeyPress, Qt::Key_Q, Qt::NoModifier, QStringLiteral("q"));
@@ -258,13 +259,15 @@ void runCompare(MainWindow &window, QJsonObject &result)
         QApplication::sendEvent(editor, &release);
         const double ms = waitFor([&] { return controller->current(); }, 60000);
         times.push_back(ms < 0 ? 60000.0 : ms);
+        work.push_back(controller->lastWorkCpuMs());
         if (ms < 0)
             std::fprintf(stderr, "soulstudio-bench: keystroke %d was not compared\n", i);
-        QThreadPool::globalInstance()->waitForDone();
+        controller->waitForWorker();
         settle(window);
     }
     result.insert(QStringLiteral("compare_keystroke_p50_ms"), round2(percentile(times, 0.50)));
     result.insert(QStringLiteral("compare_keystroke_p95_ms"), round2(percentile(times, 0.95)));
+    result.insert(QStringLiteral("compare_worker_cpu_p95_ms"), round2(percentile(work, 0.95)));
     result.insert(QStringLiteral("compare_prefix"), window.compareDialog()->prefixLabel()->text());
     window.compareDialog()->close();
     model->revert(6);

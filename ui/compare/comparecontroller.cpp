@@ -15,6 +15,8 @@
 
 #include <atomic>
 
+#include <time.h>
+
 namespace soul {
 
 // What the worker and the window share. The controller may go away while a
@@ -28,6 +30,15 @@ struct CompareController::Shared
 };
 
 namespace {
+
+// The worker's own CPU time: on a busy machine its wall time is mostly
+// waiting for a core.
+double threadCpuMs()
+{
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
+}
 
 QString number(qint64 n)
 {
@@ -139,6 +150,7 @@ CompareController::CompareController(const PersonaModel *model, QObject *parent)
     , m_shared(std::make_shared<Shared>())
 {
     m_shared->receiver = this;
+    m_pool.setMaxThreadCount(1);
     // The built-in table, with the author's own rules laid over it.
     const QString userRules = QDir(QStandardPaths::writableLocation(
                                        QStandardPaths::AppConfigLocation))
@@ -150,8 +162,12 @@ CompareController::CompareController(const PersonaModel *model, QObject *parent)
 
 CompareController::~CompareController()
 {
-    QMutexLocker lock(&m_shared->mutex);
-    m_shared->receiver = nullptr;
+    {
+        QMutexLocker lock(&m_shared->mutex);
+        m_shared->receiver = nullptr;
+    }
+    m_pool.clear();
+    m_pool.waitForDone();
 }
 
 bool CompareController::open(const QString &soulPath)
@@ -227,7 +243,8 @@ void CompareController::start()
     const LiveSections live = liveSections(m_model, m_view);
     const QString label = m_model->directory();
     std::shared_ptr<Shared> shared = m_shared;
-    QThreadPool::globalInstance()->start([shared, live, label, generation] {
+    m_pool.start([shared, live, label, generation] {
+        const double cpuStart = threadCpuMs();
         SectionedSoul a;
         SectionedSoul b;
         LiveComparison result;
@@ -240,8 +257,8 @@ void CompareController::start()
             a = shared->prefix->snapshot();
             QMetaObject::invokeMethod(
                 shared->receiver,
-                [receiver = shared->receiver, generation, result] {
-                    receiver->finished(generation, result);
+                [receiver = shared->receiver, generation, result, ms = threadCpuMs() - cpuStart] {
+                    receiver->finished(generation, result, ms);
                 },
                 Qt::QueuedConnection);
         }
@@ -265,8 +282,9 @@ void CompareController::start()
     });
 }
 
-void CompareController::finished(quint64 generation, const LiveComparison &result)
+void CompareController::finished(quint64 generation, const LiveComparison &result, double workMs)
 {
+    m_workMs = workMs;
     m_running = false;
     m_result = result;
     m_hasResult = true;

@@ -6,6 +6,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QThreadPool>
 
 #include <memory>
 
@@ -38,6 +39,11 @@ public:
     // The latest result; valid once hasResult().
     bool hasResult() const { return m_hasResult; }
     const LiveComparison &result() const { return m_result; }
+    // The worker's CPU milliseconds for the latest result (the prefix, not the diff).
+    double lastWorkCpuMs() const { return m_workMs; }
+    // Waits until no comparison or diff is running (tests, the benchmark).
+    void waitForWorker() { m_pool.waitForDone(); }
+
     // A comparison runs or waits: the result shown is older than the text.
     bool busy() const { return m_running || m_pending; }
     // True when the result shown is of the text as it is now.
@@ -69,7 +75,7 @@ Q_SIGNALS:
 private:
     struct Shared;
     void start();
-    void finished(quint64 generation, const LiveComparison &result);
+    void finished(quint64 generation, const LiveComparison &result, double workMs);
 
     const PersonaModel *m_model = nullptr;
     SoulView m_view = SoulView::Unsaved;
@@ -84,6 +90,10 @@ private:
     quint64 m_resultGeneration = 0;
     LiveComparison m_result;
     QString m_diffHtml;
+    double m_workMs = 0;
+    // Its own thread: comparisons never queue behind other work of the
+    // window (token counts, totals) in the global pool.
+    QThreadPool m_pool;
 };
 
 } // namespace soul
