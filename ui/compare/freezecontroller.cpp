@@ -1,6 +1,6 @@
 #include "freezecontroller.h"
 
-#include "contract.h"
+#include "export/exportcontroller.h"
 #include "freeze.h"
 #include "personamodel.h"
 #include "window/documentcontroller.h"
@@ -56,21 +56,8 @@ QString FreezeController::freeze()
         return {};
     if (snapshotsFolder().isEmpty() && !changeSnapshotsFolder())
         return {};
-    if (m_model->hasUnsaved()) {
-        QStringList names;
-        for (int k : m_model->unsavedSlots())
-            names.append(slotName(k));
-        switch (m_prompter->askExportWithUnsaved(names)) {
-        case Prompter::ExportAnswer::Cancel:
-            return {};
-        case Prompter::ExportAnswer::SaveAllAndExport:
-            if (!m_documents->saveAll())
-                return {};
-            break;
-        case Prompter::ExportAnswer::ExportOnDisk:
-            break;
-        }
-    }
+    if (!ExportController::settleUnsaved(m_model, m_documents, m_prompter))
+        return {};
     const Result<QString> frozen = freezeSnapshot(m_model->directory(), snapshotsFolder());
     if (!frozen) {
         m_prompter->showError(tr("Freeze failed"), frozen.error());
