@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Times `soulc diff A B` on two large personas that differ in one word of
 # MEMORY.md, against `soulc compose` of both (making the two souls, which any
-# comparison needs), and prints soul-diff-bench's per-step medians.
+# comparison needs) and `soulc count` of the two souls (counting their tokens,
+# which the stable prefix in tokens needs), and prints soul-diff-bench's
+# per-step medians.
 #
 #   bench/diff/soulc-diff.sh BUILD_DIR [RUNS]
 #
@@ -39,6 +41,8 @@ median_ms() {
         printf "%.2f", m / 1000 }'
 }
 
+"$soulc" compose "$work/a" > "$work/a.soul.md"
+"$soulc" compose "$work/b" > "$work/b.soul.md"
 for _ in 1 2 3; do
     "$soulc" diff "$work/a" "$work/b" > /dev/null || true
 done
@@ -46,6 +50,8 @@ diff_us=()
 compose_us=()
 diff_cpu_us=()
 compose_cpu_us=()
+count_us=()
+count_cpu_us=()
 # CPU time (user + sys) of the children, in microseconds, beside wall time:
 # on a shared machine the wall clock also counts waiting for a core.
 # `times` runs in this shell (a subshell would not see these children).
@@ -63,10 +69,14 @@ for ((i = 0; i < runs; i++)); do
     "$soulc" compose "$work/a" > /dev/null
     "$soulc" compose "$work/b" > /dev/null
     now; cpu_us; compose_us+=($((NOW - t0))); compose_cpu_us+=($((CPU - c0)))
+    cpu_us; c0=$CPU; now; t0=$NOW
+    "$soulc" count "$work/a.soul.md" "$work/b.soul.md" > /dev/null
+    now; cpu_us; count_us+=($((NOW - t0))); count_cpu_us+=($((CPU - c0)))
 done
 echo "persona     $(du -cb "$work"/a/*.md | tail -1 | cut -f1) bytes a side; one word changed in MEMORY.md at byte $offset"
 { "$soulc" diff "$work/a" "$work/b" || true; } | tail -1
 echo "                  median wall ms  median CPU ms"
 echo "soulc diff        $(printf '%s\n' "${diff_us[@]}" | median_ms)  $(printf '%s\n' "${diff_cpu_us[@]}" | median_ms)   (soulc diff A B > /dev/null)"
 echo "soulc compose x2  $(printf '%s\n' "${compose_us[@]}" | median_ms)  $(printf '%s\n' "${compose_cpu_us[@]}" | median_ms)   (soulc compose A; soulc compose B)"
+echo "soulc count       $(printf '%s\n' "${count_us[@]}" | median_ms)  $(printf '%s\n' "${count_cpu_us[@]}" | median_ms)   (soulc count A.soul.md B.soul.md)"
 "$build/bin/soul-diff-bench" "$work/a" "$work/b" "$runs"

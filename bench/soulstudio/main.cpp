@@ -29,6 +29,9 @@
 // runtime_switch_gui_cpu_ms: the GUI thread's part of it), then type as above.
 
 #include "../../tests/core/testfiles.h"
+#include "compare/comparecontroller.h"
+#include "compare/comparedialog.h"
+#include "compare/freezecontroller.h"
 #include "personamodel.h"
 #include "preview/previewpanel.h"
 #include "preview/runtimecomposer.h"
@@ -49,12 +52,14 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QKeyEvent>
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextStream>
+#include <QThreadPool>
 #include <QTimer>
 
 #include <algorithm>
@@ -86,6 +91,8 @@ public:
         std::fprintf(stderr, "soulstudio-bench: %s\n", qPrintable(text));
     }
     void showCompare(const QString &, const QString &) override {}
+    QString askSnapshotsFolder(const QString &) override { return snapshots; }
+    QString snapshots;
 };
 
 // Markdown-like prose: headings, lists, emphasis, about 70 bytes a line.
@@ -272,7 +279,66 @@ struct Persona
     bool disk = false;             // time external writes to USER.md
     bool resize = false;           // five window resizes after typing
     bool openClaw = false;         // switch to OpenClaw 2026.9 after open, then type
+    bool compare = false;          // freeze, edit MEMORY.md, type with a compare open
 };
+
+// Freezes the persona, changes one word in MEMORY.md and opens a compare
+// with the snapshot; then each keystroke in MEMORY.md, before the changed
+// word, is timed from the key press to the stable-prefix line showing the
+// comparison of the new text (wall time: the work runs on a worker thread).
+// The diff that follows it and the window's own settling are not counted.
+void runCompare(MainWindow &window, QJsonObject &result)
+{
+    PersonaModel *model = window.model();
+    const QString soulPath = window.freezer()->freeze();
+    if (soulPath.isEmpty()) {
+        std::fprintf(stderr, "soulstudio-bench: freeze failed\n");
+        return;
+    }
+    window.panes()->showPane(6);
+    QPlainTextEdit *editor = window.panes()->pane(6)->editor();
+    QTextCursor cursor = editor->textCursor();
+    cursor.setPosition(editor->document()->characterCount() / 2);
+    cursor.movePosition(QTextCursor::StartOfWord);
+    editor->setTextCursor(cursor);
+    QTest::keyClicks(editor, QStringLiteral("X"));
+    settle(window);
+    QElapsedTimer timer;
+    timer.start();
+    window.compareWith(soulPath);
+    CompareController *controller = window.compareDialog()->controller();
+    const double firstMs = waitFor([&] { return controller->current(); }, 60000);
+    result.insert(QStringLiteral("compare_open_ms"), round2(firstMs < 0 ? -1 : firstMs));
+    controller->waitForWorker();
+    settle(window);
+
+    // Keystrokes earlier in MEMORY.md: the first change moves up there.
+    cursor.setPosition(editor->document()->characterCount() / 4);
+    editor->setTextCursor(cursor);
+    std::vector<double> times;
+    std::vector<double> work;
+    for (int i = 0; i < Keystrokes / 2; ++i) {
+        timer.restart();
+        QKeyEvent press(QEvent::KeyPress, Qt::Key_Q, Qt::NoModifier, QStringLiteral("q"));
+        QKeyEvent release(QEvent::KeyRelease, Qt::Key_Q, Qt::NoModifier, QStringLiteral("q"));
+        QApplication::sendEvent(editor, &press);
+        QApplication::sendEvent(editor, &release);
+        const double ms = waitFor([&] { return controller->current(); }, 60000);
+        times.push_back(ms < 0 ? 60000.0 : ms);
+        work.push_back(controller->lastWorkCpuMs());
+        if (ms < 0)
+            std::fprintf(stderr, "soulstudio-bench: keystroke %d was not compared\n", i);
+        controller->waitForWorker();
+        settle(window);
+    }
+    result.insert(QStringLiteral("compare_keystroke_p50_ms"), round2(percentile(times, 0.50)));
+    result.insert(QStringLiteral("compare_keystroke_p95_ms"), round2(percentile(times, 0.95)));
+    result.insert(QStringLiteral("compare_worker_cpu_p95_ms"), round2(percentile(work, 0.95)));
+    result.insert(QStringLiteral("compare_prefix"), window.compareDialog()->prefixLabel()->text());
+    window.compareDialog()->close();
+    model->revert(6);
+    settle(window);
+}
 
 QJsonObject run(const QString &settings, const Persona &persona)
 {
@@ -290,7 +356,10 @@ QJsonObject run(const QString &settings, const Persona &persona)
     MainWindow::Options options;
     options.settingsFile = settings;
     MainWindow window(options);
-    window.setPrompter(std::make_unique<QuietPrompter>());
+    auto prompter = std::make_unique<QuietPrompter>();
+    QTemporaryDir snapshots;
+    prompter->snapshots = snapshots.path();
+    window.setPrompter(std::move(prompter));
     window.show();
     settle(window);
 
@@ -392,6 +461,12 @@ QJsonObject run(const QString &settings, const Persona &persona)
     if (persona.sparseSlotBytes > 0)
         result.insert(QStringLiteral("open_read_mib"), round2(double(readAtOpen) / 1048576.0));
 
+    if (persona.compare) {
+        model->revert(persona.typeIn);
+        settle(window);
+        runCompare(window, result);
+    }
+
     if (persona.disk) {
         // External writes to a clean pane (USER.md), in place and atomically.
         const QString userPath = slotPath(dir.path(), 3);
@@ -466,12 +541,14 @@ Persona persona(const QString &name)
         p.files[6] = makeText(CapBytes + 256 * 1024, 6); // MEMORY.md over the cap
         p.disk = true;
         p.resize = true;
+        p.compare = true;
         return p;
     }
     for (int k = 0; k < SlotCount; ++k)
         p.files.push_back(makeText(4096, k));
     if (name == QLatin1String("typical")) {
         p.disk = true;
+        p.compare = true;
     } else if (name == QLatin1String("one_line")) {
         p.files[6] = oneLine(1000000);
         p.typeIn = 6;

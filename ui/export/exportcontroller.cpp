@@ -44,26 +44,33 @@ bool ExportController::exportSnapshot()
     }
     if (!existing.isEmpty() && !m_prompter->askReplaceExport(existing))
         return false;
-    if (m_model->hasUnsaved()) {
-        QStringList names;
-        for (int k : m_model->unsavedSlots())
-            names.append(slotName(k));
-        switch (m_prompter->askExportWithUnsaved(names)) {
-        case Prompter::ExportAnswer::Cancel:
-            return false;
-        case Prompter::ExportAnswer::SaveAllAndExport:
-            if (!m_documents->saveAll())
-                return false;
-            break;
-        case Prompter::ExportAnswer::ExportOnDisk:
-            break;
-        }
-    }
+    if (!settleUnsaved(m_model, m_documents, m_prompter))
+        return false;
     if (Status s = exportTo(path); !s) {
         m_prompter->showError(tr("Export failed"), s.error());
         return false;
     }
     return true;
+}
+
+bool ExportController::settleUnsaved(PersonaModel *model,
+                                     DocumentController *documents,
+                                     Prompter *prompter)
+{
+    if (!model->hasUnsaved())
+        return true;
+    QStringList names;
+    for (int k : model->unsavedSlots())
+        names.append(slotName(k));
+    switch (prompter->askExportWithUnsaved(names)) {
+    case Prompter::ExportAnswer::Cancel:
+        return false;
+    case Prompter::ExportAnswer::SaveAllAndExport:
+        return documents->saveAll();
+    case Prompter::ExportAnswer::ExportOnDisk:
+        return true;
+    }
+    return false;
 }
 
 Status ExportController::exportTo(const QString &path)

@@ -29,6 +29,12 @@ public:
     // writes the soul and its manifest. Nothing is saved or written before
     // the last answer. False when cancelled or failed (the failure is shown).
     bool exportSnapshot();
+    // The question about unsaved panes that every export asks last: false
+    // when cancelled or when Save all failed; true to go on and write what
+    // is on disk (saved just now, or as it was).
+    static bool settleUnsaved(PersonaModel *model,
+                              DocumentController *documents,
+                              Prompter *prompter);
     // Writes the snapshot of what is on disk to `path` without asking.
     Status exportTo(const QString &path);
     // Puts the exact soul of `view` on the clipboard.

@@ -95,6 +95,19 @@ QString DialogPrompter::askTokenizerFile(const QString &start)
                                         tr("Hugging Face tokenizer (*.json);;All files (*)"));
 }
 
+QString DialogPrompter::askSnapshotsFolder(const QString &start)
+{
+    return QFileDialog::getExistingDirectory(m_parent, tr("Choose the snapshots folder"), start);
+}
+
+QString DialogPrompter::askSnapshotFile(const QString &start)
+{
+    return QFileDialog::getOpenFileName(m_parent,
+                                        tr("Compare with snapshot"),
+                                        start,
+                                        tr("Souls (*.soul.md);;Markdown (*.md);;All files (*)"));
+}
+
 QString DialogPrompter::askSaveAllDirectory(const QString &start)
 {
     return QFileDialog::getExistingDirectory(m_parent, tr("Save all elsewhere"), start);

@@ -17,6 +17,8 @@ public:
     ExportAnswer askExportWithUnsaved(const QStringList &files) override;
     QString askExportPath(const QString &suggested) override;
     QString askOpenDirectory(const QString &start) override;
+    QString askSnapshotsFolder(const QString &start) override;
+    QString askSnapshotFile(const QString &start) override;
     QString askSaveAllDirectory(const QString &start) override;
     NewPersona askNewPersona(const QString &start) override;
     StaleAnswer askStaleSave(const QString &file, const QString &why) override;

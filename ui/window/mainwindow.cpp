@@ -1,5 +1,8 @@
 #include "mainwindow.h"
 
+#include "compare/comparecontroller.h"
+#include "compare/comparedialog.h"
+#include "compare/freezecontroller.h"
 #include "dialogprompter.h"
 #include "directorylostbar.h"
 #include "documentcontroller.h"
@@ -32,6 +35,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTextBlock>
 #include <QVBoxLayout>
 
 // Resources of a static library are registered by hand, outside any namespace.
@@ -68,6 +72,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     initSoulStudioResources();
     m_documents = new DocumentController(m_model, m_prompter.get(), m_settings.get(), this);
     m_export = new ExportController(m_model, m_documents, m_prompter.get(), this);
+    m_freeze = new FreezeController(m_model, m_documents, m_prompter.get(), m_settings.get(), this);
     m_actions = new WindowActions(this);
     setWindowIcon(QIcon(QStringLiteral(":/soulstudio/icons/soulstudio.svg")));
     setAcceptDrops(true);
@@ -114,6 +119,39 @@ void MainWindow::setPrompter(std::unique_ptr<Prompter> prompter)
     m_prompter = std::move(prompter);
     m_documents->setPrompter(m_prompter.get());
     m_export->setPrompter(m_prompter.get());
+    m_freeze->setPrompter(m_prompter.get());
+}
+
+void MainWindow::compareWith(const QString &soulPath)
+{
+    if (!m_compare) {
+        m_compare = new CompareDialog(m_model, this);
+        m_compare->controller()->setView(
+            m_preview->unsavedToggle()->isChecked() ? SoulView::Unsaved : SoulView::OnDisk);
+        connect(m_preview->unsavedToggle(), &QCheckBox::toggled, m_compare, [this](bool unsaved) {
+            m_compare->controller()->setView(unsaved ? SoulView::Unsaved : SoulView::OnDisk);
+        });
+        connect(m_compare, &CompareDialog::jumpRequested, this, &MainWindow::goToLine);
+    }
+    m_compare->compareWith(soulPath);
+    m_compare->show();
+    m_compare->raise();
+}
+
+void MainWindow::goToLine(int slot, qint64 line)
+{
+    if (!m_model->isOpen() || slot < 0 || slot >= SlotCount)
+        return;
+    activateWindow();
+    // Focusing the editor loads a large pane's text first.
+    m_panes->showPane(slot);
+    QPlainTextEdit *editor = m_panes->pane(slot)->editor();
+    const QTextBlock block = editor->document()->findBlockByNumber(int(qMax<qint64>(0, line - 1)));
+    if (!block.isValid())
+        return;
+    editor->setTextCursor(QTextCursor(block));
+    editor->centerCursor();
+    editor->setFocus(Qt::OtherFocusReason);
 }
 
 void MainWindow::start(const QString &dir)
@@ -270,6 +308,12 @@ void MainWindow::wireModel()
     connect(m_export, &ExportController::statusMessage, this, [this](const QString &text) {
         showMessage(text, 5000);
     });
+    connect(m_freeze, &FreezeController::statusMessage, this, [this](const QString &text) {
+        showMessage(text, 5000);
+    });
+    connect(m_freeze, &FreezeController::recentChanged, this, [this] {
+        m_actions->setRecentSnapshots(m_freeze->recent());
+    });
 }
 
 void MainWindow::wirePanes()
@@ -344,6 +388,20 @@ void MainWindow::wireActions()
             &QAction::triggered,
             m_export,
             &ExportController::exportSnapshot);
+    connect(m_actions->freeze, &QAction::triggered, m_freeze, &FreezeController::freeze);
+    connect(m_actions->changeSnapshotsFolder,
+            &QAction::triggered,
+            m_freeze,
+            &FreezeController::changeSnapshotsFolder);
+    connect(m_actions, &WindowActions::snapshotRequested, this, &MainWindow::compareWith);
+    connect(m_actions->compareWithSnapshot, &QAction::triggered, this, [this] {
+        QString start = m_freeze->snapshotsFolder();
+        if (start.isEmpty())
+            start = QFileInfo(m_model->directory()).dir().absolutePath();
+        const QString soulPath = m_prompter->askSnapshotFile(start);
+        if (!soulPath.isEmpty())
+            compareWith(soulPath);
+    });
     connect(m_actions->copySoul, &QAction::triggered, m_export, [this] {
         m_export->copySoul(m_preview->preview()->view());
     });
@@ -435,6 +493,7 @@ void MainWindow::showFolderState()
     const bool open = m_model->isOpen();
     m_stack->setCurrentWidget(open ? m_editorView : m_startView);
     m_actions->setFolderOpen(open);
+    m_actions->setRecentSnapshots(m_freeze->recent());
     if (!open)
         m_lostBar->hide();
     // [*] is where Qt puts the modified mark while any pane has unsaved edits.

@@ -12,10 +12,12 @@ class QStackedWidget;
 
 namespace soul {
 
+class CompareDialog;
 class DirectoryLostBar;
 class DocumentController;
 class ExportController;
 class FindBar;
+class FreezeController;
 class PaneStack;
 class PersonaModel;
 class PreviewPanel;
@@ -50,6 +52,13 @@ public:
     PersonaModel *model() const { return m_model; }
     DocumentController *documents() const { return m_documents; }
     ExportController *exporter() const { return m_export; }
+    FreezeController *freezer() const { return m_freeze; }
+    // The compare dialog, once a comparison was asked for.
+    CompareDialog *compareDialog() const { return m_compare; }
+    // Opens the compare dialog on the snapshot at `soulPath`.
+    void compareWith(const QString &soulPath);
+    // Shows `line` (1-based) of slot `slot`'s pane, focused, the cursor on it.
+    void goToLine(int slot, qint64 line);
     WindowActions *actions() const { return m_actions; }
     PaneStack *panes() const { return m_panes; }
     PreviewPanel *previewPanel() const { return m_preview; }
@@ -87,6 +96,8 @@ private:
     SoulTokenCounter *m_tokens = nullptr;
     DocumentController *m_documents = nullptr;
     ExportController *m_export = nullptr;
+    FreezeController *m_freeze = nullptr;
+    CompareDialog *m_compare = nullptr;
     WindowActions *m_actions = nullptr;
     QStackedWidget *m_stack = nullptr;
     StartView *m_startView = nullptr;

@@ -77,6 +77,21 @@ public:
         return false;
     }
 
+    // The folder Freeze writes snapshots into; empty when cancelled.
+    virtual QString askSnapshotsFolder(const QString &start)
+    {
+        Q_UNUSED(start);
+        return {};
+    }
+
+    // A frozen or exported soul (its manifest beside it) to compare the
+    // persona with; empty when cancelled.
+    virtual QString askSnapshotFile(const QString &start)
+    {
+        Q_UNUSED(start);
+        return {};
+    }
+
     // Dropping the unsaved text of `file` cannot be undone (it has no file on
     // disk to go back to, or its pane cuts long lines and loads the text
     // anew). True to drop it.

@@ -27,6 +27,10 @@ WindowActions::WindowActions(QWidget *window)
     saveAll = make(tr("Save &All"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     revert = make(tr("&Revert"), {});
     exportSnapshot = make(tr("&Export Snapshot…"), QKeySequence(Qt::CTRL | Qt::Key_E));
+    freeze = make(tr("&Freeze Snapshot"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    changeSnapshotsFolder = make(tr("Change Snapshots &Folder…"), {});
+    compareWithSnapshot = make(tr("Compare with Snapshot &File…"), {});
+    compareMenu = new QMenu(tr("Compare &with Snapshot"), window);
     copySoul = make(tr("&Copy Soul"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     quit = make(tr("&Quit"), QKeySequence::Quit);
     // The editors handle these keys themselves while they have the focus; the
@@ -47,6 +51,7 @@ WindowActions::WindowActions(QWidget *window)
     recentMenu = new QMenu(tr("Open &Recent"), window);
     clearRecent = new QAction(tr("&Clear List"), this);
     setRecent({});
+    setRecentSnapshots({});
     setFolderOpen(false);
     setEditState({});
 }
@@ -61,6 +66,9 @@ void WindowActions::fillMenuBar(QMenuBar *bar) const
     file->addActions({save, saveAll, revert});
     file->addSeparator();
     file->addAction(exportSnapshot);
+    file->addAction(freeze);
+    file->addMenu(compareMenu);
+    file->addAction(changeSnapshotsFolder);
     file->addSeparator();
     file->addActions({closeFolder, quit});
 
@@ -94,6 +102,19 @@ void WindowActions::setRecent(const QStringList &dirs)
     recentMenu->setEnabled(!dirs.isEmpty());
 }
 
+void WindowActions::setRecentSnapshots(const QStringList &souls)
+{
+    compareMenu->clear();
+    for (const QString &soul : souls) {
+        QAction *entry = compareMenu->addAction(QFileInfo(soul).fileName());
+        entry->setToolTip(QDir::toNativeSeparators(soul));
+        connect(entry, &QAction::triggered, this, [this, soul] { Q_EMIT snapshotRequested(soul); });
+    }
+    if (!souls.isEmpty())
+        compareMenu->addSeparator();
+    compareMenu->addAction(compareWithSnapshot);
+}
+
 void WindowActions::setEditState(const EditState &state)
 {
     undo->setEnabled(state.canUndo);
@@ -105,8 +126,16 @@ void WindowActions::setEditState(const EditState &state)
 
 void WindowActions::setFolderOpen(bool isOpen)
 {
-    for (QAction *action :
-         {closeFolder, save, saveAll, revert, exportSnapshot, copySoul, find, focusPreview})
+    for (QAction *action : {closeFolder,
+                            save,
+                            saveAll,
+                            revert,
+                            exportSnapshot,
+                            copySoul,
+                            find,
+                            focusPreview,
+                            freeze,
+                            compareWithSnapshot})
         action->setEnabled(isOpen);
     for (QAction *jump : jumpToSlot)
         jump->setEnabled(isOpen);

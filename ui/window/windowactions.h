@@ -29,6 +29,9 @@ public:
     void setFolderOpen(bool open);
     // Fills File > Open Recent; its entries emit recentRequested().
     void setRecent(const QStringList &dirs);
+    // Fills File > Compare with Snapshot with this persona's recent
+    // snapshots; its entries emit snapshotRequested().
+    void setRecentSnapshots(const QStringList &souls);
     // Undo, Redo, Save and Revert follow the pane last focused; Save All
     // any unsaved pane. Call after setFolderOpen().
     struct EditState
@@ -49,6 +52,10 @@ public:
     QAction *saveAll = nullptr;
     QAction *revert = nullptr;
     QAction *exportSnapshot = nullptr;
+    QAction *freeze = nullptr;
+    QAction *changeSnapshotsFolder = nullptr;
+    QAction *compareWithSnapshot = nullptr;
+    QMenu *compareMenu = nullptr; // owned by the window
     QAction *copySoul = nullptr;
     QAction *quit = nullptr;
     QAction *undo = nullptr;
@@ -63,6 +70,7 @@ public:
 
 Q_SIGNALS:
     void recentRequested(const QString &dir);
+    void snapshotRequested(const QString &soulPath);
 };
 
 } // namespace soul

@@ -1,0 +1,351 @@
+#include "compare/comparecontroller.h"
+#include "compare/comparedialog.h"
+#include "compare/freezecontroller.h"
+#include "composer.h"
+#include "guitestfiles.h"
+#include "personamodel.h"
+#include "preview/previewpanel.h"
+#include "recoverystore.h"
+#include "slots/panestack.h"
+#include "slots/slotpane.h"
+#include "snapshotfile.h"
+#include "souldiff.h"
+#include "tokenencoder.h"
+#include "window/mainwindow.h"
+#include "window/prompter.h"
+#include "window/windowactions.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLocale>
+#include <QMenu>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBlock>
+#include <QTextBrowser>
+
+using namespace soul;
+using namespace soul::guitest;
+
+namespace {
+
+// Answers the window's questions as a test tells it to, and records them.
+class TestPrompter final : public Prompter
+{
+public:
+    ExportAnswer exportAnswer = ExportAnswer::Cancel;
+    QString snapshotsFolder;
+    QString snapshotFile;
+    QStringList asked;
+    QStringList errors;
+
+    UnsavedAnswer askUnsaved(const QStringList &) override { return UnsavedAnswer::Discard; }
+    ExportAnswer askExportWithUnsaved(const QStringList &files) override
+    {
+        asked.append(QStringLiteral("export:") + files.join(QLatin1Char(',')));
+        return exportAnswer;
+    }
+    QString askExportPath(const QString &) override { return {}; }
+    QString askOpenDirectory(const QString &) override { return {}; }
+    QString askSaveAllDirectory(const QString &) override { return {}; }
+    NewPersona askNewPersona(const QString &) override { return {}; }
+    void showError(const QString &, const QString &text) override { errors.append(text); }
+    void showCompare(const QString &, const QString &) override {}
+    QString askSnapshotsFolder(const QString &) override
+    {
+        asked.append(QStringLiteral("snapshotsFolder"));
+        return snapshotsFolder;
+    }
+    QString askSnapshotFile(const QString &) override
+    {
+        asked.append(QStringLiteral("snapshotFile"));
+        return snapshotFile;
+    }
+};
+
+const QByteArray Agents = "# Rules\n\nBe brief.\nCite the file you read.\n";
+const QByteArray Soul = "You are Kip, a terse assistant.\nYou answer in plain words.\n";
+const QByteArray Memory = "- prefers metric units\n- works late\n- the build is green\n"
+                          "- drinks tea\n";
+
+// The line's numbers as the window writes them.
+QString number(qint64 n)
+{
+    return QLocale(QLocale::English).toString(n);
+}
+
+} // namespace
+
+class tst_Compare : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void freezeAsksLikeExport();
+    void freezeThenEditThenCompare();
+    void prefixMovesAsAuthorTypes();
+    void jumpLandsOnFirstChange();
+    void tamperedSnapshotIsReported();
+
+private:
+    QString persona() const { return m_dir->filePath(QStringLiteral("kip")); }
+    QString snapshots() const { return m_dir->filePath(QStringLiteral("snapshots")); }
+    SlotPane *pane(int slot) const { return m_window->panes()->pane(slot); }
+    void openWindow();
+    // Types `text` at the end of line `line` (1-based) of slot `slot`'s pane.
+    void typeAt(int slot, int line, const QString &text);
+    QString freeze();
+    CompareDialog *compare(const QString &soulPath);
+    // Waits for the comparison of the text as it is now and checks it
+    // against core's functions on the whole souls.
+    void checkAgainstCore(CompareDialog *dialog, SoulView view);
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<MainWindow> m_window;
+    TestPrompter *m_prompter = nullptr;
+};
+
+void tst_Compare::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+}
+
+void tst_Compare::init()
+{
+    QVERIFY(QDir(RecoveryStore::rootPath()).removeRecursively());
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    QVERIFY(QDir().mkpath(persona()));
+    QVERIFY(writeInPlace(QDir(persona()).filePath(slotName(0)), Agents));
+    QVERIFY(writeInPlace(QDir(persona()).filePath(slotName(1)), Soul));
+    QVERIFY(writeInPlace(QDir(persona()).filePath(slotName(6)), Memory));
+    openWindow();
+}
+
+void tst_Compare::cleanup()
+{
+    if (m_window)
+        m_window->close();
+    m_window.reset();
+    m_dir.reset();
+}
+
+void tst_Compare::openWindow()
+{
+    MainWindow::Options options;
+    options.settingsFile = m_dir->filePath(QStringLiteral("settings.ini"));
+    m_window = std::make_unique<MainWindow>(options);
+    auto prompter = std::make_unique<TestPrompter>();
+    m_prompter = prompter.get();
+    m_prompter->snapshotsFolder = snapshots();
+    m_window->setPrompter(std::move(prompter));
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    m_window->start(persona());
+    QVERIFY(m_window->model()->isOpen());
+}
+
+void tst_Compare::typeAt(int slot, int line, const QString &text)
+{
+    m_window->panes()->showPane(slot);
+    QPlainTextEdit *editor = pane(slot)->editor();
+    QTextCursor cursor(editor->document()->findBlockByNumber(line - 1));
+    cursor.movePosition(QTextCursor::EndOfBlock);
+    editor->setTextCursor(cursor);
+    QTest::keyClicks(editor, text);
+}
+
+QString tst_Compare::freeze()
+{
+    const QStringList before = m_window->freezer()->recent();
+    m_window->actions()->freeze->trigger();
+    const QStringList after = m_window->freezer()->recent();
+    if (after.size() != before.size() + 1)
+        return {};
+    return after.first();
+}
+
+CompareDialog *tst_Compare::compare(const QString &soulPath)
+{
+    // Through the File menu's entry for the snapshot.
+    const QList<QAction *> entries = m_window->actions()->compareMenu->actions();
+    for (QAction *entry : entries) {
+        if (entry->text() == QFileInfo(soulPath).fileName()) {
+            entry->trigger();
+            return m_window->compareDialog();
+        }
+    }
+    return nullptr;
+}
+
+void tst_Compare::checkAgainstCore(CompareDialog *dialog, SoulView view)
+{
+    CompareController *controller = dialog->controller();
+    QTRY_VERIFY(controller->current());
+    const Result<LoadedSnapshot> snapshot = loadSnapshot(controller->snapshotPath());
+    QVERIFY2(snapshot, qPrintable(snapshot.error()));
+    const QByteArray live = m_window->model()->soul(view);
+    const StablePrefix want = stablePrefix(snapshot.value().soul.soul,
+                                           live,
+                                           tokenEncoding(QStringLiteral("o200k_base")).value());
+    const StablePrefix &got = controller->result().prefix;
+    QCOMPARE(got.tokens, want.tokens);
+    QCOMPARE(got.totalTokens, want.totalTokens);
+    QCOMPARE(got.bytes, want.bytes);
+    QVERIFY2(dialog->prefixLabel()->text().contains(
+                 QStringLiteral("the first %1 of %2 tokens are unchanged")
+                     .arg(number(want.tokens), number(want.totalTokens)))
+                 || want.identical,
+             qPrintable(dialog->prefixLabel()->text()));
+}
+
+void tst_Compare::freezeAsksLikeExport()
+{
+    typeAt(6, 1, QStringLiteral(" always"));
+    m_prompter->exportAnswer = Prompter::ExportAnswer::Cancel;
+    m_window->actions()->freeze->trigger();
+    // The folder first, then the unsaved panes; cancelled: nothing written.
+    QCOMPARE(m_prompter->asked,
+             QStringList({QStringLiteral("snapshotsFolder"), QStringLiteral("export:MEMORY.md")}));
+    QVERIFY(!QFileInfo::exists(snapshots()) || QDir(snapshots()).isEmpty());
+    QVERIFY(m_window->model()->slot(6).dirty);
+
+    // The folder is remembered: the next freeze asks only about the panes.
+    m_prompter->asked.clear();
+    m_prompter->exportAnswer = Prompter::ExportAnswer::ExportOnDisk;
+    const QString frozen = freeze();
+    QVERIFY(!frozen.isEmpty());
+    QCOMPARE(m_prompter->asked, QStringList(QStringLiteral("export:MEMORY.md")));
+    QCOMPARE(QFileInfo(frozen).absolutePath(), QFileInfo(snapshots()).absoluteFilePath());
+    QVERIFY(QFileInfo(frozen).fileName().startsWith(QStringLiteral("kip-")));
+    QVERIFY(QFileInfo::exists(frozen + QStringLiteral(".manifest.json")));
+    // What is on disk, not the unsaved edit; the buffer stays unsaved.
+    QCOMPARE(readAll(frozen), composeDirectory(persona()).soul);
+    QVERIFY(m_window->model()->slot(6).dirty);
+    QVERIFY(QDir(persona()).entryList(QDir::Files).filter(QStringLiteral(".soul.md")).isEmpty());
+    QSettings settings(m_dir->filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+    QCOMPARE(QFileInfo(settings.value(QStringLiteral("snapshots/folder")).toString()),
+             QFileInfo(snapshots()));
+}
+
+void tst_Compare::freezeThenEditThenCompare()
+{
+    const QString frozen = freeze();
+    QVERIFY(!frozen.isEmpty());
+    typeAt(6, 2, QStringLiteral(" and early"));
+    CompareDialog *dialog = compare(frozen);
+    QVERIFY(dialog);
+    QVERIFY(dialog->isVisible());
+    checkAgainstCore(dialog, SoulView::Unsaved);
+    const auto &status = dialog->controller()->result().status;
+    QCOMPARE(status[0], SectionStatus::Unchanged);
+    QCOMPARE(status[1], SectionStatus::Unchanged);
+    QCOMPARE(status[2], SectionStatus::Absent);
+    QCOMPARE(status[6], SectionStatus::Changed);
+    QVERIFY(dialog->sectionsLabel()->text().contains(QStringLiteral("changed")));
+    QVERIFY(dialog->prefixLabel()->text().endsWith(
+        QStringLiteral("the first change is in MEMORY.md, line 2")));
+    // The diff marks the words that changed within the line.
+    QTRY_VERIFY(dialog->diffView()->toHtml().contains(QStringLiteral("and early")));
+    QVERIFY(dialog->diffView()->toPlainText().contains(QStringLiteral("-- works late")));
+    QVERIFY(dialog->diffView()->toPlainText().contains(QStringLiteral("+- works late and early")));
+
+    // The preview's toggle: what is on disk is the snapshot.
+    m_window->previewPanel()->unsavedToggle()->setChecked(false);
+    QTRY_VERIFY(dialog->controller()->current() && dialog->controller()->view() == SoulView::OnDisk);
+    checkAgainstCore(dialog, SoulView::OnDisk);
+    QVERIFY(dialog->controller()->result().prefix.identical);
+    QVERIFY(dialog->prefixLabel()->text().contains(QStringLiteral("(100%)")));
+    QVERIFY(!dialog->jumpButton()->isEnabled());
+}
+
+void tst_Compare::prefixMovesAsAuthorTypes()
+{
+    const QString frozen = freeze();
+    QVERIFY(!frozen.isEmpty());
+    CompareDialog *dialog = compare(frozen);
+    QVERIFY(dialog);
+    checkAgainstCore(dialog, SoulView::Unsaved);
+    const qint64 total = dialog->controller()->result().prefix.totalTokens;
+    QCOMPARE(dialog->controller()->result().prefix.tokens, total);
+
+    typeAt(6, 3, QStringLiteral(" again"));
+    checkAgainstCore(dialog, SoulView::Unsaved);
+    const qint64 inMemory = dialog->controller()->result().prefix.tokens;
+    QVERIFY(inMemory < total);
+    QCOMPARE(dialog->controller()->result().firstChange->file, QStringLiteral("MEMORY.md"));
+
+    // An edit earlier in the soul moves the first change up.
+    typeAt(1, 1, QStringLiteral(" Mostly."));
+    checkAgainstCore(dialog, SoulView::Unsaved);
+    const qint64 inSoul = dialog->controller()->result().prefix.tokens;
+    QVERIFY(inSoul < inMemory);
+    QVERIFY(dialog->prefixLabel()->text().endsWith(
+        QStringLiteral("the first change is in SOUL.md, line 1")));
+
+    // Taking it back moves it down again.
+    QPlainTextEdit *editor = pane(1)->editor();
+    for (int i = 0; i < 8; ++i)
+        QTest::keyClick(editor, Qt::Key_Backspace);
+    checkAgainstCore(dialog, SoulView::Unsaved);
+    QCOMPARE(dialog->controller()->result().prefix.tokens, inMemory);
+}
+
+void tst_Compare::jumpLandsOnFirstChange()
+{
+    const QString frozen = freeze();
+    QVERIFY(!frozen.isEmpty());
+    typeAt(6, 3, QStringLiteral(" now"));
+    CompareDialog *dialog = compare(frozen);
+    QVERIFY(dialog);
+    checkAgainstCore(dialog, SoulView::Unsaved);
+    const FirstChange change = *dialog->controller()->result().firstChange;
+    QCOMPARE(change.slot, 6);
+    QCOMPARE(change.line, qint64(3));
+    // Somewhere else first, so the jump has to move the cursor.
+    m_window->panes()->showPane(0);
+    QVERIFY(dialog->jumpButton()->isEnabled());
+    QTest::mouseClick(dialog->jumpButton(), Qt::LeftButton);
+    QPlainTextEdit *editor = pane(6)->editor();
+    QTRY_COMPARE(QApplication::focusWidget(), editor);
+    QCOMPARE(editor->textCursor().blockNumber(), int(change.line - 1));
+}
+
+void tst_Compare::tamperedSnapshotIsReported()
+{
+    const QString frozen = freeze();
+    QVERIFY(!frozen.isEmpty());
+    QByteArray bytes = readAll(frozen);
+    bytes.replace("terse", "TERSE");
+    QVERIFY(writeInPlace(frozen, bytes));
+    CompareDialog *dialog = compare(frozen);
+    QVERIFY(dialog);
+    QVERIFY(!dialog->controller()->error().isEmpty());
+    QVERIFY(dialog->errorLabel()->isVisible());
+    QVERIFY2(dialog->errorLabel()->text().contains(QStringLiteral("does not match its manifest")),
+             qPrintable(dialog->errorLabel()->text()));
+    QVERIFY(dialog->errorLabel()->text().contains(frozen));
+    QVERIFY(dialog->prefixLabel()->text().isEmpty());
+    QVERIFY(!dialog->jumpButton()->isEnabled());
+
+    // "Compare with Snapshot File..." takes any soul: an intact one after it
+    // clears the report.
+    m_prompter->snapshotFile = freeze();
+    m_window->actions()->compareWithSnapshot->trigger();
+    QVERIFY(m_prompter->asked.contains(QStringLiteral("snapshotFile")));
+    QVERIFY(!dialog->errorLabel()->isVisible());
+    checkAgainstCore(dialog, SoulView::Unsaved);
+}
+
+QTEST_MAIN(tst_Compare)
+#include "tst_compare.moc"

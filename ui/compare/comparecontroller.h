@@ -1,0 +1,99 @@
+#pragma once
+
+#include "cacherules.h"
+#include "liveprefix.h"
+#include "personamodel.h"
+
+#include <QObject>
+#include <QString>
+#include <QThreadPool>
+
+#include <memory>
+
+namespace soul {
+
+// A comparison of the open persona (with or without unsaved edits) against a
+// frozen snapshot, kept up to date as the author types. Every comparison runs
+// on a worker thread; a newer edit supersedes one still waiting, and only the
+// latest result is shown. What the window shows is decided here, as text, so
+// tests read it without a window.
+class CompareController : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit CompareController(const PersonaModel *model, QObject *parent = nullptr);
+    ~CompareController() override;
+
+    // Loads the snapshot at `soulPath` (checked against its manifest) and
+    // starts comparing. False with error() set when it cannot be compared.
+    bool open(const QString &soulPath);
+    QString snapshotPath() const { return m_path; }
+    // Why the snapshot cannot be compared (its soul does not match its
+    // manifest, ...); empty when it can.
+    QString error() const { return m_error; }
+
+    void setView(SoulView view);
+    SoulView view() const { return m_view; }
+
+    // The latest result; valid once hasResult().
+    bool hasResult() const { return m_hasResult; }
+    const LiveComparison &result() const { return m_result; }
+    // The worker's CPU milliseconds for the latest result (the prefix, not the diff).
+    double lastWorkCpuMs() const { return m_workMs; }
+    // Waits until no comparison or diff is running (tests, the benchmark).
+    void waitForWorker() { m_pool.waitForDone(); }
+
+    // A comparison runs or waits: the result shown is older than the text.
+    bool busy() const { return m_running || m_pending; }
+    // True when the result shown is of the text as it is now.
+    bool current() const { return m_hasResult && !busy() && m_resultGeneration == m_generation; }
+
+    // "the first 12,345 of 14,020 tokens are unchanged (88%); the first
+    // change is in MEMORY.md, line 12"
+    QString prefixSentence() const;
+    // One sentence per provider rule, then the note on what else is prefix.
+    QStringList reuseSentences() const;
+    QString prefixNote() const { return m_cache.prefixNote; }
+    // The changed sections as a unified line diff (HTML, changed words
+    // marked), computed after the prefix on the same worker.
+    QString diffHtml() const { return m_diffHtml; }
+
+    // Builds the live side from the model as it is now.
+    static LiveSections liveSections(const PersonaModel *model, SoulView view);
+
+public Q_SLOTS:
+    // Compares again (the model changed).
+    void refresh();
+
+Q_SIGNALS:
+    // The prefix, the statuses and the first change are new.
+    void updated();
+    // The diff of the changed sections is new.
+    void diffUpdated();
+
+private:
+    struct Shared;
+    void start();
+    void finished(quint64 generation, const LiveComparison &result, double workMs);
+
+    const PersonaModel *m_model = nullptr;
+    SoulView m_view = SoulView::Unsaved;
+    QString m_path;
+    QString m_error;
+    CacheTable m_cache;
+    std::shared_ptr<Shared> m_shared;
+    quint64 m_generation = 0;
+    bool m_running = false;
+    bool m_pending = false;
+    bool m_hasResult = false;
+    quint64 m_resultGeneration = 0;
+    LiveComparison m_result;
+    QString m_diffHtml;
+    double m_workMs = 0;
+    // Its own thread: comparisons never queue behind other work of the
+    // window (token counts, totals) in the global pool.
+    QThreadPool m_pool;
+};
+
+} // namespace soul

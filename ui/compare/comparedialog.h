@@ -1,0 +1,52 @@
+#pragma once
+
+#include <QDialog>
+
+class QLabel;
+class QPushButton;
+class QTextBrowser;
+
+namespace soul {
+
+class CompareController;
+class PersonaModel;
+
+// The persona against a snapshot: the stable prefix with a jump to the first
+// change, what each provider's cache would reuse, each section's status and
+// a diff of the changed sections. Not modal: the author types on while it is
+// open, and it follows.
+class CompareDialog : public QDialog
+{
+    Q_OBJECT
+
+public:
+    explicit CompareDialog(const PersonaModel *model, QWidget *parent = nullptr);
+
+    CompareController *controller() const { return m_controller; }
+    QLabel *prefixLabel() const { return m_prefix; }
+    QLabel *errorLabel() const { return m_error; }
+    QLabel *sectionsLabel() const { return m_sections; }
+    QPushButton *jumpButton() const { return m_jump; }
+    QTextBrowser *diffView() const { return m_diff; }
+
+    // Compares with the snapshot at `soulPath`.
+    void compareWith(const QString &soulPath);
+
+Q_SIGNALS:
+    // Show `line` (1-based) of slot `slot`'s pane.
+    void jumpRequested(int slot, qint64 line);
+
+private:
+    void showResult();
+
+    CompareController *m_controller = nullptr;
+    QLabel *m_title = nullptr;
+    QLabel *m_error = nullptr;
+    QLabel *m_prefix = nullptr;
+    QPushButton *m_jump = nullptr;
+    QLabel *m_reuse = nullptr;
+    QLabel *m_sections = nullptr;
+    QTextBrowser *m_diff = nullptr;
+};
+
+} // namespace soul

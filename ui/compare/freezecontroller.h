@@ -1,0 +1,57 @@
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+class QSettings;
+
+namespace soul {
+
+class DocumentController;
+class PersonaModel;
+class Prompter;
+
+// Freeze: an export, in one step, into the snapshots folder the author chose
+// once (asked the first time, then remembered), named by persona and time;
+// and the list of this persona's snapshots there.
+class FreezeController : public QObject
+{
+    Q_OBJECT
+
+public:
+    FreezeController(PersonaModel *model,
+                     DocumentController *documents,
+                     Prompter *prompter,
+                     QSettings *settings,
+                     QObject *parent = nullptr);
+
+    void setPrompter(Prompter *prompter) { m_prompter = prompter; }
+
+    // Empty until the author chose one.
+    QString snapshotsFolder() const;
+    // Asks for the folder; false when cancelled.
+    bool changeSnapshotsFolder();
+
+    // As Export asks: the destination first (the snapshots folder, only when
+    // none was chosen yet), then about unsaved panes; nothing is saved or
+    // written before the last answer. Returns the frozen soul's path, empty
+    // when cancelled or failed (the failure is shown).
+    QString freeze();
+
+    // This persona's snapshots in the snapshots folder, newest first.
+    QStringList recent() const;
+
+Q_SIGNALS:
+    void statusMessage(const QString &text);
+    // The folder or its snapshots changed: the File menu lists them again.
+    void recentChanged();
+
+private:
+    PersonaModel *m_model = nullptr;
+    DocumentController *m_documents = nullptr;
+    Prompter *m_prompter = nullptr;
+    QSettings *m_settings = nullptr;
+};
+
+} // namespace soul
