@@ -5,7 +5,7 @@ namespace soul {
 namespace {
 
 // Blocks of about this size: a keystroke encodes one or two of them.
-constexpr qsizetype BlockBytes = 16 * 1024;
+constexpr qsizetype BlockBytes = qsizetype(16) * 1024;
 
 // Whether a block may end before `at`: a line feed, then an ASCII letter.
 // With both built-in encodings' patterns no piece reaches across that point
