@@ -3,6 +3,7 @@
 #include "personamodel.h"
 #include "preview/previewpanel.h"
 #include "preview/soulpreview.h"
+#include "quietprompter.h"
 #include "slots/panestack.h"
 #include "slots/sizemeter.h"
 #include "slots/slotpane.h"
@@ -29,19 +30,6 @@ using namespace soul::guitest;
 // characters, a file of NUL bytes, a sparse 1 GiB file. Times are compared
 // with an ordinary persona opened in the same run, never with a fixed figure.
 namespace {
-
-class QuietPrompter final : public Prompter
-{
-public:
-    UnsavedAnswer askUnsaved(const QStringList &) override { return UnsavedAnswer::Discard; }
-    ExportAnswer askExportWithUnsaved(const QStringList &) override { return ExportAnswer::Cancel; }
-    QString askExportPath(const QString &) override { return {}; }
-    QString askOpenDirectory(const QString &) override { return {}; }
-    QString askSaveAllDirectory(const QString &) override { return {}; }
-    NewPersona askNewPersona(const QString &) override { return {}; }
-    void showError(const QString &, const QString &) override {}
-    void showCompare(const QString &, const QString &) override {}
-};
 
 constexpr int Memory = 6; // MEMORY.md
 constexpr qint64 OneMB = 1000000;

@@ -5,6 +5,7 @@
 #include "preview/previewpanel.h"
 #include "preview/runtimecomposer.h"
 #include "preview/soulpreview.h"
+#include "quietprompter.h"
 #include "slots/panestack.h"
 #include "slots/runtimemeter.h"
 #include "slots/slotpane.h"
@@ -29,20 +30,6 @@ using namespace soul;
 using namespace soul::guitest;
 
 namespace {
-
-// Closing with unsaved text drops it; nothing else is asked.
-class QuietPrompter final : public Prompter
-{
-public:
-    UnsavedAnswer askUnsaved(const QStringList &) override { return UnsavedAnswer::Discard; }
-    ExportAnswer askExportWithUnsaved(const QStringList &) override { return ExportAnswer::Cancel; }
-    QString askExportPath(const QString &) override { return {}; }
-    QString askOpenDirectory(const QString &) override { return {}; }
-    QString askSaveAllDirectory(const QString &) override { return {}; }
-    NewPersona askNewPersona(const QString &) override { return {}; }
-    void showError(const QString &, const QString &) override {}
-    void showCompare(const QString &, const QString &) override {}
-};
 
 // A SOUL.md well over OpenClaw's 20,000 characters: it keeps a head and a tail.
 QByteArray longSoul()
