@@ -65,7 +65,8 @@ lints, the soul's size and exact token count, and the soul's SHA-256.
 With --runtime openclaw: for each file, whether OpenClaw 2026.9 loads it,
 its characters (UTF-16 code units, after trimming the end) and how many of
 them are injected, its limit, whether it is truncated; then the totals
-against the 60,000-character budget, the lints and the section's size.
+against the 60,000-character budget, the lints, and the section's size and
+exact token count.
 
 Options:
   --runtime NAME    toolnexus (the default) or openclaw

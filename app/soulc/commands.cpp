@@ -420,7 +420,9 @@ QString sha256Hex(const QByteArray &bytes)
     return QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
 }
 
-QByteArray openClawStatText(const QString &dir, const OpenClawReport &report)
+QByteArray openClawStatText(const QString &dir,
+                            const OpenClawReport &report,
+                            const Tokenizer &tokenizer)
 {
     const OpenClawComposition &c = report.composition;
     const QString dash = QStringLiteral("-");
@@ -479,17 +481,19 @@ QByteArray openClawStatText(const QString &dir, const OpenClawReport &report)
             out += lintLine(lint.file.isEmpty() ? report.directory : lint.file, lint);
     }
     const QByteArray bytes = c.section.toUtf8();
-    out += QStringLiteral("\nsection  %1 characters, %2 bytes, ~%3 tokens (approx., 4 characters "
-                          "a token)\nsha256   %4\n")
+    out += QStringLiteral("\nsection  %1 characters, %2 bytes, %3 tokens (%4)\nsha256   %5\n")
                .arg(formatCount(c.section.size()),
                     formatCount(bytes.size()),
-                    formatCount((c.section.size() + 3) / 4),
+                    formatCount(tokenizer.count(bytes)),
+                    tokenizer.name(),
                     sha256Hex(bytes))
                .toUtf8();
     return out;
 }
 
-QByteArray openClawStatJson(const QString &dir, const OpenClawReport &report)
+QByteArray openClawStatJson(const QString &dir,
+                            const OpenClawReport &report,
+                            const Tokenizer &tokenizer)
 {
     const OpenClawComposition &c = report.composition;
     QJsonArray files;
@@ -566,7 +570,8 @@ QByteArray openClawStatJson(const QString &dir, const OpenClawReport &report)
          QJsonObject{
              {QStringLiteral("chars"), c.section.size()},
              {QStringLiteral("bytes"), bytes.size()},
-             {QStringLiteral("approxTokens"), (c.section.size() + 3) / 4},
+             {QStringLiteral("encoding"), tokenizer.name()},
+             {QStringLiteral("tokens"), tokenizer.count(bytes)},
              {QStringLiteral("sha256"), sha256Hex(bytes)},
          }},
     };
@@ -641,8 +646,8 @@ int runStat(const Invocation &invocation)
         const Result<OpenClawReport> report = openClawReport(dir, profile);
         if (!report)
             return fail(report.error());
-        return writeStandardOutput(invocation.json ? openClawStatJson(dir, *report)
-                                                   : openClawStatText(dir, *report));
+        return writeStandardOutput(invocation.json ? openClawStatJson(dir, *report, *tokenizer)
+                                                   : openClawStatText(dir, *report, *tokenizer));
     }
     const Result<Inspection> inspection = inspectDirectory(invocation.arguments.at(0), true);
     if (!inspection)

@@ -1205,6 +1205,14 @@ private Q_SLOTS:
         QCOMPARE(section.value(QStringLiteral("bytes")).toInt(), compose.out.size());
         QCOMPARE(section.value(QStringLiteral("sha256")).toString().toLatin1(),
                  sha256Hex(compose.out));
+        // The exact count of the bytes OpenClaw injects, not an estimate.
+        const auto o200k = Tokenizer::builtin(QStringLiteral("o200k_base"));
+        QVERIFY(o200k);
+        const qint64 tokens = o200k->count(compose.out);
+        QVERIFY(tokens > 0);
+        QCOMPARE(section.value(QStringLiteral("encoding")).toString(), QStringLiteral("o200k_base"));
+        QCOMPARE(section.value(QStringLiteral("tokens")).toInteger(), tokens);
+        QVERIFY(!section.contains(QStringLiteral("approxTokens")));
 
         const Run text = soulc({QStringLiteral("stat"), QStringLiteral("--runtime=openclaw"), dir});
         QCOMPARE(text.exitCode, ExitSuccess);
@@ -1219,6 +1227,9 @@ private Q_SLOTS:
         QVERIFY2(memoryRow.match(out).hasMatch(), qPrintable(out));
         QVERIFY2(totalRow.match(out).hasMatch(), qPrintable(out));
         QVERIFY(out.contains(QStringLiteral("\nTOOLS.md      not loaded")));
+        QVERIFY2(out.contains(QStringLiteral(" bytes, %1 tokens (o200k_base)\n")
+                                  .arg(QLocale(QLocale::English).toString(tokens))),
+                 qPrintable(out));
     }
 
     void checkOpenClaw_data()
