@@ -810,7 +810,7 @@ void tst_MainWindow::rangeEditsStayExactWithMultibyteText()
 
 void tst_MainWindow::sizeMeterLevels()
 {
-    SizeMeter meter;
+    SizeMeter meter(ComposeRule::toolnexus());
     meter.setBytes(10);
     QCOMPARE(meter.level(), SizeMeter::Level::Normal);
     meter.setBytes(NearCapBytes);
