@@ -103,8 +103,7 @@ bool composeDirectoryTo(const QString &dir,
                         QStringList *found = nullptr);
 
 // What `profile`'s runtime injects for `dir`: for toolnexus the soul above by
-// the profile's rule,
-// streamed; for OpenClaw the workspace-files section of its system prompt,
+// the profile's rule, streamed; for OpenClaw the workspace-files section of its system prompt,
 // whole (it is at most a few hundred KB). `found` receives the names of the
 // files whose text was injected.
 bool composeDirectoryTo(const QString &dir,

@@ -53,8 +53,8 @@ struct RuntimeProfile
 {
     Runtime runtime = Runtime::Toolnexus;
     OpenClawSettings openClaw; // used by Runtime::OpenClaw only
-    // How Runtime::Toolnexus composes; also what the editor reads of a file
-    // too large to read whole, whichever runtime is shown.
+    // How Runtime::Toolnexus composes and what its meters and lints measure
+    // against (its cap).
     ComposeRule rule = ComposeRule::toolnexus();
 
     static RuntimeProfile toolnexus() { return {}; }
