@@ -197,6 +197,7 @@ private Q_SLOTS:
     void rangeEditsStayExactWithMultibyteText();
     void sizeMeterLevels();
     void sizeMeterSaysItsRulesCap();
+    void previewLaysOutItsModelsRule();
     void createFromTemplate();
     void newPersonaWritesTemplates();
     void newPersonaSurvivesEveryWriteFault_data();
@@ -822,6 +823,45 @@ void tst_MainWindow::sizeMeterLevels()
     QCOMPARE(meter.level(), SizeMeter::Level::Over);
     QVERIFY(meter.text().contains(QStringLiteral("truncated: the agent gets the first 2 MiB")));
     QVERIFY(meter.text().contains(QStringLiteral("100")));
+}
+
+// The preview follows its model's rule: the rule's order and join, in a
+// rebuild and in its range edits.
+void tst_MainWindow::previewLaysOutItsModelsRule()
+{
+    ComposeRule rule = ComposeRule::toolnexus();
+    rule.order = {6, 1, 0};
+    rule.sectionJoin = QByteArrayLiteral("\n~~~\n");
+    rule.sectionPrefix = QByteArrayLiteral("# ");
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    for (const auto &[name, text] : {std::pair{"AGENTS.md", "agents"},
+                                     std::pair{"SOUL.md", "soul"},
+                                     std::pair{"MEMORY.md", "memory"},
+                                     std::pair{"TOOLS.md", "tools"}}) {
+        QVERIFY(test::writeFile(QDir(dir.path()).filePath(QLatin1String(name)), text));
+    }
+    PersonaModel model(rule);
+    QVERIFY(model.open(dir.path()));
+    SoulPreview preview(&model);
+    preview.setView(SoulView::Unsaved);
+    preview.rebuild();
+    const auto expected = [&model] { return utf8::decode(model.soul(SoulView::Unsaved)); };
+    QCOMPARE(previewText(&preview),
+             QStringLiteral(
+                 "# MEMORY.md\n\nmemory\n~~~\n# SOUL.md\n\nsoul\n~~~\n# AGENTS.md\n\nagents"));
+    QCOMPARE(preview.sectionAt(0), 6);
+    QCOMPARE(preview.sectionAt(int(previewText(&preview).size())), 0);
+
+    // A change inside the middle section; a change to a slot the rule leaves out.
+    model.setBufferText(1, u"soul, longer");
+    preview.updateSection(1);
+    QCOMPARE(previewText(&preview), expected());
+    model.setBufferText(4, u"tools, not composed");
+    preview.updateSection(4);
+    QCOMPARE(previewText(&preview), expected());
+    QVERIFY(!previewText(&preview).contains(QStringLiteral("tools")));
+    model.close();
 }
 
 // The meter speaks of the rule it was given: its cap, its near share.
