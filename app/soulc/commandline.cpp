@@ -1,5 +1,6 @@
 #include "commandline.h"
 
+#include "lint.h"
 #include "runtimeprofile.h"
 
 #include <QByteArray>
@@ -7,6 +8,15 @@
 namespace soul {
 
 namespace {
+
+// A help text with the toolnexus rule's cap said in it, never written out.
+QByteArray withCap(const char *text)
+{
+    const ComposeRule &rule = ComposeRule::toolnexus();
+    return QByteArray(text)
+        .replace("@CAPBYTES@", formatCount(rule.capBytes).toUtf8())
+        .replace("@CAP@", rule.capText().toUtf8());
+}
 
 constexpr char GeneralHelp[] = R"(Usage: soulc COMMAND [OPTIONS] DIR
 
@@ -27,7 +37,7 @@ Options:
   -h, --help       show this help; 'soulc COMMAND --help' shows a command's
   --version        show the version
 
-compose, stat and check take --runtime toolnexus (the default: the 2 MiB
+compose, stat and check take --runtime toolnexus (the default: the @CAP@
 byte-cap rule) or --runtime openclaw (what OpenClaw 2026.9 injects).
 
 Exit status: 0 success, 1 check found problems or diff found differences,
@@ -58,7 +68,7 @@ Exit status: 0 success, 2 error or bad usage.
 constexpr char StatHelp[] = R"(Usage: soulc stat [--runtime NAME] [--encoding NAME] [--json] DIR
 
 Show, for each slot of DIR, whether it is present, its size in bytes, the
-tokens of its section in the soul, its share of the 2,097,152-byte cap,
+tokens of its section in the soul, its share of the @CAPBYTES@-byte cap,
 whether it is truncated and how many lints it has; then the totals, the
 lints, the soul's size and exact token count, and the soul's SHA-256.
 
@@ -370,11 +380,11 @@ QByteArray helpText(Command command)
 {
     switch (command) {
     case Command::None:
-        return QByteArray(GeneralHelp);
+        return withCap(GeneralHelp);
     case Command::Compose:
         return QByteArray(ComposeHelp);
     case Command::Stat:
-        return QByteArray(StatHelp);
+        return withCap(StatHelp);
     case Command::Check:
         return QByteArray(CheckHelp);
     case Command::Export:

@@ -318,7 +318,7 @@ QByteArray statJson(const Inspection &inspection, const SoulTokenCounts &tokens)
     const qint64 soulBytes = inspection.composition.soul.size();
     const QJsonObject root{
         {QStringLiteral("directory"), inspection.directory},
-        {QStringLiteral("capBytes"), CapBytes},
+        {QStringLiteral("capBytes"), inspection.rule.capBytes},
         {QStringLiteral("encoding"), tokens.encoding},
         {QStringLiteral("slots"), slots},
         {QStringLiteral("found"), QJsonArray::fromStringList(inspection.composition.found)},
@@ -611,16 +611,19 @@ int runCompose(const Invocation &invocation)
         // Streamed slot by slot: memory stays at one slot however large the
         // persona, and no copy of the whole soul is ever made.
         int writeError = 0;
-        const bool written = composeDirectoryTo(dir, [&writeError](QByteArrayView piece) {
-            if (writeAll(STDOUT_FILENO, piece))
-                return true;
-            writeError = errno;
-            return false;
-        });
+        const bool written = composeDirectoryTo(
+            dir,
+            [&writeError](QByteArrayView piece) {
+                if (writeAll(STDOUT_FILENO, piece))
+                    return true;
+                writeError = errno;
+                return false;
+            },
+            profile.rule);
         return written ? ExitSuccess : standardOutputFailed(writeError);
     }
     // A file is written whole (atomically), so it needs the whole soul.
-    const Composition composition = composeDirectory(dir);
+    const Composition composition = composeDirectory(dir, profile.rule);
     QByteArray found;
     if (invocation.found) {
         for (const QString &name : composition.found)
@@ -641,7 +644,8 @@ int runStat(const Invocation &invocation)
     const auto tokenizer = encodingFor(invocation);
     if (!tokenizer)
         return ExitFailure;
-    if (const RuntimeProfile profile = profileOf(invocation); profile.runtime == Runtime::OpenClaw) {
+    const RuntimeProfile profile = profileOf(invocation);
+    if (profile.runtime == Runtime::OpenClaw) {
         const QString &dir = invocation.arguments.at(0);
         const Result<OpenClawReport> report = openClawReport(dir, profile);
         if (!report)
@@ -649,7 +653,9 @@ int runStat(const Invocation &invocation)
         return writeStandardOutput(invocation.json ? openClawStatJson(dir, *report, *tokenizer)
                                                    : openClawStatText(dir, *report, *tokenizer));
     }
-    const Result<Inspection> inspection = inspectDirectory(invocation.arguments.at(0), true);
+    const Result<Inspection> inspection = inspectDirectory(invocation.arguments.at(0),
+                                                           profile.rule,
+                                                           true);
     if (!inspection)
         return fail(inspection.error());
     const SoulTokenCounts tokens = countSoulTokens(inspection->composition, *tokenizer);
@@ -745,7 +751,8 @@ int runCount(const Invocation &invocation)
 int runCheck(const Invocation &invocation)
 {
     const QString &dir = invocation.arguments.at(0);
-    if (const RuntimeProfile profile = profileOf(invocation); profile.runtime == Runtime::OpenClaw) {
+    const RuntimeProfile profile = profileOf(invocation);
+    if (profile.runtime == Runtime::OpenClaw) {
         const Result<OpenClawReport> report = openClawReport(dir, profile);
         if (!report)
             return fail(report.error());
@@ -759,7 +766,7 @@ int runCheck(const Invocation &invocation)
             return status;
         return truncated || hasErrors(report->lints) ? ExitProblems : ExitSuccess;
     }
-    const Result<Inspection> inspection = inspectDirectory(dir, false);
+    const Result<Inspection> inspection = inspectDirectory(dir, profile.rule, false);
     if (!inspection)
         return fail(inspection.error());
     QByteArray out;
@@ -775,7 +782,8 @@ int runCheck(const Invocation &invocation)
 
 int runExport(const Invocation &invocation)
 {
-    const Result<Snapshot> snapshot = takeSnapshot(invocation.arguments.at(0));
+    const Result<Snapshot> snapshot = takeSnapshot(invocation.arguments.at(0),
+                                                   profileOf(invocation).rule);
     if (!snapshot)
         return fail(snapshot.error());
     if (const Status written = writeSnapshot(*snapshot,

@@ -550,7 +550,8 @@ Persona persona(const QString &name)
     if (name == QLatin1String("large")) {
         for (int k = 0; k < SlotCount; ++k)
             p.files.push_back(makeText(2 * 1024 * 1024 - 4096, k));
-        p.files[6] = makeText(CapBytes + 256 * 1024, 6); // MEMORY.md over the cap
+        // MEMORY.md over the cap
+        p.files[6] = makeText(ComposeRule::toolnexus().capBytes + 256 * 1024, 6);
         p.disk = true;
         p.resize = true;
         return p;

@@ -11,44 +11,43 @@ namespace soul {
 
 namespace {
 
-constexpr QByteArrayView noticeView()
+void appendSectionHead(QByteArray &out, int slot, const ComposeRule &rule)
 {
-    return QByteArrayView(TruncationNotice, TruncationNoticeBytes);
-}
-
-void appendSectionHead(QByteArray &out, int slot)
-{
-    out.append(SectionPrefix);
+    out.append(rule.sectionPrefix);
     out.append(BootstrapOrder[static_cast<size_t>(slot)]);
-    out.append(SectionHeadEnd);
+    out.append(rule.sectionHeadEnd);
 }
 
 } // namespace
 
-BodyPieces bodyPieces(QByteArrayView raw, QByteArray &scratch)
+BodyPieces bodyPieces(QByteArrayView raw, QByteArray &scratch, const ComposeRule &rule)
 {
-    const bool truncated = isTruncated(raw);
-    QByteArrayView text = truncated ? raw.first(CapBytes) : raw;
+    const bool truncated = rule.truncates(raw);
+    QByteArrayView text = truncated ? raw.first(rule.capBytes) : raw;
     if (!utf8::isValid(text)) {
         scratch = utf8::sanitize(text);
         text = scratch;
     }
     if (!truncated)
         return {utf8::trimmed(text), {}, false};
-    // The notice ends in ']', so only the start can be trimmed, and only into
-    // the notice when the text is all white space.
+    // The notice is appended before the trim, so the end of text + notice is
+    // the notice's own end: trimmed as the notice alone. The start is the
+    // text's, or the notice's when the text is all white space.
+    const QByteArrayView notice = utf8::trimmedEnd(rule.notice);
     const QByteArrayView head = utf8::trimmedStart(text);
     if (head.isEmpty())
-        return {{}, utf8::trimmedStart(noticeView()), true};
-    return {head, noticeView(), true};
+        return {{}, utf8::trimmed(rule.notice), true};
+    if (notice.isEmpty())
+        return {utf8::trimmedEnd(head), {}, true};
+    return {head, notice, true};
 }
 
-qint64 bodyFirstLine(QByteArrayView raw)
+qint64 bodyFirstLine(QByteArrayView raw, const ComposeRule &rule)
 {
     // White space is valid UTF-8, so what the trim removes is a prefix of the
     // valid part of the bytes the agent gets, and each '\n' in it is a line.
     // A growing window keeps this to the leading white space, not the file.
-    const QByteArrayView text = isTruncated(raw) ? raw.first(CapBytes) : raw;
+    const QByteArrayView text = rule.truncates(raw) ? raw.first(rule.capBytes) : raw;
     QByteArrayView removed;
     for (qsizetype window = 256;; window *= 4) {
         const QByteArrayView head = text.first(qMin(window, text.size()));
@@ -63,30 +62,30 @@ qint64 bodyFirstLine(QByteArrayView raw)
     return 1 + qint64(std::count(removed.begin(), removed.end(), '\n'));
 }
 
-bool appendBody(QByteArray &out, QByteArrayView raw)
+bool appendBody(QByteArray &out, QByteArrayView raw, const ComposeRule &rule)
 {
     QByteArray scratch;
-    const BodyPieces body = bodyPieces(raw, scratch);
+    const BodyPieces body = bodyPieces(raw, scratch, rule);
     out.append(body.text);
     out.append(body.notice);
     return body.truncated;
 }
 
-QByteArray composeBody(QByteArrayView raw, bool *truncated)
+QByteArray composeBody(QByteArrayView raw, bool *truncated, const ComposeRule &rule)
 {
     QByteArray out;
-    const bool cut = appendBody(out, raw);
+    const bool cut = appendBody(out, raw, rule);
     if (truncated)
         *truncated = cut;
     return out;
 }
 
-QByteArray composeSection(int slot, QByteArrayView raw, bool *truncated)
+QByteArray composeSection(int slot, QByteArrayView raw, bool *truncated, const ComposeRule &rule)
 {
     QByteArray out;
-    out.reserve(qMin<qsizetype>(raw.size(), CapBytes) + 64);
-    appendSectionHead(out, slot);
-    const bool cut = appendBody(out, raw);
+    out.reserve(qMin<qsizetype>(raw.size(), rule.capBytes) + 64);
+    appendSectionHead(out, slot, rule);
+    const bool cut = appendBody(out, raw, rule);
     if (truncated)
         *truncated = cut;
     return out;
@@ -96,55 +95,57 @@ namespace {
 
 // Appends slot `slot`'s section to `result`, with the join before it when
 // something came before.
-void appendSlot(Composition &result, int slot, QByteArrayView raw)
+void appendSlot(Composition &result, int slot, QByteArrayView raw, const ComposeRule &rule)
 {
     const auto k = static_cast<size_t>(slot);
     if (!result.found.isEmpty())
-        result.soul.append(SectionJoin);
+        result.soul.append(rule.sectionJoin);
     const qsizetype start = result.soul.size();
-    appendSectionHead(result.soul, slot);
-    result.truncated[k] = appendBody(result.soul, raw);
+    appendSectionHead(result.soul, slot, rule);
+    result.truncated[k] = appendBody(result.soul, raw, rule);
     result.present[k] = true;
     result.found.append(slotName(slot));
     result.sectionOffset[k] = start;
     result.sectionLength[k] = result.soul.size() - start;
-    result.bodyFirstLine[k] = bodyFirstLine(raw);
+    result.bodyFirstLine[k] = bodyFirstLine(raw, rule);
 }
 
 } // namespace
 
-Composition compose(const SlotBuffers &buffers)
+Composition compose(const SlotBuffers &buffers, const ComposeRule &rule)
 {
     Composition result;
     qsizetype total = 0;
-    for (const auto &buffer : buffers) {
-        if (buffer)
-            total += qMin<qsizetype>(buffer->size(), CapBytes) + 64;
+    for (const int slot : rule.order) {
+        if (const auto &buffer = buffers[static_cast<size_t>(slot)])
+            total += qMin<qsizetype>(buffer->size(), rule.capBytes) + 64;
     }
     result.soul.reserve(total);
-    for (int slot = 0; slot < SlotCount; ++slot) {
-        const auto &buffer = buffers[static_cast<size_t>(slot)];
-        if (buffer)
-            appendSlot(result, slot, *buffer);
+    for (const int slot : rule.order) {
+        if (const auto &buffer = buffers[static_cast<size_t>(slot)])
+            appendSlot(result, slot, *buffer, rule);
     }
     return result;
 }
 
-bool composeDirectoryTo(const QString &dir, const SoulWriter &write, QStringList *found)
+bool composeDirectoryTo(const QString &dir,
+                        const SoulWriter &write,
+                        const ComposeRule &rule,
+                        QStringList *found)
 {
     QByteArray head;
     QByteArray scratch;
     QByteArray buffer;
     bool first = true;
-    for (int slot = 0; slot < SlotCount; ++slot) {
-        SlotRead read = readSlot(dir, slot, ReadOptions(), std::move(buffer));
+    for (const int slot : rule.order) {
+        SlotRead read = readSlot(dir, slot, ReadOptions(rule.readLimit()), std::move(buffer));
         if (read.presence == SlotPresence::Present) {
             head.clear();
             if (!first)
-                head.append(SectionJoin);
+                head.append(rule.sectionJoin);
             first = false;
-            appendSectionHead(head, slot);
-            const BodyPieces body = bodyPieces(read.bytes, scratch);
+            appendSectionHead(head, slot, rule);
+            const BodyPieces body = bodyPieces(read.bytes, scratch, rule);
             if (!write(head) || (!body.text.isEmpty() && !write(body.text))
                 || (!body.notice.isEmpty() && !write(body.notice))) {
                 return false;
@@ -158,13 +159,13 @@ bool composeDirectoryTo(const QString &dir, const SoulWriter &write, QStringList
     return true;
 }
 
-Composition composeDirectory(const QString &dir)
+Composition composeDirectory(const QString &dir, const ComposeRule &rule)
 {
     Composition result;
-    for (int slot = 0; slot < SlotCount; ++slot) {
-        const SlotRead read = readSlot(dir, slot, CapBytes + 1);
+    for (const int slot : rule.order) {
+        const SlotRead read = readSlot(dir, slot, rule.readLimit());
         if (read.presence == SlotPresence::Present)
-            appendSlot(result, slot, read.bytes);
+            appendSlot(result, slot, read.bytes, rule);
     }
     return result;
 }
@@ -175,7 +176,7 @@ bool composeDirectoryTo(const QString &dir,
                         QStringList *found)
 {
     if (profile.runtime != Runtime::OpenClaw)
-        return composeDirectoryTo(dir, write, found);
+        return composeDirectoryTo(dir, write, profile.rule, found);
     const OpenClawComposition composition = composeOpenClaw(readOpenClawDirectory(dir),
                                                             profile.openClaw);
     if (found) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "composerule.h"
 #include "contract.h"
 
 #include <QByteArray>
@@ -11,16 +12,18 @@
 #include <functional>
 #include <optional>
 
-// compose() as a pure function of seven optional byte buffers, and
+// compose() as a pure function of seven optional byte buffers and a rule, and
 // composeDirectory() on top of it. The preview, the export, the meters and
-// soulc all come from here, so they cannot disagree.
+// soulc all come from here, so they cannot disagree. Every function takes the
+// ComposeRule to apply; it defaults to toolnexus's for callers that only ever
+// show that runtime's soul.
 namespace soul {
 
 struct RuntimeProfile;
 
 // The bytes of each slot, in BootstrapOrder; std::nullopt for an absent slot.
-// A buffer may hold the whole file or only its first CapBytes + 1 bytes: only
-// those decide the result.
+// A buffer may hold the whole file or only its first rule.readLimit() bytes:
+// only those decide the result.
 using SlotBuffers = std::array<std::optional<QByteArray>, SlotCount>;
 
 struct Composition
@@ -39,15 +42,17 @@ struct Composition
     std::array<qint64, SlotCount> bodyFirstLine{1, 1, 1, 1, 1, 1, 1};
 };
 
-// True when `raw` is longer than the cap and will be cut.
-inline bool isTruncated(QByteArrayView raw)
+// True when `raw` is longer than the rule's cap and will be cut.
+inline bool isTruncated(QByteArrayView raw, const ComposeRule &rule = ComposeRule::toolnexus())
 {
-    return raw.size() > CapBytes;
+    return rule.truncates(raw);
 }
 
 // Steps 2 to 5 of the contract for one file: cut, lossy decode, notice, trim.
 // Appends the body to `out` and returns whether the bytes were truncated.
-bool appendBody(QByteArray &out, QByteArrayView raw);
+bool appendBody(QByteArray &out,
+                QByteArrayView raw,
+                const ComposeRule &rule = ComposeRule::toolnexus());
 
 // The body of one slot as pieces of the soul, without copying: the text (a
 // view into `raw`, or into `scratch` when invalid bytes had to be replaced)
@@ -59,24 +64,31 @@ struct BodyPieces
     QByteArrayView notice;
     bool truncated = false;
 };
-BodyPieces bodyPieces(QByteArrayView raw, QByteArray &scratch);
+BodyPieces bodyPieces(QByteArrayView raw,
+                      QByteArray &scratch,
+                      const ComposeRule &rule = ComposeRule::toolnexus());
 
 // The 1-based line of the file `raw` on which its composed body starts.
-qint64 bodyFirstLine(QByteArrayView raw);
+qint64 bodyFirstLine(QByteArrayView raw, const ComposeRule &rule = ComposeRule::toolnexus());
 
 // The body alone, as a new array.
-QByteArray composeBody(QByteArrayView raw, bool *truncated = nullptr);
+QByteArray composeBody(QByteArrayView raw,
+                       bool *truncated = nullptr,
+                       const ComposeRule &rule = ComposeRule::toolnexus());
 
 // "## NAME\n\n" + body.
-QByteArray composeSection(int slot, QByteArrayView raw, bool *truncated = nullptr);
+QByteArray composeSection(int slot,
+                          QByteArrayView raw,
+                          bool *truncated = nullptr,
+                          const ComposeRule &rule = ComposeRule::toolnexus());
 
-Composition compose(const SlotBuffers &buffers);
+Composition compose(const SlotBuffers &buffers, const ComposeRule &rule = ComposeRule::toolnexus());
 
-// Reads each slot of `dir` (at most CapBytes + 1 bytes of each, one file at a
+// Reads each slot of `dir` (at most rule.readLimit() bytes of each, one file at a
 // time, so memory stays bounded) and composes. A slot that is not a readable
 // regular file is absent. A directory that does not exist composes to nothing;
 // callers that must tell a missing directory apart check it first.
-Composition composeDirectory(const QString &dir);
+Composition composeDirectory(const QString &dir, const ComposeRule &rule = ComposeRule::toolnexus());
 
 // Receives the soul piece by piece, in order; returns false to stop.
 using SoulWriter = std::function<bool(QByteArrayView piece)>;
@@ -85,10 +97,13 @@ using SoulWriter = std::function<bool(QByteArrayView piece)>;
 // instead of built whole, so memory holds one slot, not the persona: what
 // `soulc compose` streams to its output. Returns false when `write` did (the
 // pieces before it were written). `found`, when given, receives the names.
-bool composeDirectoryTo(const QString &dir, const SoulWriter &write, QStringList *found = nullptr);
+bool composeDirectoryTo(const QString &dir,
+                        const SoulWriter &write,
+                        const ComposeRule &rule,
+                        QStringList *found = nullptr);
 
-// What `profile`'s runtime injects for `dir`: for toolnexus the soul above,
-// streamed; for OpenClaw the workspace-files section of its system prompt,
+// What `profile`'s runtime injects for `dir`: for toolnexus the soul above by
+// the profile's rule, streamed; for OpenClaw the workspace-files section of its system prompt,
 // whole (it is at most a few hundred KB). `found` receives the names of the
 // files whose text was injected.
 bool composeDirectoryTo(const QString &dir,

@@ -7,20 +7,17 @@
 
 #include <array>
 
-// The compose contract (docs/compose-rule.md): the fixed slot order, the byte
-// cap and the truncation notice. Nothing here does I/O.
+// The compose contract (docs/compose-rule.md): the persona folder's seven
+// slots and the texts of the toolnexus rule. The rule itself, with its cap and
+// order, is a value: ComposeRule (composerule.h). Nothing here does I/O.
 namespace soul {
 
 inline constexpr int SlotCount = 7;
 
-// Counted in bytes, not characters.
-inline constexpr qint64 CapBytes = 2097152;
-
-// At or above this share of the cap (85%) a slot is "near the cap". Rounded
-// up: 85% of the cap is not a whole number of bytes, and a slot one byte
-// short of it must not be reported as "at 84% of the cap".
-inline constexpr qint64 NearCapBytes = (CapBytes * 85 + 99) / 100;
-
+// The seven files of the persona folder's convention, which every runtime
+// reads from (each its own subset, in its own order): a fixed array, since the
+// editor has one pane per file whatever rule composes them. A rule's order
+// (ComposeRule::order) lists these slots.
 inline constexpr std::array<const char *, SlotCount> BootstrapOrder = {
     "AGENTS.md",
     "SOUL.md",
@@ -31,6 +28,9 @@ inline constexpr std::array<const char *, SlotCount> BootstrapOrder = {
     "MEMORY.md",
 };
 
+// The texts of the toolnexus rule, as ComposeRule::toolnexus() takes them.
+// Kept as literals for the code that takes apart or rebuilds a toolnexus soul
+// (its section map, the diff, the preview's range edits, the token counter).
 inline constexpr char TruncationNotice[] = "\n[truncated: exceeds 2 MB bootstrap cap]";
 inline constexpr qsizetype TruncationNoticeBytes = sizeof(TruncationNotice) - 1;
 

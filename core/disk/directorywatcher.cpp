@@ -41,8 +41,9 @@ bool DirectoryWatcher::Probe::operator==(const Probe &other) const
            && mtimeNs == other.mtimeNs && ctimeNs == other.ctimeNs;
 }
 
-DirectoryWatcher::DirectoryWatcher(QObject *parent)
+DirectoryWatcher::DirectoryWatcher(qint64 readLimit, QObject *parent)
     : QObject(parent)
+    , m_readLimit(readLimit)
 {
     m_settle.setSingleShot(true);
     m_settle.setInterval(DefaultSettleMs);
@@ -174,14 +175,12 @@ QByteArray DirectoryWatcher::currentKey(int slot) const
 {
     const QString path = slotFile(slot);
     const Probe before = probe(path);
-    ReadOptions options;
     if (before.regular && before.size > WholeReadLimitBytes) {
         // Digesting 1 GiB on every change would stall the thread for seconds.
         // Nobody reads past the cap of a file this large, so its first
-        // CapBytes + 1 bytes stand for the content, and the size, the time
+        // m_readLimit bytes stand for the content, and the size, the time
         // and the inode for the rest.
-        options.limit = CapBytes + 1;
-        const SlotRead read = readPath(path, options);
+        const SlotRead read = readPath(path, ReadOptions(m_readLimit));
         if (read.presence != SlotPresence::Present)
             return absentKey(read.presence);
         const Probe after = probe(path);
@@ -190,7 +189,7 @@ QByteArray DirectoryWatcher::currentKey(int slot) const
                + QByteArray::number(after.size) + ':' + QByteArray::number(after.mtimeNs) + ':'
                + QByteArray::number(after.inode);
     }
-    options.limit = 0; // stream the whole file through the digest, keep nothing
+    ReadOptions options(0); // stream the whole file through the digest, keep nothing
     options.sha256 = true;
     const SlotRead read = readPath(path, options);
     if (read.presence == SlotPresence::Present)

@@ -32,8 +32,8 @@ namespace soul {
 // intervals stat()s the directory and the slots to catch what sends no event
 // here: a parent folder renamed, a file appearing at the far end of a slot's
 // symbolic link. Files are hashed by streaming, never kept whole; a file over
-// WholeReadLimitBytes is not hashed whole either: its first CapBytes + 1 bytes
-// are, with its size, time and inode standing for the rest (knownContent() is
+// WholeReadLimitBytes is not hashed whole either: its first `readLimit` bytes
+// (the compose rule's readLimit(), all the agent can get) are, with its size, time and inode standing for the rest (knownContent() is
 // then empty). A FIFO or device at a slot path is never opened. Everything runs on the thread the
 // watcher lives on.
 class DirectoryWatcher : public QObject
@@ -41,7 +41,10 @@ class DirectoryWatcher : public QObject
     Q_OBJECT
 
 public:
-    explicit DirectoryWatcher(QObject *parent = nullptr);
+    // `readLimit`: the bytes of a file over WholeReadLimitBytes that stand
+    // for its content, the compose rule's readLimit().
+    explicit DirectoryWatcher(qint64 readLimit, QObject *parent = nullptr);
+    qint64 readLimit() const { return m_readLimit; }
 
     // Starts watching `dir` (stops watching the previous one). The current
     // content of each slot becomes the baseline: nothing is reported for it.
@@ -134,6 +137,7 @@ private:
     void setWatching(bool watching);
 
     QString m_dir;
+    qint64 m_readLimit = 0;
     QFileSystemWatcher m_watcher;
     QTimer m_settle;
     QTimer m_poll;

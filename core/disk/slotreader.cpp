@@ -70,9 +70,7 @@ QString slotPath(const QString &dir, int slot)
 
 SlotRead readSlot(const QString &dir, int slot, qint64 limit)
 {
-    ReadOptions options;
-    options.limit = limit;
-    return readSlot(dir, slot, options);
+    return readSlot(dir, slot, ReadOptions(limit));
 }
 
 SlotRead readSlot(const QString &dir, int slot, const ReadOptions &options)

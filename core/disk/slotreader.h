@@ -15,8 +15,8 @@
 namespace soul {
 
 // A slot over this size opens read-only and is never read whole: only the
-// first CapBytes + 1 bytes, which are all the agent can get, are kept, and
-// the watcher does not digest it whole either.
+// first ComposeRule::readLimit() bytes, which are all the agent can get, are
+// kept, and the watcher does not digest it whole either.
 inline constexpr qint64 WholeReadLimitBytes = qint64(64) * 1024 * 1024;
 
 enum class SlotPresence {
@@ -50,10 +50,16 @@ struct SlotRead
     qint64 ctimeNs = 0;
 };
 
+// What a read keeps. The limit has no default: it is a rule's readLimit(), or
+// 0 to keep nothing (a digest only), or a caller's own bound, always said.
 struct ReadOptions
 {
-    qint64 limit = CapBytes + 1; // keep at most this many bytes
-    bool sha256 = false;         // also digest the whole file (streamed)
+    explicit ReadOptions(qint64 keep)
+        : limit(keep)
+    {}
+
+    qint64 limit;        // keep at most this many bytes
+    bool sha256 = false; // also digest the whole file (streamed)
 };
 
 QString slotPath(const QString &dir, int slot);

@@ -20,11 +20,12 @@ qsizetype countCodePoints(QByteArrayView bytes)
     return n;
 }
 
-void fillContentFacts(SlotFacts &facts, QByteArrayView bytes)
+void fillContentFacts(SlotFacts &facts, QByteArrayView bytes, const ComposeRule &rule)
 {
-    facts.truncated = isTruncated(bytes) || facts.size > CapBytes;
-    facts.droppedBytes = facts.truncated ? facts.size - CapBytes : 0;
-    const QByteArrayView seen = bytes.first(qMin<qsizetype>(bytes.size(), CapBytes));
+    facts.capBytes = rule.capBytes;
+    facts.truncated = rule.truncates(bytes) || facts.size > rule.capBytes;
+    facts.droppedBytes = facts.truncated ? facts.size - rule.capBytes : 0;
+    const QByteArrayView seen = bytes.first(qMin<qsizetype>(bytes.size(), rule.capBytes));
     facts.encoding = scanEncoding(seen);
     facts.characters = countCodePoints(seen);
     if (!facts.truncated) {
@@ -33,7 +34,7 @@ void fillContentFacts(SlotFacts &facts, QByteArrayView bytes)
     }
 }
 
-SlotFacts factsOfRead(const SlotRead &read)
+SlotFacts factsOfRead(const SlotRead &read, const ComposeRule &rule)
 {
     SlotFacts facts;
     facts.slot = read.slot;
@@ -46,20 +47,20 @@ SlotFacts factsOfRead(const SlotRead &read)
         return facts;
     facts.size = read.size;
     facts.sha256 = read.sha256;
-    fillContentFacts(facts, read.bytes);
+    fillContentFacts(facts, read.bytes, rule);
     return facts;
 }
 
 } // namespace
 
-SlotFacts factsOfBytes(int slot, QByteArrayView bytes)
+SlotFacts factsOfBytes(int slot, QByteArrayView bytes, const ComposeRule &rule)
 {
     SlotFacts facts;
     facts.slot = slot;
     facts.name = slotName(slot);
     facts.presence = SlotPresence::Present;
     facts.size = bytes.size();
-    fillContentFacts(facts, bytes);
+    fillContentFacts(facts, bytes, rule);
     return facts;
 }
 
@@ -77,7 +78,7 @@ QString checkDirectory(const QString &dir)
     return {};
 }
 
-Result<Inspection> inspectDirectory(const QString &dir, bool digests)
+Result<Inspection> inspectDirectory(const QString &dir, const ComposeRule &rule, bool digests)
 {
     const QString problem = checkDirectory(dir);
     if (!problem.isEmpty())
@@ -85,23 +86,23 @@ Result<Inspection> inspectDirectory(const QString &dir, bool digests)
 
     Inspection inspection;
     inspection.directory = QFileInfo(dir).absoluteFilePath();
-    ReadOptions options;
-    options.limit = CapBytes + 1;
+    inspection.rule = rule;
+    ReadOptions options(rule.readLimit());
     options.sha256 = digests;
     SlotBuffers buffers;
     QList<bool> present;
     for (int slot = 0; slot < SlotCount; ++slot) {
         const SlotRead read = readSlot(dir, slot, options);
-        inspection.slotFacts[static_cast<size_t>(slot)] = factsOfRead(read);
+        inspection.slotFacts[static_cast<size_t>(slot)] = factsOfRead(read, rule);
         present.append(read.presence == SlotPresence::Present);
         if (read.presence == SlotPresence::Present)
             buffers[static_cast<size_t>(slot)] = read.bytes;
     }
-    inspection.composition = compose(buffers);
+    inspection.composition = compose(buffers, rule);
     inspection.soulSha256
         = QCryptographicHash::hash(inspection.composition.soul, QCryptographicHash::Sha256).toHex();
     for (const SlotFacts &facts : inspection.slotFacts)
-        inspection.lints.append(lintSlot(facts));
+        inspection.lints.append(lintSlot(facts, rule));
     inspection.lints.append(lintDirectoryEntries(dir, present));
     return inspection;
 }

@@ -26,34 +26,41 @@ struct SlotFacts
     bool isSymlink = false;
     qint64 size = -1; // bytes on disk, -1 when absent
     bool truncated = false;
+    qint64 capBytes = 0;      // the cap of the rule these facts were taken under
     qint64 droppedBytes = 0;  // bytes past the cap the agent does not get
     QByteArray sha256;        // hex digest of the whole file, when computed
-    EncodingFacts encoding;   // of the bytes the agent gets (the first CapBytes)
+    EncodingFacts encoding;   // of the bytes the agent gets (the first capBytes)
     qsizetype characters = 0; // code points the agent gets, before trimming
     bool blank = false;       // present, but the body trims to nothing
 
     bool present() const { return presence == SlotPresence::Present; }
     // Share of the cap, 0.0 .. (above 1.0 when truncated).
-    double capShare() const { return size < 0 ? 0.0 : double(size) / double(CapBytes); }
+    double capShare() const
+    {
+        return size < 0 || capBytes <= 0 ? 0.0 : double(size) / double(capBytes);
+    }
 };
 
-// Facts of bytes in memory (an editor buffer, say); `size` is bytes.size().
-SlotFacts factsOfBytes(int slot, QByteArrayView bytes);
+// Facts of bytes in memory (an editor buffer, say) under `rule`; `size` is
+// bytes.size().
+SlotFacts factsOfBytes(int slot, QByteArrayView bytes, const ComposeRule &rule);
 
 struct Inspection
 {
     QString directory; // absolute
+    ComposeRule rule;  // the rule the facts, the composition and the lints are of
     std::array<SlotFacts, SlotCount> slotFacts;
     Composition composition;
     QByteArray soulSha256; // hex
     QList<Lint> lints;     // per slot in order, then the directory's own
 };
 
-// Reads every slot once (keeping at most CapBytes + 1 bytes of each, hashing
-// the whole file when `digests` is set) and composes from the same bytes, so
-// the digests and the soul describe one moment. Fails, with a sentence, when
-// `dir` does not exist, is not a directory or cannot be listed.
-Result<Inspection> inspectDirectory(const QString &dir, bool digests = true);
+// Reads every slot once (keeping at most rule.readLimit() bytes of each,
+// hashing the whole file when `digests` is set) and composes from the same
+// bytes by `rule`, so the digests and the soul describe one moment. Fails,
+// with a sentence, when `dir` does not exist, is not a directory or cannot be
+// listed.
+Result<Inspection> inspectDirectory(const QString &dir, const ComposeRule &rule, bool digests);
 
 // A sentence when `dir` is not a usable persona directory, else empty.
 QString checkDirectory(const QString &dir);

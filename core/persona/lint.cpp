@@ -61,7 +61,7 @@ bool hasErrors(const QList<Lint> &lints)
     });
 }
 
-QList<Lint> lintSlot(const SlotFacts &facts)
+QList<Lint> lintSlot(const SlotFacts &facts, const ComposeRule &rule)
 {
     const QString &name = facts.name;
     switch (facts.presence) {
@@ -112,13 +112,14 @@ QList<Lint> lintSlot(const SlotFacts &facts)
                           LintLevel::Error,
                           "truncated",
                           QStringLiteral("%1 is %2 bytes, over the %3-byte cap: the agent gets "
-                                         "the first 2 MiB and does not see the last %4. "
+                                         "the first %4 and does not see the last %5. "
                                          "Shorten it or move content to another file.")
                               .arg(name,
                                    formatCount(facts.size),
-                                   formatCount(CapBytes),
+                                   formatCount(rule.capBytes),
+                                   rule.capText(),
                                    plural(facts.droppedBytes, "byte", "bytes"))));
-    } else if (facts.size >= NearCapBytes) {
+    } else if (facts.size >= rule.nearCapBytes()) {
         lints.append(make(facts,
                           LintLevel::Warning,
                           "near-cap",
@@ -126,7 +127,7 @@ QList<Lint> lintSlot(const SlotFacts &facts)
                                          "it will be cut if it grows past the cap.")
                               .arg(name)
                               .arg(int(facts.capShare() * 100))
-                              .arg(formatCount(facts.size), formatCount(CapBytes))));
+                              .arg(formatCount(facts.size), formatCount(rule.capBytes))));
     }
     if (facts.encoding.bom) {
         lints.append(make(facts,

@@ -5,6 +5,7 @@
 
 namespace soul {
 
+struct ComposeRule;
 struct SlotFacts;
 struct OpenClawInput;
 struct OpenClawComposition;
@@ -23,8 +24,9 @@ struct Lint
 
 QString lintLevelName(LintLevel level); // "info", "warning", "error"
 
-// Lints of one slot, from its facts (on disk, or of an editor buffer).
-QList<Lint> lintSlot(const SlotFacts &facts);
+// Lints of one slot, from its facts (on disk, or of an editor buffer) taken
+// under `rule`, whose cap and near share they speak of.
+QList<Lint> lintSlot(const SlotFacts &facts, const ComposeRule &rule);
 
 // Lints about the directory itself: case variants of slot names, files other
 // runtimes read that this rule does not. `slotPresent` says which slots are

@@ -75,8 +75,13 @@ bool sameDisk(const SlotState &a, const SlotState &b)
 } // namespace
 
 PersonaModel::PersonaModel(QObject *parent)
+    : PersonaModel(ComposeRule::toolnexus(), parent)
+{}
+
+PersonaModel::PersonaModel(ComposeRule rule, QObject *parent)
     : QObject(parent)
-    , m_watcher(new DirectoryWatcher(this))
+    , m_rule(std::move(rule))
+    , m_watcher(new DirectoryWatcher(m_rule.readLimit(), this))
 {
     connect(m_watcher, &DirectoryWatcher::slotChanged, this, [this](int slot, const QByteArray &) {
         // While the folder is gone every buffer stays as it is; the
@@ -332,8 +337,7 @@ StaleReason PersonaModel::staleness(int slot) const
     }
     // The model's digest is the one record of what the buffer came from;
     // the file is hashed once here, streamed, to compare with it.
-    ReadOptions options;
-    options.limit = 0;
+    ReadOptions options(0);
     options.sha256 = true;
     const SlotRead now = readSlot(m_dir, slot, options);
     const bool presentNow = now.presence == SlotPresence::Present;
@@ -518,12 +522,12 @@ QByteArray PersonaModel::soul(SoulView view) const
 {
     QByteArray out;
     out.reserve(soulSize(view));
-    for (int k = 0; k < SlotCount; ++k) {
+    for (const int k : m_rule.order) {
         const std::optional<QByteArray> s = section(k, view);
         if (!s)
             continue;
         if (!out.isEmpty())
-            out.append(SectionJoin);
+            out.append(m_rule.sectionJoin);
         out.append(*s);
     }
     return out;
@@ -532,7 +536,7 @@ QByteArray PersonaModel::soul(SoulView view) const
 QStringList PersonaModel::found(SoulView view) const
 {
     QStringList names;
-    for (int k = 0; k < SlotCount; ++k) {
+    for (const int k : m_rule.order) {
         if (section(k, view))
             names.append(slotName(k));
     }
@@ -543,13 +547,13 @@ qint64 PersonaModel::soulSize(SoulView view) const
 {
     qint64 size = 0;
     int count = 0;
-    for (int k = 0; k < SlotCount; ++k) {
+    for (const int k : m_rule.order) {
         if (const std::optional<QByteArray> s = section(k, view)) {
             size += s->size();
             ++count;
         }
     }
-    return count > 0 ? size + qint64(count - 1) * (sizeof(SectionJoin) - 1) : 0;
+    return count > 0 ? size + qint64(count - 1) * m_rule.sectionJoin.size() : 0;
 }
 
 void PersonaModel::refreshSlot(int slot)
@@ -564,17 +568,14 @@ void PersonaModel::readFromDisk(int slot, SlotState &state, std::optional<SlotRe
     SlotRead read;
     if (info.isFile() && info.size() > WholeReadLimitBytes) {
         // Only what the agent can get is read; the rest is never loaded.
-        ReadOptions options;
-        options.limit = CapBytes + 1;
-        read = readSlot(m_dir, slot, options);
+        read = readSlot(m_dir, slot, m_rule.readLimit());
     } else {
-        ReadOptions options;
-        options.limit = WholeReadLimitBytes + 1;
+        ReadOptions options(WholeReadLimitBytes + 1);
         options.sha256 = true;
         read = readSlot(m_dir, slot, options);
         if (read.presence == SlotPresence::Present && !read.complete) {
             // It grew past the limit while we read it.
-            read.bytes.truncate(CapBytes + 1);
+            read.bytes.truncate(m_rule.readLimit());
         }
     }
     state.presence = read.presence;
@@ -654,7 +655,7 @@ void PersonaModel::recomputeUnsaved(int slot)
         s.unsavedTruncated = s.onDiskTruncated;
     } else {
         bool cut = false;
-        s.unsaved = composeSection(slot, state.bufferBytes, &cut);
+        s.unsaved = composeSection(slot, state.bufferBytes, &cut, m_rule);
         s.unsavedTruncated = cut;
     }
 }
@@ -669,7 +670,7 @@ void PersonaModel::recomputeOnDisk(int slot)
         return;
     }
     bool cut = false;
-    s.onDisk = composeSection(slot, state.diskBytes, &cut);
+    s.onDisk = composeSection(slot, state.diskBytes, &cut, m_rule);
     s.onDiskTruncated = cut;
 }
 

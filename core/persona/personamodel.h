@@ -81,7 +81,7 @@ struct SlotState
     SlotPresence presence = SlotPresence::Missing;
     QString absenceReason; // a phrase for a present-but-unusable path; see soul::absenceReason()
     qint64 diskSize = -1;  // bytes, -1 when absent
-    QByteArray diskBytes;  // the whole file, or its first CapBytes + 1 bytes when over the limit
+    QByteArray diskBytes; // the whole file, or its first rule.readLimit() bytes when over the limit
     bool diskComplete = false;
     QByteArray diskSha256; // hex; empty when absent or not digested
     TextFormat format;     // line break and BOM of the file, kept for saving
@@ -124,8 +124,14 @@ class PersonaModel : public QObject
     Q_OBJECT
 
 public:
+    // Composes by toolnexus's rule.
     explicit PersonaModel(QObject *parent = nullptr);
+    // Composes by `rule`: its sections, its soul, and what it reads of a file
+    // too large to read whole (rule.readLimit()).
+    explicit PersonaModel(ComposeRule rule, QObject *parent = nullptr);
     ~PersonaModel() override;
+
+    const ComposeRule &rule() const { return m_rule; }
 
     // Reads every slot and starts watching. Fails with a sentence when `dir`
     // is not a usable directory; the previous directory is then kept.
@@ -197,12 +203,13 @@ public:
     // revert, so the pane keeps saying which bytes a save will change.
     void editAnyway(int slot);
 
-    // "## NAME\n\n" + body, as composeSection() builds it; nullopt when the
+    // "## NAME\n\n" + body, as composeSection() builds it by rule(); nullopt when the
     // slot takes no part in that view.
     std::optional<QByteArray> section(int slot, SoulView view) const;
     bool truncated(int slot, SoulView view) const;
     qint64 sizeIn(int slot, SoulView view) const; // bytes, -1 when absent
-    // The whole soul of a view, joined from the cached sections.
+    // The whole soul of a view, joined from the cached sections in the rule's
+    // order.
     QByteArray soul(SoulView view) const;
     QStringList found(SoulView view) const;
     qint64 soulSize(SoulView view) const;
@@ -268,6 +275,7 @@ private:
     void scheduleRecovery(int slot);
     void openRecovery();
 
+    ComposeRule m_rule;
     QString m_dir;
     std::array<SlotState, SlotCount> m_slots;
     std::array<Sections, SlotCount> m_sections;

@@ -56,8 +56,8 @@ QJsonObject Snapshot::manifest() const
         {QStringLiteral("version"), ManifestVersion},
         {QStringLiteral("createdAt"), createdAt.toString(Qt::ISODateWithMs)},
         {QStringLiteral("directory"), inspection.directory},
-        {QStringLiteral("capBytes"), CapBytes},
-        {QStringLiteral("order"), QJsonArray::fromStringList(bootstrapOrder())},
+        {QStringLiteral("capBytes"), inspection.rule.capBytes},
+        {QStringLiteral("order"), QJsonArray::fromStringList(inspection.rule.fileNames())},
         {QStringLiteral("found"), QJsonArray::fromStringList(c.found)},
         {QStringLiteral("files"), files},
         {QStringLiteral("soul"),
@@ -74,7 +74,14 @@ QJsonObject Snapshot::manifest() const
 
 Result<Snapshot> takeSnapshot(const QString &dir, const Tokenizer *tokenizer)
 {
-    Result<Inspection> inspection = inspectDirectory(dir, true);
+    return takeSnapshot(dir, ComposeRule::toolnexus(), tokenizer);
+}
+
+Result<Snapshot> takeSnapshot(const QString &dir,
+                              const ComposeRule &rule,
+                              const Tokenizer *tokenizer)
+{
+    Result<Inspection> inspection = inspectDirectory(dir, rule, true);
     if (!inspection)
         return Result<Snapshot>::failure(inspection.error());
     Snapshot snapshot;

@@ -30,6 +30,11 @@ struct Snapshot
 
 // Token counts with `tokenizer`, or o200k_base when it is null.
 Result<Snapshot> takeSnapshot(const QString &dir, const Tokenizer *tokenizer = nullptr);
+// The same by `rule` (the one above is toolnexus's); the manifest records the
+// rule's cap and order.
+Result<Snapshot> takeSnapshot(const QString &dir,
+                              const ComposeRule &rule,
+                              const Tokenizer *tokenizer = nullptr);
 
 // "OUT" -> "OUT.manifest.json"
 QString manifestPathFor(const QString &soulPath);

@@ -46,9 +46,9 @@ Result<SectionedSoul> manifestSections(const QByteArray &soul,
         const qint64 offset = section.value(QStringLiteral("offset")).toInteger(-1);
         const qint64 length = section.value(QStringLiteral("bytes")).toInteger(-1);
         const qint64 bodyLine = section.value(QStringLiteral("bodyLine")).toInteger(1);
+        // A snapshot is a toolnexus soul, as Freeze and Export write it.
         const QByteArray head = slot < 0 ? QByteArray()
-                                         : QByteArray(SectionPrefix) + BootstrapOrder[size_t(slot)]
-                                               + SectionHeadEnd;
+                                         : ComposeRule::toolnexus().sectionHead(slot);
         if (slot < 0 || offset < 0 || length < head.size() || offset + length > soul.size()
             || bodyLine < 1 || !QByteArrayView(soul).sliced(offset).startsWith(head)) {
             return Result<SectionedSoul>::failure(

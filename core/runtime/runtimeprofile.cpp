@@ -4,6 +4,7 @@
 #include "openclawrule.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace soul {
 
@@ -29,7 +30,7 @@ QStringList RuntimeProfile::loadedFiles() const
 {
     if (runtime == Runtime::OpenClaw)
         return openClawFileOrder();
-    return bootstrapOrder();
+    return rule.fileNames();
 }
 
 bool RuntimeProfile::loads(QStringView fileName) const
@@ -44,7 +45,7 @@ qint64 RuntimeProfile::fileBudget(QStringView fileName) const
 {
     if (runtime == Runtime::OpenClaw)
         return openClaw.limitFor(fileName);
-    return CapBytes;
+    return rule.capBytes;
 }
 
 qint64 RuntimeProfile::totalBudget() const

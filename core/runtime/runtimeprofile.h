@@ -1,16 +1,20 @@
 #pragma once
 
+#include "composerule.h"
+
 #include <QString>
 #include <QStringList>
 #include <QStringView>
 
 #include <optional>
+#include <utility>
 
 // Which agent runtime a persona is composed for, as a value the composer, the
 // meters, the lints and soulc take instead of reading global constants.
 //
-// toolnexus is the default: the compose contract of compose/contract.h
-// (seven slots, a 2 MiB byte cap per file, the truncation notice), unchanged.
+// toolnexus is the default: its ComposeRule (composerule.h: the order, the
+// byte cap per file, the notice, the section head and join), by default
+// ComposeRule::toolnexus(), today's rule unchanged.
 // OpenClaw 2026.9 injects far less and lays it out differently; its rule is
 // in openclawrule.h and its two settings are here.
 namespace soul {
@@ -49,8 +53,15 @@ struct RuntimeProfile
 {
     Runtime runtime = Runtime::Toolnexus;
     OpenClawSettings openClaw; // used by Runtime::OpenClaw only
+    // How Runtime::Toolnexus composes and what its meters and lints measure
+    // against (its cap).
+    ComposeRule rule = ComposeRule::toolnexus();
 
     static RuntimeProfile toolnexus() { return {}; }
+    static RuntimeProfile toolnexus(ComposeRule rule)
+    {
+        return {Runtime::Toolnexus, {}, std::move(rule)};
+    }
     static RuntimeProfile openClaw2026_9(OpenClawSettings settings = {})
     {
         return {Runtime::OpenClaw, settings};
@@ -65,7 +76,7 @@ struct RuntimeProfile
     bool loads(QStringView fileName) const;
 
     // The meters' budgets, in the runtime's own unit: toolnexus caps each
-    // file at CapBytes bytes and has no total; OpenClaw counts UTF-16 code
+    // file at its rule's capBytes and has no total; OpenClaw counts UTF-16 code
     // units per file (USER.md's own cap) and in all.
     enum class Unit { Bytes, Utf16Units };
     Unit budgetUnit() const
@@ -80,7 +91,8 @@ struct RuntimeProfile
     bool operator==(const RuntimeProfile &other) const
     {
         return runtime == other.runtime
-               && (runtime != Runtime::OpenClaw || openClaw == other.openClaw);
+               && (runtime != Runtime::OpenClaw || openClaw == other.openClaw)
+               && rule == other.rule;
     }
     bool operator!=(const RuntimeProfile &other) const { return !(*this == other); }
 };

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "composerule.h"
 #include "contract.h"
 
 #include <QByteArray>
@@ -10,6 +11,11 @@
 
 // Small helpers shared by the core tests for building persona directories.
 namespace soul::test {
+
+// The numbers of today's toolnexus rule, for the tests of its exact behaviour;
+// tests of another rule build their own ComposeRule.
+inline const qint64 CapBytes = ComposeRule::toolnexus().capBytes;
+inline const qint64 NearCapBytes = ComposeRule::toolnexus().nearCapBytes();
 
 // Writes `bytes` to `path`, replacing it; false (and nothing else) on failure,
 // so the caller can QVERIFY it.

@@ -621,6 +621,7 @@ void tst_Compose::streamedEqualsComposed()
             ++pieces;
             return true;
         },
+        ComposeRule::toolnexus(),
         &found);
     QVERIFY(ok);
     const Composition c = composeDirectory(caseDir);
@@ -638,18 +639,24 @@ void tst_Compose::streamingStopsWhenTheWriterFails()
     QVERIFY(writeSlot(dir.path(), 6, "three"));
 
     QByteArray streamed;
-    QVERIFY(composeDirectoryTo(dir.path(), [&streamed](QByteArrayView piece) {
-        streamed.append(piece);
-        return true;
-    }));
+    QVERIFY(composeDirectoryTo(
+        dir.path(),
+        [&streamed](QByteArrayView piece) {
+            streamed.append(piece);
+            return true;
+        },
+        ComposeRule::toolnexus()));
     QVERIFY(streamed == composeDirectory(dir.path()).soul);
 
     int calls = 0;
     QByteArray partial;
-    const bool ok = composeDirectoryTo(dir.path(), [&calls, &partial](QByteArrayView piece) {
-        partial.append(piece);
-        return ++calls < 2;
-    });
+    const bool ok = composeDirectoryTo(
+        dir.path(),
+        [&calls, &partial](QByteArrayView piece) {
+            partial.append(piece);
+            return ++calls < 2;
+        },
+        ComposeRule::toolnexus());
     QVERIFY(!ok);
     QCOMPARE(calls, 2);
     QVERIFY(streamed.startsWith(partial));

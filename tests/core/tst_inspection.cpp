@@ -170,13 +170,15 @@ void tst_Inspection::facts()
         QCOMPARE(f.capShare(), double(bytes.size()) / double(CapBytes));
     };
 
-    const SlotFacts inMemory = factsOfBytes(3, bytes);
+    const SlotFacts inMemory = factsOfBytes(3, bytes, ComposeRule::toolnexus());
     QCOMPARE(inMemory.name, QStringLiteral("USER.md"));
     QCOMPARE(inMemory.slot, 3);
     check(inMemory);
 
     QVERIFY(writeSlot(m_dir->path(), 3, bytes));
-    const Result<Inspection> inspection = inspectDirectory(m_dir->path());
+    const Result<Inspection> inspection = inspectDirectory(m_dir->path(),
+                                                           ComposeRule::toolnexus(),
+                                                           true);
     QVERIFY2(inspection.ok(), qPrintable(inspection.error()));
     const SlotFacts &onDisk = inspection->slotFacts[3];
     check(onDisk);
@@ -275,7 +277,9 @@ void tst_Inspection::slotLints()
     QFETCH(QStringList, mentions);
 
     QVERIFY(writeSlot(m_dir->path(), slot, bytes));
-    const Result<Inspection> inspection = inspectDirectory(m_dir->path());
+    const Result<Inspection> inspection = inspectDirectory(m_dir->path(),
+                                                           ComposeRule::toolnexus(),
+                                                           true);
     QVERIFY2(inspection.ok(), qPrintable(inspection.error()));
     const QList<Lint> found = withCode(inspection->lints, code);
     QCOMPARE(found.size(), 1);
@@ -290,22 +294,33 @@ void tst_Inspection::slotLints()
     QCOMPARE(hasErrors(inspection->lints), level == LintLevel::Error);
 
     // An editor buffer with the same bytes gets the same lint.
-    const QList<Lint> fromBuffer = withCode(lintSlot(factsOfBytes(slot, bytes)), code);
+    const QList<Lint> fromBuffer
+        = withCode(lintSlot(factsOfBytes(slot, bytes, ComposeRule::toolnexus()),
+                            ComposeRule::toolnexus()),
+                   code);
     QCOMPARE(fromBuffer.size(), 1);
     QCOMPARE(fromBuffer.first().message, lint.message);
 }
 
 void tst_Inspection::nearCapBoundary()
 {
-    QVERIFY(withCode(lintSlot(factsOfBytes(1, QByteArray(NearCapBytes - 1, 'a'))),
+    QVERIFY(withCode(lintSlot(factsOfBytes(1,
+                                           QByteArray(NearCapBytes - 1, 'a'),
+                                           ComposeRule::toolnexus()),
+                              ComposeRule::toolnexus()),
                      QStringLiteral("near-cap"))
                 .isEmpty());
-    QCOMPARE(withCode(lintSlot(factsOfBytes(1, QByteArray(NearCapBytes, 'a'))),
+    QCOMPARE(withCode(lintSlot(factsOfBytes(1,
+                                            QByteArray(NearCapBytes, 'a'),
+                                            ComposeRule::toolnexus()),
+                               ComposeRule::toolnexus()),
                       QStringLiteral("near-cap"))
                  .size(),
              1);
     // A cut file is "truncated", not "near-cap".
-    const QList<Lint> over = lintSlot(factsOfBytes(1, QByteArray(CapBytes + 1, 'a')));
+    const QList<Lint> over
+        = lintSlot(factsOfBytes(1, QByteArray(CapBytes + 1, 'a'), ComposeRule::toolnexus()),
+                   ComposeRule::toolnexus());
     QVERIFY(withCode(over, QStringLiteral("near-cap")).isEmpty());
     QCOMPARE(withCode(over, QStringLiteral("truncated")).size(), 1);
     // 85% of the cap, rounded up to a whole byte.
@@ -320,7 +335,9 @@ void tst_Inspection::lintsOfAbsentSlots()
     QVERIFY(::mkfifo(QFile::encodeName(path(QStringLiteral("TOOLS.md"))).constData(), 0600) == 0);
     QVERIFY(QFile::link(path(QStringLiteral("nothing")), path(QStringLiteral("MEMORY.md"))));
 
-    const Result<Inspection> inspection = inspectDirectory(m_dir->path());
+    const Result<Inspection> inspection = inspectDirectory(m_dir->path(),
+                                                           ComposeRule::toolnexus(),
+                                                           true);
     QVERIFY2(inspection.ok(), qPrintable(inspection.error()));
     QVERIFY(inspection->composition.soul.isEmpty());
 
@@ -362,7 +379,7 @@ void tst_Inspection::unreadableLint()
     facts.name = slotName(3);
     facts.presence = SlotPresence::Unreadable;
     facts.absenceReason = QStringLiteral("cannot be read (Permission denied)");
-    const QList<Lint> lints = lintSlot(facts);
+    const QList<Lint> lints = lintSlot(facts, ComposeRule::toolnexus());
     QCOMPARE(lints.size(), 1);
     QCOMPARE(lints.first().code, QStringLiteral("unreadable"));
     QCOMPARE(lints.first().level, LintLevel::Error);
@@ -375,7 +392,9 @@ void tst_Inspection::unreadableLint()
     QVERIFY(writeSlot(m_dir->path(), 3, "secret"));
     const QByteArray native = QFile::encodeName(path(QStringLiteral("USER.md")));
     QVERIFY(::chmod(native.constData(), 0) == 0);
-    const Result<Inspection> inspection = inspectDirectory(m_dir->path());
+    const Result<Inspection> inspection = inspectDirectory(m_dir->path(),
+                                                           ComposeRule::toolnexus(),
+                                                           true);
     ::chmod(native.constData(), 0600);
     QVERIFY(inspection.ok());
     const QList<Lint> onDisk = withCode(inspection->lints, QStringLiteral("unreadable"));
@@ -389,7 +408,9 @@ void tst_Inspection::caseVariantLints()
     QVERIFY(writeFile(path(QStringLiteral("soul.md")), "lower"));
     QVERIFY(writeFile(path(QStringLiteral("Memory.MD")), "mixed"));
     QVERIFY(writeSlot(m_dir->path(), 6, "real"));
-    const Result<Inspection> inspection = inspectDirectory(m_dir->path());
+    const Result<Inspection> inspection = inspectDirectory(m_dir->path(),
+                                                           ComposeRule::toolnexus(),
+                                                           true);
     QVERIFY2(inspection.ok(), qPrintable(inspection.error()));
     const QList<Lint> lints = withCode(inspection->lints, QStringLiteral("case-variant"));
     QCOMPARE(lints.size(), 2);
@@ -417,7 +438,9 @@ void tst_Inspection::otherRuntimeLints()
 {
     QVERIFY(writeFile(path(QStringLiteral("BOOTSTRAP.md")), "boot"));
     QVERIFY(QDir(m_dir->path()).mkpath(QStringLiteral("memory")));
-    const Result<Inspection> inspection = inspectDirectory(m_dir->path());
+    const Result<Inspection> inspection = inspectDirectory(m_dir->path(),
+                                                           ComposeRule::toolnexus(),
+                                                           true);
     QVERIFY2(inspection.ok(), qPrintable(inspection.error()));
     const QList<Lint> lints = withCode(inspection->lints, QStringLiteral("other-runtime"));
     QCOMPARE(lints.size(), 2);
@@ -434,7 +457,9 @@ void tst_Inspection::otherRuntimeLints()
     // A file called "memory" is not the OpenClaw folder.
     init();
     QVERIFY(writeFile(path(QStringLiteral("memory")), "x"));
-    const Result<Inspection> second = inspectDirectory(m_dir->path());
+    const Result<Inspection> second = inspectDirectory(m_dir->path(),
+                                                       ComposeRule::toolnexus(),
+                                                       true);
     QVERIFY(second.ok());
     QVERIFY(withCode(second->lints, QStringLiteral("other-runtime")).isEmpty());
 }
@@ -444,7 +469,9 @@ void tst_Inspection::cleanPersonaHasNoLints()
     for (int slot = 0; slot < SlotCount; ++slot)
         QVERIFY(
             writeSlot(m_dir->path(), slot, QByteArray("Body of ") + BootstrapOrder[slot] + "\n"));
-    const Result<Inspection> inspection = inspectDirectory(m_dir->path());
+    const Result<Inspection> inspection = inspectDirectory(m_dir->path(),
+                                                           ComposeRule::toolnexus(),
+                                                           true);
     QVERIFY2(inspection.ok(), qPrintable(inspection.error()));
     QVERIFY(inspection->lints.isEmpty());
     QCOMPARE(inspection->composition.found, bootstrapOrder());
@@ -455,7 +482,9 @@ void tst_Inspection::inspectionDescribesOneMoment()
     const QByteArray big = QByteArray(CapBytes + 100, 'b');
     QVERIFY(writeSlot(m_dir->path(), 1, "You are Kip.\n"));
     QVERIFY(writeSlot(m_dir->path(), 4, big));
-    const Result<Inspection> inspection = inspectDirectory(m_dir->path());
+    const Result<Inspection> inspection = inspectDirectory(m_dir->path(),
+                                                           ComposeRule::toolnexus(),
+                                                           true);
     QVERIFY2(inspection.ok(), qPrintable(inspection.error()));
     const Composition expected = composeDirectory(m_dir->path());
     QVERIFY(inspection->composition.soul == expected.soul);
@@ -477,7 +506,9 @@ void tst_Inspection::inspectionDescribesOneMoment()
     // A relative path gives an absolute directory.
     const QString cwd = QDir::currentPath();
     QVERIFY(QDir::setCurrent(m_dir->path()));
-    const Result<Inspection> relative = inspectDirectory(QStringLiteral("."));
+    const Result<Inspection> relative = inspectDirectory(QStringLiteral("."),
+                                                         ComposeRule::toolnexus(),
+                                                         true);
     QDir::setCurrent(cwd);
     QVERIFY(relative.ok());
     QVERIFY(QDir::isAbsolutePath(relative->directory));
@@ -488,7 +519,9 @@ void tst_Inspection::inspectionWithoutDigests()
 {
     QVERIFY(writeSlot(m_dir->path(), 0, "x"));
     QVERIFY(writeSlot(m_dir->path(), 2, QByteArray(CapBytes + 5, 'y')));
-    const Result<Inspection> inspection = inspectDirectory(m_dir->path(), false);
+    const Result<Inspection> inspection = inspectDirectory(m_dir->path(),
+                                                           ComposeRule::toolnexus(),
+                                                           false);
     QVERIFY(inspection.ok());
     QVERIFY(inspection->slotFacts[0].sha256.isEmpty());
     QCOMPARE(inspection->slotFacts[2].size, CapBytes + 5);
@@ -505,7 +538,7 @@ void tst_Inspection::checkDirectoryErrors()
     const QString missingError = checkDirectory(missing);
     QVERIFY(missingError.contains(missing));
     QVERIFY(missingError.contains(QLatin1String("no such directory")));
-    const Result<Inspection> a = inspectDirectory(missing);
+    const Result<Inspection> a = inspectDirectory(missing, ComposeRule::toolnexus(), true);
     QVERIFY(!a.ok());
     QCOMPARE(a.error(), missingError);
 
@@ -514,7 +547,7 @@ void tst_Inspection::checkDirectoryErrors()
     const QString fileError = checkDirectory(file);
     QVERIFY(fileError.contains(file));
     QVERIFY(fileError.contains(QLatin1String("not a directory")));
-    const Result<Inspection> b = inspectDirectory(file);
+    const Result<Inspection> b = inspectDirectory(file, ComposeRule::toolnexus(), true);
     QVERIFY(!b.ok());
     QCOMPARE(b.error(), fileError);
 

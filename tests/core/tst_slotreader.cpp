@@ -210,7 +210,7 @@ void tst_SlotReader::fifoIsAbsentAndDoesNotBlock()
     QVERIFY(read.bytes.isEmpty());
     QVERIFY(absenceReason(read).contains(QLatin1String("FIFO")));
 
-    ReadOptions options;
+    ReadOptions options(ComposeRule::toolnexus().readLimit());
     options.sha256 = true;
     QCOMPARE(readSlot(m_dir->path(), 5, options).presence, SlotPresence::NotRegularFile);
 
@@ -289,7 +289,7 @@ void tst_SlotReader::regularFileWithoutSizeHint()
     QCOMPARE(read.size, qint64(read.bytes.size()));
 
     // Cut short, the size still says that more follows.
-    ReadOptions options;
+    ReadOptions options(ComposeRule::toolnexus().readLimit());
     options.limit = 10;
     const SlotRead cut = readPath(source, options);
     QCOMPARE(cut.presence, SlotPresence::Present);
@@ -391,7 +391,7 @@ void tst_SlotReader::limits()
     QCOMPARE(read.complete, complete);
     QCOMPARE(read.size, qint64(fileSize));
 
-    ReadOptions options;
+    ReadOptions options(ComposeRule::toolnexus().readLimit());
     options.limit = limit;
     options.sha256 = true;
     const SlotRead hashed = readSlot(m_dir->path(), 6, options);
@@ -439,7 +439,7 @@ void tst_SlotReader::sha256StreamsWholeFile()
     random.fillRange(reinterpret_cast<quint32 *>(content.data()), content.size() / 4);
     QVERIFY(writeSlot(m_dir->path(), 0, content));
 
-    ReadOptions options;
+    ReadOptions options(ComposeRule::toolnexus().readLimit());
     options.sha256 = true;
     const SlotRead read = readSlot(m_dir->path(), 0, options);
     QCOMPARE(read.presence, SlotPresence::Present);
@@ -457,7 +457,7 @@ void tst_SlotReader::sha256StreamsWholeFile()
 
 void tst_SlotReader::sha256OfSmallAndEmptyFiles()
 {
-    ReadOptions options;
+    ReadOptions options(ComposeRule::toolnexus().readLimit());
     options.sha256 = true;
     QVERIFY(writeSlot(m_dir->path(), 1, {}));
     QCOMPARE(readSlot(m_dir->path(), 1, options).sha256,

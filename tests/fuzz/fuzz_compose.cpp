@@ -12,6 +12,9 @@ using namespace soul;
 
 namespace {
 
+// The rule fuzzed: today's toolnexus rule.
+const qint64 CapBytes = ComposeRule::toolnexus().capBytes;
+
 quint32 fnv1a(const uint8_t *data, size_t size)
 {
     quint32 hash = 2166136261u;

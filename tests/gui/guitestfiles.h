@@ -11,6 +11,9 @@
 // Writing persona files the ways other programs do, for the GUI and model tests.
 namespace soul::guitest {
 
+using test::CapBytes;
+using test::NearCapBytes;
+
 // Rewrites the file where it is (same inode), as most editors and `echo >` do.
 inline bool writeInPlace(const QString &path, const QByteArray &bytes)
 {

@@ -196,6 +196,8 @@ private Q_SLOTS:
     void invisiblesKeepPositions();
     void rangeEditsStayExactWithMultibyteText();
     void sizeMeterLevels();
+    void sizeMeterSaysItsRulesCap();
+    void previewLaysOutItsModelsRule();
     void createFromTemplate();
     void newPersonaWritesTemplates();
     void newPersonaSurvivesEveryWriteFault_data();
@@ -810,7 +812,7 @@ void tst_MainWindow::rangeEditsStayExactWithMultibyteText()
 
 void tst_MainWindow::sizeMeterLevels()
 {
-    SizeMeter meter;
+    SizeMeter meter(ComposeRule::toolnexus());
     meter.setBytes(10);
     QCOMPARE(meter.level(), SizeMeter::Level::Normal);
     meter.setBytes(NearCapBytes);
@@ -821,6 +823,86 @@ void tst_MainWindow::sizeMeterLevels()
     QCOMPARE(meter.level(), SizeMeter::Level::Over);
     QVERIFY(meter.text().contains(QStringLiteral("truncated: the agent gets the first 2 MiB")));
     QVERIFY(meter.text().contains(QStringLiteral("100")));
+}
+
+// The preview follows its model's rule: the rule's order and join, in a
+// rebuild and in its range edits.
+void tst_MainWindow::previewLaysOutItsModelsRule()
+{
+    ComposeRule rule = ComposeRule::toolnexus();
+    rule.order = {6, 1, 0};
+    rule.sectionJoin = QByteArrayLiteral("\n~~~\n");
+    rule.sectionPrefix = QByteArrayLiteral("# ");
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    for (const auto &[name, text] : {std::pair{"AGENTS.md", "agents"},
+                                     std::pair{"SOUL.md", "soul"},
+                                     std::pair{"MEMORY.md", "memory"},
+                                     std::pair{"TOOLS.md", "tools"}}) {
+        QVERIFY(test::writeFile(QDir(dir.path()).filePath(QLatin1String(name)), text));
+    }
+    PersonaModel model(rule);
+    QVERIFY(model.open(dir.path()));
+    SoulPreview preview(&model);
+    preview.setView(SoulView::Unsaved);
+    preview.rebuild();
+    const auto expected = [&model] { return utf8::decode(model.soul(SoulView::Unsaved)); };
+    QCOMPARE(previewText(&preview),
+             QStringLiteral(
+                 "# MEMORY.md\n\nmemory\n~~~\n# SOUL.md\n\nsoul\n~~~\n# AGENTS.md\n\nagents"));
+    QCOMPARE(preview.sectionAt(0), 6);
+    QCOMPARE(preview.sectionAt(int(previewText(&preview).size())), 0);
+
+    // A change inside the middle section; a change to a slot the rule leaves out.
+    model.setBufferText(1, u"soul, longer");
+    preview.updateSection(1);
+    QCOMPARE(previewText(&preview), expected());
+    model.setBufferText(4, u"tools, not composed");
+    preview.updateSection(4);
+    QCOMPARE(previewText(&preview), expected());
+    QVERIFY(!previewText(&preview).contains(QStringLiteral("tools")));
+    model.close();
+}
+
+// The meter speaks of the rule it was given: its cap, its near share.
+void tst_MainWindow::sizeMeterSaysItsRulesCap()
+{
+    ComposeRule rule = ComposeRule::toolnexus();
+    rule.capBytes = 16;
+    rule.nearPercent = 50;
+    SizeMeter meter(rule);
+    QCOMPARE(meter.accessibleName(), QStringLiteral("Size against the 16 bytes cap"));
+    meter.setBytes(7);
+    QCOMPARE(meter.level(), SizeMeter::Level::Normal);
+    QCOMPARE(meter.text(), QStringLiteral("7 of 16 bytes (43.8 %)"));
+    meter.setBytes(8);
+    QCOMPARE(meter.level(), SizeMeter::Level::Warning);
+    QCOMPARE(meter.text(), QStringLiteral("8 of 16 bytes (50.0 %), near the cap"));
+    meter.setBytes(20);
+    QCOMPARE(meter.level(), SizeMeter::Level::Over);
+    QCOMPARE(meter.text(),
+             QStringLiteral("truncated: the agent gets the first 16 bytes and loses 4 bytes"));
+
+    rule.capBytes = 4096;
+    SizeMeter kib(rule);
+    kib.setBytes(5000);
+    QCOMPARE(kib.text(),
+             QStringLiteral("truncated: the agent gets the first 4 KiB and loses 904 bytes"));
+
+    // A pane shows its model's rule.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(test::writeFile(QDir(dir.path()).filePath(QStringLiteral("SOUL.md")),
+                            "0123456789abcdefXYZ!"));
+    PersonaModel model(rule);
+    QVERIFY(model.open(dir.path()));
+    SlotPane pane(1, &model);
+    QCOMPARE(pane.sizeMeter()->accessibleName(),
+             QStringLiteral("SOUL.md size against the 4 KiB cap"));
+    pane.refreshState();
+    QCOMPARE(pane.sizeMeter()->level(), SizeMeter::Level::Normal);
+    QCOMPARE(pane.sizeMeter()->text(), QStringLiteral("20 of 4,096 bytes (0.5 %)"));
+    model.close();
 }
 
 void tst_MainWindow::createFromTemplate()

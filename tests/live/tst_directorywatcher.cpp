@@ -1,3 +1,4 @@
+#include "composerule.h"
 #include "directorywatcher.h"
 #include "slotreader.h"
 #include "slotsaver.h"
@@ -115,7 +116,7 @@ void tst_DirectoryWatcher::init()
 void tst_DirectoryWatcher::startWatcher()
 {
     m_spy.reset();
-    m_watcher = std::make_unique<DirectoryWatcher>();
+    m_watcher = std::make_unique<DirectoryWatcher>(ComposeRule::toolnexus().readLimit());
     m_watcher->setSettleInterval(40);
     m_spy = std::make_unique<QSignalSpy>(m_watcher.get(), &DirectoryWatcher::slotChanged);
     m_watcher->setDirectory(m_dir);
@@ -292,7 +293,7 @@ void tst_DirectoryWatcher::largeFileIsHashedByStreaming()
     for (qsizetype i = 0; i < big.size(); i += 4096)
         big[i] = char('a' + (i / 4096) % 26);
 
-    ReadOptions options;
+    ReadOptions options(0);
     options.limit = 0;
     options.sha256 = true;
     QVERIFY(writeInPlace(slotFile(Memory), big));

@@ -199,12 +199,13 @@ void PreviewPanel::refreshTotals()
     const SoulView view = m_preview->view();
     // The parts share the model's sections: nothing is joined or copied here.
     QByteArrayList parts;
-    for (int k = 0; k < SlotCount; ++k) {
+    const ComposeRule &rule = m_model->rule();
+    for (const int k : rule.order) {
         std::optional<QByteArray> section = m_model->section(k, view);
         if (!section)
             continue;
         if (!parts.isEmpty())
-            parts.append(QByteArray::fromRawData(SectionJoin, sizeof(SectionJoin) - 1));
+            parts.append(rule.sectionJoin);
         parts.append(std::move(*section));
     }
     const qint64 size = m_model->soulSize(view);

@@ -84,8 +84,6 @@ private:
     int m_horizontal = 0;
 };
 
-constexpr int JoinLength = int(sizeof(SectionJoin) - 1);
-
 // How far from an edit updateSection() looks for a line break to include.
 constexpr qsizetype LineBreakReach = 4096;
 
@@ -151,6 +149,8 @@ std::optional<QByteArray> SoulPreview::shown(std::optional<QByteArray> section)
 SoulPreview::SoulPreview(const PersonaModel *model, QWidget *parent)
     : QPlainTextEdit(parent)
     , m_model(model)
+    , m_join(QString::fromUtf8(model->rule().sectionJoin))
+    , m_joinLength(int(m_join.size()))
 {
     setReadOnly(true);
     setUndoRedoEnabled(false);
@@ -226,9 +226,11 @@ void SoulPreview::rebuild()
 {
     m_resizeRebuild.stop();
     ScrollKeeper keeper(this);
+    const ComposeRule &rule = m_model->rule();
     for (int k = 0; k < SlotCount; ++k) {
-        m_sections[size_t(k)] = m_model->isOpen() ? shown(m_model->section(k, m_view))
-                                                  : std::nullopt;
+        m_sections[size_t(k)] = m_model->isOpen() && rule.composes(k)
+                                    ? shown(m_model->section(k, m_view))
+                                    : std::nullopt;
         const std::optional<QByteArray> &section = m_sections[size_t(k)];
         m_length16[size_t(k)] = section ? utf16Length(*section) : 0;
     }
@@ -239,12 +241,12 @@ void SoulPreview::rebuild()
     QTextCursor cursor(document());
     cursor.beginEditBlock();
     bool first = true;
-    for (int k = 0; k < SlotCount; ++k) {
+    for (const int k : rule.order) {
         const std::optional<QByteArray> &section = m_sections[size_t(k)];
         if (!section)
             continue;
         if (!first)
-            cursor.insertText(QLatin1String(SectionJoin));
+            cursor.insertText(m_join);
         first = false;
         cursor.insertText(displayText(utf8::decode(*section), m_showInvisibles));
     }
@@ -264,26 +266,29 @@ int SoulPreview::sectionOffset(int slot) const
     if (!m_sections.at(size_t(slot)))
         return -1;
     int offset = 0;
-    for (int k = 0; k < slot; ++k) {
+    for (const int k : m_model->rule().order) {
+        if (k == slot)
+            break;
         if (m_sections[size_t(k)])
-            offset += lengthOf(k) + JoinLength;
+            offset += lengthOf(k) + m_joinLength;
     }
     return offset;
 }
 
 int SoulPreview::sectionAt(int position) const
 {
+    const QList<int> &order = m_model->rule().order;
     int offset = 0;
-    for (int k = 0; k < SlotCount; ++k) {
+    for (const int k : order) {
         if (!m_sections[size_t(k)])
             continue;
-        if (position < offset + lengthOf(k) + JoinLength)
+        if (position < offset + lengthOf(k) + m_joinLength)
             return k;
-        offset += lengthOf(k) + JoinLength;
+        offset += lengthOf(k) + m_joinLength;
     }
-    for (int k = SlotCount - 1; k >= 0; --k) {
-        if (m_sections[size_t(k)])
-            return k;
+    for (auto it = order.crbegin(); it != order.crend(); ++it) {
+        if (m_sections[size_t(*it)])
+            return *it;
     }
     return -1;
 }
@@ -292,7 +297,9 @@ void SoulPreview::updateSection(int slot)
 {
     if (m_resizeRebuild.isActive())
         return; // the rebuild takes every section as it is then
-    std::optional<QByteArray> next = shown(m_model->section(slot, m_view));
+    std::optional<QByteArray> next = m_model->rule().composes(slot)
+                                         ? shown(m_model->section(slot, m_view))
+                                         : std::nullopt;
     std::optional<QByteArray> &current = m_sections[size_t(slot)];
     if (!current && !next)
         return;
@@ -304,12 +311,15 @@ void SoulPreview::updateSection(int slot)
     bool before = false;
     bool after = false;
     int start = 0; // where section `slot` starts, or would start
-    for (int k = 0; k < SlotCount; ++k) {
+    bool passed = false;
+    for (const int k : m_model->rule().order) {
+        if (k == slot)
+            passed = true;
         if (!m_sections[size_t(k)] || k == slot)
             continue;
-        if (k < slot) {
+        if (!passed) {
             before = true;
-            start += lengthOf(k) + JoinLength;
+            start += lengthOf(k) + m_joinLength;
         } else {
             after = true;
         }
@@ -368,23 +378,22 @@ void SoulPreview::updateSection(int slot)
         m_length16[size_t(slot)] += int(text.size()) - removedLength;
     } else if (next) {
         const QString body = displayText(utf8::decode(*next), m_showInvisibles);
-        const QString join = QLatin1String(SectionJoin);
         if (before) {
-            cursor.setPosition(start - JoinLength);
-            cursor.insertText(join + body);
+            cursor.setPosition(start - m_joinLength);
+            cursor.insertText(m_join + body);
         } else {
             cursor.setPosition(0);
-            cursor.insertText(after ? body + join : body);
+            cursor.insertText(after ? body + m_join : body);
         }
         m_length16[size_t(slot)] = int(body.size());
     } else {
         const int length = lengthOf(slot);
         if (before) {
-            cursor.setPosition(start - JoinLength);
+            cursor.setPosition(start - m_joinLength);
             cursor.setPosition(start + length, QTextCursor::KeepAnchor);
         } else {
             cursor.setPosition(0);
-            cursor.setPosition(length + (after ? JoinLength : 0), QTextCursor::KeepAnchor);
+            cursor.setPosition(length + (after ? m_joinLength : 0), QTextCursor::KeepAnchor);
         }
         cursor.removeSelectedText();
         m_length16[size_t(slot)] = 0;

@@ -78,6 +78,9 @@ private:
     void refreshMarks();
 
     const PersonaModel *m_model = nullptr;
+    // The join of the model's rule, as shown, and its UTF-16 length.
+    QString m_join;
+    int m_joinLength = 0;
     SoulView m_view = SoulView::Unsaved;
     bool m_showInvisibles = false;
     std::array<std::optional<QByteArray>, SlotCount> m_sections;

@@ -1,6 +1,5 @@
 #include "sizemeter.h"
 
-#include "contract.h"
 #include "lint.h"
 
 #include <QPainter>
@@ -28,11 +27,14 @@ QColor levelColor(SizeMeter::Level level, const QPalette &palette)
 
 } // namespace
 
-SizeMeter::SizeMeter(QWidget *parent)
+SizeMeter::SizeMeter(const ComposeRule &rule, QWidget *parent)
     : QWidget(parent)
+    , m_capBytes(rule.capBytes)
+    , m_nearCapBytes(rule.nearCapBytes())
+    , m_capText(rule.capText())
 {
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
-    setAccessibleName(tr("Size against the 2 MiB cap"));
+    setAccessibleName(tr("Size against the %1 cap").arg(m_capText));
 }
 
 void SizeMeter::setBytes(qint64 bytes)
@@ -50,9 +52,9 @@ SizeMeter::Level SizeMeter::level() const
 {
     if (m_bytes < 0)
         return Level::Absent;
-    if (m_bytes > CapBytes)
+    if (m_bytes > m_capBytes)
         return Level::Over;
-    if (m_bytes >= NearCapBytes)
+    if (m_bytes >= m_nearCapBytes)
         return Level::Warning;
     return Level::Normal;
 }
@@ -63,18 +65,18 @@ QString SizeMeter::text() const
     case Level::Absent:
         return tr("no file");
     case Level::Over:
-        return tr("truncated: the agent gets the first 2 MiB and loses %1 bytes")
-            .arg(formatCount(m_bytes - CapBytes));
+        return tr("truncated: the agent gets the first %1 and loses %2 bytes")
+            .arg(m_capText, formatCount(m_bytes - m_capBytes));
     case Level::Warning:
         return tr("%1 of %2 bytes (%3 %), near the cap")
-            .arg(formatCount(m_bytes), formatCount(CapBytes))
-            .arg(double(m_bytes) * 100.0 / double(CapBytes), 0, 'f', 1);
+            .arg(formatCount(m_bytes), formatCount(m_capBytes))
+            .arg(double(m_bytes) * 100.0 / double(m_capBytes), 0, 'f', 1);
     case Level::Normal:
         break;
     }
     return tr("%1 of %2 bytes (%3 %)")
-        .arg(formatCount(m_bytes), formatCount(CapBytes))
-        .arg(double(m_bytes) * 100.0 / double(CapBytes), 0, 'f', 1);
+        .arg(formatCount(m_bytes), formatCount(m_capBytes))
+        .arg(double(m_bytes) * 100.0 / double(m_capBytes), 0, 'f', 1);
 }
 
 QSize SizeMeter::sizeHint() const
@@ -100,16 +102,16 @@ void SizeMeter::paintEvent(QPaintEvent *)
     painter.setBrush(pal.color(QPalette::Base));
     painter.drawRoundedRect(bar, 3, 3);
     if (m_bytes > 0) {
-        const double share = qMin(1.0, double(m_bytes) / double(CapBytes));
+        const double share = qMin(1.0, double(m_bytes) / double(m_capBytes));
         QRectF fill = bar.adjusted(1, 1, -1, -1);
         fill.setWidth(qMax(2.0, fill.width() * share));
         painter.setPen(Qt::NoPen);
         painter.setBrush(levelColor(level(), pal));
         painter.drawRoundedRect(fill, 2, 2);
     }
-    // The 85 % mark, so the warning zone is visible before it is reached.
+    // The near mark, so the warning zone is visible before it is reached.
     painter.setPen(pal.color(QPalette::Mid));
-    const double mark = bar.left() + bar.width() * double(NearCapBytes) / double(CapBytes);
+    const double mark = bar.left() + bar.width() * double(m_nearCapBytes) / double(m_capBytes);
     painter.drawLine(QPointF(mark, bar.top()), QPointF(mark, bar.bottom()));
 
     const Level lvl = level();

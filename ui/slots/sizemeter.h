@@ -1,11 +1,14 @@
 #pragma once
 
+#include "composerule.h"
+
 #include <QWidget>
 
 namespace soul {
 
-// Bytes of one slot against the 2 MiB cap: normal below 85 %, a warning from
-// 85 %, and above the cap what the agent loses.
+// Bytes of one slot against a compose rule's cap: normal below its near
+// share (85 % for toolnexus), a warning from there, and above the cap what
+// the agent loses.
 class SizeMeter : public QWidget
 {
     Q_OBJECT
@@ -13,7 +16,7 @@ class SizeMeter : public QWidget
 public:
     enum class Level { Absent, Normal, Warning, Over };
 
-    explicit SizeMeter(QWidget *parent = nullptr);
+    explicit SizeMeter(const ComposeRule &rule, QWidget *parent = nullptr);
 
     // -1 for an absent slot.
     void setBytes(qint64 bytes);
@@ -28,6 +31,9 @@ protected:
     void paintEvent(QPaintEvent *event) override;
 
 private:
+    qint64 m_capBytes = 0;
+    qint64 m_nearCapBytes = 0;
+    QString m_capText; // "2 MiB"
     qint64 m_bytes = -1;
 };
 

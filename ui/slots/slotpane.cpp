@@ -101,7 +101,7 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     , m_state(new QLabel(this))
     , m_dirty(new QLabel(this))
     , m_tokens(new QLabel(this))
-    , m_meter(new SizeMeter(this))
+    , m_meter(new SizeMeter(model->rule(), this))
     , m_lints(new QLabel(this))
     , m_readOnly(new QLabel(this))
     , m_absentNote(new QLabel(this))
@@ -139,7 +139,7 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     // The state is quieter than the name and the role; the notable states
     // also show as bars, notes or buttons.
     m_state->setForegroundRole(QPalette::PlaceholderText);
-    m_meter->setAccessibleName(tr("%1 size against the 2 MiB cap").arg(name));
+    m_meter->setAccessibleName(tr("%1 size against the %2 cap").arg(name, model->rule().capText()));
     m_runtimeMeter->setAccessibleName(tr("%1 size against the runtime's budgets").arg(name));
     m_runtimeMeter->hide();
     m_runtimeNote->setWordWrap(true);
@@ -697,7 +697,8 @@ void SlotPane::refreshLints()
     const SlotState &s = m_model->slot(m_slot);
     QStringList lines;
     if (s.bufferPresent && (s.diskComplete || s.dirty || !s.diskPresent())) {
-        const QList<Lint> lints = lintSlot(factsOfBytes(m_slot, s.bufferBytes));
+        const ComposeRule &rule = m_model->rule();
+        const QList<Lint> lints = lintSlot(factsOfBytes(m_slot, s.bufferBytes, rule), rule);
         for (const Lint &lint : lints)
             lines.append(lintMark(lint.level) + QLatin1Char(' ') + lint.message);
     } else if (!s.bufferPresent && s.presence != SlotPresence::Missing) {
@@ -706,11 +707,12 @@ void SlotPane::refreshLints()
         skipped.name = slotName(m_slot);
         skipped.presence = s.presence;
         skipped.absenceReason = s.absenceReason;
-        for (const Lint &lint : lintSlot(skipped))
+        for (const Lint &lint : lintSlot(skipped, m_model->rule()))
             lines.append(lintMark(lint.level) + QLatin1Char(' ') + lint.message);
     } else if (s.diskPresent() && !s.diskComplete) {
         lines.append(lintMark(LintLevel::Warning) + QLatin1Char(' ')
-                     + tr("%1 is truncated: the agent gets the first 2 MiB.").arg(slotName(m_slot)));
+                     + tr("%1 is truncated: the agent gets the first %2.")
+                           .arg(slotName(m_slot), m_model->rule().capText()));
     }
     m_lints->setText(lines.join(QLatin1Char('\n')));
     m_lints->setVisible(!lines.isEmpty());
