@@ -8,6 +8,7 @@ namespace soul {
 struct SlotFacts;
 struct OpenClawInput;
 struct OpenClawComposition;
+struct OpenClawSettings;
 
 enum class LintLevel { Info, Warning, Error };
 
@@ -23,8 +24,10 @@ struct Lint
 
 QString lintLevelName(LintLevel level); // "info", "warning", "error"
 
-// Lints of one slot, from its facts (on disk, or of an editor buffer).
+// Lints of one slot, from its facts (on disk, or of an editor buffer). The
+// hint about what OpenClaw would keep uses `openClaw`, or its defaults.
 QList<Lint> lintSlot(const SlotFacts &facts);
+QList<Lint> lintSlot(const SlotFacts &facts, const OpenClawSettings &openClaw);
 
 // Lints about the directory itself: case variants of slot names, files other
 // runtimes read that this rule does not. `slotPresent` says which slots are

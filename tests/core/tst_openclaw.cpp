@@ -1,3 +1,5 @@
+#include "contract.h"
+#include "inspection.h"
 #include "lint.h"
 #include "openclawexamples.h"
 #include "openclawreader.h"
@@ -40,6 +42,8 @@ private Q_SLOTS:
     void listingAndBootstrap();
     void directoryPath();
     void keptRanges();
+    void slotHintFollowsSettings_data();
+    void slotHintFollowsSettings();
 };
 
 namespace {
@@ -574,6 +578,54 @@ void tst_OpenClaw::keptRanges()
 
     const OpenClawKept tools = openClawKept(c, u"TOOLS.md");
     QVERIFY(!tools.loaded && !tools.entry);
+}
+
+void tst_OpenClaw::slotHintFollowsSettings_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<int>("characters");
+    QTest::addColumn<int>("maxChars"); // 0: the default
+    QTest::addColumn<int>("limit");    // the count the hint states; 0: no hint
+
+    QTest::newRow("default, one over") << QStringLiteral("SOUL.md") << 20001 << 0 << 20000;
+    QTest::newRow("default, at the limit") << QStringLiteral("SOUL.md") << 20000 << 0 << 0;
+    QTest::newRow("lowered") << QStringLiteral("SOUL.md") << 15000 << 12000 << 12000;
+    QTest::newRow("lowered, at the limit") << QStringLiteral("AGENTS.md") << 12000 << 12000 << 0;
+    QTest::newRow("raised") << QStringLiteral("MEMORY.md") << 25000 << 30000 << 0;
+    QTest::newRow("raised, over") << QStringLiteral("MEMORY.md") << 30001 << 30000 << 30000;
+    QTest::newRow("USER.md's own cap") << QStringLiteral("USER.md") << 5000 << 0 << 4000;
+    QTest::newRow("USER.md under a lower setting")
+        << QStringLiteral("USER.md") << 3500 << 3000 << 3000;
+    QTest::newRow("USER.md's cap not raised") << QStringLiteral("USER.md") << 5000 << 30000 << 4000;
+    QTest::newRow("TOOLS.md is not loaded") << QStringLiteral("TOOLS.md") << 30000 << 0 << 0;
+}
+
+void tst_OpenClaw::slotHintFollowsSettings()
+{
+    QFETCH(QString, name);
+    QFETCH(int, characters);
+    QFETCH(int, maxChars);
+    QFETCH(int, limit);
+    OpenClawSettings settings;
+    settings.bootstrapMaxChars = maxChars;
+    const SlotFacts facts = factsOfBytes(slotIndex(name), QByteArray(characters, 'x'));
+    QList<Lint> hints;
+    for (const Lint &lint : lintSlot(facts, settings)) {
+        if (lint.code == QLatin1String("openclaw-chars"))
+            hints.append(lint);
+    }
+    if (limit == 0) {
+        QVERIFY(hints.isEmpty());
+        return;
+    }
+    QCOMPARE(hints.size(), 1);
+    QCOMPARE(hints.first().message,
+             QStringLiteral("%1 has %2 characters: OpenClaw keeps only about %3 of it (a head "
+                            "and a tail), so it would see less there.")
+                 .arg(name, formatCount(characters), formatCount(limit)));
+    // Without settings: OpenClaw's defaults, as soulc uses them.
+    if (maxChars == 0)
+        QCOMPARE(lintSlot(facts).size(), lintSlot(facts, settings).size());
 }
 
 QTEST_GUILESS_MAIN(tst_OpenClaw)

@@ -1,4 +1,5 @@
 #include "guitestfiles.h"
+#include "lint.h"
 #include "openclawreader.h"
 #include "openclawrule.h"
 #include "personamodel.h"
@@ -176,6 +177,7 @@ private Q_SLOTS:
     void toolsPaneSaysItIsNotLoaded();
     void typingUpdatesTheOpenClawPreview();
     void cutPaneMarksFollowTheRule_data();
+    void paneHintFollowsTheSettings();
     void cutPaneMarksFollowTheRule();
 
 private:
@@ -460,6 +462,37 @@ void tst_RuntimeProfile::cutPaneMarksFollowTheRule()
             marked = marked || s.format.intProperty(SlotPane::RuntimeMarkProperty) != 0;
         QVERIFY(marked);
     }
+}
+
+void tst_RuntimeProfile::paneHintFollowsTheSettings()
+{
+    // SOUL.md has some 30,000 characters; the hint follows bootstrapMaxChars.
+    openWindow();
+    QLabel *lints = pane(QStringLiteral("SOUL.md"))->lintLabel();
+    const auto hint = [](int limit) {
+        return QStringLiteral("OpenClaw keeps only about %1 of it").arg(formatCount(limit));
+    };
+    QTRY_VERIFY2(lints->text().contains(hint(OpenClawSettings::DefaultMaxChars)),
+                 qPrintable(lints->text()));
+
+    chooseOpenClaw();
+    PreviewPanel *panel = m_window->previewPanel();
+    panel->maxCharsBox()->setValue(40000);
+    QTRY_VERIFY2(!lints->text().contains(QStringLiteral("OpenClaw keeps only about")),
+                 qPrintable(lints->text()));
+    panel->maxCharsBox()->setValue(12000);
+    QTRY_VERIFY2(lints->text().contains(hint(12000)), qPrintable(lints->text()));
+
+    // Back to toolnexus, the hint keeps the settings chosen, here and after a
+    // restart.
+    panel->runtimeChooser()->setCurrentIndex(0);
+    QTRY_VERIFY(!pane(QStringLiteral("SOUL.md"))->runtimeView().active);
+    QVERIFY2(lints->text().contains(hint(12000)), qPrintable(lints->text()));
+    m_window->close();
+    m_window.reset();
+    openWindow();
+    lints = pane(QStringLiteral("SOUL.md"))->lintLabel();
+    QTRY_VERIFY2(lints->text().contains(hint(12000)), qPrintable(lints->text()));
 }
 
 QTEST_MAIN(tst_RuntimeProfile)

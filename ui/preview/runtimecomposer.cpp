@@ -108,7 +108,8 @@ RuntimeComposer::~RuntimeComposer()
 
 void RuntimeComposer::setProfile(const RuntimeProfile &profile)
 {
-    if (profile == m_profile)
+    // The OpenClaw settings count under toolnexus too: the panes' hints use them.
+    if (profile == m_profile && profile.openClaw == m_profile.openClaw)
         return;
     m_profile = profile;
     recomputeNow();
@@ -152,7 +153,10 @@ void RuntimeComposer::start()
     }
     const quint64 generation = ++m_requested;
     if (job.profile.runtime == Runtime::Toolnexus) {
-        finish(generation, std::make_shared<Output>());
+        auto output = std::make_shared<Output>();
+        for (RuntimePaneView &pane : output->panes)
+            pane.openClaw = job.profile.openClaw;
+        finish(generation, output);
         return;
     }
     m_running = true;
@@ -180,6 +184,7 @@ std::shared_ptr<RuntimeComposer::Output> RuntimeComposer::run(const Job &job)
         RuntimePaneView &pane = output->panes.at(size_t(k));
         const QString name = slotName(k);
         pane.active = true;
+        pane.openClaw = settings;
         pane.loaded = job.profile.loads(name);
         pane.budget = job.profile.fileBudget(name);
         pane.totalUsed = edited.totalInjected;

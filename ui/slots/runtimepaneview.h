@@ -1,5 +1,7 @@
 #pragma once
 
+#include "runtimeprofile.h"
+
 #include <QList>
 #include <QString>
 
@@ -28,6 +30,9 @@ struct RuntimePaneView
     qint64 budget = 0;        // its per-file budget
     qint64 totalUsed = 0;     // all files' injected length
     qint64 totalBudget = 0;
+    // The window's OpenClaw settings, under any runtime: the pane's hint about
+    // what OpenClaw would keep follows them.
+    OpenClawSettings openClaw;
 };
 
 } // namespace soul

@@ -376,6 +376,8 @@ void SlotPane::refreshMarks()
 
 void SlotPane::setRuntimeView(const RuntimePaneView &view)
 {
+    if (!(view.openClaw == m_runtimeView.openClaw))
+        m_lintTimer.start();
     m_runtimeView = view;
     const SlotState &s = m_model->slot(m_slot);
     const bool present = s.bufferPresent || s.diskPresent();
@@ -736,7 +738,8 @@ void SlotPane::refreshLints()
     const SlotState &s = m_model->slot(m_slot);
     QStringList lines;
     if (s.bufferPresent && (s.diskComplete || s.dirty || !s.diskPresent())) {
-        const QList<Lint> lints = lintSlot(factsOfBytes(m_slot, s.bufferBytes));
+        const QList<Lint> lints = lintSlot(factsOfBytes(m_slot, s.bufferBytes),
+                                           m_runtimeView.openClaw);
         for (const Lint &lint : lints)
             lines.append(lintMark(lint.level) + QLatin1Char(' ') + lint.message);
     } else if (!s.bufferPresent && s.presence != SlotPresence::Missing) {
@@ -745,7 +748,7 @@ void SlotPane::refreshLints()
         skipped.name = slotName(m_slot);
         skipped.presence = s.presence;
         skipped.absenceReason = s.absenceReason;
-        for (const Lint &lint : lintSlot(skipped))
+        for (const Lint &lint : lintSlot(skipped, m_runtimeView.openClaw))
             lines.append(lintMark(lint.level) + QLatin1Char(' ') + lint.message);
     } else if (s.diskPresent() && !s.diskComplete) {
         lines.append(lintMark(LintLevel::Warning) + QLatin1Char(' ')
