@@ -742,8 +742,9 @@ OpenClawComposition composeOpenClaw(const OpenClawInput &input, const OpenClawSe
             const OpenClawFileFigures &figures = result.files.at(i);
             if (!figures.injectedAny)
                 continue;
+            result.files[i].promptText = openClawPromptText(figures.name, injectedTexts.at(i));
             items << QStringLiteral("## ") + figures.path;
-            items << openClawPromptText(figures.name, injectedTexts.at(i));
+            items << result.files.at(i).promptText;
         }
     }
     items.removeAll(QString());

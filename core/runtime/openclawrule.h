@@ -107,6 +107,7 @@ struct OpenClawFileFigures
     bool nearLimit = false;       // raw >= 85% of the limit
     bool budgetExhausted = false; // not injected because the total ran out
     OpenClawCut cut;              // empty unless the file reached the truncation step
+    QString promptText; // its text as the section holds it (under its header); empty if none
 };
 
 struct OpenClawComposition

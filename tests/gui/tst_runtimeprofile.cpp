@@ -10,6 +10,8 @@
 #include "slots/panestack.h"
 #include "slots/runtimemeter.h"
 #include "slots/slotpane.h"
+#include "soultokencounter.h"
+#include "tokenizer.h"
 #include "window/mainwindow.h"
 #include "window/prompter.h"
 
@@ -178,6 +180,7 @@ private Q_SLOTS:
     void typingUpdatesTheOpenClawPreview();
     void cutPaneMarksFollowTheRule_data();
     void paneHintFollowsTheSettings();
+    void tokensOfWhatOpenClawInjects();
     void cutPaneMarksFollowTheRule();
 
 private:
@@ -493,6 +496,71 @@ void tst_RuntimeProfile::paneHintFollowsTheSettings()
     openWindow();
     lints = pane(QStringLiteral("SOUL.md"))->lintLabel();
     QTRY_VERIFY2(lints->text().contains(hint(12000)), qPrintable(lints->text()));
+}
+
+void tst_RuntimeProfile::tokensOfWhatOpenClawInjects()
+{
+    QVERIFY(writeInPlace(path(QStringLiteral("USER.md")), "Call me Sam. Ünïcode ✓ and 𝄞.\n"));
+    openWindow();
+    chooseOpenClaw();
+    PreviewPanel *panel = m_window->previewPanel();
+    RuntimeComposer *composer = panel->runtimeComposer();
+    SoulTokenCounter *counter = m_window->tokenCounter();
+
+    for (const QString &encoding : {QStringLiteral("o200k_base"), QStringLiteral("cl100k_base")}) {
+        counter->setEncoding(encoding);
+        QTRY_VERIFY(!composer->busy() && composer->sectionTokens() >= 0
+                    && composer->encodingName() == encoding);
+        const std::shared_ptr<const Tokenizer> tokenizer = Tokenizer::builtin(encoding);
+        QVERIFY(tokenizer);
+        const QString section = composer->composition().section;
+        QCOMPARE(composer->sectionTokens(), tokenizer->count(section.toUtf8()));
+        QVERIFY2(panel->runtimeTotalsLabel()->text().contains(
+                     QStringLiteral("%1 tokens (%2)")
+                         .arg(formatCount(composer->sectionTokens()), encoding)),
+                 qPrintable(panel->runtimeTotalsLabel()->text()));
+
+        // Each file's text is what stands under its "## path" header, up to the
+        // next file's header.
+        const QList<OpenClawFileFigures> &files = composer->composition().files;
+        int counted = 0;
+        for (qsizetype i = 0; i < files.size(); ++i) {
+            if (!files.at(i).injectedAny || files.at(i).kind != OpenClawEntry::Kind::Content)
+                continue;
+            const QString header = QStringLiteral("\n## ") + files.at(i).path + QLatin1Char('\n');
+            const qsizetype from = section.indexOf(header);
+            QVERIFY(from >= 0);
+            qsizetype to = section.size();
+            for (qsizetype j = i + 1; j < files.size(); ++j) {
+                if (!files.at(j).injectedAny)
+                    continue;
+                to = section.indexOf(QStringLiteral("\n## ") + files.at(j).path + QLatin1Char('\n'),
+                                     from + header.size());
+                break;
+            }
+            QVERIFY(to > from);
+            const QString injected = section.mid(from + header.size(), to - from - header.size());
+            const qint64 expected = tokenizer->count(injected.toUtf8());
+            SlotPane *filePane = pane(files.at(i).name);
+            QVERIFY2(filePane->runtimeView().tokens == expected,
+                     qPrintable(QStringLiteral("%1: %2, expected %3")
+                                    .arg(files.at(i).name)
+                                    .arg(filePane->runtimeView().tokens)
+                                    .arg(expected)));
+            const RuntimeMeter *meter = filePane->runtimeMeter();
+            QCOMPARE(meter->tokens(), expected);
+            QCOMPARE(meter->totalTokens(), composer->sectionTokens());
+            QVERIFY2(meter->text().contains(QStringLiteral("%1 tokens injected, %2 in all (%3)")
+                                                .arg(formatCount(expected),
+                                                     formatCount(composer->sectionTokens()),
+                                                     encoding)),
+                     qPrintable(meter->text()));
+            ++counted;
+        }
+        QCOMPARE(counted, 4); // AGENTS.md, SOUL.md, IDENTITY.md, USER.md
+        // TOOLS.md is not injected: no count.
+        QCOMPARE(pane(QStringLiteral("TOOLS.md"))->runtimeView().tokens, qint64(-1));
+    }
 }
 
 QTEST_MAIN(tst_RuntimeProfile)

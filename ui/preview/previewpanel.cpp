@@ -132,6 +132,7 @@ PreviewPanel::PreviewPanel(const PersonaModel *model, QWidget *parent)
 void PreviewPanel::setTokenCounter(SoulTokenCounter *counter)
 {
     m_tokenBar->setCounter(counter);
+    m_runtime->setTokenCounter(counter);
 }
 
 void PreviewPanel::rebuild()
@@ -347,6 +348,10 @@ void PreviewPanel::showRuntime()
                             1);
     if (composition.totalNearLimit)
         text += tr(", near the total budget");
+    if (m_runtime->sectionTokens() >= 0) {
+        text += tr(", %1 tokens (%2)")
+                    .arg(formatCount(m_runtime->sectionTokens()), m_runtime->encodingName());
+    }
     text += tr(" · cut: %1").arg(cut.isEmpty() ? tr("none") : cut.join(QStringLiteral(", ")));
     m_runtimeTotals->setText(text);
     Q_EMIT runtimeUpdated();

@@ -2,6 +2,8 @@
 
 #include "lint.h"
 #include "openclawreader.h"
+#include "soultokencounter.h"
+#include "tokenizer.h"
 #include "utf8.h"
 
 #include <QHash>
@@ -18,12 +20,15 @@ struct RuntimeComposer::Job
     SoulView view = SoulView::Unsaved;
     std::array<bool, SlotCount> bufferPresent{};
     std::array<QByteArray, SlotCount> buffers;
+    std::shared_ptr<const Tokenizer> tokenizer; // null: no counts
 };
 
 struct RuntimeComposer::Output
 {
     OpenClawComposition composition;
     std::array<RuntimePaneView, SlotCount> panes;
+    qint64 sectionTokens = -1;
+    QString encoding;
 };
 
 namespace {
@@ -124,6 +129,17 @@ void RuntimeComposer::setView(SoulView view)
         recomputeNow();
 }
 
+void RuntimeComposer::setTokenCounter(const SoulTokenCounter *counter)
+{
+    m_counter = counter;
+    connect(counter, &SoulTokenCounter::encodingChanged, this, [this] {
+        if (m_profile.runtime != Runtime::Toolnexus)
+            recomputeNow();
+    });
+    if (m_profile.runtime != Runtime::Toolnexus)
+        recomputeNow();
+}
+
 void RuntimeComposer::schedule()
 {
     if (m_profile.runtime != Runtime::Toolnexus)
@@ -146,6 +162,8 @@ void RuntimeComposer::start()
     job.dir = m_model->directory();
     job.profile = m_profile;
     job.view = m_view;
+    if (m_counter)
+        job.tokenizer = m_counter->tokenizer();
     for (int k = 0; k < SlotCount; ++k) {
         const SlotState &state = m_model->slot(k);
         job.bufferPresent.at(size_t(k)) = state.bufferPresent;
@@ -178,6 +196,18 @@ std::shared_ptr<RuntimeComposer::Output> RuntimeComposer::run(const Job &job)
     const OpenClawComposition edited = composeOpenClaw(unsaved, settings);
     output->composition = job.view == SoulView::Unsaved ? edited : composeOpenClaw(disk, settings);
 
+    // Exact tokens of the section and of each file's text in it: at most a
+    // few hundred KB under OpenClaw's budgets, counted here off the GUI thread.
+    const auto countTokens = [&job](const QString &text) {
+        return job.tokenizer ? job.tokenizer->count(text.toUtf8()) : qint64(-1);
+    };
+    const qint64 editedTokens = countTokens(edited.section);
+    output->sectionTokens = job.view == SoulView::Unsaved
+                                ? editedTokens
+                                : countTokens(output->composition.section);
+    if (job.tokenizer)
+        output->encoding = job.tokenizer->name();
+
     // The panes hold the buffers: they show what the rule keeps of those.
     const QList<Lint> lints = lintOpenClaw(job.dir, unsaved, edited);
     for (int k = 0; k < SlotCount; ++k) {
@@ -189,6 +219,8 @@ std::shared_ptr<RuntimeComposer::Output> RuntimeComposer::run(const Job &job)
         pane.budget = job.profile.fileBudget(name);
         pane.totalUsed = edited.totalInjected;
         pane.totalBudget = job.profile.totalBudget();
+        pane.totalTokens = editedTokens;
+        pane.encoding = output->encoding;
         QStringList notes;
         for (const Lint &lint : lints) {
             if (lint.file == name)
@@ -200,8 +232,11 @@ std::shared_ptr<RuntimeComposer::Output> RuntimeComposer::run(const Job &job)
         if (!pane.loaded)
             continue;
         for (const OpenClawFileFigures &figures : edited.files) {
-            if (figures.name == name && figures.kind == OpenClawEntry::Kind::Content)
+            if (figures.name == name && figures.kind == OpenClawEntry::Kind::Content) {
                 pane.used = figures.raw;
+                pane.tokens = !figures.injectedAny ? (job.tokenizer ? 0 : -1)
+                                                   : countTokens(figures.promptText);
+            }
         }
         const OpenClawKept kept = openClawKept(edited, name);
         pane.whole = kept.whole;
@@ -233,6 +268,8 @@ void RuntimeComposer::finish(quint64 generation, const std::shared_ptr<Output> &
         m_shown = generation;
         m_composition = std::move(output->composition);
         m_panes = std::move(output->panes);
+        m_sectionTokens = output->sectionTokens;
+        m_encoding = std::move(output->encoding);
         Q_EMIT updated();
     }
     if (m_again) {

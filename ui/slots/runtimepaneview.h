@@ -30,6 +30,12 @@ struct RuntimePaneView
     qint64 budget = 0;        // its per-file budget
     qint64 totalUsed = 0;     // all files' injected length
     qint64 totalBudget = 0;
+    // Exact tokens of what the runtime injects of the file (its text under its
+    // header) and of the whole section, in `encoding`; -1 while unknown (no
+    // tokenizer yet, or the file is not injected).
+    qint64 tokens = -1;
+    qint64 totalTokens = -1;
+    QString encoding;
     // The window's OpenClaw settings, under any runtime: the pane's hint about
     // what OpenClaw would keep follows them.
     OpenClawSettings openClaw;

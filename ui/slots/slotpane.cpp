@@ -383,9 +383,11 @@ void SlotPane::setRuntimeView(const RuntimePaneView &view)
     const bool present = s.bufferPresent || s.diskPresent();
     m_runtimeMeter->setVisible(view.active && view.loaded && present);
     m_runtimeMeter->setFigures(view.used, view.budget, view.totalUsed, view.totalBudget);
+    m_runtimeMeter->setTokens(view.tokens, view.totalTokens, view.encoding);
     m_runtimeNote->setText(view.note);
     m_runtimeNote->setVisible(view.active && present && !view.note.isEmpty());
     m_meter->setVisible(!view.active && present);
+    refreshTokens(); // toolnexus's count gives way to the runtime meter's
     refreshMarks();
 }
 
@@ -710,8 +712,8 @@ void SlotPane::setTokenCounter(const SoulTokenCounter *counter)
 void SlotPane::refreshTokens()
 {
     const bool inSoul = m_model->isOpen() && m_model->section(m_slot, SoulView::Unsaved);
-    m_tokens->setVisible(m_counter && inSoul);
-    if (!m_counter || !inSoul)
+    m_tokens->setVisible(m_counter && inSoul && !m_runtimeView.active);
+    if (!m_counter || !inSoul || m_runtimeView.active)
         return;
     const SoulTokenCounter::Count count = m_counter->sectionTokens(m_slot, SoulView::Unsaved);
     const QString name = slotName(m_slot);
