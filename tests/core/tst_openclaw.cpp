@@ -471,6 +471,27 @@ void tst_OpenClaw::readerRefusals()
     QCOMPARE(readOpenClawFile(dir.filePath(QStringLiteral("MEMORY.md")), QStringLiteral("MEMORY.md"))
                  .text,
              QStringLiteral("[UNREADABLE: File exceeds 2097152 bytes]"));
+
+    // Checked without reading: the same refusals, and a file that passes is
+    // there with no text.
+    QVERIFY(test::writeFile(dir.filePath(QStringLiteral("MEMORY.md")), "memory"));
+    const QStringList all = openClawFileOrder();
+    const OpenClawInput checked = readOpenClawDirectory(dir.path(), all);
+    QCOMPARE(checked.entries.size(), 5);
+    for (qsizetype i = 0; i < expected.size(); ++i) {
+        QCOMPARE(checked.entries.at(i).kind, OpenClawEntry::Kind::Unreadable);
+        QCOMPARE(checked.entries.at(i).text, expected.at(i));
+    }
+    QCOMPARE(checked.entries.at(4).kind, OpenClawEntry::Kind::Content);
+    QCOMPARE(checked.entries.at(4).name, QStringLiteral("MEMORY.md"));
+    QVERIFY(checked.entries.at(4).text.isEmpty());
+    // Names not listed are read as before.
+    QCOMPARE(readOpenClawDirectory(dir.path(), {QStringLiteral("SOUL.md")}).entries.at(4).text,
+             QStringLiteral("memory"));
+    QVERIFY(test::writeFile(dir.filePath(QStringLiteral("MEMORY.md")),
+                            QByteArray(OpenClawMaxFileBytes + 1, 'm')));
+    QCOMPARE(readOpenClawDirectory(dir.path(), all).entries.at(4).text,
+             QStringLiteral("[UNREADABLE: File exceeds 2097152 bytes]"));
 }
 
 void tst_OpenClaw::listingAndBootstrap()

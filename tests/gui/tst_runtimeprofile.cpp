@@ -261,6 +261,7 @@ void tst_RuntimeProfile::switchingShowsWhatSoulcComposes()
     QVERIFY(!panel->runtimeText()->isVisible());
 
     chooseOpenClaw();
+    QTRY_VERIFY(panel->maxCharsBox()->isVisible());
     const QByteArray expected = soulcCompose();
     QVERIFY(!expected.isEmpty());
     const QString section = panel->runtimeComposer()->composition().section;

@@ -11,6 +11,7 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QCryptographicHash>
+#include <QFormLayout>
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -244,12 +245,13 @@ QLayout *PreviewPanel::buildRuntimeRow()
     setUp(m_totalMaxChars,
           OpenClawSettings::DefaultTotalMaxChars,
           QStringLiteral("bootstrapTotalMaxChars"));
-    auto *settings = new QHBoxLayout(m_runtimeSettings);
+    // A row each, under the chooser: side by side they would make the panel
+    // wider when they appear, and every pane and the preview would be laid
+    // out again at the new width.
+    auto *settings = new QFormLayout(m_runtimeSettings);
     settings->setContentsMargins(0, 0, 0, 0);
-    settings->addWidget(new QLabel(QStringLiteral("bootstrapMaxChars"), m_runtimeSettings));
-    settings->addWidget(m_maxChars);
-    settings->addWidget(new QLabel(QStringLiteral("bootstrapTotalMaxChars"), m_runtimeSettings));
-    settings->addWidget(m_totalMaxChars);
+    settings->addRow(QStringLiteral("bootstrapMaxChars"), m_maxChars);
+    settings->addRow(QStringLiteral("bootstrapTotalMaxChars"), m_totalMaxChars);
     m_runtimeSettings->hide();
 
     m_runtimeText->setReadOnly(true);
@@ -268,9 +270,11 @@ QLayout *PreviewPanel::buildRuntimeRow()
     auto *row = new QHBoxLayout;
     row->addWidget(runtimeLabel);
     row->addWidget(m_runtimeChooser);
-    row->addWidget(m_runtimeSettings);
     row->addStretch(1);
-    return row;
+    auto *rows = new QVBoxLayout;
+    rows->addLayout(row);
+    rows->addWidget(m_runtimeSettings);
+    return rows;
 }
 
 void PreviewPanel::setRuntimeProfile(const RuntimeProfile &profile)

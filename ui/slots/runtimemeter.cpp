@@ -18,6 +18,8 @@ RuntimeMeter::RuntimeMeter(QWidget *parent)
     : QLabel(parent)
 {
     setTextFormat(Qt::PlainText);
+    // Characters, the total and tokens do not fit one line of a narrow pane.
+    setWordWrap(true);
     setAccessibleName(tr("Size against the runtime's budgets"));
 }
 
