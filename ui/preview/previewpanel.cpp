@@ -250,6 +250,7 @@ QLayout *PreviewPanel::buildRuntimeRow()
     // out again at the new width.
     auto *settings = new QFormLayout(m_runtimeSettings);
     settings->setContentsMargins(0, 0, 0, 0);
+    settings->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);
     settings->addRow(QStringLiteral("bootstrapMaxChars"), m_maxChars);
     settings->addRow(QStringLiteral("bootstrapTotalMaxChars"), m_totalMaxChars);
     m_runtimeSettings->hide();
