@@ -347,7 +347,7 @@ void tst_OpenClaw::policyKeywords()
     const QString text = filler + rival + QStringLiteral("\n\n") + line + closing;
     const OpenClawCut both = openClawTruncate(u"AGENTS.md", text, 300);
     QCOMPARE(both.digestLines.size(), 1);
-    const TextRange chosen = both.digestLines.first();
+    const KeptRange chosen = both.digestLines.first();
     QCOMPARE(text.mid(chosen.start, chosen.length), high ? line : rival);
     QCOMPARE(both.omittedPolicyLines, candidate ? 1 : 0);
 }
@@ -368,7 +368,7 @@ void tst_OpenClaw::digestRanges()
              QStringLiteral("You must stop."));
     QVERIFY(cut.text.contains(
         QStringLiteral("[Policy digest from AGENTS.md]\nIntro here.\nYou must stop.\n")));
-    QCOMPARE(cut.head, (TextRange{0, cut.requestedHead}));
+    QCOMPARE(cut.head, (KeptRange{0, cut.requestedHead}));
     QCOMPARE(cut.tail.start + cut.tail.length, jsTrimmedEnd(text).size());
 }
 
@@ -564,22 +564,22 @@ void tst_OpenClaw::keptRanges()
     const OpenClawKept s = openClawKept(c, u"SOUL.md");
     QVERIFY(s.loaded && s.entry && !s.whole && !s.droppedByTotal);
     QCOMPARE(s.kept.size(), 2);
-    QCOMPARE(s.kept.at(0), (TextRange{0, 14920}));
-    QCOMPARE(s.kept.at(1), (TextRange{26499 - 4973, 4973}));
-    QCOMPARE(s.dropped, (TextRange{14920, 26499 - 4973 - 14920}));
+    QCOMPARE(s.kept.at(0), (KeptRange{0, 14920}));
+    QCOMPARE(s.kept.at(1), (KeptRange{26499 - 4973, 4973}));
+    QCOMPARE(s.dropped, (KeptRange{14920, 26499 - 4973 - 14920}));
     QVERIFY(
         c.section.contains(soul.left(14920) + QStringLiteral("\n\n[...truncated, read SOUL.md")));
     QVERIFY(c.section.contains(QStringLiteral(")\u2026\n\n") + soul.mid(26499 - 4973, 4973)));
 
     const OpenClawKept a = openClawKept(c, u"AGENTS.md");
-    QCOMPARE(a.kept.first(), (TextRange{0, 9000}));
+    QCOMPARE(a.kept.first(), (KeptRange{0, 9000}));
     QCOMPARE(a.digestLines.size(), 1);
     QCOMPARE(agents.mid(a.digestLines.first().start, a.digestLines.first().length),
              QStringLiteral("- You must stop."));
 
     const OpenClawKept identity = openClawKept(c, u"IDENTITY.md");
     QVERIFY(identity.whole);
-    QCOMPARE(identity.kept, (QList<TextRange>{{0, 9}}));
+    QCOMPARE(identity.kept, (QList<KeptRange>{{0, 9}}));
     QCOMPARE(identity.dropped.length, 0);
 
     // A total that leaves MEMORY.md 10 units: under 64, nothing of it is kept.

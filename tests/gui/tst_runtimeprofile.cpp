@@ -112,7 +112,7 @@ QString marksAgainstRule(const SlotPane *pane, const QString &text, const OpenCl
                                           starts,
                                           qMin(lastBlock.position() + lastBlock.length(),
                                                document->characterCount() - 1));
-    const auto clipped = [&](const TextRange &range) {
+    const auto clipped = [&](const KeptRange &range) {
         const qsizetype from = qBound(top, range.start, bottom);
         const qsizetype to = qBound(top, range.start + range.length, bottom);
         return std::make_pair(from, to);
@@ -133,7 +133,7 @@ QString marksAgainstRule(const SlotPane *pane, const QString &text, const OpenCl
     if (droppedShown.first < droppedShown.second)
         droppedExpected.append(droppedShown);
     QList<std::pair<qsizetype, qsizetype>> digestExpected;
-    for (const TextRange &line : kept.digestLines) {
+    for (const KeptRange &line : kept.digestLines) {
         const auto shown = clipped(line);
         if (shown.first < shown.second)
             digestExpected.append(shown);
@@ -359,7 +359,7 @@ void tst_RuntimeProfile::agentsPaneMarksDigestLines()
     QPlainTextEdit *editor = pane(QStringLiteral("AGENTS.md"))->editor();
     const QString rule = QStringLiteral("must never");
     int policy = 0;
-    for (const RuntimePaneView::Range &range : view.digestLines) {
+    for (const KeptRange &range : view.digestLines) {
         const QTextBlock block = editor->document()->findBlock(int(range.start));
         QCOMPARE(block.position(), int(range.start));
         QCOMPARE(block.text().size(), int(range.length));
@@ -444,7 +444,7 @@ void tst_RuntimeProfile::cutPaneMarksFollowTheRule()
     QList<qsizetype> places{kept.dropped.start,
                             kept.dropped.start + kept.dropped.length / 2,
                             kept.dropped.start + kept.dropped.length};
-    for (const TextRange &line : kept.digestLines)
+    for (const KeptRange &line : kept.digestLines)
         places.append(line.start);
     QPlainTextEdit *editor = filePane->editor();
     const QList<qsizetype> starts = blockTextStarts(editor->document(), text);

@@ -52,7 +52,7 @@ public:
         return qMax<qsizetype>(0, position - m_bom - before);
     }
 
-    RuntimePaneView::Range map(const TextRange &range) const
+    KeptRange map(const KeptRange &range) const
     {
         const qsizetype start = map(range.start);
         return {start, map(range.start + range.length) - start};
@@ -259,10 +259,10 @@ std::shared_ptr<RuntimeComposer::Output> RuntimeComposer::run(const Job &job)
             continue;
         const PanePositions positions(entry->text);
         if (kept.droppedByTotal)
-            pane.dropped = positions.map(TextRange{0, entry->text.size()});
+            pane.dropped = positions.map(KeptRange{0, entry->text.size()});
         else if (kept.dropped.length > 0)
             pane.dropped = positions.map(kept.dropped);
-        for (const TextRange &line : kept.digestLines)
+        for (const KeptRange &line : kept.digestLines)
             pane.digestLines.append(positions.map(line));
     }
     return output;

@@ -396,7 +396,7 @@ void SlotPane::addRuntimeMarks(QList<QTextEdit::ExtraSelection> &selections) con
     // A pane still loading shows nothing yet; its marks come with its text.
     if (!m_runtimeView.active || m_reloadPending)
         return;
-    const RuntimePaneView::Range &dropped = m_runtimeView.dropped;
+    const KeptRange &dropped = m_runtimeView.dropped;
     if (dropped.length == 0 && m_runtimeView.digestLines.isEmpty())
         return;
     // Only the blocks on screen, so a large pane costs what it shows.
@@ -440,7 +440,7 @@ void SlotPane::addRuntimeMarks(QList<QTextEdit::ExtraSelection> &selections) con
     digest.setBackground(QColor(0x3c, 0xa0, 0x50, 0x40));
     digest.setToolTip(tr("Restated in the policy digest"));
     digest.setProperty(RuntimeMarkProperty, int(DigestMark));
-    for (const RuntimePaneView::Range &line : m_runtimeView.digestLines) {
+    for (const KeptRange &line : m_runtimeView.digestLines) {
         if (onScreen(line.start + line.length, true) >= first && onScreen(line.start, false) <= last)
             add(line.start, line.length, digest);
     }
