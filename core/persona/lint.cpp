@@ -14,9 +14,6 @@ namespace soul {
 
 namespace {
 
-// OpenClaw counts characters and keeps about this many a file.
-constexpr qsizetype OpenClawFileChars = 20000;
-
 Lint make(const SlotFacts &facts, LintLevel level, const char *code, QString message)
 {
     Lint lint;
@@ -61,7 +58,9 @@ bool hasErrors(const QList<Lint> &lints)
     });
 }
 
-QList<Lint> lintSlot(const SlotFacts &facts, const ComposeRule &rule)
+QList<Lint> lintSlot(const SlotFacts &facts,
+                     const ComposeRule &rule,
+                     const OpenClawSettings &openClaw)
 {
     const QString &name = facts.name;
     switch (facts.presence) {
@@ -176,14 +175,17 @@ QList<Lint> lintSlot(const SlotFacts &facts, const ComposeRule &rule)
                                    formatCount(facts.encoding.crlfCount),
                                    formatCount(facts.encoding.crCount))));
     }
-    if (facts.characters > OpenClawFileChars) {
+    // A hint for folders that also serve OpenClaw, against its limit for this
+    // file as configured; the OpenClaw profile's own lints give exact counts.
+    const qsizetype openClawLimit = openClaw.limitFor(name);
+    if (RuntimeProfile::openClaw2026_9(openClaw).loads(name) && facts.characters > openClawLimit) {
         lints.append(
             make(facts,
                  LintLevel::Info,
                  "openclaw-chars",
-                 QStringLiteral("%1 has %2 characters: OpenClaw keeps only about %3 a "
-                                "file (a head and a tail), so it would see less there.")
-                     .arg(name, formatCount(facts.characters), formatCount(OpenClawFileChars))));
+                 QStringLiteral("%1 has %2 characters: OpenClaw keeps only about %3 of "
+                                "it (a head and a tail), so it would see less there.")
+                     .arg(name, formatCount(facts.characters), formatCount(openClawLimit))));
     }
     return lints;
 }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "runtimeprofile.h"
+
 #include <QList>
 #include <QString>
 
@@ -25,8 +27,11 @@ struct Lint
 QString lintLevelName(LintLevel level); // "info", "warning", "error"
 
 // Lints of one slot, from its facts (on disk, or of an editor buffer) taken
-// under `rule`, whose cap and near share they speak of.
-QList<Lint> lintSlot(const SlotFacts &facts, const ComposeRule &rule);
+// under `rule`, whose cap and near share they speak of. The hint about what
+// OpenClaw would keep uses `openClaw` (its defaults unless given).
+QList<Lint> lintSlot(const SlotFacts &facts,
+                     const ComposeRule &rule,
+                     const OpenClawSettings &openClaw = {});
 
 // Lints about the directory itself: case variants of slot names, files other
 // runtimes read that this rule does not. `slotPresent` says which slots are

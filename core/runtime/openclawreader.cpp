@@ -75,7 +75,7 @@ QString openClawDirectoryPath(const QString &dir)
     return path;
 }
 
-OpenClawEntry readOpenClawFile(const QString &path, const QString &name)
+OpenClawEntry readOpenClawFile(const QString &path, const QString &name, bool read)
 {
     const QByteArray native = QFile::encodeName(path);
     struct stat info = {};
@@ -111,6 +111,12 @@ OpenClawEntry readOpenClawFile(const QString &path, const QString &name)
                    ? unreadable(name, ioReason(error))
                    : unreadable(name, QStringLiteral("path does not have the required file type"));
     }
+    if (!read) {
+        ::close(fd);
+        OpenClawEntry entry;
+        entry.name = name;
+        return entry;
+    }
     bytes.reserve(qsizetype(std::min<qint64>(opened.st_size, OpenClawMaxFileBytes)) + 1);
     char buffer[65536];
     for (;;) {
@@ -140,6 +146,11 @@ OpenClawEntry readOpenClawFile(const QString &path, const QString &name)
 
 OpenClawInput readOpenClawDirectory(const QString &dir)
 {
+    return readOpenClawDirectory(dir, {});
+}
+
+OpenClawInput readOpenClawDirectory(const QString &dir, const QStringList &checkOnly)
+{
     OpenClawInput input;
     input.dir = openClawDirectoryPath(dir);
     const QString base = dir.endsWith(QLatin1Char('/')) ? dir : dir + QLatin1Char('/');
@@ -153,7 +164,7 @@ OpenClawInput readOpenClawDirectory(const QString &dir)
             continue;
         if (name == QLatin1String("BOOTSTRAP.md") && !input.bootstrapPending)
             continue;
-        input.entries.append(readOpenClawFile(base + name, name));
+        input.entries.append(readOpenClawFile(base + name, name, !checkOnly.contains(name)));
     }
     return input;
 }

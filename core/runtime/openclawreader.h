@@ -21,9 +21,16 @@ QString openClawDirectoryPath(const QString &dir);
 // The entries of `dir` in OpenClaw's order. `dir` is used as given for the
 // file system and made into openClawDirectoryPath() for the text.
 OpenClawInput readOpenClawDirectory(const QString &dir);
+// The same, except that the files named in `checkOnly` are checked (listed,
+// not a link, a regular file, not hard-linked, at most 2 MiB, opened) but not
+// read: one that passes is a Content entry with an empty text. For callers
+// that have those files' text already (editor buffers) and need only to know
+// whether OpenClaw would refuse them; this saves reading and holding it twice.
+OpenClawInput readOpenClawDirectory(const QString &dir, const QStringList &checkOnly);
 
 // One file at `path`, with OpenClaw's checks in their order (a missing path,
 // a link, not a regular file, hard-linked, over 2 MiB, a read error).
-OpenClawEntry readOpenClawFile(const QString &path, const QString &name);
+// With `read` false the checks end at the open, and the entry's text is empty.
+OpenClawEntry readOpenClawFile(const QString &path, const QString &name, bool read = true);
 
 } // namespace soul

@@ -263,13 +263,13 @@ struct Candidate
 {
     QString text;
     bool high = false;
-    QList<TextRange> lines; // where it comes from in T
+    QList<KeptRange> lines; // where it comes from in T
 };
 
 QList<Candidate> policyCandidates(QStringView text)
 {
     QList<Candidate> candidates;
-    std::optional<std::pair<QString, TextRange>> prose;
+    std::optional<std::pair<QString, KeptRange>> prose;
     qsizetype start = 0;
     while (start <= text.size()) {
         qsizetype end = text.indexOf(QLatin1Char('\n'), start);
@@ -279,7 +279,7 @@ QList<Candidate> policyCandidates(QStringView text)
         qsizetype lineEnd = end;
         if (!last && lineEnd > start && text.at(lineEnd - 1) == QLatin1Char('\r'))
             --lineEnd;
-        const TextRange range{start, lineEnd - start};
+        const KeptRange range{start, lineEnd - start};
         const QString line = normalizeLine(text.mid(start, lineEnd - start));
         if (line.isEmpty() || isFence(line)) {
             prose.reset();
@@ -310,7 +310,7 @@ struct Digest
     QString text;
     qsizetype chosen = 0;
     qsizetype omitted = 0;
-    QList<TextRange> lines;
+    QList<KeptRange> lines;
 };
 
 Digest chooseDigest(const QList<Candidate> &candidates, qsizetype budget)
@@ -742,8 +742,9 @@ OpenClawComposition composeOpenClaw(const OpenClawInput &input, const OpenClawSe
             const OpenClawFileFigures &figures = result.files.at(i);
             if (!figures.injectedAny)
                 continue;
+            result.files[i].promptText = openClawPromptText(figures.name, injectedTexts.at(i));
             items << QStringLiteral("## ") + figures.path;
-            items << openClawPromptText(figures.name, injectedTexts.at(i));
+            items << result.files.at(i).promptText;
         }
     }
     items.removeAll(QString());

@@ -49,11 +49,11 @@ struct OpenClawInput
 };
 
 // A span of a file's trim-ended text.
-struct TextRange
+struct KeptRange
 {
     qsizetype start = 0;
     qsizetype length = 0;
-    bool operator==(const TextRange &o) const { return start == o.start && length == o.length; }
+    bool operator==(const KeptRange &o) const { return start == o.start && length == o.length; }
 };
 
 // How one file's text was cut to its limit: what the window shades and the
@@ -65,13 +65,13 @@ struct OpenClawCut
     qsizetype limit = 0;         // L
     qsizetype requestedHead = 0; // h as the marker states it
     qsizetype requestedTail = 0; // t as the marker states it
-    TextRange head;              // kept from the start (all of T when not cut)
-    TextRange tail;              // kept from the end; empty when none
+    KeptRange head;              // kept from the start (all of T when not cut)
+    KeptRange tail;              // kept from the end; empty when none
     bool compactMarker = false;  // "[…truncated h+t/N]" instead of the two lines
     // AGENTS.md only: the lines whose text went into the policy digest (each a
     // whole line of T without its line break), the digest's length and how
     // many candidate lines it left out.
-    QList<TextRange> digestLines;
+    QList<KeptRange> digestLines;
     qsizetype digestLength = 0;
     qsizetype digestEntries = 0; // candidates chosen (a prose line and its rule are one)
     qsizetype omittedPolicyLines = 0;
@@ -107,6 +107,7 @@ struct OpenClawFileFigures
     bool nearLimit = false;       // raw >= 85% of the limit
     bool budgetExhausted = false; // not injected because the total ran out
     OpenClawCut cut;              // empty unless the file reached the truncation step
+    QString promptText; // its text as the section holds it (under its header); empty if none
 };
 
 struct OpenClawComposition
@@ -132,9 +133,9 @@ struct OpenClawKept
     bool entry = false;           // it took part (listed, existing)
     bool whole = false;           // injected untouched (up to trailing whitespace)
     bool droppedByTotal = false;  // the total ran out before it: nothing kept
-    QList<TextRange> kept;        // head, then tail when cut
-    TextRange dropped;            // the middle that is not injected; empty if none
-    QList<TextRange> digestLines; // AGENTS.md lines restated in the digest
+    QList<KeptRange> kept;        // head, then tail when cut
+    KeptRange dropped;            // the middle that is not injected; empty if none
+    QList<KeptRange> digestLines; // AGENTS.md lines restated in the digest
 };
 OpenClawKept openClawKept(const OpenClawComposition &composition, QStringView fileName);
 

@@ -68,6 +68,9 @@ public:
     // The tokenizer.json in use or loading; empty for a built-in encoding.
     QString tokenizerFile() const;
     bool isLoading() const { return m_loading; }
+    // The tokenizer in use, for counting other text the same way; null until
+    // the first one has loaded.
+    std::shared_ptr<const Tokenizer> tokenizer() const { return m_tokenizer; }
 
     // The slot's share of the soul of `view`: its section and, when another
     // section follows, the join. {0, exact} when the slot takes no part.

@@ -1,3 +1,5 @@
+#include "contract.h"
+#include "inspection.h"
 #include "lint.h"
 #include "openclawexamples.h"
 #include "openclawreader.h"
@@ -40,6 +42,8 @@ private Q_SLOTS:
     void listingAndBootstrap();
     void directoryPath();
     void keptRanges();
+    void slotHintFollowsSettings_data();
+    void slotHintFollowsSettings();
 };
 
 namespace {
@@ -343,7 +347,7 @@ void tst_OpenClaw::policyKeywords()
     const QString text = filler + rival + QStringLiteral("\n\n") + line + closing;
     const OpenClawCut both = openClawTruncate(u"AGENTS.md", text, 300);
     QCOMPARE(both.digestLines.size(), 1);
-    const TextRange chosen = both.digestLines.first();
+    const KeptRange chosen = both.digestLines.first();
     QCOMPARE(text.mid(chosen.start, chosen.length), high ? line : rival);
     QCOMPARE(both.omittedPolicyLines, candidate ? 1 : 0);
 }
@@ -364,7 +368,7 @@ void tst_OpenClaw::digestRanges()
              QStringLiteral("You must stop."));
     QVERIFY(cut.text.contains(
         QStringLiteral("[Policy digest from AGENTS.md]\nIntro here.\nYou must stop.\n")));
-    QCOMPARE(cut.head, (TextRange{0, cut.requestedHead}));
+    QCOMPARE(cut.head, (KeptRange{0, cut.requestedHead}));
     QCOMPARE(cut.tail.start + cut.tail.length, jsTrimmedEnd(text).size());
 }
 
@@ -467,6 +471,27 @@ void tst_OpenClaw::readerRefusals()
     QCOMPARE(readOpenClawFile(dir.filePath(QStringLiteral("MEMORY.md")), QStringLiteral("MEMORY.md"))
                  .text,
              QStringLiteral("[UNREADABLE: File exceeds 2097152 bytes]"));
+
+    // Checked without reading: the same refusals, and a file that passes is
+    // there with no text.
+    QVERIFY(test::writeFile(dir.filePath(QStringLiteral("MEMORY.md")), "memory"));
+    const QStringList all = openClawFileOrder();
+    const OpenClawInput checked = readOpenClawDirectory(dir.path(), all);
+    QCOMPARE(checked.entries.size(), 5);
+    for (qsizetype i = 0; i < expected.size(); ++i) {
+        QCOMPARE(checked.entries.at(i).kind, OpenClawEntry::Kind::Unreadable);
+        QCOMPARE(checked.entries.at(i).text, expected.at(i));
+    }
+    QCOMPARE(checked.entries.at(4).kind, OpenClawEntry::Kind::Content);
+    QCOMPARE(checked.entries.at(4).name, QStringLiteral("MEMORY.md"));
+    QVERIFY(checked.entries.at(4).text.isEmpty());
+    // Names not listed are read as before.
+    QCOMPARE(readOpenClawDirectory(dir.path(), {QStringLiteral("SOUL.md")}).entries.at(4).text,
+             QStringLiteral("memory"));
+    QVERIFY(test::writeFile(dir.filePath(QStringLiteral("MEMORY.md")),
+                            QByteArray(OpenClawMaxFileBytes + 1, 'm')));
+    QCOMPARE(readOpenClawDirectory(dir.path(), all).entries.at(4).text,
+             QStringLiteral("[UNREADABLE: File exceeds 2097152 bytes]"));
 }
 
 void tst_OpenClaw::listingAndBootstrap()
@@ -539,22 +564,22 @@ void tst_OpenClaw::keptRanges()
     const OpenClawKept s = openClawKept(c, u"SOUL.md");
     QVERIFY(s.loaded && s.entry && !s.whole && !s.droppedByTotal);
     QCOMPARE(s.kept.size(), 2);
-    QCOMPARE(s.kept.at(0), (TextRange{0, 14920}));
-    QCOMPARE(s.kept.at(1), (TextRange{26499 - 4973, 4973}));
-    QCOMPARE(s.dropped, (TextRange{14920, 26499 - 4973 - 14920}));
+    QCOMPARE(s.kept.at(0), (KeptRange{0, 14920}));
+    QCOMPARE(s.kept.at(1), (KeptRange{26499 - 4973, 4973}));
+    QCOMPARE(s.dropped, (KeptRange{14920, 26499 - 4973 - 14920}));
     QVERIFY(
         c.section.contains(soul.left(14920) + QStringLiteral("\n\n[...truncated, read SOUL.md")));
     QVERIFY(c.section.contains(QStringLiteral(")\u2026\n\n") + soul.mid(26499 - 4973, 4973)));
 
     const OpenClawKept a = openClawKept(c, u"AGENTS.md");
-    QCOMPARE(a.kept.first(), (TextRange{0, 9000}));
+    QCOMPARE(a.kept.first(), (KeptRange{0, 9000}));
     QCOMPARE(a.digestLines.size(), 1);
     QCOMPARE(agents.mid(a.digestLines.first().start, a.digestLines.first().length),
              QStringLiteral("- You must stop."));
 
     const OpenClawKept identity = openClawKept(c, u"IDENTITY.md");
     QVERIFY(identity.whole);
-    QCOMPARE(identity.kept, (QList<TextRange>{{0, 9}}));
+    QCOMPARE(identity.kept, (QList<KeptRange>{{0, 9}}));
     QCOMPARE(identity.dropped.length, 0);
 
     // A total that leaves MEMORY.md 10 units: under 64, nothing of it is kept.
@@ -574,6 +599,57 @@ void tst_OpenClaw::keptRanges()
 
     const OpenClawKept tools = openClawKept(c, u"TOOLS.md");
     QVERIFY(!tools.loaded && !tools.entry);
+}
+
+void tst_OpenClaw::slotHintFollowsSettings_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<int>("characters");
+    QTest::addColumn<int>("maxChars"); // 0: the default
+    QTest::addColumn<int>("limit");    // the count the hint states; 0: no hint
+
+    QTest::newRow("default, one over") << QStringLiteral("SOUL.md") << 20001 << 0 << 20000;
+    QTest::newRow("default, at the limit") << QStringLiteral("SOUL.md") << 20000 << 0 << 0;
+    QTest::newRow("lowered") << QStringLiteral("SOUL.md") << 15000 << 12000 << 12000;
+    QTest::newRow("lowered, at the limit") << QStringLiteral("AGENTS.md") << 12000 << 12000 << 0;
+    QTest::newRow("raised") << QStringLiteral("MEMORY.md") << 25000 << 30000 << 0;
+    QTest::newRow("raised, over") << QStringLiteral("MEMORY.md") << 30001 << 30000 << 30000;
+    QTest::newRow("USER.md's own cap") << QStringLiteral("USER.md") << 5000 << 0 << 4000;
+    QTest::newRow("USER.md under a lower setting")
+        << QStringLiteral("USER.md") << 3500 << 3000 << 3000;
+    QTest::newRow("USER.md's cap not raised") << QStringLiteral("USER.md") << 5000 << 30000 << 4000;
+    QTest::newRow("TOOLS.md is not loaded") << QStringLiteral("TOOLS.md") << 30000 << 0 << 0;
+}
+
+void tst_OpenClaw::slotHintFollowsSettings()
+{
+    QFETCH(QString, name);
+    QFETCH(int, characters);
+    QFETCH(int, maxChars);
+    QFETCH(int, limit);
+    OpenClawSettings settings;
+    settings.bootstrapMaxChars = maxChars;
+    const SlotFacts facts = factsOfBytes(slotIndex(name),
+                                         QByteArray(characters, 'x'),
+                                         ComposeRule::toolnexus());
+    QList<Lint> hints;
+    for (const Lint &lint : lintSlot(facts, ComposeRule::toolnexus(), settings)) {
+        if (lint.code == QLatin1String("openclaw-chars"))
+            hints.append(lint);
+    }
+    if (limit == 0) {
+        QVERIFY(hints.isEmpty());
+        return;
+    }
+    QCOMPARE(hints.size(), 1);
+    QCOMPARE(hints.first().message,
+             QStringLiteral("%1 has %2 characters: OpenClaw keeps only about %3 of it (a head "
+                            "and a tail), so it would see less there.")
+                 .arg(name, formatCount(characters), formatCount(limit)));
+    // Without settings: OpenClaw's defaults, as soulc uses them.
+    if (maxChars == 0)
+        QCOMPARE(lintSlot(facts, ComposeRule::toolnexus()).size(),
+                 lintSlot(facts, ComposeRule::toolnexus(), settings).size());
 }
 
 QTEST_GUILESS_MAIN(tst_OpenClaw)

@@ -1,4 +1,5 @@
 #include "guitestfiles.h"
+#include "lint.h"
 #include "openclawreader.h"
 #include "openclawrule.h"
 #include "personamodel.h"
@@ -9,6 +10,8 @@
 #include "slots/panestack.h"
 #include "slots/runtimemeter.h"
 #include "slots/slotpane.h"
+#include "soultokencounter.h"
+#include "tokenizer.h"
 #include "window/mainwindow.h"
 #include "window/prompter.h"
 
@@ -24,7 +27,9 @@
 #include <QTest>
 #include <QTextBlock>
 
+#include <algorithm>
 #include <memory>
+#include <utility>
 
 using namespace soul;
 using namespace soul::guitest;
@@ -55,6 +60,102 @@ QByteArray agentsWithPolicy()
     return text;
 }
 
+// A file with one line of 1,000,000 characters among short ones: its pane
+// shows that line cut into pieces.
+QByteArray withLongLine(const QByteArray &before, const QByteArray &after)
+{
+    QByteArray line(1000000, 'x');
+    for (qsizetype i = 0; i < line.size(); i += 97)
+        line[i] = ' ';
+    return before + line + '\n' + after;
+}
+
+// Where each block of a pane's editor starts in the file's text, found from
+// the text alone: a block the text follows with a line break ends a line, any
+// other one was cut for display (a cut is always inside a line).
+QList<qsizetype> blockTextStarts(const QTextDocument *document, const QString &text)
+{
+    QList<qsizetype> starts;
+    qsizetype at = 0;
+    for (QTextBlock block = document->begin(); block.isValid(); block = block.next()) {
+        starts.append(at);
+        at += block.text().size();
+        if (at < text.size() && text.at(at) == QLatin1Char('\n'))
+            ++at;
+    }
+    return starts;
+}
+
+// The text position of an editor position: a cut's break maps to where the
+// next piece starts.
+qsizetype textPosition(const QTextDocument *document, const QList<qsizetype> &starts, int position)
+{
+    const QTextBlock block = document->findBlock(position);
+    if (!block.isValid())
+        return starts.isEmpty() ? 0 : starts.last() + document->lastBlock().text().size();
+    return starts.at(block.blockNumber())
+           + qMin<qsizetype>(position - block.position(), block.text().size());
+}
+
+// Compares the runtime's marks on screen with the rule's ranges (clipped to
+// the lines on screen, as the pane draws them); empty when they agree.
+QString marksAgainstRule(const SlotPane *pane, const QString &text, const OpenClawKept &kept)
+{
+    const QPlainTextEdit *editor = pane->editor();
+    const QTextDocument *document = editor->document();
+    const QList<qsizetype> starts = blockTextStarts(document, text);
+    const QRect view = editor->viewport()->rect();
+    const QTextBlock firstBlock = editor->cursorForPosition(view.topLeft()).block();
+    const QTextBlock lastBlock = editor->cursorForPosition(view.bottomRight()).block();
+    const qsizetype top = starts.at(firstBlock.blockNumber());
+    const qsizetype bottom = textPosition(document,
+                                          starts,
+                                          qMin(lastBlock.position() + lastBlock.length(),
+                                               document->characterCount() - 1));
+    const auto clipped = [&](const KeptRange &range) {
+        const qsizetype from = qBound(top, range.start, bottom);
+        const qsizetype to = qBound(top, range.start + range.length, bottom);
+        return std::make_pair(from, to);
+    };
+    QList<std::pair<qsizetype, qsizetype>> dropped;
+    QList<std::pair<qsizetype, qsizetype>> digest;
+    for (const QTextEdit::ExtraSelection &s : editor->extraSelections()) {
+        const auto range = std::make_pair(textPosition(document, starts, s.cursor.selectionStart()),
+                                          textPosition(document, starts, s.cursor.selectionEnd()));
+        const int mark = s.format.intProperty(SlotPane::RuntimeMarkProperty);
+        if (mark == SlotPane::DroppedMark)
+            dropped.append(range);
+        else if (mark == SlotPane::DigestMark)
+            digest.append(range);
+    }
+    QList<std::pair<qsizetype, qsizetype>> droppedExpected;
+    const auto droppedShown = clipped(kept.dropped);
+    if (droppedShown.first < droppedShown.second)
+        droppedExpected.append(droppedShown);
+    QList<std::pair<qsizetype, qsizetype>> digestExpected;
+    for (const KeptRange &line : kept.digestLines) {
+        const auto shown = clipped(line);
+        if (shown.first < shown.second)
+            digestExpected.append(shown);
+    }
+    const auto describe = [](const QList<std::pair<qsizetype, qsizetype>> &ranges) {
+        QStringList out;
+        for (const auto &range : ranges)
+            out.append(QStringLiteral("[%1,%2)").arg(range.first).arg(range.second));
+        return out.join(QLatin1Char(' '));
+    };
+    if (dropped != droppedExpected || digest != digestExpected) {
+        return QStringLiteral("on screen %1..%2: dropped %3, expected %4; digest %5, expected %6")
+            .arg(top)
+            .arg(bottom)
+            .arg(describe(dropped),
+                 describe(droppedExpected),
+                 describe(digest),
+                 describe(digestExpected));
+    }
+    return {};
+}
+
 int openClawIndex(const QComboBox *chooser)
 {
     return chooser->findData(QStringLiteral("openclaw"));
@@ -77,6 +178,10 @@ private Q_SLOTS:
     void agentsPaneMarksDigestLines();
     void toolsPaneSaysItIsNotLoaded();
     void typingUpdatesTheOpenClawPreview();
+    void cutPaneMarksFollowTheRule_data();
+    void paneHintFollowsTheSettings();
+    void tokensOfWhatOpenClawInjects();
+    void cutPaneMarksFollowTheRule();
 
 private:
     QString path(const QString &name) const { return m_dir->filePath(name); }
@@ -156,6 +261,7 @@ void tst_RuntimeProfile::switchingShowsWhatSoulcComposes()
     QVERIFY(!panel->runtimeText()->isVisible());
 
     chooseOpenClaw();
+    QTRY_VERIFY(panel->maxCharsBox()->isVisible());
     const QByteArray expected = soulcCompose();
     QVERIFY(!expected.isEmpty());
     const QString section = panel->runtimeComposer()->composition().section;
@@ -253,7 +359,7 @@ void tst_RuntimeProfile::agentsPaneMarksDigestLines()
     QPlainTextEdit *editor = pane(QStringLiteral("AGENTS.md"))->editor();
     const QString rule = QStringLiteral("must never");
     int policy = 0;
-    for (const RuntimePaneView::Range &range : view.digestLines) {
+    for (const KeptRange &range : view.digestLines) {
         const QTextBlock block = editor->document()->findBlock(int(range.start));
         QCOMPARE(block.position(), int(range.start));
         QCOMPARE(block.text().size(), int(range.length));
@@ -299,6 +405,163 @@ void tst_RuntimeProfile::typingUpdatesTheOpenClawPreview()
     panel->unsavedToggle()->setChecked(false);
     QTRY_VERIFY(!panel->runtimeText()->toPlainText().contains(QStringLiteral("zephyrine")));
     QCOMPARE(panel->runtimeComposer()->composition().section.toUtf8(), soulcCompose());
+}
+
+void tst_RuntimeProfile::cutPaneMarksFollowTheRule_data()
+{
+    QTest::addColumn<QString>("name");
+    // SOUL.md's head ends and its tail starts inside the long line.
+    QTest::newRow("SOUL.md") << QStringLiteral("SOUL.md");
+    // AGENTS.md's head ends in the long line; the policy lines after it go
+    // into the digest, each some thousand cuts further on screen.
+    QTest::newRow("AGENTS.md") << QStringLiteral("AGENTS.md");
+}
+
+void tst_RuntimeProfile::cutPaneMarksFollowTheRule()
+{
+    QFETCH(QString, name);
+    const QByteArray bytes = name == QStringLiteral("SOUL.md")
+                                 ? withLongLine("# Soul\n\nShort line.\n", "The end.\n")
+                                 : withLongLine("# Agents\n\n", agentsWithPolicy());
+    QVERIFY(writeInPlace(path(name), bytes));
+    const QString text = QString::fromUtf8(bytes);
+    openWindow();
+    chooseOpenClaw();
+    const OpenClawKept kept = openClawKept(composeOpenClaw(readOpenClawDirectory(m_dir->path())),
+                                           name);
+    QVERIFY(kept.dropped.length > 0);
+    QVERIFY(name == QStringLiteral("SOUL.md") || !kept.digestLines.isEmpty());
+
+    SlotPane *filePane = pane(name);
+    m_window->panes()->showPane(slotIndex(name));
+    QTRY_VERIFY(!filePane->reloadPending());
+    QVERIFY(filePane->cutsLongLines());
+    QCOMPARE(filePane->text().replace(QChar::ParagraphSeparator, QLatin1Char('\n')), text);
+    QCOMPARE(filePane->runtimeView().dropped.start, kept.dropped.start);
+    QCOMPARE(filePane->runtimeView().dropped.length, kept.dropped.length);
+
+    // Places to look at: the cut's two ends, its middle, and each digest line.
+    QList<qsizetype> places{kept.dropped.start,
+                            kept.dropped.start + kept.dropped.length / 2,
+                            kept.dropped.start + kept.dropped.length};
+    for (const KeptRange &line : kept.digestLines)
+        places.append(line.start);
+    QPlainTextEdit *editor = filePane->editor();
+    const QList<qsizetype> starts = blockTextStarts(editor->document(), text);
+    for (const qsizetype place : std::as_const(places)) {
+        // The editor position of `place`, found from the blocks' text starts.
+        const auto next = std::upper_bound(starts.begin(), starts.end(), place);
+        const int block = int(next - starts.begin()) - 1;
+        const int position = editor->document()->findBlockByNumber(block).position()
+                             + int(place - starts.at(block));
+        QTextCursor cursor(editor->document());
+        cursor.setPosition(position);
+        editor->setTextCursor(cursor);
+        editor->centerCursor();
+        QTRY_VERIFY2(marksAgainstRule(filePane, text, kept).isEmpty(),
+                     qPrintable(marksAgainstRule(filePane, text, kept)));
+        // Something is marked wherever the rule drops or digests text.
+        bool marked = false;
+        for (const QTextEdit::ExtraSelection &s : editor->extraSelections())
+            marked = marked || s.format.intProperty(SlotPane::RuntimeMarkProperty) != 0;
+        QVERIFY(marked);
+    }
+}
+
+void tst_RuntimeProfile::paneHintFollowsTheSettings()
+{
+    // SOUL.md has some 30,000 characters; the hint follows bootstrapMaxChars.
+    openWindow();
+    QLabel *lints = pane(QStringLiteral("SOUL.md"))->lintLabel();
+    const auto hint = [](int limit) {
+        return QStringLiteral("OpenClaw keeps only about %1 of it").arg(formatCount(limit));
+    };
+    QTRY_VERIFY2(lints->text().contains(hint(OpenClawSettings::DefaultMaxChars)),
+                 qPrintable(lints->text()));
+
+    chooseOpenClaw();
+    PreviewPanel *panel = m_window->previewPanel();
+    panel->maxCharsBox()->setValue(40000);
+    QTRY_VERIFY2(!lints->text().contains(QStringLiteral("OpenClaw keeps only about")),
+                 qPrintable(lints->text()));
+    panel->maxCharsBox()->setValue(12000);
+    QTRY_VERIFY2(lints->text().contains(hint(12000)), qPrintable(lints->text()));
+
+    // Back to toolnexus, the hint keeps the settings chosen, here and after a
+    // restart.
+    panel->runtimeChooser()->setCurrentIndex(0);
+    QTRY_VERIFY(!pane(QStringLiteral("SOUL.md"))->runtimeView().active);
+    QVERIFY2(lints->text().contains(hint(12000)), qPrintable(lints->text()));
+    m_window->close();
+    m_window.reset();
+    openWindow();
+    lints = pane(QStringLiteral("SOUL.md"))->lintLabel();
+    QTRY_VERIFY2(lints->text().contains(hint(12000)), qPrintable(lints->text()));
+}
+
+void tst_RuntimeProfile::tokensOfWhatOpenClawInjects()
+{
+    QVERIFY(writeInPlace(path(QStringLiteral("USER.md")), "Call me Sam. Ünïcode ✓ and 𝄞.\n"));
+    openWindow();
+    chooseOpenClaw();
+    PreviewPanel *panel = m_window->previewPanel();
+    RuntimeComposer *composer = panel->runtimeComposer();
+    SoulTokenCounter *counter = m_window->tokenCounter();
+
+    for (const QString &encoding : {QStringLiteral("o200k_base"), QStringLiteral("cl100k_base")}) {
+        counter->setEncoding(encoding);
+        QTRY_VERIFY(!composer->busy() && composer->sectionTokens() >= 0
+                    && composer->encodingName() == encoding);
+        const std::shared_ptr<const Tokenizer> tokenizer = Tokenizer::builtin(encoding);
+        QVERIFY(tokenizer);
+        const QString section = composer->composition().section;
+        QCOMPARE(composer->sectionTokens(), tokenizer->count(section.toUtf8()));
+        QVERIFY2(panel->runtimeTotalsLabel()->text().contains(
+                     QStringLiteral("%1 tokens (%2)")
+                         .arg(formatCount(composer->sectionTokens()), encoding)),
+                 qPrintable(panel->runtimeTotalsLabel()->text()));
+
+        // Each file's text is what stands under its "## path" header, up to the
+        // next file's header.
+        const QList<OpenClawFileFigures> &files = composer->composition().files;
+        int counted = 0;
+        for (qsizetype i = 0; i < files.size(); ++i) {
+            if (!files.at(i).injectedAny || files.at(i).kind != OpenClawEntry::Kind::Content)
+                continue;
+            const QString header = QStringLiteral("\n## ") + files.at(i).path + QLatin1Char('\n');
+            const qsizetype from = section.indexOf(header);
+            QVERIFY(from >= 0);
+            qsizetype to = section.size();
+            for (qsizetype j = i + 1; j < files.size(); ++j) {
+                if (!files.at(j).injectedAny)
+                    continue;
+                to = section.indexOf(QStringLiteral("\n## ") + files.at(j).path + QLatin1Char('\n'),
+                                     from + header.size());
+                break;
+            }
+            QVERIFY(to > from);
+            const QString injected = section.mid(from + header.size(), to - from - header.size());
+            const qint64 expected = tokenizer->count(injected.toUtf8());
+            SlotPane *filePane = pane(files.at(i).name);
+            QVERIFY2(filePane->runtimeView().tokens == expected,
+                     qPrintable(QStringLiteral("%1: %2, expected %3")
+                                    .arg(files.at(i).name)
+                                    .arg(filePane->runtimeView().tokens)
+                                    .arg(expected)));
+            const RuntimeMeter *meter = filePane->runtimeMeter();
+            QCOMPARE(meter->tokens(), expected);
+            QCOMPARE(meter->totalTokens(), composer->sectionTokens());
+            QVERIFY2(meter->text().contains(QStringLiteral("%1 tokens injected, %2 in all (%3)")
+                                                .arg(formatCount(expected),
+                                                     formatCount(composer->sectionTokens()),
+                                                     encoding)),
+                     qPrintable(meter->text()));
+            ++counted;
+        }
+        QCOMPARE(counted, 4); // AGENTS.md, SOUL.md, IDENTITY.md, USER.md
+        // TOOLS.md is not injected: no count.
+        QCOMPARE(pane(QStringLiteral("TOOLS.md"))->runtimeView().tokens, qint64(-1));
+    }
 }
 
 QTEST_MAIN(tst_RuntimeProfile)

@@ -11,6 +11,7 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QCryptographicHash>
+#include <QFormLayout>
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -132,6 +133,7 @@ PreviewPanel::PreviewPanel(const PersonaModel *model, QWidget *parent)
 void PreviewPanel::setTokenCounter(SoulTokenCounter *counter)
 {
     m_tokenBar->setCounter(counter);
+    m_runtime->setTokenCounter(counter);
 }
 
 void PreviewPanel::rebuild()
@@ -244,12 +246,14 @@ QLayout *PreviewPanel::buildRuntimeRow()
     setUp(m_totalMaxChars,
           OpenClawSettings::DefaultTotalMaxChars,
           QStringLiteral("bootstrapTotalMaxChars"));
-    auto *settings = new QHBoxLayout(m_runtimeSettings);
+    // A row each, under the chooser: side by side they would make the panel
+    // wider when they appear, and every pane and the preview would be laid
+    // out again at the new width.
+    auto *settings = new QFormLayout(m_runtimeSettings);
     settings->setContentsMargins(0, 0, 0, 0);
-    settings->addWidget(new QLabel(QStringLiteral("bootstrapMaxChars"), m_runtimeSettings));
-    settings->addWidget(m_maxChars);
-    settings->addWidget(new QLabel(QStringLiteral("bootstrapTotalMaxChars"), m_runtimeSettings));
-    settings->addWidget(m_totalMaxChars);
+    settings->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);
+    settings->addRow(QStringLiteral("bootstrapMaxChars"), m_maxChars);
+    settings->addRow(QStringLiteral("bootstrapTotalMaxChars"), m_totalMaxChars);
     m_runtimeSettings->hide();
 
     m_runtimeText->setReadOnly(true);
@@ -268,9 +272,11 @@ QLayout *PreviewPanel::buildRuntimeRow()
     auto *row = new QHBoxLayout;
     row->addWidget(runtimeLabel);
     row->addWidget(m_runtimeChooser);
-    row->addWidget(m_runtimeSettings);
     row->addStretch(1);
-    return row;
+    auto *rows = new QVBoxLayout;
+    rows->addLayout(row);
+    rows->addWidget(m_runtimeSettings);
+    return rows;
 }
 
 void PreviewPanel::setRuntimeProfile(const RuntimeProfile &profile)
@@ -348,6 +354,10 @@ void PreviewPanel::showRuntime()
                             1);
     if (composition.totalNearLimit)
         text += tr(", near the total budget");
+    if (m_runtime->sectionTokens() >= 0) {
+        text += tr(", %1 tokens (%2)")
+                    .arg(formatCount(m_runtime->sectionTokens()), m_runtime->encodingName());
+    }
     text += tr(" · cut: %1").arg(cut.isEmpty() ? tr("none") : cut.join(QStringLiteral(", ")));
     m_runtimeTotals->setText(text);
     Q_EMIT runtimeUpdated();

@@ -2,6 +2,8 @@
 
 #include "lint.h"
 #include "openclawreader.h"
+#include "soultokencounter.h"
+#include "tokenizer.h"
 #include "utf8.h"
 
 #include <QHash>
@@ -18,12 +20,15 @@ struct RuntimeComposer::Job
     SoulView view = SoulView::Unsaved;
     std::array<bool, SlotCount> bufferPresent{};
     std::array<QByteArray, SlotCount> buffers;
+    std::shared_ptr<const Tokenizer> tokenizer; // null: no counts
 };
 
 struct RuntimeComposer::Output
 {
     OpenClawComposition composition;
     std::array<RuntimePaneView, SlotCount> panes;
+    qint64 sectionTokens = -1;
+    QString encoding;
 };
 
 namespace {
@@ -47,7 +52,7 @@ public:
         return qMax<qsizetype>(0, position - m_bom - before);
     }
 
-    RuntimePaneView::Range map(const TextRange &range) const
+    KeptRange map(const KeptRange &range) const
     {
         const qsizetype start = map(range.start);
         return {start, map(range.start + range.length) - start};
@@ -108,7 +113,8 @@ RuntimeComposer::~RuntimeComposer()
 
 void RuntimeComposer::setProfile(const RuntimeProfile &profile)
 {
-    if (profile == m_profile)
+    // The OpenClaw settings count under toolnexus too: the panes' hints use them.
+    if (profile == m_profile && profile.openClaw == m_profile.openClaw)
         return;
     m_profile = profile;
     recomputeNow();
@@ -119,6 +125,17 @@ void RuntimeComposer::setView(SoulView view)
     if (view == m_view)
         return;
     m_view = view;
+    if (m_profile.runtime != Runtime::Toolnexus)
+        recomputeNow();
+}
+
+void RuntimeComposer::setTokenCounter(const SoulTokenCounter *counter)
+{
+    m_counter = counter;
+    connect(counter, &SoulTokenCounter::encodingChanged, this, [this] {
+        if (m_profile.runtime != Runtime::Toolnexus)
+            recomputeNow();
+    });
     if (m_profile.runtime != Runtime::Toolnexus)
         recomputeNow();
 }
@@ -145,6 +162,8 @@ void RuntimeComposer::start()
     job.dir = m_model->directory();
     job.profile = m_profile;
     job.view = m_view;
+    if (m_counter)
+        job.tokenizer = m_counter->tokenizer();
     for (int k = 0; k < SlotCount; ++k) {
         const SlotState &state = m_model->slot(k);
         job.bufferPresent.at(size_t(k)) = state.bufferPresent;
@@ -152,7 +171,10 @@ void RuntimeComposer::start()
     }
     const quint64 generation = ++m_requested;
     if (job.profile.runtime == Runtime::Toolnexus) {
-        finish(generation, std::make_shared<Output>());
+        auto output = std::make_shared<Output>();
+        for (RuntimePaneView &pane : output->panes)
+            pane.openClaw = job.profile.openClaw;
+        finish(generation, output);
         return;
     }
     m_running = true;
@@ -169,10 +191,32 @@ std::shared_ptr<RuntimeComposer::Output> RuntimeComposer::run(const Job &job)
     if (job.dir.isEmpty())
         return output;
     const OpenClawSettings &settings = job.profile.openClaw;
-    const OpenClawInput disk = readOpenClawDirectory(job.dir);
+    // The panes' text stands for the files that have a buffer: unless the
+    // preview shows what is on disk, those files are only checked, not read
+    // (on a large persona that is some 12 MiB read and 24 MiB decoded less).
+    QStringList checkOnly;
+    if (job.view == SoulView::Unsaved) {
+        for (int k = 0; k < SlotCount; ++k) {
+            if (job.bufferPresent.at(size_t(k)))
+                checkOnly.append(slotName(k));
+        }
+    }
+    const OpenClawInput disk = readOpenClawDirectory(job.dir, checkOnly);
     const OpenClawInput unsaved = withBuffers(disk, job.bufferPresent, job.buffers);
     const OpenClawComposition edited = composeOpenClaw(unsaved, settings);
     output->composition = job.view == SoulView::Unsaved ? edited : composeOpenClaw(disk, settings);
+
+    // Exact tokens of the section and of each file's text in it: at most a
+    // few hundred KB under OpenClaw's budgets, counted here off the GUI thread.
+    const auto countTokens = [&job](const QString &text) {
+        return job.tokenizer ? job.tokenizer->count(text.toUtf8()) : qint64(-1);
+    };
+    const qint64 editedTokens = countTokens(edited.section);
+    output->sectionTokens = job.view == SoulView::Unsaved
+                                ? editedTokens
+                                : countTokens(output->composition.section);
+    if (job.tokenizer)
+        output->encoding = job.tokenizer->name();
 
     // The panes hold the buffers: they show what the rule keeps of those.
     const QList<Lint> lints = lintOpenClaw(job.dir, unsaved, edited);
@@ -180,10 +224,13 @@ std::shared_ptr<RuntimeComposer::Output> RuntimeComposer::run(const Job &job)
         RuntimePaneView &pane = output->panes.at(size_t(k));
         const QString name = slotName(k);
         pane.active = true;
+        pane.openClaw = settings;
         pane.loaded = job.profile.loads(name);
         pane.budget = job.profile.fileBudget(name);
         pane.totalUsed = edited.totalInjected;
         pane.totalBudget = job.profile.totalBudget();
+        pane.totalTokens = editedTokens;
+        pane.encoding = output->encoding;
         QStringList notes;
         for (const Lint &lint : lints) {
             if (lint.file == name)
@@ -195,8 +242,11 @@ std::shared_ptr<RuntimeComposer::Output> RuntimeComposer::run(const Job &job)
         if (!pane.loaded)
             continue;
         for (const OpenClawFileFigures &figures : edited.files) {
-            if (figures.name == name && figures.kind == OpenClawEntry::Kind::Content)
+            if (figures.name == name && figures.kind == OpenClawEntry::Kind::Content) {
                 pane.used = figures.raw;
+                pane.tokens = !figures.injectedAny ? (job.tokenizer ? 0 : -1)
+                                                   : countTokens(figures.promptText);
+            }
         }
         const OpenClawKept kept = openClawKept(edited, name);
         pane.whole = kept.whole;
@@ -209,10 +259,10 @@ std::shared_ptr<RuntimeComposer::Output> RuntimeComposer::run(const Job &job)
             continue;
         const PanePositions positions(entry->text);
         if (kept.droppedByTotal)
-            pane.dropped = positions.map(TextRange{0, entry->text.size()});
+            pane.dropped = positions.map(KeptRange{0, entry->text.size()});
         else if (kept.dropped.length > 0)
             pane.dropped = positions.map(kept.dropped);
-        for (const TextRange &line : kept.digestLines)
+        for (const KeptRange &line : kept.digestLines)
             pane.digestLines.append(positions.map(line));
     }
     return output;
@@ -228,6 +278,8 @@ void RuntimeComposer::finish(quint64 generation, const std::shared_ptr<Output> &
         m_shown = generation;
         m_composition = std::move(output->composition);
         m_panes = std::move(output->panes);
+        m_sectionTokens = output->sectionTokens;
+        m_encoding = std::move(output->encoding);
         Q_EMIT updated();
     }
     if (m_again) {

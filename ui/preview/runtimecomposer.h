@@ -15,6 +15,8 @@
 
 namespace soul {
 
+class SoulTokenCounter;
+
 // The runtime's view of the open persona: for OpenClaw the workspace-files
 // section it would inject, from the editors' buffers or from disk, and what
 // each pane keeps. The rule reads every file once (hundreds of milliseconds on
@@ -32,6 +34,9 @@ public:
     void setProfile(const RuntimeProfile &profile);
     const RuntimeProfile &profile() const { return m_profile; }
     void setView(SoulView view);
+    // Counts what the runtime injects with the counter's tokenizer, on the
+    // same worker as the rule; a new tokenizer counts again. Not owned.
+    void setTokenCounter(const SoulTokenCounter *counter);
     SoulView view() const { return m_view; }
 
     // Recomputes after the typing pause (a change in a buffer) or at once.
@@ -40,6 +45,10 @@ public:
 
     // The last result shown: the section of the chosen view, and its figures.
     const OpenClawComposition &composition() const { return m_composition; }
+    // Exact tokens of composition().section, -1 while unknown, and the
+    // tokenizer's name.
+    qint64 sectionTokens() const { return m_sectionTokens; }
+    const QString &encodingName() const { return m_encoding; }
     const RuntimePaneView &paneView(int slot) const { return m_panes.at(size_t(slot)); }
     // A change is waiting for its pause, or a run has not reported yet.
     bool busy() const { return m_timer.isActive() || m_running; }
@@ -69,6 +78,9 @@ private:
     quint64 m_shown = 0;
     OpenClawComposition m_composition;
     std::array<RuntimePaneView, SlotCount> m_panes;
+    const SoulTokenCounter *m_counter = nullptr;
+    qint64 m_sectionTokens = -1;
+    QString m_encoding;
 };
 
 } // namespace soul

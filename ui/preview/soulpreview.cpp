@@ -426,7 +426,11 @@ void SoulPreview::resizeEvent(QResizeEvent *event)
     // document is emptied instead (the width then changes on nothing) and
     // built again once the resizing pauses; its new blocks are laid out only
     // when shown.
-    if (event->oldSize().width() >= 0 && event->size().width() != event->oldSize().width()
+    // Shown again after being hidden, the widget gets the resizes it missed
+    // as one with no old size; the width it had is then the one to compare.
+    const int oldWidth = event->oldSize().isValid() ? event->oldSize().width() : m_width;
+    m_width = event->size().width();
+    if (oldWidth >= 0 && event->size().width() != oldWidth
         && (m_resizeRebuild.isActive()
             || document()->characterCount() > RebuildOnResizeCharacters)) {
         if (!m_resizeRebuild.isActive()) {
@@ -437,7 +441,14 @@ void SoulPreview::resizeEvent(QResizeEvent *event)
         }
         m_resizeRebuild.start();
     }
-    QPlainTextEdit::resizeEvent(event);
+    // QPlainTextEdit takes a resize with no old size for a new width and
+    // lays out every block again; at the width it had, there is nothing to do.
+    if (!event->oldSize().isValid() && oldWidth == event->size().width()) {
+        QResizeEvent same(event->size(), QSize(oldWidth, -1));
+        QPlainTextEdit::resizeEvent(&same);
+    } else {
+        QPlainTextEdit::resizeEvent(event);
+    }
     refreshMarks();
 }
 

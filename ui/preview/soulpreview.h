@@ -86,6 +86,7 @@ private:
     std::array<std::optional<QByteArray>, SlotCount> m_sections;
     std::array<int, SlotCount> m_length16{}; // UTF-16 length of each shown section
     QTimer m_resizeRebuild;
+    int m_width = -1; // the viewport's width at the last resize
     int m_rebuilds = 0;
     int m_rangeEdits = 0;
 };

@@ -18,6 +18,8 @@ RuntimeMeter::RuntimeMeter(QWidget *parent)
     : QLabel(parent)
 {
     setTextFormat(Qt::PlainText);
+    // Characters, the total and tokens do not fit one line of a narrow pane.
+    setWordWrap(true);
     setAccessibleName(tr("Size against the runtime's budgets"));
 }
 
@@ -27,6 +29,14 @@ void RuntimeMeter::setFigures(qint64 used, qint64 budget, qint64 totalUsed, qint
     m_budget = budget;
     m_totalUsed = totalUsed;
     m_totalBudget = totalBudget;
+    refresh();
+}
+
+void RuntimeMeter::setTokens(qint64 tokens, qint64 totalTokens, const QString &encoding)
+{
+    m_tokens = tokens;
+    m_totalTokens = totalTokens;
+    m_encoding = encoding;
     refresh();
 }
 
@@ -60,6 +70,14 @@ void RuntimeMeter::refresh()
                              share(m_totalUsed, m_totalBudget));
             if (m_totalUsed >= RuntimeProfile::nearLimit(m_totalBudget))
                 text += tr(", near the total");
+        }
+        // Tokens are what the file costs in the prompt, beside the characters
+        // the budgets count.
+        if (m_tokens >= 0) {
+            text += tr(" · %1 tokens injected").arg(formatCount(m_tokens));
+            if (m_totalTokens >= 0)
+                text += tr(", %1 in all").arg(formatCount(m_totalTokens));
+            text += QStringLiteral(" (%1)").arg(m_encoding);
         }
         setText(text);
     }

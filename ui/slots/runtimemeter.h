@@ -18,6 +18,11 @@ public:
 
     // `used` -1 for a file that is not there.
     void setFigures(qint64 used, qint64 budget, qint64 totalUsed, qint64 totalBudget);
+    // Exact tokens of what the runtime injects of the file and in all, in
+    // `encoding`; -1 while unknown (then no tokens are shown).
+    void setTokens(qint64 tokens, qint64 totalTokens, const QString &encoding);
+    qint64 tokens() const { return m_tokens; }
+    qint64 totalTokens() const { return m_totalTokens; }
     qint64 used() const { return m_used; }
     qint64 budget() const { return m_budget; }
     Level level() const;
@@ -29,6 +34,9 @@ private:
     qint64 m_budget = 0;
     qint64 m_totalUsed = 0;
     qint64 m_totalBudget = 0;
+    qint64 m_tokens = -1;
+    qint64 m_totalTokens = -1;
+    QString m_encoding;
 };
 
 } // namespace soul

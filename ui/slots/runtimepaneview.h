@@ -1,5 +1,8 @@
 #pragma once
 
+#include "openclawrule.h"
+#include "runtimeprofile.h"
+
 #include <QList>
 #include <QString>
 
@@ -10,24 +13,27 @@ namespace soul {
 // from openClawKept()'s ranges in the file's decoded text.
 struct RuntimePaneView
 {
-    struct Range
-    {
-        qsizetype start = 0;
-        qsizetype length = 0;
-    };
-
     bool active = false; // a runtime profile other than toolnexus applies
     bool loaded = false; // the runtime reads this file at all
     bool whole = false;  // injected untouched
     // The middle the agent never reads (the whole text when the total ran out
     // before the file).
-    Range dropped;
-    QList<Range> digestLines; // AGENTS.md lines restated in the policy digest
-    QString note;             // why the file is not loaded, refused or cut
-    qint64 used = -1;         // the file's length in the runtime's unit; -1 when absent
-    qint64 budget = 0;        // its per-file budget
-    qint64 totalUsed = 0;     // all files' injected length
+    KeptRange dropped;
+    QList<KeptRange> digestLines; // AGENTS.md lines restated in the policy digest
+    QString note;                 // why the file is not loaded, refused or cut
+    qint64 used = -1;             // the file's length in the runtime's unit; -1 when absent
+    qint64 budget = 0;            // its per-file budget
+    qint64 totalUsed = 0;         // all files' injected length
     qint64 totalBudget = 0;
+    // Exact tokens of what the runtime injects of the file (its text under its
+    // header) and of the whole section, in `encoding`; -1 while unknown (no
+    // tokenizer yet, or the file is not injected).
+    qint64 tokens = -1;
+    qint64 totalTokens = -1;
+    QString encoding;
+    // The window's OpenClaw settings, under any runtime: the pane's hint about
+    // what OpenClaw would keep follows them.
+    OpenClawSettings openClaw;
 };
 
 } // namespace soul

@@ -25,6 +25,7 @@
 #include <QTextDocument>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <memory>
 #include <utility>
 
@@ -223,7 +224,14 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
         if (marksShown())
             refreshMarks();
     });
+    // Scrolling within a wrapped block (a long line's pieces) moves the view
+    // without a signal from the scroll bar.
+    connect(m_editor, &QPlainTextEdit::updateRequest, this, [this](const QRect &, int dy) {
+        if (dy != 0 && marksShown())
+            refreshMarks();
+    });
     connect(m_editor->document(), &QTextDocument::contentsChanged, this, [this] {
+        m_cutsKnown = false;
         if (marksShown())
             refreshMarks();
     });
@@ -368,24 +376,27 @@ void SlotPane::refreshMarks()
 
 void SlotPane::setRuntimeView(const RuntimePaneView &view)
 {
+    if (!(view.openClaw == m_runtimeView.openClaw))
+        m_lintTimer.start();
     m_runtimeView = view;
     const SlotState &s = m_model->slot(m_slot);
     const bool present = s.bufferPresent || s.diskPresent();
     m_runtimeMeter->setVisible(view.active && view.loaded && present);
     m_runtimeMeter->setFigures(view.used, view.budget, view.totalUsed, view.totalBudget);
+    m_runtimeMeter->setTokens(view.tokens, view.totalTokens, view.encoding);
     m_runtimeNote->setText(view.note);
     m_runtimeNote->setVisible(view.active && present && !view.note.isEmpty());
     m_meter->setVisible(!view.active && present);
+    refreshTokens(); // toolnexus's count gives way to the runtime meter's
     refreshMarks();
 }
 
 void SlotPane::addRuntimeMarks(QList<QTextEdit::ExtraSelection> &selections) const
 {
-    // The ranges are positions of the buffer's text; a pane showing long
-    // lines cut into pieces or still loading has other positions.
-    if (!m_runtimeView.active || m_cutLongLines || m_reloadPending)
+    // A pane still loading shows nothing yet; its marks come with its text.
+    if (!m_runtimeView.active || m_reloadPending)
         return;
-    const RuntimePaneView::Range &dropped = m_runtimeView.dropped;
+    const KeptRange &dropped = m_runtimeView.dropped;
     if (dropped.length == 0 && m_runtimeView.digestLines.isEmpty())
         return;
     // Only the blocks on screen, so a large pane costs what it shows.
@@ -395,10 +406,21 @@ void SlotPane::addRuntimeMarks(QList<QTextEdit::ExtraSelection> &selections) con
     const int last = lastBlock.position() + lastBlock.length();
     QTextDocument *document = m_editor->document();
     const int end = document->characterCount() - 1;
+    // The ranges are positions of the pane's text; with long lines cut, each
+    // cut before a position puts it one further on screen. A range that
+    // spans cuts marks every piece, breaks between them included.
+    const std::vector<qsizetype> *cuts = m_cutLongLines ? &cutPositions() : nullptr;
+    const auto onScreen = [cuts](qsizetype position, bool atEnd) {
+        if (!cuts)
+            return position;
+        const auto before = atEnd ? std::lower_bound(cuts->begin(), cuts->end(), position)
+                                  : std::upper_bound(cuts->begin(), cuts->end(), position);
+        return position + qsizetype(before - cuts->begin());
+    };
     const auto add = [&](qsizetype start, qsizetype length, const QTextCharFormat &format) {
         const qsizetype top = qMin(last, end);
-        const int from = int(qBound<qsizetype>(first, start, top));
-        const int to = int(qBound<qsizetype>(first, start + length, top));
+        const int from = int(qBound<qsizetype>(first, onScreen(start, false), top));
+        const int to = int(qBound<qsizetype>(first, onScreen(start + length, true), top));
         if (to <= from)
             return;
         QTextEdit::ExtraSelection selection;
@@ -418,10 +440,27 @@ void SlotPane::addRuntimeMarks(QList<QTextEdit::ExtraSelection> &selections) con
     digest.setBackground(QColor(0x3c, 0xa0, 0x50, 0x40));
     digest.setToolTip(tr("Restated in the policy digest"));
     digest.setProperty(RuntimeMarkProperty, int(DigestMark));
-    for (const RuntimePaneView::Range &line : m_runtimeView.digestLines) {
-        if (line.start + line.length >= first && line.start <= last)
+    for (const KeptRange &line : m_runtimeView.digestLines) {
+        if (onScreen(line.start + line.length, true) >= first && onScreen(line.start, false) <= last)
             add(line.start, line.length, digest);
     }
+}
+
+const std::vector<qsizetype> &SlotPane::cutPositions() const
+{
+    // Edits move the cuts; walking the blocks again costs one step a block
+    // (about a thousand for a line of 1,000,000 characters), and only panes
+    // that cut lines and show a runtime's marks take it.
+    if (m_cutsKnown)
+        return m_cutPositions;
+    const QTextDocument *document = m_editor->document();
+    m_cutPositions.clear();
+    for (QTextBlock block = document->begin(); block.isValid(); block = block.next()) {
+        if (isCut(block))
+            m_cutPositions.push_back(block.position() - qsizetype(m_cutPositions.size()) - 1);
+    }
+    m_cutsKnown = true;
+    return m_cutPositions;
 }
 
 void SlotPane::setEditorText(const QString &text)
@@ -480,7 +519,11 @@ void SlotPane::setEditorText(const QString &text)
         m_cutRemoved.reset();
     }
     m_lastRevision = document->revision();
+    m_cutsKnown = false; // the cut marks were set after the text went in
     m_loading = false;
+    // The marks drawn while the text went in knew nothing of its cuts.
+    if (marksShown())
+        refreshMarks();
 
     m_longLineNote->setVisible(m_cutLongLines);
     if (m_cutLongLines) {
@@ -669,8 +712,8 @@ void SlotPane::setTokenCounter(const SoulTokenCounter *counter)
 void SlotPane::refreshTokens()
 {
     const bool inSoul = m_model->isOpen() && m_model->section(m_slot, SoulView::Unsaved);
-    m_tokens->setVisible(m_counter && inSoul);
-    if (!m_counter || !inSoul)
+    m_tokens->setVisible(m_counter && inSoul && !m_runtimeView.active);
+    if (!m_counter || !inSoul || m_runtimeView.active)
         return;
     const SoulTokenCounter::Count count = m_counter->sectionTokens(m_slot, SoulView::Unsaved);
     const QString name = slotName(m_slot);
@@ -698,7 +741,9 @@ void SlotPane::refreshLints()
     QStringList lines;
     if (s.bufferPresent && (s.diskComplete || s.dirty || !s.diskPresent())) {
         const ComposeRule &rule = m_model->rule();
-        const QList<Lint> lints = lintSlot(factsOfBytes(m_slot, s.bufferBytes, rule), rule);
+        const QList<Lint> lints = lintSlot(factsOfBytes(m_slot, s.bufferBytes, rule),
+                                           rule,
+                                           m_runtimeView.openClaw);
         for (const Lint &lint : lints)
             lines.append(lintMark(lint.level) + QLatin1Char(' ') + lint.message);
     } else if (!s.bufferPresent && s.presence != SlotPresence::Missing) {
@@ -707,7 +752,7 @@ void SlotPane::refreshLints()
         skipped.name = slotName(m_slot);
         skipped.presence = s.presence;
         skipped.absenceReason = s.absenceReason;
-        for (const Lint &lint : lintSlot(skipped, m_model->rule()))
+        for (const Lint &lint : lintSlot(skipped, m_model->rule(), m_runtimeView.openClaw))
             lines.append(lintMark(lint.level) + QLatin1Char(' ') + lint.message);
     } else if (s.diskPresent() && !s.diskComplete) {
         lines.append(lintMark(LintLevel::Warning) + QLatin1Char(' ')

@@ -7,6 +7,7 @@
 #include <QTimer>
 
 #include <memory>
+#include <vector>
 
 class QKeyEvent;
 class QLabel;
@@ -130,6 +131,9 @@ private:
     // The runtime's marks for the blocks on screen.
     void addRuntimeMarks(QList<QTextEdit::ExtraSelection> &selections) const;
     bool marksShown() const { return m_showInvisibles || m_runtimeView.active; }
+    // Where the cuts of long lines are, as positions of text(): the first
+    // character of each piece after a cut, in order.
+    const std::vector<qsizetype> &cutPositions() const;
     // Loads `text` into the editor, cutting long lines for display.
     void setEditorText(const QString &text);
     // Backspace or Delete next to a cut deletes the character beyond it.
@@ -143,6 +147,8 @@ private:
     bool m_cutLongLines = false;
     // Set when an edit removed a cut (the blocks' marks go with them).
     std::shared_ptr<bool> m_cutRemoved;
+    mutable std::vector<qsizetype> m_cutPositions;
+    mutable bool m_cutsKnown = false;
     int m_lastRevision = -1;
     QLabel *m_title = nullptr;
     ElidedLabel *m_role = nullptr;
