@@ -173,28 +173,51 @@ QString DirectoryWatcher::slotFile(int slot) const
 
 QByteArray DirectoryWatcher::currentKey(int slot) const
 {
+    return readCurrent(slot, false).key;
+}
+
+DirectoryWatcher::KeyedRead DirectoryWatcher::readCurrent(int slot, bool keepBytes) const
+{
     const QString path = slotFile(slot);
     const Probe before = probe(path);
+    KeyedRead out;
     if (before.regular && before.size > WholeReadLimitBytes) {
         // Digesting 1 GiB on every change would stall the thread for seconds.
         // Nobody reads past the cap of a file this large, so its first
         // m_readLimit bytes stand for the content, and the size, the time
         // and the inode for the rest.
-        const SlotRead read = readPath(path, ReadOptions(m_readLimit));
-        if (read.presence != SlotPresence::Present)
-            return absentKey(read.presence);
+        out.read = readSlot(m_dir, slot, ReadOptions(m_readLimit));
+        if (out.read.presence != SlotPresence::Present) {
+            out.key = absentKey(out.read.presence);
+            return out;
+        }
         const Probe after = probe(path);
-        return LargeKeyPrefix
-               + QCryptographicHash::hash(read.bytes, QCryptographicHash::Sha256).toHex() + ':'
-               + QByteArray::number(after.size) + ':' + QByteArray::number(after.mtimeNs) + ':'
-               + QByteArray::number(after.inode);
+        out.key = LargeKeyPrefix
+                  + QCryptographicHash::hash(out.read.bytes, QCryptographicHash::Sha256).toHex()
+                  + ':' + QByteArray::number(after.size) + ':' + QByteArray::number(after.mtimeNs)
+                  + ':' + QByteArray::number(after.inode);
+    } else {
+        // The whole file streams through the digest; with `keepBytes` it is
+        // also kept, as the persona model reads it, so a receiver of
+        // slotChanged takes this read instead of reading and hashing again.
+        ReadOptions options(keepBytes ? WholeReadLimitBytes + 1 : 0);
+        options.sha256 = true;
+        out.read = readSlot(m_dir, slot, options);
+        out.key = out.read.presence == SlotPresence::Present ? out.read.sha256
+                                                             : absentKey(out.read.presence);
     }
-    ReadOptions options(0); // stream the whole file through the digest, keep nothing
-    options.sha256 = true;
-    const SlotRead read = readPath(path, options);
-    if (read.presence == SlotPresence::Present)
-        return read.sha256;
-    return absentKey(read.presence);
+    if (!keepBytes)
+        out.read.bytes.clear();
+    return out;
+}
+
+std::optional<SlotRead> DirectoryWatcher::takeChangedRead(int slot)
+{
+    if (slot < 0 || slot >= SlotCount)
+        return std::nullopt;
+    std::optional<SlotRead> read = std::move(m_slots[slot].changedRead);
+    m_slots[slot].changedRead.reset();
+    return read;
 }
 
 void DirectoryWatcher::markDirty(int slot, bool mustHash)
@@ -254,10 +277,11 @@ void DirectoryWatcher::scan()
         s.mustHash = false;
         if (unchanged)
             continue;
-        const QByteArray key = currentKey(slot);
+        KeyedRead current = readCurrent(slot, true);
         s.hashed = now;
-        if (key != s.known) {
-            s.known = key;
+        if (current.key != s.known) {
+            s.known = current.key;
+            s.changedRead = std::move(current.read);
             changed.append(slot);
         }
     }
@@ -268,6 +292,8 @@ void DirectoryWatcher::scan()
         Q_EMIT slotChanged(slot, knownContent(slot));
         if (generation != m_generation)
             return;
+        // Only for the receivers of this one signal: the bytes are not kept.
+        m_slots[slot].changedRead.reset();
     }
 }
 

@@ -67,6 +67,13 @@ public:
     // right after saving, so the save does not come back as a change.
     void expectContent(int slot, const QByteArray &sha256);
 
+    // While slotChanged(slot) is being emitted: the read that found the
+    // change, as the persona model reads a slot (the whole file and its
+    // digest, or the first readLimit() bytes of a file over
+    // WholeReadLimitBytes), so the receiver need not read and hash the file a
+    // second time. Empty after one take, and outside the signal.
+    std::optional<SlotRead> takeChangedRead(int slot);
+
     // The digest last reported, expected or found at setDirectory() (empty
     // for absent, and for a file over WholeReadLimitBytes).
     QByteArray knownContent(int slot) const;
@@ -118,11 +125,20 @@ private:
         std::optional<Probe> watched;
         // The file as it was when `known` was taken from its content.
         std::optional<Probe> hashed;
+        // The read behind a change being reported; see takeChangedRead().
+        std::optional<SlotRead> changedRead;
+    };
+
+    struct KeyedRead
+    {
+        SlotRead read; // bytes empty unless kept
+        QByteArray key;
     };
 
     static Probe probe(const QString &path);
     QString slotFile(int slot) const;
     QByteArray currentKey(int slot) const;
+    KeyedRead readCurrent(int slot, bool keepBytes) const;
 
     void markDirty(int slot, bool mustHash);
     void markAllDirty();

@@ -87,7 +87,7 @@ PersonaModel::PersonaModel(ComposeRule rule, QObject *parent)
         // While the folder is gone every buffer stays as it is; the
         // slots are read again when it comes back.
         if (!m_directoryLost)
-            applyDiskChange(slot);
+            applyDiskChange(slot, m_watcher->takeChangedRead(slot));
     });
     connect(m_watcher, &DirectoryWatcher::directoryLost, this, [this] {
         m_directoryLost = true;
@@ -561,12 +561,19 @@ void PersonaModel::refreshSlot(int slot)
     applyDiskChange(slot);
 }
 
-void PersonaModel::readFromDisk(int slot, SlotState &state, std::optional<SlotRead> *kept) const
+void PersonaModel::readFromDisk(int slot,
+                                SlotState &state,
+                                std::optional<SlotRead> *kept,
+                                std::optional<SlotRead> given) const
 {
     const QString path = slotPath(m_dir, slot);
-    const QFileInfo info(path);
     SlotRead read;
-    if (info.isFile() && info.size() > WholeReadLimitBytes) {
+    if (given) {
+        // The watcher's read that found the change: the same read as below.
+        read = std::move(*given);
+        if (read.presence == SlotPresence::Present && !read.complete)
+            read.bytes.truncate(m_rule.readLimit());
+    } else if (const QFileInfo info(path); info.isFile() && info.size() > WholeReadLimitBytes) {
         // Only what the agent can get is read; the rest is never loaded.
         read = readSlot(m_dir, slot, m_rule.readLimit());
     } else {
@@ -590,13 +597,13 @@ void PersonaModel::readFromDisk(int slot, SlotState &state, std::optional<SlotRe
     }
 }
 
-void PersonaModel::applyDiskChange(int slot)
+void PersonaModel::applyDiskChange(int slot, std::optional<SlotRead> given)
 {
     if (!isOpen())
         return;
     SlotState &state = m_slots.at(size_t(slot));
     SlotState fresh = state;
-    readFromDisk(slot, fresh);
+    readFromDisk(slot, fresh, nullptr, std::move(given));
     if (sameDisk(state, fresh))
         return;
 

@@ -265,8 +265,13 @@ private:
     };
 
     // `read`, when given, takes the read without its bytes.
-    void readFromDisk(int slot, SlotState &state, std::optional<SlotRead> *read = nullptr) const;
-    void applyDiskChange(int slot);
+    // Reads the slot into `state`'s disk fields, or takes `given`, a read
+    // made the same way (the watcher's, which found the change).
+    void readFromDisk(int slot,
+                      SlotState &state,
+                      std::optional<SlotRead> *read = nullptr,
+                      std::optional<SlotRead> given = std::nullopt) const;
+    void applyDiskChange(int slot, std::optional<SlotRead> given = std::nullopt);
     void setBuffer(int slot, const QByteArray &bytes, bool present);
     void recomputeUnsaved(int slot);
     void recomputeOnDisk(int slot);

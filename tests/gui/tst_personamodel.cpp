@@ -30,6 +30,7 @@ private Q_SLOTS:
     void saveKeepsEveryOtherByte_data();
     void saveKeepsEveryOtherByte();
     void cleanSlotFollowsDisk();
+    void diskChangeIsReadOnce();
     void dirtySlotKeepsEditsAndRaisesConflict();
     void deletedWhileDirtyCanBeSavedAgain();
     void staleSaveBeforeTheWatcherKnows();
@@ -184,6 +185,34 @@ void tst_PersonaModel::cleanSlotFollowsDisk()
     write(3, "a new slot\n");
     QTRY_VERIFY(model.section(3, SoulView::Unsaved).has_value());
     QVERIFY(sections.count() >= 5);
+}
+
+void tst_PersonaModel::diskChangeIsReadOnce()
+{
+    // The watcher reads a changed file to know it changed; the model takes
+    // that read instead of reading and hashing the file a second time.
+    constexpr qsizetype size = 3 * 1024 * 1024;
+    write(6, QByteArray(size, 'a'));
+    PersonaModel model;
+    QVERIFY(model.open(m_dir->path()).ok());
+
+    QByteArray changed(size, 'b');
+    changed.append("\nlast line\n");
+    const qint64 before = test::bytesReadSoFar();
+    if (before < 0)
+        QSKIP("this system does not say how many bytes a process has read");
+    QVERIFY(writeAtomically(path(6), changed));
+    const QByteArray digest = QCryptographicHash::hash(changed, QCryptographicHash::Sha256).toHex();
+    QTRY_COMPARE(model.slot(6).diskSha256, digest);
+    const qint64 read = test::bytesReadSoFar() - before;
+    QCOMPARE(model.slot(6).diskBytes, changed);
+    QVERIFY(model.slot(6).diskComplete);
+    QCOMPARE(model.slot(6).bufferBytes, changed);
+    QCOMPARE(model.soul(SoulView::OnDisk), composeDirectory(m_dir->path()).soul);
+    // Once: a second read and digest would make it twice the file.
+    QVERIFY2(read >= changed.size() && read < changed.size() + changed.size() / 2,
+             qPrintable(
+                 QStringLiteral("read %1 bytes of a %2-byte file").arg(read).arg(changed.size())));
 }
 
 void tst_PersonaModel::dirtySlotKeepsEditsAndRaisesConflict()
