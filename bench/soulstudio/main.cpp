@@ -290,7 +290,11 @@ struct Persona
 void runCompare(MainWindow &window, QJsonObject &result)
 {
     PersonaModel *model = window.model();
+    // The peak so far is the window's own; what follows adds the snapshot
+    // written, then the comparison.
+    result.insert(QStringLiteral("peak_rss_before_freeze_mib"), round2(peakRssMib()));
     const QString soulPath = window.freezer()->freeze();
+    result.insert(QStringLiteral("peak_rss_after_freeze_mib"), round2(peakRssMib()));
     if (soulPath.isEmpty()) {
         std::fprintf(stderr, "soulstudio-bench: freeze failed\n");
         return;
@@ -311,6 +315,7 @@ void runCompare(MainWindow &window, QJsonObject &result)
     result.insert(QStringLiteral("compare_open_ms"), round2(firstMs < 0 ? -1 : firstMs));
     controller->waitForWorker();
     settle(window);
+    result.insert(QStringLiteral("peak_rss_after_compare_open_mib"), round2(peakRssMib()));
 
     // Keystrokes earlier in MEMORY.md: the first change moves up there.
     cursor.setPosition(editor->document()->characterCount() / 4);

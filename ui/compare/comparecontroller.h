@@ -35,6 +35,9 @@ public:
 
     void setView(SoulView view);
     SoulView view() const { return m_view; }
+    // Whether the diff marks invisibles as the preview does (its toggle).
+    void setShowInvisibles(bool show);
+    bool showInvisibles() const { return m_showInvisibles; }
 
     // The latest result; valid once hasResult().
     bool hasResult() const { return m_hasResult; }
@@ -59,6 +62,11 @@ public:
     // marked), computed after the prefix on the same worker.
     QString diffHtml() const { return m_diffHtml; }
 
+    // Where the first change is in its slot's text as the model holds it
+    // now: the 1-based line and the column in UTF-16 units (the body's
+    // trimmed start counted in again). {0, 0} without a change.
+    QPair<qint64, qint64> firstChangePlace() const;
+
     // Builds the live side from the model as it is now.
     static LiveSections liveSections(const PersonaModel *model, SoulView view);
 
@@ -79,6 +87,7 @@ private:
 
     const PersonaModel *m_model = nullptr;
     SoulView m_view = SoulView::Unsaved;
+    bool m_showInvisibles = false;
     QString m_path;
     QString m_error;
     CacheTable m_cache;
