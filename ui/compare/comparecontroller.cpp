@@ -185,8 +185,12 @@ QString sectionsDiffHtml(const SectionedSoul &a,
         SectionedSoul after;
         after.label = QStringLiteral("live/") + name;
         after.soul = QByteArray::fromRawData(bodyB.data(), bodyB.size());
-        QString diff = SoulPreview::displayText(utf8::decode(unifiedSoulDiff(before, after)),
-                                                invisibles);
+        // A body never ends in a line break (the join follows it): the diff
+        // need not say so.
+        QString diff = utf8::decode(unifiedSoulDiff(before, after))
+                           .replace(QStringLiteral("\n\\ No newline at end of file\n"),
+                                    QStringLiteral("\n"));
+        diff = SoulPreview::displayText(std::move(diff), invisibles);
         if (diff.endsWith(QLatin1Char('\n')))
             diff.chop(1);
         html += QStringLiteral("<pre>") + diffToHtml(diff, invisibles) + QStringLiteral("</pre>");
