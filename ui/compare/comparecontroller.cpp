@@ -207,6 +207,12 @@ CompareController::CompareController(const PersonaModel *model, QObject *parent)
 {
     m_shared->receiver = this;
     m_pool.setMaxThreadCount(1);
+    // The diff waits for a pause in typing: the prefix line is what each key
+    // changes at once, the diff of a long section costs more and is read
+    // when the author stops.
+    m_diffTimer.setSingleShot(true);
+    m_diffTimer.setInterval(DiffDelayMs);
+    connect(&m_diffTimer, &QTimer::timeout, this, &CompareController::startDiff);
     // The built-in table, with the author's own rules laid over it.
     const QString userRules = QDir(QStandardPaths::writableLocation(
                                        QStandardPaths::AppConfigLocation))
@@ -311,7 +317,6 @@ void CompareController::start()
     const bool invisibles = m_showInvisibles;
     m_pool.start([shared, live, generation, invisibles] {
         const double cpuStart = threadCpuMs();
-        SectionedSoul a;
         LiveComparison result;
         {
             QMutexLocker lock(&shared->mutex);
@@ -323,7 +328,6 @@ void CompareController::start()
             if (!shared->receiver || !shared->prefix)
                 return;
             result = shared->prefix->compare(live);
-            a = shared->prefix->snapshot();
             QMetaObject::invokeMethod(
                 shared->receiver,
                 [receiver = shared->receiver, generation, result, ms = threadCpuMs() - cpuStart] {
@@ -331,11 +335,32 @@ void CompareController::start()
                 },
                 Qt::QueuedConnection);
         }
-        // The diff after the numbers, outside the lock, so the prefix line
-        // of the next edit does not wait for it; skipped once superseded.
+    });
+}
+
+void CompareController::startDiff()
+{
+    // A newer comparison runs or waits; its end starts the timer again.
+    if (!current())
+        return;
+    const quint64 generation = m_generation;
+    const LiveSections live = liveSections(m_model, m_view);
+    const std::array<SectionStatus, SlotCount> status = m_result.status;
+    const bool invisibles = m_showInvisibles;
+    std::shared_ptr<Shared> shared = m_shared;
+    m_pool.start([shared, live, status, generation, invisibles] {
+        SectionedSoul a;
+        {
+            QMutexLocker lock(&shared->mutex);
+            if (!shared->receiver || !shared->prefix)
+                return;
+            a = shared->prefix->snapshot();
+        }
+        // Outside the lock, so the prefix line of a next edit does not wait
+        // for it; skipped once superseded.
         if (shared->latest.load() != generation)
             return;
-        const QString html = sectionsDiffHtml(a, live, result.status, invisibles);
+        const QString html = sectionsDiffHtml(a, live, status, invisibles);
         QMutexLocker lock(&shared->mutex);
         if (!shared->receiver)
             return;
@@ -362,6 +387,8 @@ void CompareController::finished(quint64 generation, const LiveComparison &resul
     // meanwhile is older than the text, and newer than the one before.
     if (m_pending)
         start();
+    else
+        m_diffTimer.start();
     Q_EMIT updated();
 }
 
