@@ -1,20 +1,24 @@
 #include "liveprefix.h"
 
+#include <algorithm>
+
 namespace soul {
 
 namespace {
 
 // Blocks of about this size: a keystroke encodes one or two of them.
 constexpr qsizetype BlockBytes = qsizetype(16) * 1024;
+constexpr qsizetype JoinBytes = qsizetype(sizeof(SectionJoin) - 1);
+// How far an edit may move the text after it and still find it again: the
+// blocks after a paste of up to this many bytes keep their counts.
+constexpr qsizetype MoveWindow = qsizetype(64) * 1024;
+// Bytes before a block (its line feed first) looked for where the text moved.
+constexpr qsizetype ProbeBytes = 64;
+// Snapshot blocks whose ids are kept for the next prefix.
+constexpr size_t HeldBlocks = 2;
 
-// Whether a block may end before `at`: a line feed, then an ASCII letter.
-// With both built-in encodings' patterns no piece reaches across that point
-// (the tokenizer splits long texts there for the same reason).
-bool safeBoundary(QByteArrayView bytes, qsizetype at)
+bool isAsciiLetter(char c)
 {
-    if (at <= 0 || at >= bytes.size() || bytes[at - 1] != '\n')
-        return false;
-    const char c = bytes[at];
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
@@ -27,7 +31,7 @@ SectionedSoul joinSections(const LiveSections &live, const QString &label)
     qsizetype total = 0;
     for (const auto &section : live.section) {
         if (section)
-            total += section->size() + qsizetype(sizeof(SectionJoin) - 1);
+            total += section->size() + JoinBytes;
     }
     s.soul.reserve(total);
     for (int slot = 0; slot < SlotCount; ++slot) {
@@ -45,187 +49,488 @@ SectionedSoul joinSections(const LiveSections &live, const QString &label)
     return s;
 }
 
+qsizetype LivePrefix::Chunk::size() const
+{
+    return section.size() + (joined ? JoinBytes : 0);
+}
+
+char LivePrefix::Chunk::at(qsizetype i) const
+{
+    return i < section.size() ? section[i] : SectionJoin[i - section.size()];
+}
+
+QByteArrayView LivePrefix::Chunk::slice(qsizetype from, qsizetype to, QByteArray &scratch) const
+{
+    if (to <= section.size())
+        return section.sliced(from, to - from);
+    scratch.clear();
+    scratch.reserve(to - from);
+    if (from < section.size())
+        scratch.append(section.sliced(from));
+    for (qsizetype i = qMax(from, section.size()); i < to; ++i)
+        scratch.append(at(i));
+    return scratch;
+}
+
+namespace {
+
+// Whether a block may end before `at` of a chunk: a line feed, then an
+// ASCII letter. With both built-in encodings' patterns no piece reaches
+// across that point (the tokenizer splits long texts there for the same
+// reason); the end of a chunk is the "\n\n" before a "## " head.
+template<typename C>
+bool safeBoundary(const C &chunk, qsizetype at)
+{
+    return at > 0 && at < chunk.size() && chunk.at(at - 1) == '\n' && isAsciiLetter(chunk.at(at));
+}
+
+template<typename C>
+qsizetype chunkPrefix(const C &a, const C &b)
+{
+    qsizetype n = commonPrefixLength(a.section, b.section);
+    if (n == qMin(a.section.size(), b.section.size())) {
+        while (n < a.size() && n < b.size() && a.at(n) == b.at(n))
+            ++n;
+    }
+    return n;
+}
+
+// The bytes `a` and `b` share at their ends, at most `limit`; 0 when only
+// one of them ends in a join (the few bytes that could still agree there
+// are not worth a block).
+template<typename C>
+qsizetype chunkSuffix(const C &a, const C &b, qsizetype limit)
+{
+    if (a.joined != b.joined)
+        return 0;
+    const qsizetype join = a.joined ? JoinBytes : 0;
+    if (limit <= join)
+        return limit;
+    return join + commonSuffixLength(a.section, b.section, limit - join);
+}
+
+} // namespace
+
 LivePrefix::LivePrefix(SectionedSoul snapshot, TokenEncoding encoding)
     : m_snapshot(std::move(snapshot))
     , m_encoding(std::move(encoding))
-    , m_snapshotChunks(chunks(m_snapshot))
-    , m_snapshotCache(m_snapshotChunks.size())
-{}
-
-std::vector<LivePrefix::Chunk> LivePrefix::chunks(const SectionedSoul &soul)
 {
-    std::vector<Chunk> out;
+    int last = -1;
     for (int slot = 0; slot < SlotCount; ++slot) {
-        if (!soul.present(slot))
+        if (m_snapshot.present(slot))
+            last = slot;
+    }
+    for (int slot = 0; slot < SlotCount; ++slot) {
+        if (!m_snapshot.present(slot))
             continue;
-        // Each chunk runs to the next section's head: the join belongs to the
-        // section before it, as the token counts take it.
-        if (!out.empty()) {
-            Chunk &last = out.back();
-            const qsizetype start = last.bytes.data() - soul.soul.constData();
-            last.bytes = QByteArrayView(soul.soul).sliced(start,
-                                                          soul.sectionOffset[size_t(slot)] - start);
+        SnapshotChunk c;
+        c.chunk = {slot, m_snapshot.section(slot), slot != last};
+        if (m_encoding.bytesAreIds) {
+            c.count = c.chunk.size();
+        } else {
+            // Counted once, block by block; the ids are not kept.
+            qint64 encoded = 0;
+            c.blocks = cutAndCount(c.chunk, 0, c.chunk.size(), encoded);
+            for (const Block &b : c.blocks)
+                c.count += b.count;
         }
-        out.push_back({slot,
-                       QByteArrayView(soul.soul).sliced(soul.sectionOffset[size_t(slot)],
-                                                        soul.sectionLength[size_t(slot)])});
+        m_chunks.push_back(std::move(c));
     }
-    // The last chunk runs to the end of the soul.
-    if (!out.empty()) {
-        const qsizetype start = out.back().bytes.data() - soul.soul.constData();
-        out.back().bytes = QByteArrayView(soul.soul).sliced(start);
-    }
-    return out;
 }
 
-const std::vector<quint32> &LivePrefix::snapshotIds(size_t index)
+int LivePrefix::snapshotChunkOf(int slot) const
 {
-    Cached &c = m_snapshotCache[index];
-    if (!c.hasIds) {
-        c.ids = m_encoding.encode(m_snapshotChunks[index].bytes);
-        c.count = qint64(c.ids.size());
-        c.hasIds = true;
+    for (size_t i = 0; i < m_chunks.size(); ++i) {
+        if (m_chunks[i].chunk.slot == slot)
+            return int(i);
     }
-    return c.ids;
+    return -1;
 }
 
-void LivePrefix::encodeBlocks(int slot, QByteArrayView bytes)
+qsizetype LivePrefix::heldIds() const
 {
-    Cached &c = m_liveCache[size_t(slot)];
-    std::vector<Block> &old = m_liveBlocks[size_t(slot)];
+    qsizetype n = 0;
+    for (const HeldIds &h : m_held)
+        n += qsizetype(h.ids.size());
+    return n;
+}
+
+std::vector<quint32> LivePrefix::encodeRange(const Chunk &chunk,
+                                             qsizetype from,
+                                             qsizetype to,
+                                             qint64 &encoded) const
+{
+    QByteArray scratch;
+    const QByteArrayView bytes = chunk.slice(from, to, scratch);
+    encoded += bytes.size();
+    return m_encoding.encode(bytes);
+}
+
+std::vector<LivePrefix::Block> LivePrefix::cutAndCount(const Chunk &chunk,
+                                                       qsizetype from,
+                                                       qsizetype to,
+                                                       qint64 &encoded)
+{
     std::vector<Block> blocks;
-    qsizetype middleStart = 0;
-    qsizetype middleEnd = bytes.size();
-    std::vector<Block> tail;
-    if (c.hasIds) {
-        // Blocks wholly inside the common prefix, or wholly inside the
-        // common suffix, are unchanged, and so are the boundaries after and
-        // before them (the byte on each side of a boundary is unchanged).
-        const QByteArrayView before(c.bytes);
-        const qsizetype prefix = commonPrefixLength(before, bytes);
-        const qsizetype most = qMin(before.size(), bytes.size()) - prefix;
-        qsizetype suffix = 0;
-        while (suffix < most
-               && before[before.size() - 1 - suffix] == bytes[bytes.size() - 1 - suffix])
-            ++suffix;
-        const qsizetype shift = bytes.size() - before.size();
-        size_t i = 0;
-        for (; i < old.size() && old[i].start + old[i].length < prefix; ++i) {
-            middleStart = old[i].start + old[i].length;
-            blocks.push_back(std::move(old[i]));
-        }
-        size_t j = old.size();
-        while (j > i && old[j - 1].start - 1 >= before.size() - suffix && old[j - 1].start > 0)
-            --j;
-        if (j < old.size())
-            middleEnd = old[j].start + shift;
-        for (; j < old.size(); ++j) {
-            old[j].start += shift;
-            tail.push_back(std::move(old[j]));
-        }
-    }
-    // The middle, cut at safe boundaries into blocks of about BlockBytes.
-    qsizetype from = middleStart;
-    while (from < middleEnd) {
-        qsizetype end = qMin(middleEnd, from + BlockBytes);
-        while (end < middleEnd && !safeBoundary(bytes, end))
+    while (from < to) {
+        qsizetype end = qMin(to, from + BlockBytes);
+        while (end < to && !safeBoundary(chunk, end))
             ++end;
         Block b;
         b.start = from;
         b.length = end - from;
-        b.ids = m_encoding.encode(bytes.sliced(from, b.length));
-        blocks.push_back(std::move(b));
+        b.count = qint64(encodeRange(chunk, from, end, encoded).size());
+        blocks.push_back(b);
         from = end;
     }
-    for (Block &b : tail)
-        blocks.push_back(std::move(b));
-    c.ids.clear();
-    for (const Block &b : blocks)
-        c.ids.insert(c.ids.end(), b.ids.begin(), b.ids.end());
-    c.bytes = bytes.toByteArray();
-    c.count = qint64(c.ids.size());
-    c.hasIds = true;
-    old = std::move(blocks);
+    return blocks;
 }
 
-const std::vector<quint32> &LivePrefix::liveIds(const Chunk &chunk, int &encoded)
+std::vector<LivePrefix::Block> LivePrefix::reblock(const Chunk &before,
+                                                   const std::vector<Block> &blocks,
+                                                   const Chunk &after,
+                                                   qint64 &encoded)
 {
-    Cached &c = m_liveCache[size_t(chunk.slot)];
-    if (!c.hasIds || c.bytes != chunk.bytes) {
-        encodeBlocks(chunk.slot, chunk.bytes);
-        ++encoded;
+    if (blocks.empty())
+        return cutAndCount(after, 0, after.size(), encoded);
+    const qsizetype prefix = chunkPrefix(before, after);
+    if (prefix == before.size() && prefix == after.size())
+        return blocks;
+
+    // Blocks wholly inside the common prefix are unchanged, and so is the
+    // boundary after each (the bytes on both sides of it are unchanged).
+    std::vector<Block> out;
+    size_t head = 0;
+    qsizetype middleStart = 0;
+    for (; head < blocks.size() && blocks[head].end() < prefix; ++head) {
+        out.push_back(blocks[head]);
+        middleStart = blocks[head].end();
     }
-    return c.ids;
+
+    // Blocks wholly inside the common suffix, with the byte before each.
+    const qsizetype shift = after.size() - before.size();
+    const qsizetype suffix = chunkSuffix(before, after, qMin(before.size(), after.size()) - prefix);
+    size_t tail = blocks.size();
+    while (tail > head && blocks[tail - 1].start > 0
+           && blocks[tail - 1].start - 1 >= before.size() - suffix)
+        --tail;
+
+    // The common suffix may stop short of the edit: a section cut at the cap
+    // ends with other bytes once the text before the cut moved. The blocks
+    // after the edit are then found again where the edit moved them: the
+    // line feed before one and the bytes after it, matched byte for byte.
+    std::vector<Block> moved;
+    for (size_t k = head; k < tail && k < head + 3 && moved.empty(); ++k) {
+        const Block &old = blocks[k];
+        if (old.end() >= before.section.size())
+            break;
+        if (old.start == 0)
+            continue;
+        const QByteArrayView probe = before.section.sliced(old.start - 1,
+                                                           qMin(ProbeBytes, old.length + 1));
+        const qsizetype lo = qMax(middleStart, old.start - 1 - MoveWindow);
+        const qsizetype hi = qMin(after.section.size(), old.start - 1 + MoveWindow + probe.size());
+        if (hi - lo < probe.size())
+            continue;
+        qsizetype at = after.section.sliced(lo, hi - lo).indexOf(probe);
+        if (at < 0)
+            continue;
+        at += lo;
+        if (at + 1 <= middleStart)
+            continue;
+        const qsizetype moveBy = at + 1 - old.start;
+        const qsizetype matchedEnd = old.start - 1
+                                     + commonPrefixLength(before.section.sliced(old.start - 1),
+                                                          after.section.sliced(at));
+        // A block is kept when its bytes and the byte after it matched, so
+        // both its boundaries are still safe.
+        for (size_t m = k; m < tail && blocks[m].end() < matchedEnd; ++m)
+            moved.push_back({blocks[m].start + moveBy, blocks[m].length, blocks[m].count});
+    }
+
+    qsizetype at = middleStart;
+    auto fill = [&](qsizetype to) {
+        if (to > at) {
+            const std::vector<Block> cut = cutAndCount(after, at, to, encoded);
+            out.insert(out.end(), cut.begin(), cut.end());
+        }
+        at = to;
+    };
+    for (const Block &b : moved) {
+        fill(b.start);
+        out.push_back(b);
+        at = b.end();
+    }
+    for (size_t k = tail; k < blocks.size(); ++k) {
+        const Block b{blocks[k].start + shift, blocks[k].length, blocks[k].count};
+        if (b.start < at)
+            continue;
+        fill(b.start);
+        out.push_back(b);
+        at = b.end();
+    }
+    fill(after.size());
+    return out;
 }
 
-qint64 LivePrefix::liveCount(const Chunk &chunk, int &encoded)
+const std::vector<LivePrefix::Block> &LivePrefix::liveBlocks(int slot) const
 {
-    // A chunk the snapshot has at the same place counts as the snapshot's.
-    for (size_t i = 0; i < m_snapshotChunks.size(); ++i) {
-        if (m_snapshotChunks[i].slot == chunk.slot && m_snapshotChunks[i].bytes == chunk.bytes)
-            return qint64(snapshotIds(i).size());
-    }
-    // A changed chunk keeps its ids: the prefix compares them next.
-    return qint64(liveIds(chunk, encoded).size());
+    const LiveSlot &ls = m_live[size_t(slot)];
+    if (ls.ownBlocks)
+        return ls.blocks;
+    // Not its own: the section and its join are the snapshot's.
+    return m_chunks[size_t(snapshotChunkOf(slot))].blocks;
 }
 
-LiveComparison LivePrefix::compare(const SectionedSoul &live)
+void LivePrefix::updateSlot(int slot, const LiveSections &live, bool joined, LiveComparison &out)
+{
+    LiveSlot &ls = m_live[size_t(slot)];
+    const std::optional<QByteArray> &section = live.section[size_t(slot)];
+    const int ai = snapshotChunkOf(slot);
+    if (!section) {
+        ls = LiveSlot();
+        out.status[size_t(slot)] = ai < 0 ? SectionStatus::Absent : SectionStatus::Removed;
+        return;
+    }
+    // The model hands over the same array while a section is unchanged; we
+    // hold a reference to it, so an edit there gives the model a new one.
+    const bool same = ls.present && ls.section.constData() == section->constData()
+                      && ls.section.size() == section->size();
+    const bool equal = same ? ls.equal
+                            : ai >= 0
+                                  && m_chunks[size_t(ai)].chunk.section == QByteArrayView(*section);
+    out.status[size_t(slot)] = ai < 0  ? SectionStatus::Added
+                               : equal ? SectionStatus::Unchanged
+                                       : SectionStatus::Changed;
+
+    const Chunk chunk{slot, QByteArrayView(*section), joined};
+    if (m_encoding.bytesAreIds) {
+        ls.ownBlocks = false;
+        ls.blocks.clear();
+        ls.count = chunk.size();
+    } else if (equal && m_chunks[size_t(ai)].chunk.joined == joined) {
+        ls.ownBlocks = false;
+        ls.blocks.clear();
+        ls.count = m_chunks[size_t(ai)].count;
+    } else if (!same || !ls.ownBlocks || ls.joined != joined) {
+        // New text: from this slot's last blocks, else from the snapshot's.
+        qint64 encoded = 0;
+        if (ls.ownBlocks) {
+            const Chunk before{slot, QByteArrayView(ls.section), ls.joined};
+            ls.blocks = reblock(before, ls.blocks, chunk, encoded);
+        } else if (ai >= 0) {
+            const SnapshotChunk &c = m_chunks[size_t(ai)];
+            ls.blocks = reblock(c.chunk, c.blocks, chunk, encoded);
+        } else {
+            ls.blocks = cutAndCount(chunk, 0, chunk.size(), encoded);
+        }
+        ls.ownBlocks = true;
+        ls.count = 0;
+        for (const Block &b : ls.blocks)
+            ls.count += b.count;
+        if (encoded > 0)
+            ++out.encodedSections;
+        out.encodedBytes += encoded;
+    }
+    ls.section = *section;
+    ls.present = true;
+    ls.joined = joined;
+    ls.equal = equal;
+}
+
+const std::vector<quint32> &LivePrefix::snapshotBlockIds(size_t chunk, size_t block, qint64 &encoded)
+{
+    for (const HeldIds &h : m_held) {
+        if (h.chunk == chunk && h.block == block)
+            return h.ids;
+    }
+    if (m_held.size() >= HeldBlocks)
+        m_held.erase(m_held.begin());
+    const SnapshotChunk &c = m_chunks[chunk];
+    const Block &b = c.blocks[block];
+    m_held.push_back({chunk, block, encodeRange(c.chunk, b.start, b.end(), encoded)});
+    return m_held.back().ids;
+}
+
+LiveComparison LivePrefix::compare(const LiveSections &live)
 {
     LiveComparison out;
-    out.status = compareSections(m_snapshot, live);
+    int last = -1;
+    for (int slot = 0; slot < SlotCount; ++slot) {
+        if (live.section[size_t(slot)])
+            last = slot;
+    }
+    std::vector<Chunk> b;
+    std::array<qsizetype, SlotCount> offset{};
     StablePrefix &prefix = out.prefix;
-    prefix.identical = m_snapshot.soul == live.soul;
-    prefix.bytes = commonPrefixLength(m_snapshot.soul, live.soul);
-    prefix.totalBytes = live.soul.size();
-    out.firstChange = prefix.identical ? std::nullopt
-                                       : firstChange(m_snapshot, live, out.status, prefix.bytes);
-    if (m_encoding.bytesAreIds) {
-        prefix.tokens = prefix.bytes;
-        prefix.totalTokens = prefix.totalBytes;
+    for (int slot = 0; slot < SlotCount; ++slot) {
+        updateSlot(slot, live, slot != last, out);
+        if (!live.section[size_t(slot)])
+            continue;
+        b.push_back({slot, QByteArrayView(*live.section[size_t(slot)]), slot != last});
+        offset[size_t(slot)] = prefix.totalBytes;
+        prefix.totalBytes += b.back().size();
+        prefix.totalTokens += m_live[size_t(slot)].count;
+    }
+    prefix.identical = std::all_of(out.status.begin(), out.status.end(), [](SectionStatus s) {
+        return s == SectionStatus::Absent || s == SectionStatus::Unchanged;
+    });
+    if (prefix.identical) {
+        prefix.bytes = prefix.totalBytes;
+        prefix.tokens = prefix.totalTokens;
         return out;
     }
 
-    const std::vector<Chunk> liveChunks = chunks(live);
-    int encoded = 0;
-    for (const Chunk &chunk : liveChunks)
-        prefix.totalTokens += liveCount(chunk, encoded);
-
-    // Equal chunks at the same places: their ids are the snapshot's.
-    size_t i = 0;
-    while (i < m_snapshotChunks.size() && i < liveChunks.size()
-           && m_snapshotChunks[i].slot == liveChunks[i].slot
-           && m_snapshotChunks[i].bytes == liveChunks[i].bytes) {
-        prefix.tokens += qint64(snapshotIds(i).size());
-        ++i;
+    // The chunks before the first one that differs are the same on both
+    // sides, and so are their counts.
+    size_t first = 0;
+    qint64 bytesBefore = 0;
+    qint64 tokensBefore = 0;
+    while (first < m_chunks.size() && first < b.size()) {
+        const Chunk &a = m_chunks[first].chunk;
+        const int slot = b[first].slot;
+        if (a.slot != slot || !m_live[size_t(slot)].equal || a.joined != b[first].joined)
+            break;
+        bytesBefore += a.size();
+        tokensBefore += m_chunks[first].count;
+        ++first;
     }
-    // From the first chunk that differs: the ids of both sides, chunk after
-    // chunk, until they part. Almost always within that first chunk.
-    size_t ai = i, bi = i;
-    size_t ap = 0, bp = 0;
-    while (ai < m_snapshotChunks.size() && bi < liveChunks.size()) {
-        const std::vector<quint32> &a = snapshotIds(ai);
-        const std::vector<quint32> &b = liveIds(liveChunks[bi], encoded);
-        // Each slot has one chunk per soul, so `b` stays valid while `a` is
-        // fetched and the next chunk goes to another slot's entry.
-        while (ap < a.size() && bp < b.size() && a[ap] == b[bp]) {
-            ++ap;
-            ++bp;
+
+    // The bytes from there on, across chunks, until they part.
+    qsizetype common = 0;
+    {
+        size_t ia = first;
+        size_t ib = first;
+        qsizetype oa = 0;
+        qsizetype ob = 0;
+        const QByteArrayView join(SectionJoin, JoinBytes);
+        auto run = [&join](const Chunk &c, qsizetype o) {
+            return o < c.section.size() ? c.section.sliced(o) : join.sliced(o - c.section.size());
+        };
+        while (ia < m_chunks.size() && ib < b.size()) {
+            if (oa == m_chunks[ia].chunk.size()) {
+                ++ia;
+                oa = 0;
+                continue;
+            }
+            if (ob == b[ib].size()) {
+                ++ib;
+                ob = 0;
+                continue;
+            }
+            const QByteArrayView ra = run(m_chunks[ia].chunk, oa);
+            const QByteArrayView rb = run(b[ib], ob);
+            const qsizetype n = commonPrefixLength(ra, rb);
+            common += n;
+            oa += n;
+            ob += n;
+            if (n < qMin(ra.size(), rb.size()))
+                break;
+        }
+    }
+    prefix.bytes = bytesBefore + common;
+
+    for (int slot = 0; slot < SlotCount; ++slot) {
+        const SectionStatus s = out.status[size_t(slot)];
+        if (s == SectionStatus::Absent || s == SectionStatus::Unchanged)
+            continue;
+        if (s == SectionStatus::Changed) {
+            out.firstChange = firstChangeInSection(slot,
+                                                   *live.section[size_t(slot)],
+                                                   offset[size_t(slot)],
+                                                   live.truncated[size_t(slot)],
+                                                   live.bodyFirstLine[size_t(slot)],
+                                                   prefix.bytes);
+        } else {
+            FirstChange change;
+            change.slot = slot;
+            change.file = slotName(slot);
+            change.offset = s == SectionStatus::Removed ? m_snapshot.sectionOffset[size_t(slot)]
+                                                        : offset[size_t(slot)];
+            out.firstChange = change;
+        }
+        break;
+    }
+
+    if (m_encoding.bytesAreIds) {
+        prefix.tokens = prefix.bytes;
+        return out;
+    }
+
+    // The ids of both sides from a block start before the first differing
+    // byte (one both sides have, so a safe boundary on both), block after
+    // block, until they part: almost always within the first block.
+    prefix.tokens = tokensBefore;
+    size_t ja = 0; // the snapshot's block of chunk `first`
+    qsizetype start = 0;
+    if (first < m_chunks.size() && first < b.size()) {
+        const std::vector<Block> &blocks = m_chunks[first].blocks;
+        const qsizetype limit = qMin<qsizetype>(common, b[first].size());
+        while (ja + 1 < blocks.size() && blocks[ja + 1].start < limit) {
+            prefix.tokens += blocks[ja].count;
+            ++ja;
+        }
+        start = blocks.empty() ? 0 : blocks[ja].start;
+    }
+    size_t ia = first;
+    size_t ib = first;
+    qsizetype ob = start;
+    qint64 encoded = 0;
+    auto nextA = [&](std::vector<quint32> &ids) {
+        while (ia < m_chunks.size() && ja >= m_chunks[ia].blocks.size()) {
+            ++ia;
+            ja = 0;
+        }
+        if (ia >= m_chunks.size())
+            return false;
+        ids = snapshotBlockIds(ia, ja, encoded);
+        ++ja;
+        return true;
+    };
+    auto nextB = [&](std::vector<quint32> &ids) {
+        while (ib < b.size() && ob >= b[ib].size()) {
+            ++ib;
+            ob = 0;
+        }
+        if (ib >= b.size())
+            return false;
+        // To the end of the live block that holds `ob`: a safe boundary.
+        const std::vector<Block> &blocks = liveBlocks(b[ib].slot);
+        auto it = std::upper_bound(blocks.begin(),
+                                   blocks.end(),
+                                   ob,
+                                   [](qsizetype o, const Block &k) { return o < k.end(); });
+        const qsizetype end = it == blocks.end() ? b[ib].size() : it->end();
+        ids = encodeRange(b[ib], ob, end, encoded);
+        ob = end;
+        return true;
+    };
+    std::vector<quint32> idsA;
+    std::vector<quint32> idsB;
+    size_t pa = 0;
+    size_t pb = 0;
+    for (;;) {
+        if (pa == idsA.size()) {
+            if (!nextA(idsA))
+                break;
+            pa = 0;
+            continue;
+        }
+        if (pb == idsB.size()) {
+            if (!nextB(idsB))
+                break;
+            pb = 0;
+            continue;
+        }
+        while (pa < idsA.size() && pb < idsB.size() && idsA[pa] == idsB[pb]) {
+            ++pa;
+            ++pb;
             ++prefix.tokens;
         }
-        if (ap < a.size() && bp < b.size())
+        if (pa < idsA.size() && pb < idsB.size())
             break;
-        if (ap == a.size()) {
-            ++ai;
-            ap = 0;
-        }
-        if (bp == b.size()) {
-            ++bi;
-            bp = 0;
-        }
     }
-    if (prefix.identical)
-        prefix.tokens = prefix.totalTokens;
-    out.encodedSections = encoded;
+    out.encodedBytes += encoded;
     return out;
 }
 

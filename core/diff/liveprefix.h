@@ -9,18 +9,25 @@
 #include <vector>
 
 // Comparing a soul being edited against a fixed one (a snapshot) again and
-// again, keystroke after keystroke, without encoding the whole soul each
-// time. No token spans the "\n\n" join and the "## " after it, so the ids of
-// a soul are the ids of its sections, each with the join after it, laid end
-// to end. Sections equal to the snapshot's take the snapshot's ids (encoded
-// once); a section that differs is encoded once per new text; the stable
-// prefix is the equal sections' ids plus the common prefix of the ids from
-// the first section that differs on.
+// again, keystroke after keystroke, without joining, comparing or encoding
+// the whole soul each time.
+//
+// No token spans a line feed followed by an ASCII letter (the "\n\n## " of a
+// join is one such place), so the ids of a soul are the ids of its sections,
+// each with the join after it (a "chunk"), laid end to end, and the ids of a
+// chunk are those of its blocks: stretches of about 16 KiB cut at such
+// places. Only the count of each block is kept. A section the live side
+// shares with the snapshot (the same array as last time, or equal bytes once
+// when it is new) takes the snapshot's count; an edited one encodes again
+// only the blocks its edit touched, also when the rest of it moved by the
+// edit's length. The stable prefix in ids is the count of the chunks and
+// blocks before the first differing byte plus the common prefix of the ids
+// of both sides from that block on, encoded there on demand.
 namespace soul {
 
 // The live side, as the persona model holds it: each present slot's section
 // ("## NAME\n\n" + body), whether it was truncated, and the line of its file
-// where the body starts.
+// where the body starts. The arrays are shared with the model, not copied.
 struct LiveSections
 {
     std::array<std::optional<QByteArray>, SlotCount> section;
@@ -36,9 +43,11 @@ struct LiveComparison
     std::array<SectionStatus, SlotCount> status{};
     StablePrefix prefix;
     std::optional<FirstChange> firstChange;
-    // How many sections had to be encoded for this comparison (for tests and
-    // the benchmark: an edit encodes only sections whose text is new).
+    // How many sections had blocks encoded again for their counts, and how
+    // many bytes were encoded in all (for tests and the benchmark: an edit
+    // encodes only the blocks around it and where the prefix ends).
     int encodedSections = 0;
+    qint64 encodedBytes = 0;
 };
 
 // Not thread-safe: one comparison at a time, from any one thread.
@@ -52,42 +61,79 @@ public:
 
     // The snapshot (a) against `live` (b): the same numbers as
     // compareSections(), stablePrefix() and firstChange() of the two souls.
-    LiveComparison compare(const SectionedSoul &live);
+    LiveComparison compare(const LiveSections &live);
 
-private:
-    struct Chunk
-    {
-        int slot = -1;
-        QByteArrayView bytes; // the section and the join after it
-    };
-    struct Cached
-    {
-        QByteArray bytes;
-        std::vector<quint32> ids;
-        qint64 count = -1;
-        bool hasIds = false;
-    };
-    // A stretch of a live chunk that ends where no token can cross (after a
-    // line feed followed by an ASCII letter), with its ids: an edit encodes
-    // again only the blocks it touches.
+    // Ids held now, for tests: those of snapshot blocks kept for the next
+    // prefix (a block or two), never those of whole sections.
+    qsizetype heldIds() const;
+
     struct Block
     {
         qsizetype start = 0;
         qsizetype length = 0;
+        qint64 count = 0;
+        qsizetype end() const { return start + length; }
+    };
+
+private:
+    // A section and, when another section follows it, the join after it.
+    struct Chunk
+    {
+        int slot = -1;
+        QByteArrayView section;
+        bool joined = false;
+        qsizetype size() const;
+        char at(qsizetype i) const;
+        // Bytes [from, to): a view of the section, or a copy in `scratch`
+        // when the range takes in the join.
+        QByteArrayView slice(qsizetype from, qsizetype to, QByteArray &scratch) const;
+    };
+    struct SnapshotChunk
+    {
+        Chunk chunk;
+        std::vector<Block> blocks;
+        qint64 count = 0;
+    };
+    struct LiveSlot
+    {
+        QByteArray section; // shared with the model
+        bool present = false;
+        bool joined = false;
+        bool equal = false; // the section is the snapshot's section of this slot
+        // Blocks of (section, joined); empty when the count is the snapshot's.
+        std::vector<Block> blocks;
+        bool ownBlocks = false;
+        qint64 count = 0;
+    };
+    // Ids of one snapshot block, kept while the prefix ends there.
+    struct HeldIds
+    {
+        size_t chunk = 0;
+        size_t block = 0;
         std::vector<quint32> ids;
     };
-    void encodeBlocks(int slot, QByteArrayView bytes);
-    static std::vector<Chunk> chunks(const SectionedSoul &soul);
-    const std::vector<quint32> &snapshotIds(size_t index);
-    const std::vector<quint32> &liveIds(const Chunk &chunk, int &encoded);
-    qint64 liveCount(const Chunk &chunk, int &encoded);
+    std::vector<Block> cutAndCount(const Chunk &chunk,
+                                   qsizetype from,
+                                   qsizetype to,
+                                   qint64 &encoded);
+    std::vector<Block> reblock(const Chunk &before,
+                               const std::vector<Block> &blocks,
+                               const Chunk &after,
+                               qint64 &encoded);
+    void updateSlot(int slot, const LiveSections &live, bool joined, LiveComparison &out);
+    const std::vector<Block> &liveBlocks(int slot) const;
+    const std::vector<quint32> &snapshotBlockIds(size_t chunk, size_t block, qint64 &encoded);
+    std::vector<quint32> encodeRange(const Chunk &chunk,
+                                     qsizetype from,
+                                     qsizetype to,
+                                     qint64 &encoded) const;
+    int snapshotChunkOf(int slot) const;
 
     SectionedSoul m_snapshot;
     TokenEncoding m_encoding;
-    std::vector<Chunk> m_snapshotChunks;
-    std::vector<Cached> m_snapshotCache; // by index in m_snapshotChunks
-    std::array<Cached, SlotCount> m_liveCache;
-    std::array<std::vector<Block>, SlotCount> m_liveBlocks;
+    std::vector<SnapshotChunk> m_chunks;
+    std::array<LiveSlot, SlotCount> m_live;
+    std::vector<HeldIds> m_held;
 };
 
 } // namespace soul

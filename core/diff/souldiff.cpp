@@ -14,20 +14,6 @@ namespace {
 
 constexpr qsizetype CompareChunk = 4096;
 
-qsizetype commonSuffixLength(QByteArrayView a, QByteArrayView b, qsizetype limit)
-{
-    const qsizetype n = qMin(limit, qMin(a.size(), b.size()));
-    const char *ea = a.data() + a.size();
-    const char *eb = b.data() + b.size();
-    qsizetype i = 0;
-    while (i + CompareChunk <= n
-           && std::memcmp(ea - i - CompareChunk, eb - i - CompareChunk, size_t(CompareChunk)) == 0)
-        i += CompareChunk;
-    while (i < n && ea[-i - 1] == eb[-i - 1])
-        ++i;
-    return i;
-}
-
 // The lines of a text; each line's view keeps its '\n' (a last line may
 // have none), so "x" at the end and "x\n" differ.
 class Lines
@@ -136,6 +122,20 @@ qsizetype commonPrefixLength(QByteArrayView a, QByteArrayView b)
     return i;
 }
 
+qsizetype commonSuffixLength(QByteArrayView a, QByteArrayView b, qsizetype limit)
+{
+    const qsizetype n = qMin(limit, qMin(a.size(), b.size()));
+    const char *ea = a.data() + a.size();
+    const char *eb = b.data() + b.size();
+    qsizetype i = 0;
+    while (i + CompareChunk <= n
+           && std::memcmp(ea - i - CompareChunk, eb - i - CompareChunk, size_t(CompareChunk)) == 0)
+        i += CompareChunk;
+    while (i < n && ea[-i - 1] == eb[-i - 1])
+        ++i;
+    return i;
+}
+
 qsizetype commonPrefixLength(const std::vector<quint32> &a, const std::vector<quint32> &b)
 {
     const auto end = a.begin() + qsizetype(qMin(a.size(), b.size()));
@@ -167,6 +167,33 @@ StablePrefix stablePrefix(const QByteArray &a, const QByteArray &b, const TokenE
     return prefix;
 }
 
+FirstChange firstChangeInSection(int slot,
+                                 QByteArrayView section,
+                                 qsizetype sectionOffset,
+                                 bool truncated,
+                                 qint64 bodyFirstLine,
+                                 qsizetype bytePrefix)
+{
+    FirstChange change;
+    change.slot = slot;
+    change.file = slotName(slot);
+    const QByteArrayView body = section.sliced(sectionHeadLength(slot));
+    const qsizetype bodyOffset = sectionOffset + sectionHeadLength(slot);
+    // The truncation notice is not in the file: a change there is put on
+    // the last line the agent gets.
+    const qsizetype text
+        = body.size()
+          - (truncated && body.endsWith(QByteArrayView(TruncationNotice, TruncationNoticeBytes))
+                 ? TruncationNoticeBytes
+                 : 0);
+    const qsizetype within = qBound<qsizetype>(0, bytePrefix - bodyOffset, text);
+    const QByteArrayView before = body.first(within);
+    change.offset = bodyOffset + within;
+    change.line = bodyFirstLine + qint64(std::count(before.begin(), before.end(), '\n'));
+    change.column = within - (before.lastIndexOf('\n') + 1);
+    return change;
+}
+
 std::optional<FirstChange> firstChange(const SectionedSoul &a,
                                        const SectionedSoul &b,
                                        const std::array<SectionStatus, SlotCount> &status,
@@ -189,21 +216,12 @@ std::optional<FirstChange> firstChange(const SectionedSoul &a,
             change.offset = b.sectionOffset[size_t(slot)];
             return change;
         }
-        const QByteArrayView body = b.body(slot);
-        // The truncation notice is not in the file: a change there is put on
-        // the last line the agent gets.
-        const qsizetype text = body.size()
-                               - (b.truncated[size_t(slot)]
-                                          && body.endsWith(QByteArrayView(TruncationNotice,
-                                                                          TruncationNoticeBytes))
-                                      ? TruncationNoticeBytes
-                                      : 0);
-        const qsizetype within = qBound<qsizetype>(0, bytePrefix - b.bodyOffset(slot), text);
-        const QByteArrayView before = body.first(within);
-        change.offset = b.bodyOffset(slot) + within;
-        change.line = b.bodyFirstLine[size_t(slot)]
-                      + qint64(std::count(before.begin(), before.end(), '\n'));
-        return change;
+        return firstChangeInSection(slot,
+                                    b.section(slot),
+                                    b.sectionOffset[size_t(slot)],
+                                    b.truncated[size_t(slot)],
+                                    b.bodyFirstLine[size_t(slot)],
+                                    bytePrefix);
     }
     return std::nullopt;
 }

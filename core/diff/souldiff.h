@@ -42,6 +42,8 @@ struct StablePrefix
 
 qsizetype commonPrefixLength(QByteArrayView a, QByteArrayView b);
 qsizetype commonPrefixLength(const std::vector<quint32> &a, const std::vector<quint32> &b);
+// How many bytes `a` and `b` share at their ends, at most `limit`.
+qsizetype commonSuffixLength(QByteArrayView a, QByteArrayView b, qsizetype limit);
 
 StablePrefix stablePrefix(const QByteArray &a, const QByteArray &b, const TokenEncoder &encode);
 // The same in `encoding`'s units; in bytes without building any ids.
@@ -57,7 +59,21 @@ struct FirstChange
     QString file;
     qint64 line = 1;
     qsizetype offset = 0; // the first changed byte in b's soul (in a's for a removed slot)
+    // Bytes of the line before that byte; on the body's first line, from
+    // where the body starts (the white space the body is trimmed of is not
+    // counted).
+    qsizetype column = 0;
 };
+
+// The first change of a section both souls have and that differs: b's
+// section `section` starts at `sectionOffset` of b's soul, and the souls
+// share their first `bytePrefix` bytes.
+FirstChange firstChangeInSection(int slot,
+                                 QByteArrayView section,
+                                 qsizetype sectionOffset,
+                                 bool truncated,
+                                 qint64 bodyFirstLine,
+                                 qsizetype bytePrefix);
 
 std::optional<FirstChange> firstChange(const SectionedSoul &a,
                                        const SectionedSoul &b,

@@ -22,7 +22,7 @@ SectionedSoul soulOf(const Slots &files)
 }
 
 // The live side as the window builds it: one section per slot.
-SectionedSoul liveOf(const Slots &files)
+LiveSections liveOf(const Slots &files)
 {
     LiveSections live;
     for (auto it = files.begin(); it != files.end(); ++it) {
@@ -31,7 +31,31 @@ SectionedSoul liveOf(const Slots &files)
         live.truncated[size_t(it.key())] = truncated;
         live.bodyFirstLine[size_t(it.key())] = bodyFirstLine(it.value());
     }
-    return joinSections(live, QStringLiteral("live"));
+    return live;
+}
+
+// Compares `live` against the whole-soul results of `a` and `after`.
+void checkSameAsWholeSoul(const LiveComparison &got,
+                          const SectionedSoul &a,
+                          const Slots &after,
+                          const TokenEncoding &encoding)
+{
+    const SectionedSoul b = soulOf(after);
+    const StablePrefix want = stablePrefix(a.soul, b.soul, encoding);
+    QCOMPARE(got.prefix.tokens, want.tokens);
+    QCOMPARE(got.prefix.totalTokens, want.totalTokens);
+    QCOMPARE(got.prefix.bytes, want.bytes);
+    QCOMPARE(got.prefix.totalBytes, want.totalBytes);
+    QCOMPARE(got.prefix.identical, want.identical);
+    const auto status = compareSections(a, b);
+    QCOMPARE(got.status, status);
+    const auto first = firstChange(a, b, status, want.bytes);
+    QCOMPARE(got.firstChange.has_value(), !want.identical);
+    if (got.firstChange) {
+        QCOMPARE(got.firstChange->slot, first->slot);
+        QCOMPARE(got.firstChange->line, first->line);
+        QCOMPARE(got.firstChange->offset, first->offset);
+    }
 }
 
 const Slots Base{
@@ -53,12 +77,15 @@ private Q_SLOTS:
     void sameAsWholeSoul();
     void editsEncodeOnlyNewText();
     void longSectionEditedInBlocks();
+    void editSequence_data();
+    void editSequence();
+    void truncatedSectionMoved();
 };
 
 void TestLivePrefix::joinedEqualsComposed()
 {
     const SectionedSoul composed = soulOf(Base);
-    const SectionedSoul joined = liveOf(Base);
+    const SectionedSoul joined = joinSections(liveOf(Base), QStringLiteral("live"));
     QCOMPARE(joined.soul, composed.soul);
     QCOMPARE(joined.sectionOffset, composed.sectionOffset);
     QCOMPARE(joined.sectionLength, composed.sectionLength);
@@ -105,26 +132,12 @@ void TestLivePrefix::sameAsWholeSoul()
     const Result<TokenEncoding> enc = tokenEncoding(encoding);
     QVERIFY2(enc, qPrintable(enc.error()));
     const SectionedSoul a = soulOf(Base);
-    const SectionedSoul b = soulOf(after);
     LivePrefix live(a, enc.value());
     // Twice: the second comparison comes from the caches.
     for (int round = 0; round < 2; ++round) {
-        const LiveComparison got = live.compare(liveOf(after));
-        const StablePrefix want = stablePrefix(a.soul, b.soul, enc.value());
-        QCOMPARE(got.prefix.tokens, want.tokens);
-        QCOMPARE(got.prefix.totalTokens, want.totalTokens);
-        QCOMPARE(got.prefix.bytes, want.bytes);
-        QCOMPARE(got.prefix.totalBytes, want.totalBytes);
-        QCOMPARE(got.prefix.identical, want.identical);
-        const auto status = compareSections(a, b);
-        QCOMPARE(got.status, status);
-        const auto first = firstChange(a, b, status, want.bytes);
-        QCOMPARE(got.firstChange.has_value(), !want.identical);
-        if (got.firstChange) {
-            QCOMPARE(got.firstChange->slot, first->slot);
-            QCOMPARE(got.firstChange->line, first->line);
-            QCOMPARE(got.firstChange->offset, first->offset);
-        }
+        checkSameAsWholeSoul(live.compare(liveOf(after)), a, after, enc.value());
+        if (QTest::currentTestFailed())
+            return;
     }
 }
 
@@ -177,6 +190,115 @@ void TestLivePrefix::longSectionEditedInBlocks()
         const StablePrefix want = stablePrefix(a.soul, soulOf(after).soul, enc.value());
         QCOMPARE(got.prefix.tokens, want.tokens);
         QCOMPARE(got.prefix.totalTokens, want.totalTokens);
+    }
+}
+
+void TestLivePrefix::editSequence_data()
+{
+    QTest::addColumn<QString>("encoding");
+    QTest::addColumn<QList<Slots>>("steps");
+
+    auto with = [](Slots s, int slot, const QByteArray &bytes) {
+        if (bytes.isNull())
+            s.remove(slot);
+        else
+            s[slot] = bytes;
+        return s;
+    };
+    const Slots memory = with(Base, 6, "- likes coffee\n- works late\n- the build is green\n");
+    const Slots soulToo = with(memory, 1, "\n\nI am Ava, calm and precise.\n");
+    const Slots noUser = with(Base, 3, {});
+    const Slots tools = with(noUser, 2, "Tools: none\n");
+    const Slots noMemory = with(Base, 6, {});
+    for (const QString &encoding :
+         {QStringLiteral("o200k_base"), QStringLiteral("cl100k_base"), QStringLiteral("bytes")}) {
+        const QByteArray e = encoding.toUtf8();
+        // The first change moves up to SOUL.md, back down to MEMORY.md, and goes.
+        QTest::addRow("%s first change moves", e.constData())
+            << encoding << QList<Slots>{memory, soulToo, memory, Base};
+        QTest::addRow("%s section equal again", e.constData())
+            << encoding
+            << QList<Slots>{with(Base, 3, "Name: Eve\n"), Base, with(Base, 3, "Name: Ava \n"), Base};
+        QTest::addRow("%s slots removed and added", e.constData())
+            << encoding << QList<Slots>{noUser, tools, with(tools, 3, "Name: Ava\n"), noUser, Base};
+        // The last slot goes: the one before it loses its join, and has it
+        // again when a slot after it comes.
+        QTest::addRow("%s join comes and goes", e.constData())
+            << encoding
+            << QList<Slots>{noMemory,
+                            with(noMemory, 5, "Heartbeat\n"),
+                            with(memory, 5, "Beat\n"),
+                            Base};
+        QTest::addRow("%s all slots go", e.constData())
+            << encoding << QList<Slots>{Slots{}, Base, with(Slots{}, 4, "Later\n"), Base};
+    }
+}
+
+void TestLivePrefix::editSequence()
+{
+    QFETCH(QString, encoding);
+    QFETCH(QList<Slots>, steps);
+    const Result<TokenEncoding> enc = tokenEncoding(encoding);
+    QVERIFY2(enc, qPrintable(enc.error()));
+    const SectionedSoul a = soulOf(Base);
+    LivePrefix live(a, enc.value());
+    // One comparison after another on the same caches, as the author edits.
+    for (const Slots &step : steps) {
+        checkSameAsWholeSoul(live.compare(liveOf(step)), a, step, enc.value());
+        if (QTest::currentTestFailed())
+            return;
+    }
+}
+
+void TestLivePrefix::truncatedSectionMoved()
+{
+    // MEMORY.md over the cap: typing before the cut moves the text after it,
+    // and the cut takes other bytes, so no suffix is shared. The blocks the
+    // text moved keep their counts: a keystroke encodes a few blocks only.
+    QByteArray memory;
+    const char *words[]
+        = {"note", "agent", "tools", "prefers", "metric", "brief", "check", "acting"};
+    for (quint32 i = 0, state = 7; memory.size() < CapBytes + 4096; ++i) {
+        QByteArray line = i % 3 == 0 ? "- Item " : "Note ";
+        for (int w = 0; w < 12; ++w) {
+            state = state * 1103515245u + 12345u;
+            line += QByteArray(words[(state >> 16) % 8]) + ' ';
+        }
+        memory += line + QByteArray::number(i) + ".\n";
+    }
+    Slots before = Base;
+    before[6] = memory;
+    const Result<TokenEncoding> enc = tokenEncoding(QStringLiteral("o200k_base"));
+    QVERIFY(enc);
+    const SectionedSoul a = soulOf(before);
+    QVERIFY(a.truncated[6]);
+    LivePrefix live(a, enc.value());
+    QCOMPARE(live.heldIds(), 0);
+    Slots after = before;
+    const QList<QPair<qsizetype, QByteArray>> edits{{500000, "q"},
+                                                    {500001, "q"},
+                                                    {500001, ""},
+                                                    {1000000, QByteArray(3000, 'x')},
+                                                    {20, "Z"}};
+    for (const auto &edit : edits) {
+        QByteArray &m = after[6];
+        if (edit.second.isEmpty())
+            m.remove(edit.first, 1);
+        else
+            m.insert(edit.first, edit.second);
+        const LiveComparison got = live.compare(liveOf(after));
+        checkSameAsWholeSoul(got, a, after, enc.value());
+        if (QTest::currentTestFailed())
+            return;
+        // The blocks around the edit, the last one before the notice and the
+        // one where the prefix ends: far from the 2 MiB of the section.
+        QVERIFY2(got.encodedBytes < 160 * 1024,
+                 qPrintable(QStringLiteral("%1 bytes encoded after the edit at %2")
+                                .arg(got.encodedBytes)
+                                .arg(edit.first)));
+        // Of the snapshot's ids only a block or two are held.
+        QVERIFY(live.heldIds() > 0);
+        QVERIFY2(live.heldIds() < 20000, qPrintable(QString::number(live.heldIds())));
     }
 }
 

@@ -25,6 +25,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -95,6 +96,9 @@ private Q_SLOTS:
     void freezeThenEditThenCompare();
     void prefixMovesAsAuthorTypes();
     void jumpLandsOnFirstChange();
+    void jumpLandsInCutLines_data();
+    void jumpLandsInCutLines();
+    void diffShowsInvisibles();
     void tamperedSnapshotIsReported();
 
 private:
@@ -319,6 +323,127 @@ void tst_Compare::jumpLandsOnFirstChange()
     QPlainTextEdit *editor = pane(6)->editor();
     QTRY_COMPARE(QApplication::focusWidget(), editor);
     QCOMPARE(editor->textCursor().blockNumber(), int(change.line - 1));
+}
+
+// A line of `length` lower-case words, no line feed.
+QByteArray longLine(int length, int seed)
+{
+    static const char *const words[] = {"agent", "tools", "memory", "brief", "check", "units"};
+    QByteArray line;
+    for (int i = seed; line.size() < length; ++i)
+        line += QByteArray(words[i % 6]) + ' ';
+    return line.left(length);
+}
+
+void tst_Compare::jumpLandsInCutLines_data()
+{
+    QTest::addColumn<QByteArray>("before");
+    QTest::addColumn<QByteArray>("after");
+    QTest::addColumn<qint64>("line");
+    QTest::addColumn<QString>("changed"); // the text at the first change, after it
+
+    // Two lines the pane shows cut into pieces, then short ones.
+    const QByteArray cut = "Intro\n" + longLine(9000, 0) + '\n' + longLine(9000, 3) + '\n';
+    const QByteArray tail = "Fifth line here, nothing else\n";
+    QTest::newRow("after cut lines")
+        << cut + "Fourth\n" + tail << cut + "Fourth\nFifth LINE here, nothing else\n"
+        << qint64(5) << QStringLiteral("LINE here");
+    QByteArray inside = cut + "Fourth\n" + tail;
+    inside.replace(6 + 9001 + 6000, 6, "QQQQQQ");
+    QTest::newRow("inside a cut line")
+        << cut + "Fourth\n" + tail << inside << qint64(3) << QStringLiteral("QQQQQQ");
+    QTest::newRow("body after blank lines and spaces")
+        << QByteArray("\n\n   Intro words here\n" + longLine(5000, 1) + '\n')
+        << QByteArray("\n\n   Intra words here\n" + longLine(5000, 1) + '\n') << qint64(3)
+        << QStringLiteral("a words");
+}
+
+void tst_Compare::jumpLandsInCutLines()
+{
+    QFETCH(QByteArray, before);
+    QFETCH(QByteArray, after);
+    QFETCH(qint64, line);
+    QFETCH(QString, changed);
+    m_window->close();
+    m_window.reset();
+    QVERIFY(writeInPlace(QDir(persona()).filePath(slotName(6)), before));
+    openWindow();
+    const QString frozen = freeze();
+    QVERIFY(!frozen.isEmpty());
+    // Changed on disk: the pane takes the new text as the model reads it.
+    QVERIFY(writeInPlace(QDir(persona()).filePath(slotName(6)), after));
+    m_window->model()->refreshSlot(6);
+    m_window->panes()->showPane(6);
+    QTRY_COMPARE(pane(6)->text().replace(QChar::ParagraphSeparator, QLatin1Char('\n')),
+                 QString::fromLatin1(after));
+    QVERIFY(pane(6)->cutsLongLines());
+    CompareDialog *dialog = compare(frozen);
+    QVERIFY(dialog);
+    checkAgainstCore(dialog, SoulView::Unsaved);
+    QCOMPARE(dialog->controller()->result().firstChange->line, line);
+    m_window->panes()->showPane(0);
+    QTest::mouseClick(dialog->jumpButton(), Qt::LeftButton);
+    QPlainTextEdit *editor = pane(6)->editor();
+    QTRY_COMPARE(QApplication::focusWidget(), editor);
+    // The cursor is at the first changed character: what follows it in its
+    // piece of the line is the new text.
+    const QTextCursor cursor = editor->textCursor();
+    const QString rest = cursor.block().text().mid(cursor.positionInBlock());
+    QVERIFY2(rest.startsWith(changed), qPrintable(rest.left(40)));
+    // That text is found once in the pane's text, at the first changed
+    // byte (the text is ASCII), on line `line`.
+    const QString text = pane(6)->text();
+    const qsizetype at = text.indexOf(rest.left(20));
+    QCOMPARE(text.lastIndexOf(rest.left(20)), at);
+    QCOMPARE(at, commonPrefixLength(before, after));
+    QCOMPARE(qint64(text.left(at).count(QChar::ParagraphSeparator) + 1), line);
+}
+
+void tst_Compare::diffShowsInvisibles()
+{
+    const QString frozen = freeze();
+    QVERIFY(!frozen.isEmpty());
+    // A tab, trailing spaces before a CR LF, a lone CR, a NUL and a BOM.
+    QByteArray edited = Memory;
+    edited.replace("- works late\n",
+                   QByteArray("- works\tlate  \r\n- tea\rcake\n- a") + '\0' + "b\xEF\xBB\xBF"
+                       + "c\n");
+    m_window->model()->setBufferBytes(6, edited);
+    CompareDialog *dialog = compare(frozen);
+    QVERIFY(dialog);
+    CompareController *controller = dialog->controller();
+    QCheckBox *previewToggle = m_window->previewPanel()->invisiblesToggle();
+
+    QSignalSpy diffs(controller, &CompareController::diffUpdated);
+    previewToggle->setChecked(true);
+    // The dialog follows the preview's toggle.
+    QVERIFY(dialog->invisiblesToggle()->isChecked());
+    QTRY_VERIFY(controller->showInvisibles() && controller->current() && !diffs.isEmpty());
+    QTRY_VERIFY(dialog->diffView()->toPlainText().contains(QChar(0x2205)));
+    const QString on = controller->diffHtml();
+    const QString inv = QStringLiteral("<span class=\"inv\">%1</span>");
+    QVERIFY2(on.contains(inv.arg(QLatin1Char('\t'))), qPrintable(on));
+    // The trailing spaces and the CR of the CR LF, then the lone CR.
+    QVERIFY(on.contains(inv.arg(QStringLiteral("  ") + QChar(0x21B5))));
+    QVERIFY(on.contains(inv.arg(QChar(0x21B5)) + QStringLiteral("cake")));
+    QVERIFY(on.contains(inv.arg(QChar(0x2205)))); // NUL
+    QVERIFY(on.contains(inv.arg(QChar(0x25CA)))); // BOM
+    const QString shown = dialog->diffView()->toPlainText();
+    // A section's body never ends in a line break; the diff does not say so.
+    QVERIFY(!shown.contains(QStringLiteral("No newline at end of file")));
+    QVERIFY(shown.contains(QStringLiteral("+- works\tlate  ") + QChar(0x21B5)));
+    QVERIFY(shown.contains(QStringLiteral("+- a") + QChar(0x2205) + QStringLiteral("b")
+                           + QChar(0x25CA) + QStringLiteral("c")));
+
+    // Off in the dialog: off in the preview too, and nothing marked; a lone
+    // CR still shows, as in the preview.
+    diffs.clear();
+    dialog->invisiblesToggle()->setChecked(false);
+    QVERIFY(!previewToggle->isChecked());
+    QTRY_VERIFY(!controller->showInvisibles() && controller->current() && !diffs.isEmpty());
+    QTRY_VERIFY(!controller->diffHtml().contains(QStringLiteral("class=\"inv\"")));
+    QTRY_VERIFY(!dialog->diffView()->toPlainText().contains(QChar(0x2205)));
+    QVERIFY(dialog->diffView()->toPlainText().contains(QStringLiteral("tea") + QChar(0x21B5)));
 }
 
 void tst_Compare::tamperedSnapshotIsReported()

@@ -2,6 +2,8 @@
 
 #include "composer.h"
 #include "linediff.h"
+#include "preview/previewmarks.h"
+#include "preview/soulpreview.h"
 #include "snapshotfile.h"
 #include "utf8.h"
 
@@ -14,6 +16,7 @@
 #include <QThreadPool>
 
 #include <atomic>
+#include <optional>
 
 #include <time.h>
 
@@ -23,8 +26,12 @@ namespace soul {
 // comparison runs: the worker then finds no receiver and drops its result.
 struct CompareController::Shared
 {
-    QMutex mutex; // one comparison at a time; guards `prefix` and `receiver`
+    QMutex mutex; // one comparison at a time; guards the rest but `latest`
     std::unique_ptr<LivePrefix> prefix;
+    // The snapshot just opened: the worker counts its tokens (seconds for a
+    // large one) and makes `prefix` of it, so opening never blocks typing.
+    std::optional<SectionedSoul> opened;
+    TokenEncoding encoding;
     CompareController *receiver = nullptr;
     std::atomic<quint64> latest{0}; // the newest generation asked for
 };
@@ -45,35 +52,65 @@ QString number(qint64 n)
     return QLocale(QLocale::English).toString(n);
 }
 
+// One line of a unified diff as HTML: its mark (the first character), then
+// its text with the changed `words` in class `wordClass` and, when
+// `invisibles`, what the preview marks as invisible in class "inv".
+QString lineHtml(const QString &line,
+                 const QList<TextRange> &words,
+                 const QString &wordClass,
+                 bool invisibles)
+{
+    const qsizetype n = line.size();
+    // Per UTF-16 unit: 1 within a changed word, 2 within an invisible.
+    std::vector<unsigned char> kind(size_t(n), 0);
+    for (const TextRange &r : words) {
+        for (qsizetype i = r.start; i < qMin(n, r.start + r.length); ++i)
+            kind[size_t(i)] |= 1;
+    }
+    if (invisibles && n > 0) {
+        for (const QPair<int, int> &r : PreviewMarks::invisibleRanges(QStringView(line).mid(1))) {
+            for (qsizetype i = r.first + 1; i < qMin(n, qsizetype(r.first) + 1 + r.second); ++i)
+                kind[size_t(i)] |= 2;
+        }
+    }
+    QString out;
+    for (qsizetype at = 0; at < n;) {
+        qsizetype end = at + 1;
+        while (end < n && kind[size_t(end)] == kind[size_t(at)])
+            ++end;
+        QString text = line.mid(at, end - at).toHtmlEscaped();
+        if (kind[size_t(at)] & 2)
+            text = QStringLiteral("<span class=\"inv\">%1</span>").arg(text);
+        if (kind[size_t(at)] & 1)
+            text = QStringLiteral("<span class=\"%1\">%2</span>").arg(wordClass, text);
+        out += text;
+        at = end;
+    }
+    return out;
+}
+
 // A unified diff's lines as HTML, with the words that changed within a
-// removed line and the added line that replaced it marked.
-QString diffToHtml(const QString &diff)
+// removed line and the added line that replaced it marked, and invisibles
+// marked as the preview marks them.
+QString diffToHtml(const QString &diff, bool invisibles)
 {
     const QStringList lines = diff.split(QLatin1Char('\n'));
     QString html;
     auto span = [](const QString &cls, const QString &text) {
         return QStringLiteral("<span class=\"%1\">%2</span>").arg(cls, text);
     };
-    auto marked = [&](const QString &line, const QList<TextRange> &ranges, const QString &cls) {
-        QString out;
-        qsizetype at = 0;
-        for (const TextRange &r : ranges) {
-            out += line.mid(at, r.start - at).toHtmlEscaped();
-            out += span(cls, line.mid(r.start, r.length).toHtmlEscaped());
-            at = r.start + r.length;
-        }
-        out += line.mid(at).toHtmlEscaped();
-        return out;
-    };
     for (qsizetype i = 0; i < lines.size();) {
         const QString &line = lines[i];
         if (!line.startsWith(QLatin1Char('-')) || line.startsWith(QStringLiteral("---"))) {
+            const bool header = line.startsWith(QStringLiteral("@@"))
+                                || line.startsWith(QStringLiteral("+++"))
+                                || line.startsWith(QStringLiteral("---"));
             const QString cls = line.startsWith(QStringLiteral("@@")) ? QStringLiteral("hunk")
-                                : line.startsWith(QLatin1Char('+'))
-                                        && !line.startsWith(QStringLiteral("+++"))
+                                : line.startsWith(QLatin1Char('+')) && !header
                                     ? QStringLiteral("add")
                                     : QStringLiteral("ctx");
-            html += span(cls, line.toHtmlEscaped()) + QLatin1Char('\n');
+            html += span(cls, header ? line.toHtmlEscaped() : lineHtml(line, {}, {}, invisibles))
+                    + QLatin1Char('\n');
             ++i;
             continue;
         }
@@ -95,7 +132,8 @@ QString diffToHtml(const QString &diff)
                 for (TextRange &r : words)
                     r.start += 1;
             }
-            html += span(QStringLiteral("del"), marked(lines[k], words, QStringLiteral("delw")))
+            html += span(QStringLiteral("del"),
+                         lineHtml(lines[k], words, QStringLiteral("delw"), invisibles))
                     + QLatin1Char('\n');
         }
         for (qsizetype k = removedEnd; k < addedEnd; ++k) {
@@ -107,7 +145,8 @@ QString diffToHtml(const QString &diff)
                 for (TextRange &r : words)
                     r.start += 1;
             }
-            html += span(QStringLiteral("add"), marked(lines[k], words, QStringLiteral("addw")))
+            html += span(QStringLiteral("add"),
+                         lineHtml(lines[k], words, QStringLiteral("addw"), invisibles))
                     + QLatin1Char('\n');
         }
         i = addedEnd;
@@ -116,13 +155,16 @@ QString diffToHtml(const QString &diff)
 }
 
 QString sectionsDiffHtml(const SectionedSoul &a,
-                         const SectionedSoul &b,
-                         const std::array<SectionStatus, SlotCount> &status)
+                         const LiveSections &b,
+                         const std::array<SectionStatus, SlotCount> &status,
+                         bool invisibles)
 {
     QString html = QStringLiteral(
         "<style>pre{margin:0} .hunk{color:#6a5acd} .del{background:#fde8e8} "
         ".add{background:#e6f6e6} .delw{background:#f4a8a8} .addw{background:#9fdc9f} "
-        ".ctx{color:#444} h3{margin:8px 0 2px 0}</style>");
+        ".ctx{color:#444} h3{margin:8px 0 2px 0} "
+        // The colours of the preview's invisible marks.
+        ".inv{background:#ffc8c8; color:#a00000}</style>");
     for (int slot = 0; slot < SlotCount; ++slot) {
         const SectionStatus s = status[size_t(slot)];
         if (s == SectionStatus::Absent || s == SectionStatus::Unchanged)
@@ -131,13 +173,27 @@ QString sectionsDiffHtml(const SectionedSoul &a,
         html += QStringLiteral("<h3>%1 — %2</h3>").arg(name.toHtmlEscaped(), sectionStatusName(s));
         if (s != SectionStatus::Changed)
             continue;
-        const QStringList before = utf8::decode(a.body(slot).toByteArray()).split(QLatin1Char('\n'));
-        const QStringList after = utf8::decode(b.body(slot).toByteArray()).split(QLatin1Char('\n'));
-        const QString diff = lineDiff(QStringLiteral("snapshot/") + name,
-                                      before,
-                                      QStringLiteral("live/") + name,
-                                      after);
-        html += QStringLiteral("<pre>") + diffToHtml(diff) + QStringLiteral("</pre>");
+        // Diffed as bytes, without copying or decoding the sections: only
+        // the lines between the ends both share are looked at, and only the
+        // diff is decoded, to text as the preview shows it.
+        const QByteArrayView bodyA = a.body(slot);
+        const QByteArrayView bodyB
+            = QByteArrayView(*b.section[size_t(slot)]).sliced(sectionHeadLength(slot));
+        SectionedSoul before;
+        before.label = QStringLiteral("snapshot/") + name;
+        before.soul = QByteArray::fromRawData(bodyA.data(), bodyA.size());
+        SectionedSoul after;
+        after.label = QStringLiteral("live/") + name;
+        after.soul = QByteArray::fromRawData(bodyB.data(), bodyB.size());
+        // A body never ends in a line break (the join follows it): the diff
+        // need not say so.
+        QString diff = utf8::decode(unifiedSoulDiff(before, after))
+                           .replace(QStringLiteral("\n\\ No newline at end of file\n"),
+                                    QStringLiteral("\n"));
+        diff = SoulPreview::displayText(std::move(diff), invisibles);
+        if (diff.endsWith(QLatin1Char('\n')))
+            diff.chop(1);
+        html += QStringLiteral("<pre>") + diffToHtml(diff, invisibles) + QStringLiteral("</pre>");
     }
     return html;
 }
@@ -151,6 +207,12 @@ CompareController::CompareController(const PersonaModel *model, QObject *parent)
 {
     m_shared->receiver = this;
     m_pool.setMaxThreadCount(1);
+    // The diff waits for a pause in typing: the prefix line is what each key
+    // changes at once, the diff of a long section costs more and is read
+    // when the author stops.
+    m_diffTimer.setSingleShot(true);
+    m_diffTimer.setInterval(DiffDelayMs);
+    connect(&m_diffTimer, &QTimer::timeout, this, &CompareController::startDiff);
     // The built-in table, with the author's own rules laid over it.
     const QString userRules = QDir(QStandardPaths::writableLocation(
                                        QStandardPaths::AppConfigLocation))
@@ -190,10 +252,20 @@ bool CompareController::open(const QString &soulPath)
     }
     {
         QMutexLocker lock(&m_shared->mutex);
-        m_shared->prefix = std::make_unique<LivePrefix>(loaded.value().soul, encoding.value());
+        m_shared->prefix.reset();
+        m_shared->opened = loaded.value().soul;
+        m_shared->encoding = encoding.value();
     }
     refresh();
     return true;
+}
+
+void CompareController::setShowInvisibles(bool show)
+{
+    if (show == m_showInvisibles)
+        return;
+    m_showInvisibles = show;
+    refresh();
 }
 
 void CompareController::setView(SoulView view)
@@ -241,20 +313,21 @@ void CompareController::start()
     // The sections are shared copies: taking them costs no bytes, and the
     // worker reads them while the model goes on.
     const LiveSections live = liveSections(m_model, m_view);
-    const QString label = m_model->directory();
     std::shared_ptr<Shared> shared = m_shared;
-    m_pool.start([shared, live, label, generation] {
+    const bool invisibles = m_showInvisibles;
+    m_pool.start([shared, live, generation, invisibles] {
         const double cpuStart = threadCpuMs();
-        SectionedSoul a;
-        SectionedSoul b;
         LiveComparison result;
         {
             QMutexLocker lock(&shared->mutex);
+            if (shared->opened) {
+                shared->prefix = std::make_unique<LivePrefix>(std::move(*shared->opened),
+                                                              shared->encoding);
+                shared->opened.reset();
+            }
             if (!shared->receiver || !shared->prefix)
                 return;
-            b = joinSections(live, label);
-            result = shared->prefix->compare(b);
-            a = shared->prefix->snapshot();
+            result = shared->prefix->compare(live);
             QMetaObject::invokeMethod(
                 shared->receiver,
                 [receiver = shared->receiver, generation, result, ms = threadCpuMs() - cpuStart] {
@@ -262,11 +335,32 @@ void CompareController::start()
                 },
                 Qt::QueuedConnection);
         }
-        // The diff after the numbers, outside the lock, so the prefix line
-        // of the next edit does not wait for it; skipped once superseded.
+    });
+}
+
+void CompareController::startDiff()
+{
+    // A newer comparison runs or waits; its end starts the timer again.
+    if (!current())
+        return;
+    const quint64 generation = m_generation;
+    const LiveSections live = liveSections(m_model, m_view);
+    const std::array<SectionStatus, SlotCount> status = m_result.status;
+    const bool invisibles = m_showInvisibles;
+    std::shared_ptr<Shared> shared = m_shared;
+    m_pool.start([shared, live, status, generation, invisibles] {
+        SectionedSoul a;
+        {
+            QMutexLocker lock(&shared->mutex);
+            if (!shared->receiver || !shared->prefix)
+                return;
+            a = shared->prefix->snapshot();
+        }
+        // Outside the lock, so the prefix line of a next edit does not wait
+        // for it; skipped once superseded.
         if (shared->latest.load() != generation)
             return;
-        const QString html = sectionsDiffHtml(a, b, result.status);
+        const QString html = sectionsDiffHtml(a, live, status, invisibles);
         QMutexLocker lock(&shared->mutex);
         if (!shared->receiver)
             return;
@@ -293,7 +387,41 @@ void CompareController::finished(quint64 generation, const LiveComparison &resul
     // meanwhile is older than the text, and newer than the one before.
     if (m_pending)
         start();
+    else
+        m_diffTimer.start();
     Q_EMIT updated();
+}
+
+QPair<qint64, qint64> CompareController::firstChangePlace() const
+{
+    if (!m_hasResult || !m_result.firstChange)
+        return {0, 0};
+    const FirstChange &change = *m_result.firstChange;
+    if (m_result.status[size_t(change.slot)] != SectionStatus::Changed)
+        return {change.line, 0};
+    const SlotState &state = m_model->slot(change.slot);
+    const bool buffer = m_view == SoulView::Unsaved && state.bufferPresent;
+    const QByteArray &raw = buffer ? state.bufferBytes : state.diskBytes;
+    qsizetype lineStart = 0;
+    for (qint64 line = 1; line < change.line && lineStart >= 0; ++line) {
+        lineStart = raw.indexOf('\n', lineStart);
+        if (lineStart >= 0)
+            ++lineStart;
+    }
+    if (lineStart < 0)
+        return {change.line, 0};
+    qsizetype lineEnd = raw.indexOf('\n', lineStart);
+    if (lineEnd < 0)
+        lineEnd = raw.size();
+    const QByteArrayView line = QByteArrayView(raw).sliced(lineStart, lineEnd - lineStart);
+    qsizetype bytes = change.column;
+    if (change.line == bodyFirstLine(raw)) {
+        // The body starts after the white space it is trimmed of.
+        const QByteArrayView valid = line.first(utf8::validPrefixLength(line));
+        bytes += valid.size() - utf8::trimmedStart(valid).size();
+    }
+    bytes = qBound<qsizetype>(0, bytes, line.size());
+    return {change.line, qint64(utf8::decode(line.first(bytes).toByteArray()).size())};
 }
 
 QString CompareController::prefixSentence() const

@@ -7,6 +7,7 @@
 #include <QObject>
 #include <QString>
 #include <QThreadPool>
+#include <QTimer>
 
 #include <memory>
 
@@ -35,6 +36,9 @@ public:
 
     void setView(SoulView view);
     SoulView view() const { return m_view; }
+    // Whether the diff marks invisibles as the preview does (its toggle).
+    void setShowInvisibles(bool show);
+    bool showInvisibles() const { return m_showInvisibles; }
 
     // The latest result; valid once hasResult().
     bool hasResult() const { return m_hasResult; }
@@ -56,8 +60,16 @@ public:
     QStringList reuseSentences() const;
     QString prefixNote() const { return m_cache.prefixNote; }
     // The changed sections as a unified line diff (HTML, changed words
-    // marked), computed after the prefix on the same worker.
+    // marked), computed on the same worker once the text has been still for
+    // DiffDelayMs after its comparison.
     QString diffHtml() const { return m_diffHtml; }
+
+    // Where the first change is in its slot's text as the model holds it
+    // now: the 1-based line and the column in UTF-16 units (the body's
+    // trimmed start counted in again). {0, 0} without a change.
+    QPair<qint64, qint64> firstChangePlace() const;
+
+    static constexpr int DiffDelayMs = 150;
 
     // Builds the live side from the model as it is now.
     static LiveSections liveSections(const PersonaModel *model, SoulView view);
@@ -75,10 +87,12 @@ Q_SIGNALS:
 private:
     struct Shared;
     void start();
+    void startDiff();
     void finished(quint64 generation, const LiveComparison &result, double workMs);
 
     const PersonaModel *m_model = nullptr;
     SoulView m_view = SoulView::Unsaved;
+    bool m_showInvisibles = false;
     QString m_path;
     QString m_error;
     CacheTable m_cache;
@@ -94,6 +108,7 @@ private:
     // Its own thread: comparisons never queue behind other work of the
     // window (token counts, totals) in the global pool.
     QThreadPool m_pool;
+    QTimer m_diffTimer;
 };
 
 } // namespace soul

@@ -2,6 +2,7 @@
 
 #include "comparecontroller.h"
 
+#include <QCheckBox>
 #include <QDir>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -45,6 +46,10 @@ CompareDialog::CompareDialog(const PersonaModel *model, QWidget *parent)
     m_diff = new QTextBrowser(this);
     m_diff->setLineWrapMode(QTextEdit::NoWrap);
     m_diff->setAccessibleName(tr("Diff of the changed sections"));
+    m_invisibles = new QCheckBox(tr("Show &invisibles"), this);
+    m_invisibles->setToolTip(
+        tr("Marks tabs, trailing spaces, NUL, byte order marks and CRs in the diff, as the "
+           "preview does"));
 
     auto *prefixRow = new QHBoxLayout;
     prefixRow->addWidget(m_prefix, 1);
@@ -55,16 +60,20 @@ CompareDialog::CompareDialog(const PersonaModel *model, QWidget *parent)
     layout->addLayout(prefixRow);
     layout->addWidget(m_reuse);
     layout->addWidget(m_sections);
+    layout->addWidget(m_invisibles);
     layout->addWidget(m_diff, 1);
 
     connect(m_controller, &CompareController::updated, this, &CompareDialog::showResult);
     connect(m_controller, &CompareController::diffUpdated, this, [this] {
         m_diff->setHtml(m_controller->diffHtml());
     });
+    connect(m_invisibles, &QCheckBox::toggled, m_controller, &CompareController::setShowInvisibles);
     connect(m_jump, &QPushButton::clicked, this, [this] {
         if (m_controller->hasResult() && m_controller->result().firstChange) {
-            const FirstChange &change = *m_controller->result().firstChange;
-            Q_EMIT jumpRequested(change.slot, change.line);
+            const QPair<qint64, qint64> place = m_controller->firstChangePlace();
+            Q_EMIT jumpRequested(m_controller->result().firstChange->slot,
+                                 place.first,
+                                 place.second);
         }
     });
 }

@@ -2,6 +2,7 @@
 
 #include <QDialog>
 
+class QCheckBox;
 class QLabel;
 class QPushButton;
 class QTextBrowser;
@@ -28,13 +29,16 @@ public:
     QLabel *sectionsLabel() const { return m_sections; }
     QPushButton *jumpButton() const { return m_jump; }
     QTextBrowser *diffView() const { return m_diff; }
+    // Marks invisibles in the diff as the preview does.
+    QCheckBox *invisiblesToggle() const { return m_invisibles; }
 
     // Compares with the snapshot at `soulPath`.
     void compareWith(const QString &soulPath);
 
 Q_SIGNALS:
-    // Show `line` (1-based) of slot `slot`'s pane.
-    void jumpRequested(int slot, qint64 line);
+    // Show `line` (1-based) of slot `slot`'s pane, at `column` (UTF-16
+    // units of the line as the model's text holds it).
+    void jumpRequested(int slot, qint64 line, qint64 column);
 
 private:
     void showResult();
@@ -47,6 +51,7 @@ private:
     QLabel *m_reuse = nullptr;
     QLabel *m_sections = nullptr;
     QTextBrowser *m_diff = nullptr;
+    QCheckBox *m_invisibles = nullptr;
 };
 
 } // namespace soul

@@ -67,32 +67,37 @@ void PreviewMarks::addInvisibles(const QPlainTextEdit *edit)
     QTextBlock block = edit->cursorForPosition(visible.topLeft()).block();
     const int end = edit->cursorForPosition(QPoint(visible.right(), bottom)).block().blockNumber();
     for (; block.isValid() && block.blockNumber() <= end; block = block.next()) {
-        const QString text = block.text();
         const int base = block.position();
-        auto mark = [&](int from, int length) {
+        for (const QPair<int, int> &range : invisibleRanges(block.text())) {
             QTextEdit::ExtraSelection selection;
             selection.cursor = QTextCursor(const_cast<QTextDocument *>(document));
-            selection.cursor.setPosition(base + from);
-            selection.cursor.setPosition(base + from + length, QTextCursor::KeepAnchor);
+            selection.cursor.setPosition(base + range.first);
+            selection.cursor.setPosition(base + range.first + range.second, QTextCursor::KeepAnchor);
             selection.format = m_invisible;
             m_selections.append(selection);
-        };
-        const int n = int(text.size());
-        for (int i = 0; i < n; ++i) {
-            if (isInvisible(text.at(i).unicode()))
-                mark(i, 1);
         }
-        // Spaces before a CR of a CR LF line are trailing too.
-        int trailing = n;
-        if (trailing > 0
-            && (text.at(trailing - 1) == QChar(0x21B5) || text.at(trailing - 1) == QChar(0x200B)))
-            --trailing;
-        const int lineEnd = trailing;
-        while (trailing > 0 && text.at(trailing - 1) == QLatin1Char(' '))
-            --trailing;
-        if (trailing < lineEnd)
-            mark(trailing, lineEnd - trailing);
     }
+}
+
+QList<QPair<int, int>> PreviewMarks::invisibleRanges(QStringView text)
+{
+    QList<QPair<int, int>> ranges;
+    const int n = int(text.size());
+    for (int i = 0; i < n; ++i) {
+        if (isInvisible(text.at(i).unicode()))
+            ranges.append({i, 1});
+    }
+    // Spaces before a CR of a CR LF line are trailing too.
+    int trailing = n;
+    if (trailing > 0
+        && (text.at(trailing - 1) == QChar(0x21B5) || text.at(trailing - 1) == QChar(0x200B)))
+        --trailing;
+    const int lineEnd = trailing;
+    while (trailing > 0 && text.at(trailing - 1) == QLatin1Char(' '))
+        --trailing;
+    if (trailing < lineEnd)
+        ranges.append({trailing, lineEnd - trailing});
+    return ranges;
 }
 
 } // namespace soul

@@ -554,6 +554,35 @@ QString SlotPane::text() const
     return out;
 }
 
+QTextCursor SlotPane::cursorAt(qint64 line, qint64 column) const
+{
+    QTextDocument *document = m_editor->document();
+    QTextBlock block;
+    if (!m_cutLongLines) {
+        block = document->findBlockByNumber(int(qMax<qint64>(0, line - 1)));
+    } else {
+        // A line of the text starts at each block that is not a cut.
+        qint64 n = 1;
+        for (block = document->begin(); block.isValid(); block = block.next()) {
+            if (block != document->begin() && !isCut(block))
+                ++n;
+            if (n >= line)
+                break;
+        }
+    }
+    if (!block.isValid())
+        return {};
+    // The column runs on through the pieces of a cut line.
+    column = qMax<qint64>(0, column);
+    while (column >= block.length() - 1 && isCut(block.next())) {
+        column -= block.length() - 1;
+        block = block.next();
+    }
+    QTextCursor cursor(block);
+    cursor.setPosition(block.position() + int(qMin<qint64>(column, block.length() - 1)));
+    return cursor;
+}
+
 bool SlotPane::skipCut(QKeyEvent *event)
 {
     if (!m_cutLongLines || m_editor->isReadOnly()

@@ -57,6 +57,9 @@ public:
     // The pane's text as the model takes it (QTextDocument::toRawText() with
     // the cuts of long lines taken out again). See SlotPane::load().
     QString text() const;
+    // A cursor at `column` (UTF-16 units) of line `line` (1-based) of text(),
+    // past the cuts of long lines; null when there is no such line.
+    QTextCursor cursorAt(qint64 line, qint64 column) const;
     // True while long lines are shown cut into pieces.
     bool cutsLongLines() const { return m_cutLongLines; }
     // Lines longer than this many UTF-16 units are shown cut into pieces of

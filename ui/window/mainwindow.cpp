@@ -131,6 +131,16 @@ void MainWindow::compareWith(const QString &soulPath)
         connect(m_preview->unsavedToggle(), &QCheckBox::toggled, m_compare, [this](bool unsaved) {
             m_compare->controller()->setView(unsaved ? SoulView::Unsaved : SoulView::OnDisk);
         });
+        // The diff marks invisibles when the preview does, and the other way.
+        m_compare->invisiblesToggle()->setChecked(m_preview->invisiblesToggle()->isChecked());
+        connect(m_preview->invisiblesToggle(),
+                &QCheckBox::toggled,
+                m_compare->invisiblesToggle(),
+                &QCheckBox::setChecked);
+        connect(m_compare->invisiblesToggle(),
+                &QCheckBox::toggled,
+                m_preview->invisiblesToggle(),
+                &QCheckBox::setChecked);
         connect(m_compare, &CompareDialog::jumpRequested, this, &MainWindow::goToLine);
     }
     m_compare->compareWith(soulPath);
@@ -138,7 +148,7 @@ void MainWindow::compareWith(const QString &soulPath)
     m_compare->raise();
 }
 
-void MainWindow::goToLine(int slot, qint64 line)
+void MainWindow::goToLine(int slot, qint64 line, qint64 column)
 {
     if (!m_model->isOpen() || slot < 0 || slot >= SlotCount)
         return;
@@ -146,10 +156,10 @@ void MainWindow::goToLine(int slot, qint64 line)
     // Focusing the editor loads a large pane's text first.
     m_panes->showPane(slot);
     QPlainTextEdit *editor = m_panes->pane(slot)->editor();
-    const QTextBlock block = editor->document()->findBlockByNumber(int(qMax<qint64>(0, line - 1)));
-    if (!block.isValid())
+    const QTextCursor cursor = m_panes->pane(slot)->cursorAt(line, column);
+    if (cursor.isNull())
         return;
-    editor->setTextCursor(QTextCursor(block));
+    editor->setTextCursor(cursor);
     editor->centerCursor();
     editor->setFocus(Qt::OtherFocusReason);
 }

@@ -58,7 +58,7 @@ public:
     // Opens the compare dialog on the snapshot at `soulPath`.
     void compareWith(const QString &soulPath);
     // Shows `line` (1-based) of slot `slot`'s pane, focused, the cursor on it.
-    void goToLine(int slot, qint64 line);
+    void goToLine(int slot, qint64 line, qint64 column = 0);
     WindowActions *actions() const { return m_actions; }
     PaneStack *panes() const { return m_panes; }
     PreviewPanel *previewPanel() const { return m_preview; }
