@@ -1,4 +1,5 @@
 #include "composer.h"
+#include "composerule.h"
 #include "contract.h"
 #include "liveprefix.h"
 #include "sectionedsoul.h"
@@ -258,7 +259,7 @@ void TestLivePrefix::truncatedSectionMoved()
     QByteArray memory;
     const char *words[]
         = {"note", "agent", "tools", "prefers", "metric", "brief", "check", "acting"};
-    for (quint32 i = 0, state = 7; memory.size() < CapBytes + 4096; ++i) {
+    for (quint32 i = 0, state = 7; memory.size() < ComposeRule::toolnexus().capBytes + 4096; ++i) {
         QByteArray line = i % 3 == 0 ? "- Item " : "Note ";
         for (int w = 0; w < 12; ++w) {
             state = state * 1103515245u + 12345u;
