@@ -195,6 +195,7 @@ private Q_SLOTS:
     void closingWithUnsavedAsks();
     void invisiblesKeepPositions();
     void rangeEditsStayExactWithMultibyteText();
+    void typingInACappedFileKeepsThePreviewExact();
     void sizeMeterLevels();
     void sizeMeterSaysItsRulesCap();
     void previewLaysOutItsModelsRule();
@@ -807,6 +808,36 @@ void tst_MainWindow::rangeEditsStayExactWithMultibyteText()
     editor->setTextCursor(cursor);
     typeText(editor, QStringLiteral("\u00e4"));
     QCOMPARE(previewText(preview()), expectedPreview());
+    QCOMPARE(preview()->rebuildCount(), rebuilds);
+}
+
+void tst_MainWindow::typingInACappedFileKeepsThePreviewExact()
+{
+    // Over the cap, each key moves the cut: the preview replaces the edit and
+    // the cut, not the stretch between them, and stays exact.
+    QByteArray text;
+    for (int i = 0; text.size() <= CapBytes + 20000; ++i)
+        text += "line " + QByteArray::number(i) + " caf\xc3\xa9 \xf0\x9f\x98\x80\n";
+    QVERIFY(writeInPlace(path(6), text));
+    openWindow();
+    m_window->panes()->showPane(6);
+    QPlainTextEdit *editor = pane(6)->editor();
+    QTRY_VERIFY(!pane(6)->reloadPending() && !editor->document()->isEmpty());
+    editor->setFocus();
+    const int rebuilds = preview()->rebuildCount();
+    const int length = editor->document()->characterCount();
+    for (const int position : {3, length / 2, 17, length / 3}) {
+        QTextCursor cursor = editor->textCursor();
+        cursor.setPosition(position);
+        editor->setTextCursor(cursor);
+        typeText(editor, QStringLiteral("x\u00e9"));
+        QCOMPARE(previewText(preview()), expectedPreview());
+        QTest::keyClick(editor, Qt::Key_Backspace);
+        QCOMPARE(previewText(preview()), expectedPreview());
+        QTest::keyClick(editor, Qt::Key_Delete);
+        QCOMPARE(previewText(preview()), expectedPreview());
+    }
+    QVERIFY(m_window->model()->truncated(6, SoulView::Unsaved));
     QCOMPARE(preview()->rebuildCount(), rebuilds);
 }
 

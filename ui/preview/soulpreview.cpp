@@ -1,6 +1,7 @@
 #include "soulpreview.h"
 
 #include "previewmarks.h"
+#include "rangeplan.h"
 #include "utf8.h"
 
 #include <QContextMenuEvent>
@@ -33,32 +34,6 @@ int utf16Length(QByteArrayView bytes)
     for (; p != end; ++p)
         units += ((*p & 0xC0) != 0x80) + (*p >= 0xF0);
     return int(units);
-}
-
-// Length of the common prefix, a block at a time: memcmp is fast even in a
-// debug build, and sections are up to 2 MiB.
-qsizetype commonPrefix(const char *a, const char *b, qsizetype n)
-{
-    constexpr qsizetype Block = 4096;
-    qsizetype i = 0;
-    while (i + Block <= n && std::memcmp(a + i, b + i, size_t(Block)) == 0)
-        i += Block;
-    while (i < n && a[i] == b[i])
-        ++i;
-    return i;
-}
-
-// Length of the common suffix of a[0, an) and b[0, bn), at most `limit`.
-qsizetype commonSuffix(const char *a, qsizetype an, const char *b, qsizetype bn, qsizetype limit)
-{
-    constexpr qsizetype Block = 4096;
-    qsizetype i = 0;
-    while (i + Block <= limit
-           && std::memcmp(a + an - i - Block, b + bn - i - Block, size_t(Block)) == 0)
-        i += Block;
-    while (i < limit && a[an - 1 - i] == b[bn - 1 - i])
-        ++i;
-    return i;
 }
 
 // Keeps the scroll position across an edit of the document.
@@ -331,23 +306,8 @@ void SoulPreview::updateSection(int slot)
     if (current && next) {
         const QByteArrayView a(*current);
         const QByteArrayView b(*next);
-        const qsizetype shorter = qMin(a.size(), b.size());
-        qsizetype prefix = commonPrefix(a.data(), b.data(), shorter);
-        // Cut on character boundaries only, in both texts.
-        while (prefix > 0
-               && ((prefix < a.size() && isContinuation(a[prefix]))
-                   || (prefix < b.size() && isContinuation(b[prefix]))))
-            --prefix;
-        // A CR just before the edit is shown by what follows it (lone or
-        // of a CR LF), so it is shown again.
-        if (prefix > 0 && a[prefix - 1] == '\r')
-            --prefix;
-        qsizetype suffix = commonSuffix(a.data(), a.size(), b.data(), b.size(), shorter - prefix);
-        while (suffix > 0
-               && (isContinuation(a[a.size() - suffix]) || isContinuation(b[b.size() - suffix])))
-            --suffix;
-        // Replace through the line break after the edit (in a section's last
-        // line, from the one before it), so the change spans two blocks and
+        // Replaced through the line break after each edit (see
+        // planRangeEdits()), so a change spans two blocks and
         // QPlainTextDocumentLayout only marks the line for layout instead of
         // laying it out now. Laid out off screen, an edited line can become
         // the document's widest, and when the widest line narrows the layout
@@ -355,27 +315,24 @@ void SoulPreview::updateSection(int slot)
         // stalled keystroke on a 14 MiB soul. A line break farther than
         // LineBreakReach is not looked for: a huge line costs more to insert
         // again than it saves.
-        const QByteArrayView tail = a.last(suffix).first(qMin(suffix, LineBreakReach));
-        if (const qsizetype lf = tail.indexOf('\n'); lf >= 0) {
-            suffix -= lf + 1;
-        } else {
-            const qsizetype reach = qMin(prefix, LineBreakReach);
-            if (const qsizetype cr = a.sliced(prefix - reach, reach).lastIndexOf('\n'); cr >= 0)
-                prefix -= reach - cr;
+        const QList<RangeEdit> edits = planRangeEdits(a, b, LineBreakReach);
+        const int total = lengthOf(slot);
+        // Back to front, so each edit's place in the old text still holds.
+        for (auto edit = edits.crbegin(); edit != edits.crend(); ++edit) {
+            const int removedLength = utf16Length(a.sliced(edit->from, edit->removed));
+            // Count the shorter of the two untouched ends.
+            const qsizetype end = edit->from + edit->removed;
+            const int ahead = edit->from <= a.size() - end
+                                  ? utf16Length(a.first(edit->from))
+                                  : total - removedLength - utf16Length(a.sliced(end));
+            const int from = start + ahead;
+            const QString text = displayText(utf8::decode(b.sliced(edit->to, edit->inserted)),
+                                             m_showInvisibles);
+            cursor.setPosition(from);
+            cursor.setPosition(from + removedLength, QTextCursor::KeepAnchor);
+            cursor.insertText(text);
+            m_length16[size_t(slot)] += int(text.size()) - removedLength;
         }
-        const QByteArrayView removed = a.sliced(prefix, a.size() - suffix - prefix);
-        const QByteArrayView inserted = b.sliced(prefix, b.size() - suffix - prefix);
-        const int removedLength = utf16Length(removed);
-        // Count the shorter of the two untouched ends.
-        const int prefixLength = prefix <= suffix
-                                     ? utf16Length(a.first(prefix))
-                                     : lengthOf(slot) - removedLength - utf16Length(a.last(suffix));
-        const int from = start + prefixLength;
-        const QString text = displayText(utf8::decode(inserted), m_showInvisibles);
-        cursor.setPosition(from);
-        cursor.setPosition(from + removedLength, QTextCursor::KeepAnchor);
-        cursor.insertText(text);
-        m_length16[size_t(slot)] += int(text.size()) - removedLength;
     } else if (next) {
         const QString body = displayText(utf8::decode(*next), m_showInvisibles);
         if (before) {
