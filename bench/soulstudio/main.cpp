@@ -358,7 +358,10 @@ void runCompare(MainWindow &window, QJsonObject &result)
     result.insert(QStringLiteral("compare_key_handling_p95_ms"), round2(percentile(keyTimes, 0.95)));
     result.insert(QStringLiteral("compare_after_key_p95_ms"), round2(percentile(afterKey, 0.95)));
     result.insert(QStringLiteral("compare_prefix"), window.compareDialog()->prefixLabel()->text());
+    result.insert(QStringLiteral("peak_rss_after_typing_mib"), round2(peakRssMib()));
     window.compareDialog()->close();
+    settle(window);
+    result.insert(QStringLiteral("peak_rss_after_compare_close_mib"), round2(peakRssMib()));
     model->revert(6);
     settle(window);
 }
