@@ -9,11 +9,13 @@ namespace soul {
 namespace {
 
 // Where moved text is looked for: its first ProbeBytes are searched for within
-// MaxShiftBytes of the edit (a paste of up to 64 KiB), and only when the one
-// edit would replace more than ShiftWorthBytes.
+// MaxShiftBytes of the edit (a paste of up to 64 KiB), and only when the edit
+// would otherwise replace more than ShiftWorthBytes.
 constexpr qsizetype ProbeBytes = 64;
 constexpr qsizetype MaxShiftBytes = 64 * 1024;
 constexpr qsizetype ShiftWorthBytes = 16 * 1024;
+// At most this many stretches of moved text are looked for.
+constexpr int MaxMovedStretches = 16;
 
 bool isContinuation(char c)
 {
@@ -111,24 +113,26 @@ QList<RangeEdit> planRangeEdits(QByteArrayView before,
            && (isContinuation(a[a.size() - suffix]) || isContinuation(b[b.size() - suffix])))
         --suffix;
 
-    const qsizetype oldMiddle = a.size() - suffix - prefix;
-    const qsizetype newMiddle = b.size() - suffix - prefix;
-    Moved moved;
-    if (qMin(oldMiddle, newMiddle) > ShiftWorthBytes)
-        moved = findMoved(a.sliced(prefix, oldMiddle), b.sliced(prefix, newMiddle));
-    if (moved.same > 0 && a[prefix + moved.i + moved.same - 1] == '\r')
-        --moved.same;
-
+    // Between the shared ends, text that moved is kept: each stretch the two
+    // middles share after a change ends one edit and starts the next.
     QList<RangeEdit> edits;
-    if (moved.same >= ProbeBytes) {
-        edits.append({prefix, moved.i, prefix, moved.j});
-        const qsizetype from = prefix + moved.i + moved.same;
-        const qsizetype to = prefix + moved.j + moved.same;
-        const RangeEdit second{from, a.size() - suffix - from, to, b.size() - suffix - to};
-        if (second.removed > 0 || second.inserted > 0)
-            edits.append(second);
-    } else {
-        edits.append({prefix, oldMiddle, prefix, newMiddle});
+    const qsizetype oldEnd = a.size() - suffix;
+    const qsizetype newEnd = b.size() - suffix;
+    qsizetype from = prefix;
+    qsizetype to = prefix;
+    for (int stretch = 0; from < oldEnd || to < newEnd; ++stretch) {
+        Moved moved;
+        if (stretch < MaxMovedStretches && qMin(oldEnd - from, newEnd - to) > ShiftWorthBytes)
+            moved = findMoved(a.sliced(from, oldEnd - from), b.sliced(to, newEnd - to));
+        if (moved.same > 0 && a[from + moved.i + moved.same - 1] == '\r')
+            --moved.same;
+        if (moved.same < ProbeBytes) {
+            edits.append({from, oldEnd - from, to, newEnd - to});
+            break;
+        }
+        edits.append({from, moved.i, to, moved.j});
+        from += moved.i + moved.same;
+        to += moved.j + moved.same;
     }
 
     // Replace through the line break after each edit (or from the one before

@@ -25,11 +25,12 @@ struct RangeEdit
 };
 
 // The edits, in order and apart, that turn `before` into `after` (UTF-8, both
-// valid where they differ): one around what changed, or two when the text
-// between two changes is the same but moved. That is what typing does in a
-// file over the cap: the edit shifts everything after it, and the cut at the
-// cap drops as much at the end, so the two texts share no end but share the
-// long stretch between.
+// valid where they differ): one around what changed, or one for each change
+// when long stretches between changes are the same text, moved. That is what
+// typing does in a file over the cap: the edit shifts everything after it,
+// and the cut at the cap drops as much at the end, so the two texts share no
+// end but share the long stretch between (and a revert of several edits
+// moves several stretches).
 //
 // Every edit starts and ends on a character boundary of both texts, starts
 // before a CR that precedes it (a CR is shown by what follows it), and is

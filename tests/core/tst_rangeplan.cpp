@@ -82,6 +82,7 @@ private Q_SLOTS:
     void plans();
     void typingInACappedFileReplacesLittle_data();
     void typingInACappedFileReplacesLittle();
+    void revertingSeveralEditsReplacesLittle();
     void randomEdits();
 };
 
@@ -166,6 +167,27 @@ void tst_RangePlan::typingInACappedFileReplacesLittle()
     // The edit and the cut, each within a few lines: not the stretch between.
     QVERIFY2(replaced(edits) < 4 * Reach + 2 * typed.size() + 64,
              qPrintable(QString::number(replaced(edits))));
+}
+
+void tst_RangePlan::revertingSeveralEditsReplacesLittle()
+{
+    // Three places typed into, far apart, then all reverted at once: each
+    // place and the cut are edits, the stretches between them are kept.
+    constexpr qsizetype cap = 1 << 20;
+    const QByteArray original = lines(cap + 50000, 11);
+    QByteArray typed = original;
+    for (const qsizetype at : {qsizetype(900000), qsizetype(500000), qsizetype(200000)}) {
+        qsizetype p = at;
+        while (!isBoundary(typed, p))
+            ++p;
+        typed.insert(p, QByteArray(15, 'q'));
+    }
+    const QByteArray before = capped(typed, cap);
+    const QByteArray after = capped(original, cap);
+    const QList<RangeEdit> edits = planRangeEdits(before, after, Reach);
+    checkPlan(before, after, edits);
+    QCOMPARE(edits.size(), 4);
+    QVERIFY2(replaced(edits) < 8 * Reach + 64, qPrintable(QString::number(replaced(edits))));
 }
 
 void tst_RangePlan::randomEdits()

@@ -1,5 +1,6 @@
 #include "soulpreview.h"
 
+#include "previewlayout.h"
 #include "previewmarks.h"
 #include "rangeplan.h"
 #include "utf8.h"
@@ -127,6 +128,10 @@ SoulPreview::SoulPreview(const PersonaModel *model, QWidget *parent)
     , m_join(QString::fromUtf8(model->rule().sectionJoin))
     , m_joinLength(int(m_join.size()))
 {
+    auto *doc = new QTextDocument(this);
+    m_layout = new PreviewLayout(doc);
+    setDocument(doc);
+    m_layout->setViewport(viewport());
     setReadOnly(true);
     setUndoRedoEnabled(false);
     document()->setUndoRedoEnabled(false);

@@ -12,6 +12,8 @@
 
 namespace soul {
 
+class PreviewLayout;
+
 // The composed soul, read-only, exactly as the model composes it. It never
 // reads files: it asks the model for section k when told that it changed,
 // and replaces only the part of section k that differs (one cursor edit in
@@ -59,6 +61,7 @@ public:
 
     // For tests and the benchmark: how often each kind of update ran.
     int rebuildCount() const { return m_rebuilds; }
+    const PreviewLayout *previewLayout() const { return m_layout; }
     int rangeEditCount() const { return m_rangeEdits; }
 
 Q_SIGNALS:
@@ -78,6 +81,7 @@ private:
     void refreshMarks();
 
     const PersonaModel *m_model = nullptr;
+    PreviewLayout *m_layout = nullptr; // owned by the document
     // The join of the model's rule, as shown, and its UTF-16 length.
     QString m_join;
     int m_joinLength = 0;
