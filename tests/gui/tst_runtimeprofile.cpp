@@ -177,6 +177,7 @@ private Q_SLOTS:
     void paneShadesTheDroppedMiddle();
     void agentsPaneMarksDigestLines();
     void toolsPaneSaysItIsNotLoaded();
+    void refusedFileSaysNothingIsInjected();
     void typingUpdatesTheOpenClawPreview();
     void cutPaneMarksFollowTheRule_data();
     void paneHintFollowsTheSettings();
@@ -384,6 +385,25 @@ void tst_RuntimeProfile::toolsPaneSaysItIsNotLoaded()
              qPrintable(tools->runtimeNote()->text()));
     QVERIFY(!tools->runtimeMeter()->isVisible());
     QVERIFY(!tools->runtimeView().loaded);
+}
+
+void tst_RuntimeProfile::refusedFileSaysNothingIsInjected()
+{
+    // OpenClaw refuses a file over 2 MiB: the file is there, its pane says
+    // that nothing of it is injected, and why.
+    QByteArray big;
+    while (big.size() <= 2 * 1024 * 1024)
+        big += "a line of memory\n";
+    QVERIFY(writeInPlace(path(QStringLiteral("MEMORY.md")), big));
+    openWindow();
+    chooseOpenClaw();
+    const int memory = slotIndex(QStringLiteral("MEMORY.md"));
+    m_window->panes()->showPane(memory);
+    SlotPane *memoryPane = pane(QStringLiteral("MEMORY.md"));
+    QTRY_VERIFY(memoryPane->runtimeMeter()->isVisible() && memoryPane->runtimeNote()->isVisible());
+    QCOMPARE(memoryPane->runtimeMeter()->text(), QStringLiteral("nothing of it is injected"));
+    QVERIFY2(memoryPane->runtimeNote()->text().contains(QStringLiteral("UNREADABLE")),
+             qPrintable(memoryPane->runtimeNote()->text()));
 }
 
 void tst_RuntimeProfile::typingUpdatesTheOpenClawPreview()

@@ -55,7 +55,9 @@ RuntimeMeter::Level RuntimeMeter::level() const
 void RuntimeMeter::refresh()
 {
     if (m_used < 0) {
-        setText(tr("no file"));
+        // Shown only for a file that is there: the runtime refused it (the
+        // note under the meter says why).
+        setText(tr("nothing of it is injected"));
     } else {
         QString text = tr("%1 of %2 characters (%3 %)")
                            .arg(formatCount(m_used), formatCount(m_budget), share(m_used, m_budget));
