@@ -12,8 +12,8 @@ namespace {
 // MaxShiftBytes of the edit (a paste of up to 64 KiB), and only when the edit
 // would otherwise replace more than ShiftWorthBytes.
 constexpr qsizetype ProbeBytes = 64;
-constexpr qsizetype MaxShiftBytes = 64 * 1024;
-constexpr qsizetype ShiftWorthBytes = 16 * 1024;
+constexpr qsizetype MaxShiftBytes = qsizetype(64) * 1024;
+constexpr qsizetype ShiftWorthBytes = qsizetype(16) * 1024;
 // At most this many stretches of moved text are looked for.
 constexpr int MaxMovedStretches = 16;
 

@@ -314,8 +314,7 @@ void CompareController::start()
     // worker reads them while the model goes on.
     const LiveSections live = liveSections(m_model, m_view);
     std::shared_ptr<Shared> shared = m_shared;
-    const bool invisibles = m_showInvisibles;
-    m_pool.start([shared, live, generation, invisibles] {
+    m_pool.start([shared, live, generation] {
         const double cpuStart = threadCpuMs();
         LiveComparison result;
         {
