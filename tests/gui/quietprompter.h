@@ -6,7 +6,9 @@ namespace soul::guitest {
 
 // A prompter for tests that ask nothing: closing with unsaved text drops it,
 // every other question is cancelled, errors and comparisons are not shown.
-class QuietPrompter final : public Prompter
+// A test that answers or records some questions derives from it and
+// overrides only those.
+class QuietPrompter : public Prompter
 {
 public:
     UnsavedAnswer askUnsaved(const QStringList &) override { return UnsavedAnswer::Discard; }

@@ -5,6 +5,7 @@
 #include "guitestfiles.h"
 #include "personamodel.h"
 #include "preview/previewpanel.h"
+#include "quietprompter.h"
 #include "recoverystore.h"
 #include "slots/panestack.h"
 #include "slots/slotpane.h"
@@ -12,7 +13,6 @@
 #include "souldiff.h"
 #include "tokenencoder.h"
 #include "window/mainwindow.h"
-#include "window/prompter.h"
 #include "window/windowactions.h"
 
 #include <QAction>
@@ -38,7 +38,7 @@ using namespace soul::guitest;
 namespace {
 
 // Answers the window's questions as a test tells it to, and records them.
-class TestPrompter final : public Prompter
+class TestPrompter final : public QuietPrompter
 {
 public:
     ExportAnswer exportAnswer = ExportAnswer::Cancel;
@@ -47,18 +47,12 @@ public:
     QStringList asked;
     QStringList errors;
 
-    UnsavedAnswer askUnsaved(const QStringList &) override { return UnsavedAnswer::Discard; }
     ExportAnswer askExportWithUnsaved(const QStringList &files) override
     {
         asked.append(QStringLiteral("export:") + files.join(QLatin1Char(',')));
         return exportAnswer;
     }
-    QString askExportPath(const QString &) override { return {}; }
-    QString askOpenDirectory(const QString &) override { return {}; }
-    QString askSaveAllDirectory(const QString &) override { return {}; }
-    NewPersona askNewPersona(const QString &) override { return {}; }
     void showError(const QString &, const QString &text) override { errors.append(text); }
-    void showCompare(const QString &, const QString &) override {}
     QString askSnapshotsFolder(const QString &) override
     {
         asked.append(QStringLiteral("snapshotsFolder"));

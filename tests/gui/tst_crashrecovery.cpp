@@ -1,12 +1,12 @@
 #include "contract.h"
 #include "guitestfiles.h"
 #include "personamodel.h"
+#include "quietprompter.h"
 #include "recoverystore.h"
 #include "slots/panestack.h"
 #include "slots/recoverybar.h"
 #include "slots/slotpane.h"
 #include "window/mainwindow.h"
-#include "window/prompter.h"
 
 #include <QDirIterator>
 #include <QPlainTextEdit>
@@ -25,19 +25,13 @@ constexpr int Memory = 6;
 // Starting the real binary under a loaded machine can take a while.
 constexpr int ProcessTimeoutMs = 60000;
 
-class TestPrompter final : public Prompter
+class TestPrompter final : public QuietPrompter
 {
 public:
     UnsavedAnswer unsavedAnswer = UnsavedAnswer::Discard;
     QString lastDiff;
 
     UnsavedAnswer askUnsaved(const QStringList &) override { return unsavedAnswer; }
-    ExportAnswer askExportWithUnsaved(const QStringList &) override { return ExportAnswer::Cancel; }
-    QString askExportPath(const QString &) override { return {}; }
-    QString askOpenDirectory(const QString &) override { return {}; }
-    QString askSaveAllDirectory(const QString &) override { return {}; }
-    NewPersona askNewPersona(const QString &) override { return {}; }
-    void showError(const QString &, const QString &) override {}
     void showCompare(const QString &, const QString &diff) override { lastDiff = diff; }
 };
 

@@ -3,6 +3,7 @@
 #include "personamodel.h"
 #include "preview/previewpanel.h"
 #include "preview/tokenbar.h"
+#include "quietprompter.h"
 #include "recoverystore.h"
 #include "slots/panestack.h"
 #include "slots/slotpane.h"
@@ -10,7 +11,6 @@
 #include "tokenizer.h"
 #include "window/documentcontroller.h"
 #include "window/mainwindow.h"
-#include "window/prompter.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -29,20 +29,13 @@ using namespace soul::guitest;
 
 namespace {
 
-class TestPrompter final : public Prompter
+class TestPrompter final : public QuietPrompter
 {
 public:
     QString tokenizerFile;
     QStringList errors;
 
-    UnsavedAnswer askUnsaved(const QStringList &) override { return UnsavedAnswer::Discard; }
-    ExportAnswer askExportWithUnsaved(const QStringList &) override { return ExportAnswer::Cancel; }
-    QString askExportPath(const QString &) override { return {}; }
-    QString askOpenDirectory(const QString &) override { return {}; }
-    QString askSaveAllDirectory(const QString &) override { return {}; }
-    NewPersona askNewPersona(const QString &) override { return {}; }
     void showError(const QString &, const QString &text) override { errors.append(text); }
-    void showCompare(const QString &, const QString &) override {}
     QString askTokenizerFile(const QString &) override { return tokenizerFile; }
 };
 
