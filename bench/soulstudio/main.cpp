@@ -55,6 +55,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QProcess>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -293,7 +294,18 @@ void runCompare(MainWindow &window, QJsonObject &result)
     // The peak so far is the window's own; what follows adds the snapshot
     // written, then the comparison.
     result.insert(QStringLiteral("peak_rss_before_freeze_mib"), round2(peakRssMib()));
-    const QString soulPath = window.freezer()->freeze();
+    // Freeze on the GUI thread (the questions, taking the model's reads)
+    // and until the snapshot is written on its worker.
+    FreezeController *freezer = window.freezer();
+    QSignalSpy frozen(freezer, &FreezeController::frozen);
+    QElapsedTimer freezeTimer;
+    const double freezeCpu = threadCpuMs();
+    freezeTimer.start();
+    const bool started = freezer->freeze();
+    result.insert(QStringLiteral("freeze_gui_ms"), round2(threadCpuMs() - freezeCpu));
+    const QString soulPath = started && frozen.wait(120000) ? frozen.first().first().toString()
+                                                            : QString();
+    result.insert(QStringLiteral("freeze_ms"), round2(double(freezeTimer.nsecsElapsed()) / 1e6));
     result.insert(QStringLiteral("peak_rss_after_freeze_mib"), round2(peakRssMib()));
     if (soulPath.isEmpty()) {
         std::fprintf(stderr, "soulstudio-bench: freeze failed\n");

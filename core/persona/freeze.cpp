@@ -27,9 +27,10 @@ QString snapshotFileName(const QString &personaName, const QDateTime &createdAtU
 
 Result<QString> freezeSnapshot(const QString &personaDir,
                                const QString &snapshotsDir,
-                               const QDateTime &at)
+                               const QDateTime &at,
+                               const HeldReads &held)
 {
-    Result<Snapshot> snapshot = takeSnapshot(personaDir);
+    Result<Snapshot> snapshot = takeSnapshot(personaDir, ComposeRule::toolnexus(), nullptr, held);
     if (!snapshot)
         return Result<QString>::failure(snapshot.error());
     if (at.isValid())

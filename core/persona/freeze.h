@@ -21,10 +21,12 @@ QString snapshotFileName(const QString &personaName, const QDateTime &createdAtU
 // freeze within the same second gets "-2", "-3", ... before ".soul.md";
 // nothing is ever overwritten. Returns the soul's path, or a sentence naming
 // the folder or file that failed. `at`, when valid, stands for the current
-// time (the manifest's createdAt and the name).
+// time (the manifest's createdAt and the name). Files still as `held` has
+// them are not read again (inspectDirectory()).
 Result<QString> freezeSnapshot(const QString &personaDir,
                                const QString &snapshotsDir,
-                               const QDateTime &at = {});
+                               const QDateTime &at = {},
+                               const HeldReads &held = {});
 
 // The souls frozen from persona `personaName` in `snapshotsDir`, newest
 // first (by the time in their names), at most `limit`.

@@ -51,6 +51,31 @@ SlotFacts factsOfRead(const SlotRead &read, const ComposeRule &rule)
     return facts;
 }
 
+// The slot as readSlot() with `options` would give it, with the held bytes
+// when the file is still the one they were read from.
+SlotRead readOrTakeHeld(const QString &dir,
+                        int slot,
+                        const ReadOptions &options,
+                        const std::optional<HeldRead> &held)
+{
+    if (!held || held->sha256.isEmpty() || held->size < 0
+        || (!held->complete && held->bytes.size() < options.limit)) {
+        return readSlot(dir, slot, options);
+    }
+    ReadOptions digestOnly(0);
+    digestOnly.sha256 = true;
+    SlotRead read = readSlot(dir, slot, digestOnly);
+    if (read.presence != SlotPresence::Present || read.size != held->size
+        || read.sha256 != held->sha256) {
+        return readSlot(dir, slot, options);
+    }
+    read.bytes = held->bytes;
+    read.complete = held->complete;
+    if (!options.sha256)
+        read.sha256.clear();
+    return read;
+}
+
 } // namespace
 
 SlotFacts factsOfBytes(int slot, QByteArrayView bytes, const ComposeRule &rule)
@@ -78,7 +103,10 @@ QString checkDirectory(const QString &dir)
     return {};
 }
 
-Result<Inspection> inspectDirectory(const QString &dir, const ComposeRule &rule, bool digests)
+Result<Inspection> inspectDirectory(const QString &dir,
+                                    const ComposeRule &rule,
+                                    bool digests,
+                                    const HeldReads &held)
 {
     const QString problem = checkDirectory(dir);
     if (!problem.isEmpty())
@@ -92,7 +120,7 @@ Result<Inspection> inspectDirectory(const QString &dir, const ComposeRule &rule,
     SlotBuffers buffers;
     QList<bool> present;
     for (int slot = 0; slot < SlotCount; ++slot) {
-        const SlotRead read = readSlot(dir, slot, options);
+        const SlotRead read = readOrTakeHeld(dir, slot, options, held[size_t(slot)]);
         inspection.slotFacts[static_cast<size_t>(slot)] = factsOfRead(read, rule);
         present.append(read.presence == SlotPresence::Present);
         if (read.presence == SlotPresence::Present)

@@ -11,6 +11,7 @@
 #include <QString>
 
 #include <array>
+#include <optional>
 
 // Everything soulc stat, soulc check, the snapshot and the window's meters
 // know about a persona: per-slot facts, the composition and the lints.
@@ -55,12 +56,32 @@ struct Inspection
     QList<Lint> lints;     // per slot in order, then the directory's own
 };
 
+// What a caller already holds of a slot's file (an open window's model):
+// the digest of the whole file and the bytes read with it, the whole file or
+// at least its first rule.readLimit() bytes.
+struct HeldRead
+{
+    QByteArray sha256; // hex
+    qint64 size = -1;
+    QByteArray bytes;
+    bool complete = false;
+};
+using HeldReads = std::array<std::optional<HeldRead>, SlotCount>;
+
 // Reads every slot once (keeping at most rule.readLimit() bytes of each,
 // hashing the whole file when `digests` is set) and composes from the same
 // bytes by `rule`, so the digests and the soul describe one moment. Fails,
 // with a sentence, when `dir` does not exist, is not a directory or cannot be
 // listed.
-Result<Inspection> inspectDirectory(const QString &dir, const ComposeRule &rule, bool digests);
+//
+// A slot in `held` whose file still has the held digest (hashed again,
+// streamed, nothing kept) takes the held bytes, shared, instead of keeping a
+// second copy of them; any other slot is read as above. So an inspection
+// beside an open window costs no more memory than the soul it composes.
+Result<Inspection> inspectDirectory(const QString &dir,
+                                    const ComposeRule &rule,
+                                    bool digests,
+                                    const HeldReads &held = {});
 
 // A sentence when `dir` is not a usable persona directory, else empty.
 QString checkDirectory(const QString &dir);

@@ -561,6 +561,18 @@ void PersonaModel::refreshSlot(int slot)
     applyDiskChange(slot);
 }
 
+HeldReads PersonaModel::heldReads() const
+{
+    HeldReads held;
+    for (int k = 0; k < SlotCount; ++k) {
+        const SlotState &state = m_slots.at(size_t(k));
+        if (state.diskPresent() && !state.diskSha256.isEmpty())
+            held[size_t(k)]
+                = HeldRead{state.diskSha256, state.diskSize, state.diskBytes, state.diskComplete};
+    }
+    return held;
+}
+
 void PersonaModel::readFromDisk(int slot,
                                 SlotState &state,
                                 std::optional<SlotRead> *kept,

@@ -3,6 +3,7 @@
 #include "composer.h"
 #include "contract.h"
 #include "editortext.h"
+#include "inspection.h"
 #include "recoverystore.h"
 #include "result.h"
 #include "slotreader.h"
@@ -213,6 +214,10 @@ public:
     QByteArray soul(SoulView view) const;
     QStringList found(SoulView view) const;
     qint64 soulSize(SoulView view) const;
+
+    // The files as last read, for an inspection that need not read them
+    // again (a snapshot): each present slot's digest and bytes, shared.
+    HeldReads heldReads() const;
 
     // Re-reads slot `slot` as if the watcher had reported it.
     void refreshSlot(int slot);

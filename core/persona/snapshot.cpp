@@ -79,9 +79,10 @@ Result<Snapshot> takeSnapshot(const QString &dir, const Tokenizer *tokenizer)
 
 Result<Snapshot> takeSnapshot(const QString &dir,
                               const ComposeRule &rule,
-                              const Tokenizer *tokenizer)
+                              const Tokenizer *tokenizer,
+                              const HeldReads &held)
 {
-    Result<Inspection> inspection = inspectDirectory(dir, rule, true);
+    Result<Inspection> inspection = inspectDirectory(dir, rule, true, held);
     if (!inspection)
         return Result<Snapshot>::failure(inspection.error());
     Snapshot snapshot;

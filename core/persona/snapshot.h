@@ -31,10 +31,12 @@ struct Snapshot
 // Token counts with `tokenizer`, or o200k_base when it is null.
 Result<Snapshot> takeSnapshot(const QString &dir, const Tokenizer *tokenizer = nullptr);
 // The same by `rule` (the one above is toolnexus's); the manifest records the
-// rule's cap and order.
+// rule's cap and order. Files still as `held` has them are not read again
+// (inspectDirectory()).
 Result<Snapshot> takeSnapshot(const QString &dir,
                               const ComposeRule &rule,
-                              const Tokenizer *tokenizer = nullptr);
+                              const Tokenizer *tokenizer = nullptr,
+                              const HeldReads &held = {});
 
 // "OUT" -> "OUT.manifest.json"
 QString manifestPathFor(const QString &soulPath);

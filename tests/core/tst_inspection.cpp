@@ -65,6 +65,7 @@ private Q_SLOTS:
 
     void inspectionDescribesOneMoment();
     void inspectionWithoutDigests();
+    void heldReadsStandForUnchangedFiles();
     void checkDirectoryErrors();
     void helpers();
 
@@ -528,6 +529,71 @@ void tst_Inspection::inspectionWithoutDigests()
     QCOMPARE(inspection->slotFacts[2].droppedBytes, qint64(5));
     QVERIFY(inspection->slotFacts[2].truncated);
     QCOMPARE(inspection->soulSha256, sha256Hex(inspection->composition.soul));
+}
+
+// A held read is taken only while the file still has its digest: then its
+// bytes stand for the file's (they are not read again), else the file is
+// read as without it.
+void tst_Inspection::heldReadsStandForUnchangedFiles()
+{
+    const QString dir = m_dir->path();
+    const QByteArray big = QByteArray(CapBytes + 100, 'b');
+    const QByteArray disk0("Agents.\n");
+    QVERIFY(writeSlot(dir, 0, disk0));
+    QVERIFY(writeSlot(dir, 1, "You are Kip.\n"));
+    QVERIFY(writeSlot(dir, 4, big));
+    QVERIFY(writeSlot(dir, 5, "Beat.\n"));
+    QVERIFY(writeSlot(dir, 6, "Memory as it was.\n"));
+    auto heldOf = [](const QByteArray &bytes) {
+        return HeldRead{sha256Hex(bytes), bytes.size(), bytes, true};
+    };
+
+    // Held reads equal to the files: the same inspection as reading them.
+    HeldReads held;
+    for (int slot : {0, 1, 4, 5, 6})
+        held[size_t(slot)] = heldOf(readFile(QDir(dir).filePath(slotName(slot))));
+    const Result<Inspection> plain = inspectDirectory(dir, ComposeRule::toolnexus(), true);
+    const Result<Inspection> taken = inspectDirectory(dir, ComposeRule::toolnexus(), true, held);
+    QVERIFY(plain.ok() && taken.ok());
+    QVERIFY(taken->composition.soul == plain->composition.soul);
+    QCOMPARE(taken->soulSha256, plain->soulSha256);
+    for (int slot = 0; slot < SlotCount; ++slot) {
+        const SlotFacts &a = plain->slotFacts[size_t(slot)];
+        const SlotFacts &b = taken->slotFacts[size_t(slot)];
+        QCOMPARE(b.presence, a.presence);
+        QCOMPARE(b.size, a.size);
+        QCOMPARE(b.sha256, a.sha256);
+        QCOMPARE(b.truncated, a.truncated);
+        QCOMPARE(b.droppedBytes, a.droppedBytes);
+        QCOMPARE(b.characters, a.characters);
+    }
+    QCOMPARE(taken->lints.size(), plain->lints.size());
+
+    // The held bytes are what is composed while the digest holds: bytes
+    // that are not the file's but carry its digest show that they are not
+    // read again.
+    held[0] = HeldRead{sha256Hex(disk0), disk0.size(), QByteArray("Held.\n"), true};
+    // A file changed since it was held is read.
+    QVERIFY(writeSlot(dir, 6, "Memory changed.\n"));
+    // A file gone since is absent.
+    QVERIFY(QFile::remove(QDir(dir).filePath(slotName(5))));
+    // A held read that is not whole and shorter than what the rule reads is
+    // no stand-in for the file.
+    held[4] = HeldRead{sha256Hex(big), big.size(), QByteArray(16, 'h'), false};
+    const Result<Inspection> mixed = inspectDirectory(dir, ComposeRule::toolnexus(), true, held);
+    QVERIFY(mixed.ok());
+    const QByteArray &soul = mixed->composition.soul;
+    QVERIFY(soul.contains("## AGENTS.md\n\nHeld."));
+    QVERIFY(!soul.contains("Agents."));
+    QVERIFY(soul.contains("Memory changed."));
+    QVERIFY(!soul.contains("Memory as it was."));
+    QVERIFY(!mixed->slotFacts[5].present());
+    QVERIFY(!soul.contains("## HEARTBEAT.md"));
+    QVERIFY(soul.contains(big.first(1000)));
+    QVERIFY(!soul.contains("hhhh"));
+    QCOMPARE(mixed->slotFacts[6].sha256, sha256Hex("Memory changed.\n"));
+    QCOMPARE(mixed->slotFacts[4].sha256, sha256Hex(big));
+    QVERIFY(mixed->slotFacts[4].truncated);
 }
 
 void tst_Inspection::checkDirectoryErrors()

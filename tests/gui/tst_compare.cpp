@@ -87,6 +87,7 @@ private Q_SLOTS:
     void init();
     void cleanup();
     void freezeAsksLikeExport();
+    void freezeIsWrittenOffTheWindow();
     void freezeThenEditThenCompare();
     void prefixMovesAsAuthorTypes();
     void jumpLandsOnFirstChange();
@@ -165,10 +166,15 @@ void tst_Compare::typeAt(int slot, int line, const QString &text)
 
 QString tst_Compare::freeze()
 {
-    const QStringList before = m_window->freezer()->recent();
+    FreezeController *freezer = m_window->freezer();
+    const QStringList before = freezer->recent();
+    QSignalSpy frozen(freezer, &FreezeController::frozen);
     m_window->actions()->freeze->trigger();
-    const QStringList after = m_window->freezer()->recent();
-    if (after.size() != before.size() + 1)
+    // Written on a worker: the window answers meanwhile.
+    if (!freezer->busy() || !frozen.wait(30000) || freezer->busy())
+        return {};
+    const QStringList after = freezer->recent();
+    if (after.size() != before.size() + 1 || after.first() != frozen.first().first().toString())
         return {};
     return after.first();
 }
@@ -234,6 +240,42 @@ void tst_Compare::freezeAsksLikeExport()
     QSettings settings(m_dir->filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
     QCOMPARE(QFileInfo(settings.value(QStringLiteral("snapshots/folder")).toString()),
              QFileInfo(snapshots()));
+}
+
+// The snapshot is written on a worker, so the window goes on taking keys;
+// a failure is shown when it comes; closing the window waits for a freeze
+// under way, which is then whole.
+void tst_Compare::freezeIsWrittenOffTheWindow()
+{
+    FreezeController *freezer = m_window->freezer();
+    // A file where the folder should be: the failure names it.
+    QVERIFY(writeInPlace(snapshots(), "not a folder"));
+    QSignalSpy failed(freezer, &FreezeController::failed);
+    m_window->actions()->freeze->trigger();
+    QVERIFY(freezer->busy());
+    QVERIFY(failed.wait(30000));
+    QVERIFY(!freezer->busy());
+    QCOMPARE(m_prompter->errors.size(), 1);
+    QVERIFY(m_prompter->errors.first().contains(snapshots()));
+    QCOMPARE(failed.first().first().toString(), m_prompter->errors.first());
+    QVERIFY(QFile::remove(snapshots()));
+
+    // Typing goes on while it is written.
+    m_window->actions()->freeze->trigger();
+    QVERIFY(freezer->busy());
+    typeAt(6, 1, QStringLiteral(" still typing"));
+    QVERIFY(m_window->model()->slot(6).dirty);
+    // Closing now (the unsaved edit dropped) waits for the freeze.
+    m_window->close();
+    m_window.reset();
+    const QStringList written
+        = QDir(snapshots()).entryList({QStringLiteral("kip-*.soul.md")}, QDir::Files);
+    QCOMPARE(written.size(), 1);
+    const QString soulPath = QDir(snapshots()).filePath(written.first());
+    const Result<LoadedSnapshot> loaded = loadSnapshot(soulPath);
+    QVERIFY2(loaded.ok(), qPrintable(loaded.error()));
+    QCOMPARE(readAll(soulPath), composeDirectory(persona()).soul);
+    QVERIFY(!readAll(soulPath).contains("still typing"));
 }
 
 void tst_Compare::freezeThenEditThenCompare()

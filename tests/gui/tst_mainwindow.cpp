@@ -237,6 +237,8 @@ private:
     SlotPane *pane(int slot) const { return m_window->panes()->pane(slot); }
     SoulPreview *preview() const { return m_window->previewPanel()->preview(); }
     QString path(int slot) const { return slotPath(m_dir->path(), slot); }
+    // Export as the menu does, then waits until the worker wrote it.
+    bool exportAndWait();
     QString expectedPreview(SoulView view = SoulView::Unsaved) const
     {
         return SoulPreview::displayText(utf8::decode(m_window->model()->soul(view)),
@@ -283,6 +285,19 @@ void tst_MainWindow::createWindow()
     m_window->setPrompter(std::move(prompter));
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+}
+
+bool tst_MainWindow::exportAndWait()
+{
+    ExportController *exporter = m_window->exporter();
+    QSignalSpy exported(exporter, &ExportController::exported);
+    QSignalSpy failed(exporter, &ExportController::failed);
+    if (!exporter->exportSnapshot())
+        return false;
+    // The export runs on a worker: the window answers meanwhile.
+    if (!exporter->busy())
+        return false;
+    return exported.wait(30000) && failed.isEmpty() && !exporter->busy();
 }
 
 void tst_MainWindow::openWindow(const QString &dir)
@@ -558,7 +573,7 @@ void tst_MainWindow::saveAllAndExportAsksAboutChangedFiles()
     QCOMPARE(readAll(path(6)), QByteArray("Theirs 6.\n"));
 
     m_prompter->staleAnswers = {Prompter::StaleAnswer::Overwrite};
-    QVERIFY(m_window->exporter()->exportSnapshot());
+    QVERIFY(exportAndWait());
     QCOMPARE(readAll(path(6)), QByteArray("B - prefers metric units"));
     QCOMPARE(readAll(out), composeDirectory(m_dir->path()).soul);
 }
@@ -605,14 +620,14 @@ void tst_MainWindow::exportWithUnsavedAsks()
     const QString out = m_dir->filePath(QStringLiteral("disk.md"));
     m_prompter->exportPath = out;
     m_prompter->exportAnswer = Prompter::ExportAnswer::ExportOnDisk;
-    QVERIFY(m_window->exporter()->exportSnapshot());
+    QVERIFY(exportAndWait());
     QCOMPARE(m_prompter->asked, QStringList{QStringLiteral("export:SOUL.md")});
     QVERIFY(!readAll(out).contains("Unsaved."));
     QVERIFY(m_window->model()->slot(1).dirty);
 
     m_prompter->exportAnswer = Prompter::ExportAnswer::SaveAllAndExport;
     m_prompter->replaceAnswer = true; // disk.md is there now
-    QVERIFY(m_window->exporter()->exportSnapshot());
+    QVERIFY(exportAndWait());
     QVERIFY(readAll(out).contains("Unsaved."));
     QCOMPARE(readAll(out), composeDirectory(m_dir->path()).soul);
     QVERIFY(!m_window->model()->slot(1).dirty);
@@ -1581,7 +1596,7 @@ void tst_MainWindow::exportAsksForTheDestinationFirst()
 
     // Replace: then the unsaved panes, then both files.
     m_prompter->replaceAnswer = true;
-    QVERIFY(m_window->exporter()->exportSnapshot());
+    QVERIFY(exportAndWait());
     QCOMPARE(m_prompter->asked, QStringList{QStringLiteral("export:SOUL.md")});
     QVERIFY(!model->slot(1).dirty);
     QCOMPARE(readAll(out), composeDirectory(m_dir->path()).soul);

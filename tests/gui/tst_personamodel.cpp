@@ -31,6 +31,7 @@ private Q_SLOTS:
     void saveKeepsEveryOtherByte();
     void cleanSlotFollowsDisk();
     void diskChangeIsReadOnce();
+    void heldReadsShareTheDiskBytes();
     void dirtySlotKeepsEditsAndRaisesConflict();
     void deletedWhileDirtyCanBeSavedAgain();
     void staleSaveBeforeTheWatcherKnows();
@@ -185,6 +186,30 @@ void tst_PersonaModel::cleanSlotFollowsDisk()
     write(3, "a new slot\n");
     QTRY_VERIFY(model.section(3, SoulView::Unsaved).has_value());
     QVERIFY(sections.count() >= 5);
+}
+
+// What the model read is handed out shared, digest and all, for a snapshot
+// that need not read the files again.
+void tst_PersonaModel::heldReadsShareTheDiskBytes()
+{
+    write(1, "You are Kip.\n");
+    write(4, "Tools.\n");
+    PersonaModel model;
+    QVERIFY(model.open(m_dir->path()).ok());
+    model.setBufferText(1, u"Unsaved.");
+    const HeldReads held = model.heldReads();
+    for (int slot = 0; slot < SlotCount; ++slot) {
+        const SlotState &state = model.slot(slot);
+        QCOMPARE(held[size_t(slot)].has_value(), state.diskPresent());
+        if (!held[size_t(slot)])
+            continue;
+        QCOMPARE(held[size_t(slot)]->bytes.constData(), state.diskBytes.constData());
+        QCOMPARE(held[size_t(slot)]->sha256, state.diskSha256);
+        QCOMPARE(held[size_t(slot)]->size, state.diskSize);
+        QVERIFY(held[size_t(slot)]->complete);
+    }
+    // The disk's bytes, not the unsaved buffer's.
+    QCOMPARE(held[1]->bytes, QByteArray("You are Kip.\n"));
 }
 
 void tst_PersonaModel::diskChangeIsReadOnce()

@@ -1,11 +1,13 @@
 #include "freezecontroller.h"
 
 #include "export/exportcontroller.h"
+#include "export/snapshotjobs.h"
 #include "freeze.h"
 #include "personamodel.h"
 #include "window/documentcontroller.h"
 #include "window/prompter.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
 #include <QSettings>
@@ -28,7 +30,13 @@ FreezeController::FreezeController(PersonaModel *model,
     , m_documents(documents)
     , m_prompter(prompter)
     , m_settings(settings)
+    , m_jobs(new SnapshotJobs(this))
 {}
+
+bool FreezeController::busy() const
+{
+    return m_jobs->busy();
+}
 
 QString FreezeController::snapshotsFolder() const
 {
@@ -50,22 +58,33 @@ bool FreezeController::changeSnapshotsFolder()
     return true;
 }
 
-QString FreezeController::freeze()
+bool FreezeController::freeze()
 {
     if (!m_model->isOpen())
-        return {};
+        return false;
     if (snapshotsFolder().isEmpty() && !changeSnapshotsFolder())
-        return {};
+        return false;
     if (!ExportController::settleUnsaved(m_model, m_documents, m_prompter))
-        return {};
-    const Result<QString> frozen = freezeSnapshot(m_model->directory(), snapshotsFolder());
-    if (!frozen) {
-        m_prompter->showError(tr("Freeze failed"), frozen.error());
-        return {};
-    }
-    Q_EMIT statusMessage(tr("Froze the soul to %1").arg(QDir::toNativeSeparators(frozen.value())));
-    Q_EMIT recentChanged();
-    return frozen.value();
+        return false;
+    Q_EMIT statusMessage(tr("Freezing the soul…"));
+    // The moment of the request names the snapshot, not when the worker gets to it.
+    m_jobs->run([dir = m_model->directory(),
+                 folder = snapshotsFolder(),
+                 at = QDateTime::currentDateTimeUtc(),
+                 held = m_model->heldReads()] { return freezeSnapshot(dir, folder, at, held); },
+                [this](const Result<QString> &written) {
+                    if (!written) {
+                        Q_EMIT statusMessage(tr("Freeze failed"));
+                        m_prompter->showError(tr("Freeze failed"), written.error());
+                        Q_EMIT failed(written.error());
+                        return;
+                    }
+                    Q_EMIT statusMessage(
+                        tr("Froze the soul to %1").arg(QDir::toNativeSeparators(written.value())));
+                    Q_EMIT recentChanged();
+                    Q_EMIT frozen(written.value());
+                });
+    return true;
 }
 
 QStringList FreezeController::recent() const

@@ -1,6 +1,7 @@
 #include "exportcontroller.h"
 
 #include "snapshot.h"
+#include "snapshotjobs.h"
 #include "utf8.h"
 #include "window/documentcontroller.h"
 #include "window/prompter.h"
@@ -21,7 +22,13 @@ ExportController::ExportController(PersonaModel *model,
     , m_model(model)
     , m_documents(documents)
     , m_prompter(prompter)
+    , m_jobs(new SnapshotJobs(this))
 {}
+
+bool ExportController::busy() const
+{
+    return m_jobs->busy();
+}
 
 bool ExportController::exportSnapshot()
 {
@@ -46,10 +53,7 @@ bool ExportController::exportSnapshot()
         return false;
     if (!settleUnsaved(m_model, m_documents, m_prompter))
         return false;
-    if (Status s = exportTo(path); !s) {
-        m_prompter->showError(tr("Export failed"), s.error());
-        return false;
-    }
+    exportTo(path);
     return true;
 }
 
@@ -73,18 +77,32 @@ bool ExportController::settleUnsaved(PersonaModel *model,
     return false;
 }
 
-Status ExportController::exportTo(const QString &path)
+void ExportController::exportTo(const QString &path)
 {
-    Result<Snapshot> snapshot = takeSnapshot(m_model->directory());
-    if (!snapshot)
-        return Status::failure(snapshot.error());
-    // exportSnapshot() has asked about replacing the soul and the manifest.
-    if (Status s = writeSnapshot(snapshot.value(), path, true); !s)
-        return s;
-    Q_EMIT statusMessage(
-        tr("Exported the snapshot to %1 and %2")
-            .arg(QDir::toNativeSeparators(path), QDir::toNativeSeparators(manifestPathFor(path))));
-    return {};
+    Q_EMIT statusMessage(tr("Exporting the snapshot…"));
+    m_jobs->run(
+        [dir = m_model->directory(), path, held = m_model->heldReads()]() -> Result<QString> {
+            Result<Snapshot> snapshot = takeSnapshot(dir, ComposeRule::toolnexus(), nullptr, held);
+            if (!snapshot)
+                return Result<QString>::failure(snapshot.error());
+            // exportSnapshot() has asked about replacing the soul and the manifest.
+            if (Status s = writeSnapshot(snapshot.value(), path, true); !s)
+                return Result<QString>::failure(s.error());
+            return path;
+        },
+        [this](const Result<QString> &written) {
+            if (!written) {
+                Q_EMIT statusMessage(tr("Export failed"));
+                m_prompter->showError(tr("Export failed"), written.error());
+                Q_EMIT failed(written.error());
+                return;
+            }
+            Q_EMIT statusMessage(
+                tr("Exported the snapshot to %1 and %2")
+                    .arg(QDir::toNativeSeparators(written.value()),
+                         QDir::toNativeSeparators(manifestPathFor(written.value()))));
+            Q_EMIT exported(written.value());
+        });
 }
 
 void ExportController::copySoul(SoulView view)

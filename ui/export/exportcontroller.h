@@ -8,10 +8,13 @@ namespace soul {
 
 class DocumentController;
 class Prompter;
+class SnapshotJobs;
 
 // Export snapshot and Copy soul. Both use the core's bytes, never a widget's
 // text: the export is takeSnapshot() of the folder, byte-identical to
-// `soulc compose` and with the manifest of `soulc export`.
+// `soulc compose` and with the manifest of `soulc export`, written on a worker
+// from the files as the model last read them (hashed again to be sure they
+// still are), so a large persona's export does not stop the window.
 class ExportController : public QObject
 {
     Q_OBJECT
@@ -26,8 +29,8 @@ public:
 
     // Asks for a path, then (in one question) whether to replace the soul
     // and the manifest that exist there, then about unsaved panes; then
-    // writes the soul and its manifest. Nothing is saved or written before
-    // the last answer. False when cancelled or failed (the failure is shown).
+    // starts writing the soul and its manifest (exportTo()). Nothing is saved
+    // or written before the last answer. False when cancelled.
     bool exportSnapshot();
     // The question about unsaved panes that every export asks last: false
     // when cancelled or when Save all failed; true to go on and write what
@@ -35,18 +38,26 @@ public:
     static bool settleUnsaved(PersonaModel *model,
                               DocumentController *documents,
                               Prompter *prompter);
-    // Writes the snapshot of what is on disk to `path` without asking.
-    Status exportTo(const QString &path);
+    // Writes the snapshot of what is on disk to `path` without asking, on
+    // the worker; exported() follows, or the failure is shown.
+    void exportTo(const QString &path);
+    // An export is being written.
+    bool busy() const;
     // Puts the exact soul of `view` on the clipboard.
     void copySoul(SoulView view);
 
 Q_SIGNALS:
     void statusMessage(const QString &text);
+    // The snapshot asked for is written: `soulPath` and its manifest.
+    void exported(const QString &soulPath);
+    // Writing it failed; the error has been shown.
+    void failed(const QString &error);
 
 private:
     PersonaModel *m_model = nullptr;
     DocumentController *m_documents = nullptr;
     Prompter *m_prompter = nullptr;
+    SnapshotJobs *m_jobs = nullptr;
 };
 
 } // namespace soul
