@@ -308,6 +308,28 @@ qsizetype validPrefixLength(QByteArrayView bytes)
     return fastValidPrefixLength(begin, begin + bytes.size());
 }
 
+qsizetype rawOffset(QByteArrayView bytes, qsizetype sanitizedOffset)
+{
+    const auto *begin = reinterpret_cast<const unsigned char *>(bytes.data());
+    const auto *end = begin + bytes.size();
+    const unsigned char *p = begin;
+    qsizetype sanitized = 0;
+    while (p < end) {
+        const unsigned char *runEnd = p + fastValidPrefixLength(p, end);
+        if (sanitizedOffset < sanitized + (runEnd - p))
+            return (p - begin) + qMax<qsizetype>(0, sanitizedOffset - sanitized);
+        sanitized += runEnd - p;
+        p = runEnd;
+        if (p == end)
+            break;
+        if (sanitizedOffset < sanitized + 3)
+            return p - begin;
+        sanitized += 3;
+        p += decodeMultiByte(p, end).length;
+    }
+    return bytes.size();
+}
+
 qsizetype countInvalidSubparts(QByteArrayView bytes)
 {
     qsizetype count = 0;

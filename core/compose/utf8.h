@@ -28,6 +28,11 @@ QByteArray sanitize(QByteArrayView bytes, qsizetype *replacements = nullptr);
 // The same decoding, to UTF-16.
 QString decode(QByteArrayView bytes, qsizetype *replacements = nullptr);
 
+// Where byte `sanitizedOffset` of sanitize(bytes) came from in `bytes`: the
+// same byte within a valid run, the start of the invalid subpart a
+// replacement stands for; bytes.size() at or past the end.
+qsizetype rawOffset(QByteArrayView bytes, qsizetype sanitizedOffset);
+
 // Number of maximal invalid subparts, without building any output.
 qsizetype countInvalidSubparts(QByteArrayView bytes);
 

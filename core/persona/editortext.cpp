@@ -232,6 +232,42 @@ QByteArray fromEditorText(QStringView text, const TextFormat &format)
     return out;
 }
 
+TextPlace placeInEditor(QByteArrayView bytes, qsizetype offset, QByteArrayView shown)
+{
+    offset = qBound<qsizetype>(0, offset, bytes.size());
+    auto byteAt = [&bytes](qsizetype i) { return static_cast<unsigned char>(bytes[i]); };
+    // Inside a character: its lead byte, when one is within reach.
+    for (qsizetype back = 1; back <= 3 && offset - back >= 0 && offset < bytes.size()
+                             && (byteAt(offset) & 0xC0) == 0x80;
+         ++back) {
+        if ((byteAt(offset - back) & 0xC0) == 0xC0) {
+            offset -= back;
+            break;
+        }
+        if ((byteAt(offset - back) & 0xC0) != 0x80)
+            break;
+    }
+    // Between the CR and the LF of one break: the break.
+    if (offset > 0 && offset < bytes.size() && bytes[offset - 1] == '\r' && bytes[offset] == '\n')
+        --offset;
+    qsizetype position = 0;
+    if (!(bytes.startsWith("\xEF\xBB\xBF") && offset < 3))
+        position = toEditorText(bytes.first(offset)).text.size();
+
+    const QString shownText = toEditorText(shown).text;
+    if (shown != bytes) {
+        const TextChange change = textChange(toEditorText(bytes).text, shownText);
+        if (position >= change.position + change.removed)
+            position += change.inserted - change.removed;
+        else if (position > change.position)
+            position = change.position;
+    }
+    position = qBound<qsizetype>(0, position, shownText.size());
+    const QStringView before = QStringView(shownText).first(position);
+    const qsizetype lineStart = before.lastIndexOf(u'\n') + 1;
+    return {qint64(before.count(u'\n')) + 1, qint64(position - lineStart)};
+}
+
 TextChange textChange(QStringView before, QStringView after)
 {
     const qsizetype shorter = qMin(before.size(), after.size());

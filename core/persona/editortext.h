@@ -76,6 +76,22 @@ struct TextChange
 };
 TextChange textChange(QStringView before, QStringView after);
 
+// Where byte `offset` of a file holding `bytes` is in a pane that holds the
+// file `shown` (the same bytes, or the unsaved buffer when the file is
+// compared as it is on disk): the 1-based line and the column in UTF-16
+// units of toEditorText(shown).text. Counted as the pane counts them: a BOM
+// is not there, every line break (LF, CR LF, lone CR) is one, an invalid
+// sequence is one U+FFFD. An offset inside a character or between the CR and
+// LF of a break stands for its start. When `shown` differs from `bytes`, a
+// place before their differing range keeps its text, one after it moves
+// with it, one inside it goes to its start.
+struct TextPlace
+{
+    qint64 line = 1;
+    qint64 column = 0;
+};
+TextPlace placeInEditor(QByteArrayView bytes, qsizetype offset, QByteArrayView shown);
+
 // Whether `bytes` hold a line longer than `limit` bytes. A pane cuts such a
 // line for display, so it cannot follow a change of it by a range edit.
 bool hasLineLongerThan(QByteArrayView bytes, qsizetype limit);

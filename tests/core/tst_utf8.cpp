@@ -95,6 +95,9 @@ private Q_SLOTS:
     void longRandomAgainstReference();
 
     void sanitizeSharesValidInput();
+    void rawOffset_data();
+    void rawOffset();
+    void rawOffsetOfEveryBoundary();
     void everyCodePointRoundTrips();
 
     void trimsEveryWhiteSpace_data();
@@ -531,6 +534,68 @@ void tst_Utf8::sanitizeSharesValidInput()
     QCOMPARE(out, valid);
     QCOMPARE(count, qsizetype(0));
     QVERIFY(out.isSharedWith(valid));
+}
+
+void tst_Utf8::rawOffset_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<int>("sanitized");
+    QTest::addColumn<int>("raw");
+    const QByteArray invalid("a\xFF\xE2\x82z"); // a, FFFD (FF), FFFD (E2 82), z
+    QTest::newRow("valid run") << QByteArray("caf\xC3\xA9 ok") << 5 << 5;
+    QTest::newRow("before a replacement") << invalid << 1 << 1;
+    QTest::newRow("inside a replacement") << invalid << 2 << 1;
+    QTest::newRow("second replacement") << invalid << 4 << 2;
+    QTest::newRow("inside the second") << invalid << 6 << 2;
+    QTest::newRow("after both") << invalid << 7 << 4;
+    QTest::newRow("the end") << invalid << 8 << 5;
+    QTest::newRow("past the end") << invalid << 50 << 5;
+    QTest::newRow("empty") << QByteArray() << 0 << 0;
+}
+
+void tst_Utf8::rawOffset()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(int, sanitized);
+    QFETCH(int, raw);
+    QCOMPARE(utf8::rawOffset(bytes, sanitized), qsizetype(raw));
+}
+
+// Every place where a prefix of the bytes sanitizes to a prefix of the whole
+// (a boundary, or a place inside an invalid subpart) leads back to the
+// boundary whose prefix sanitizes the same, not before it.
+void tst_Utf8::rawOffsetOfEveryBoundary()
+{
+    QRandomGenerator random(4242);
+    static const char pieces[][5] = {"a",
+                                     " ",
+                                     "\xC3\xA9",
+                                     "\xE2\x82\xAC",
+                                     "\xF0\x9F\x98\x80",
+                                     "\xFF",
+                                     "\x80",
+                                     "\xE2\x82",
+                                     "\xF0\x9F",
+                                     "\xC3",
+                                     "\xED\xA0"};
+    for (int round = 0; round < 500; ++round) {
+        QByteArray bytes;
+        const int count = int(random.bounded(1, 12));
+        for (int i = 0; i < count; ++i)
+            bytes += pieces[random.bounded(int(std::size(pieces)))];
+        const QByteArray whole = utf8::sanitize(QByteArrayView(bytes));
+        int boundaries = 0;
+        for (qsizetype r = 0; r <= bytes.size(); ++r) {
+            const QByteArray prefix = utf8::sanitize(QByteArrayView(bytes).first(r));
+            if (!whole.startsWith(prefix))
+                continue;
+            ++boundaries;
+            const qsizetype back = utf8::rawOffset(bytes, prefix.size());
+            QVERIFY(back >= r);
+            QCOMPARE(utf8::sanitize(QByteArrayView(bytes).first(back)), prefix);
+        }
+        QVERIFY(boundaries >= 2); // the start and the end at least
+    }
 }
 
 void tst_Utf8::everyCodePointRoundTrips()

@@ -93,6 +93,8 @@ private Q_SLOTS:
     void jumpLandsOnFirstChange();
     void jumpLandsInCutLines_data();
     void jumpLandsInCutLines();
+    void jumpCountsAsThePaneDoes_data();
+    void jumpCountsAsThePaneDoes();
     void diffShowsInvisibles();
     void tamperedSnapshotIsReported();
 
@@ -433,6 +435,75 @@ void tst_Compare::jumpLandsInCutLines()
     QCOMPARE(text.lastIndexOf(rest.left(20)), at);
     QCOMPARE(at, commonPrefixLength(before, after));
     QCOMPARE(qint64(text.left(at).count(QChar::ParagraphSeparator) + 1), line);
+}
+
+void tst_Compare::jumpCountsAsThePaneDoes_data()
+{
+    QTest::addColumn<QByteArray>("before");
+    QTest::addColumn<QByteArray>("after");
+    QTest::addColumn<QString>("unsaved"); // typed at the top of the pane, the on-disk view compared
+    QTest::addColumn<int>("block");       // the pane's line, 0-based
+    QTest::addColumn<QString>("changed"); // the pane's text at the first change
+
+    QTest::newRow("CR LF") << QByteArray("One\r\nTwo\r\nThree old words\r\n")
+                           << QByteArray("One\r\nTwo\r\nThree new words\r\n") << QString() << 2
+                           << QStringLiteral("new words");
+    // The file's lines are its line feeds; the pane breaks at each CR.
+    QTest::newRow("lone CR") << QByteArray("One\rTwo\rThree old words\r")
+                             << QByteArray("One\rTwo\rThree new words\r") << QString() << 2
+                             << QStringLiteral("new words");
+    QTest::newRow("invalid UTF-8 before it")
+        << QByteArray("One\nT\xFF\xFEwo \xF0\x9F\x98\x80 old words\n")
+        << QByteArray("One\nT\xFF\xFEwo \xF0\x9F\x98\x80 new words\n") << QString() << 1
+        << QStringLiteral("new words");
+    QTest::newRow("BOM") << QByteArray("\xEF\xBB\xBFOne old words\n")
+                         << QByteArray("\xEF\xBB\xBFOne new words\n") << QString() << 0
+                         << QStringLiteral("new words");
+    QTest::newRow("on disk, unsaved lines above")
+        << QByteArray("One\nTwo\nThree old words\n") << QByteArray("One\nTwo\nThree new words\n")
+        << QStringLiteral("Unsaved\nlines\n") << 4 << QStringLiteral("new words");
+}
+
+// The jump lands on the first changed character as the pane counts lines and
+// columns, whatever the file's line breaks and bytes, and in the on-disk view
+// also when the pane holds unsaved text.
+void tst_Compare::jumpCountsAsThePaneDoes()
+{
+    QFETCH(QByteArray, before);
+    QFETCH(QByteArray, after);
+    QFETCH(QString, unsaved);
+    QFETCH(int, block);
+    QFETCH(QString, changed);
+    m_window->close();
+    m_window.reset();
+    QVERIFY(writeInPlace(QDir(persona()).filePath(slotName(6)), before));
+    openWindow();
+    const QString frozen = freeze();
+    QVERIFY(!frozen.isEmpty());
+    QVERIFY(writeInPlace(QDir(persona()).filePath(slotName(6)), after));
+    m_window->model()->refreshSlot(6);
+    m_window->panes()->showPane(6);
+    QPlainTextEdit *editor = pane(6)->editor();
+    QTRY_VERIFY(editor->toPlainText().contains(QStringLiteral("new words")));
+    if (!unsaved.isEmpty()) {
+        editor->moveCursor(QTextCursor::Start);
+        for (const QString &line : unsaved.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+            QTest::keyClicks(editor, line);
+            QTest::keyClick(editor, Qt::Key_Return);
+        }
+        QVERIFY(m_window->model()->slot(6).dirty);
+        m_window->previewPanel()->unsavedToggle()->setChecked(false);
+    }
+    CompareDialog *dialog = compare(frozen);
+    QVERIFY(dialog);
+    checkAgainstCore(dialog, unsaved.isEmpty() ? SoulView::Unsaved : SoulView::OnDisk);
+    m_window->panes()->showPane(0);
+    QTest::mouseClick(dialog->jumpButton(), Qt::LeftButton);
+    QTRY_COMPARE(QApplication::focusWidget(), editor);
+    const QTextCursor cursor = editor->textCursor();
+    QCOMPARE(cursor.blockNumber(), block);
+    const QString rest = cursor.block().text().mid(cursor.positionInBlock());
+    QVERIFY2(rest.startsWith(changed), qPrintable(rest));
 }
 
 void tst_Compare::diffShowsInvisibles()

@@ -1,6 +1,7 @@
 #include "editortext.h"
 
 #include <QTest>
+#include <QTextBlock>
 #include <QTextCursor>
 #include <QTextDocument>
 
@@ -142,6 +143,8 @@ private Q_SLOTS:
     void textChangeIsTheDifferingRange();
     void textChangeAppliedToADocument_data();
     void textChangeAppliedToADocument();
+    void placeInEditor_data();
+    void placeInEditor();
 };
 
 void tst_EditorText::roundTrip_data()
@@ -404,6 +407,78 @@ void tst_EditorText::textChangeAppliedToADocument()
         document.undo();
     }
     QCOMPARE(text(), before);
+}
+
+void tst_EditorText::placeInEditor_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QByteArray>("at"); // the place is where this first occurs in `bytes`
+    QTest::addColumn<int>("shift");     // bytes after it (into a character or a break)
+    QTest::addColumn<QByteArray>("shown");
+    QTest::addColumn<qint64>("line");
+    QTest::addColumn<qint64>("column");
+
+    const QByteArray lf("one\ntwo\nthree word\n");
+    QTest::newRow("line feeds") << lf << QByteArray("word") << 0 << lf << qint64(3) << qint64(6);
+    QTest::newRow("start") << lf << QByteArray("one") << 0 << lf << qint64(1) << qint64(0);
+    QTest::newRow("end") << lf << QByteArray() << int(lf.size()) << lf << qint64(4) << qint64(0);
+    const QByteArray crlf("one\r\ntwo\r\nthree word\r\n");
+    QTest::newRow("CR LF") << crlf << QByteArray("word") << 0 << crlf << qint64(3) << qint64(6);
+    QTest::newRow("between CR and LF")
+        << crlf << QByteArray("\r\nthree") << 1 << crlf << qint64(2) << qint64(3);
+    const QByteArray cr("one\rtwo\rthree word\r");
+    QTest::newRow("lone CR") << cr << QByteArray("word") << 0 << cr << qint64(3) << qint64(6);
+    const QByteArray bom("\xEF\xBB\xBFone\ntwo word");
+    QTest::newRow("BOM") << bom << QByteArray("word") << 0 << bom << qint64(2) << qint64(4);
+    QTest::newRow("inside the BOM")
+        << bom << QByteArray("\xBB") << 0 << bom << qint64(1) << qint64(0);
+    const QByteArray invalid("a\xFF\xC3(b word\n");
+    // Two U+FFFD, one for each maximal invalid subpart.
+    QTest::newRow("invalid UTF-8 before")
+        << invalid << QByteArray("word") << 0 << invalid << qint64(1) << qint64(6);
+    const QByteArray wide("\xF0\x9F\x98\x80 \xC3\xA9t\xC3\xA9 word");
+    // U+1F600 is two units, U+00E9 one.
+    QTest::newRow("after wide characters")
+        << wide << QByteArray("word") << 0 << wide << qint64(1) << qint64(7);
+    QTest::newRow("inside a character")
+        << wide << QByteArray("\x98") << 0 << wide << qint64(1) << qint64(0);
+    QTest::newRow("inside the second character")
+        << wide << QByteArray("\xA9t") << 0 << wide << qint64(1) << qint64(3);
+
+    const QByteArray disk("alpha\nbeta\ngamma word\n");
+    QTest::newRow("unsaved lines before it")
+        << disk << QByteArray("word") << 0 << QByteArray("alpha\nnew\nlines\nbeta\ngamma word\n")
+        << qint64(5) << qint64(6);
+    QTest::newRow("unsaved text after it")
+        << disk << QByteArray("beta") << 0 << QByteArray("alpha\nbeta\ngamma word and more\n")
+        << qint64(2) << qint64(0);
+    QTest::newRow("inside the unsaved change")
+        << disk << QByteArray("eta") << 0 << QByteArray("alpha\nBETA\ngamma word\n") << qint64(2)
+        << qint64(0);
+    QTest::newRow("unsaved in another line break")
+        << disk << QByteArray("word") << 0 << QByteArray("alpha\r\nbeta\r\ngamma word\r\n")
+        << qint64(3) << qint64(6);
+}
+
+void tst_EditorText::placeInEditor()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(QByteArray, at);
+    QFETCH(int, shift);
+    QFETCH(QByteArray, shown);
+    QFETCH(qint64, line);
+    QFETCH(qint64, column);
+    const qsizetype found = at.isEmpty() ? 0 : bytes.indexOf(at);
+    QVERIFY(found >= 0);
+    const TextPlace place = soul::placeInEditor(bytes, found + shift, shown);
+    QCOMPARE(place.line, line);
+    QCOMPARE(place.column, column);
+    // The place is in the pane's text, as a QTextDocument holds it.
+    QTextDocument document;
+    document.setPlainText(toEditorText(shown).text);
+    const QTextBlock block = document.findBlockByNumber(int(line - 1));
+    QVERIFY(block.isValid());
+    QVERIFY(column <= block.length() - 1);
 }
 
 QTEST_MAIN(tst_EditorText)

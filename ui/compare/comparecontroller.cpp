@@ -1,6 +1,7 @@
 #include "comparecontroller.h"
 
 #include "composer.h"
+#include "editortext.h"
 #include "linediff.h"
 #include "preview/previewmarks.h"
 #include "preview/soulpreview.h"
@@ -419,8 +420,14 @@ QPair<qint64, qint64> CompareController::firstChangePlace() const
         const QByteArrayView valid = line.first(utf8::validPrefixLength(line));
         bytes += valid.size() - utf8::trimmedStart(valid).size();
     }
-    bytes = qBound<qsizetype>(0, bytes, line.size());
-    return {change.line, qint64(utf8::decode(line.first(bytes).toByteArray()).size())};
+    // The column counts the soul's bytes, where each invalid sequence of the
+    // file is a three-byte U+FFFD.
+    bytes = utf8::rawOffset(line, bytes);
+    // In the pane's own lines and columns: it breaks lines at CRs too, and
+    // in the on-disk view it may hold unsaved text.
+    const QByteArray &shown = state.bufferPresent ? state.bufferBytes : state.diskBytes;
+    const TextPlace place = placeInEditor(raw, lineStart + bytes, shown);
+    return {place.line, place.column};
 }
 
 QString CompareController::prefixSentence() const

@@ -64,9 +64,11 @@ public:
     // DiffDelayMs after its comparison.
     QString diffHtml() const { return m_diffHtml; }
 
-    // Where the first change is in its slot's text as the model holds it
-    // now: the 1-based line and the column in UTF-16 units (the body's
-    // trimmed start counted in again). {0, 0} without a change.
+    // Where the first change is in its slot's pane now: the 1-based line
+    // and the column in UTF-16 units as the pane counts them (the body's
+    // trimmed start counted in again; placeInEditor(), also when the pane
+    // holds unsaved text and the on-disk view is compared). {0, 0} without a
+    // change.
     QPair<qint64, qint64> firstChangePlace() const;
 
     static constexpr int DiffDelayMs = 150;

@@ -37,7 +37,7 @@ public:
 
 Q_SIGNALS:
     // Show `line` (1-based) of slot `slot`'s pane, at `column` (UTF-16
-    // units of the line as the model's text holds it).
+    // units of the line), both as the pane counts them.
     void jumpRequested(int slot, qint64 line, qint64 column);
 
 private:
