@@ -327,7 +327,7 @@ void TestLivePrefix::snapshotSharesLiveArrays()
     QVERIFY(enc);
     const LiveSections shared = liveOf(Base);
     LivePrefix live(shared, enc.value());
-    QCOMPARE(live.snapshot().section[6]->constData(), shared.section[6]->constData());
+    QVERIFY(live.snapshot().section[6]->constData() == shared.section[6]->constData());
     LiveComparison got = live.compare(shared);
     QVERIFY(got.prefix.identical);
     QCOMPARE(got.encodedSections, 0);
