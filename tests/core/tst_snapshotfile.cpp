@@ -103,8 +103,11 @@ private Q_SLOTS:
     void readsSoulOnce();
 
 private:
-    // Writes the sample persona, freezes it and returns the soul's path.
-    QString freezeSample();
+    // Writes the sample persona, freezes it and returns the soul's path;
+    // with a schema 1 manifest when `oldManifest`.
+    QString freezeSample(bool oldManifest);
+    // Rows of the column "oldManifest": schema 2 and schema 1.
+    static void schemaRows();
 
     std::unique_ptr<QTemporaryDir> m_persona;
     std::unique_ptr<QTemporaryDir> m_out;
@@ -123,7 +126,7 @@ void tst_SnapshotFile::init()
     QVERIFY(m_out->isValid());
 }
 
-QString tst_SnapshotFile::freezeSample()
+QString tst_SnapshotFile::freezeSample(bool oldManifest)
 {
     const QMap<int, QByteArray> files = sampleFiles();
     for (auto it = files.begin(); it != files.end(); ++it) {
@@ -134,23 +137,30 @@ QString tst_SnapshotFile::freezeSample()
     if (!snapshot)
         return {};
     const QString soulPath = QDir(m_out->path()).filePath(QStringLiteral("ava.soul.md"));
-    return writeSnapshot(*snapshot, soulPath, false) ? soulPath : QString();
+    if (!writeSnapshot(*snapshot, soulPath, false)
+        || (oldManifest && !makeOld(manifestPathFor(soulPath)))) {
+        return {};
+    }
+    return soulPath;
 }
 
-void tst_SnapshotFile::sameSectionsAsWhole_data()
+void tst_SnapshotFile::schemaRows()
 {
     QTest::addColumn<bool>("oldManifest");
     QTest::newRow("schema 2, sections recorded") << false;
     QTest::newRow("schema 1, sections recovered") << true;
 }
 
+void tst_SnapshotFile::sameSectionsAsWhole_data()
+{
+    schemaRows();
+}
+
 void tst_SnapshotFile::sameSectionsAsWhole()
 {
     QFETCH(bool, oldManifest);
-    const QString soulPath = freezeSample();
+    const QString soulPath = freezeSample(oldManifest);
     QVERIFY(!soulPath.isEmpty());
-    if (oldManifest)
-        QVERIFY(makeOld(manifestPathFor(soulPath)));
     const Result<LoadedSnapshot> whole = loadSnapshot(soulPath);
     QVERIFY2(whole, qPrintable(whole.error()));
     const Result<SnapshotSections> cut = loadSnapshotSections(soulPath);
@@ -307,11 +317,9 @@ void tst_SnapshotFile::failsAsWhole()
     QFETCH(bool, oldManifest);
     QFETCH(Spoil, spoil);
     QFETCH(QString, sentence);
-    const QString soulPath = freezeSample();
+    const QString soulPath = freezeSample(oldManifest);
     QVERIFY(!soulPath.isEmpty());
     const QString manifestPath = manifestPathFor(soulPath);
-    if (oldManifest)
-        QVERIFY(makeOld(manifestPath));
     QVERIFY(spoil(soulPath, manifestPath));
     const Result<LoadedSnapshot> whole = loadSnapshot(soulPath);
     QVERIFY(!whole);
@@ -325,18 +333,14 @@ void tst_SnapshotFile::failsAsWhole()
 
 void tst_SnapshotFile::sharesKnownSections_data()
 {
-    QTest::addColumn<bool>("oldManifest");
-    QTest::newRow("schema 2") << false;
-    QTest::newRow("schema 1") << true;
+    schemaRows();
 }
 
 void tst_SnapshotFile::sharesKnownSections()
 {
     QFETCH(bool, oldManifest);
-    const QString soulPath = freezeSample();
+    const QString soulPath = freezeSample(oldManifest);
     QVERIFY(!soulPath.isEmpty());
-    if (oldManifest)
-        QVERIFY(makeOld(manifestPathFor(soulPath)));
     const QMap<int, QByteArray> files = sampleFiles();
     KnownSections known;
     // AGENTS.md as it is; SOUL.md edited in one view and as it is in the
@@ -361,7 +365,7 @@ void tst_SnapshotFile::sharesKnownSections()
 
 void tst_SnapshotFile::readsSoulOnce()
 {
-    const QString soulPath = freezeSample();
+    const QString soulPath = freezeSample(false);
     QVERIFY(!soulPath.isEmpty());
     const qint64 soulBytes = QFileInfo(soulPath).size();
     const qint64 manifestBytes = QFileInfo(manifestPathFor(soulPath)).size();
