@@ -17,6 +17,13 @@ constexpr qsizetype ProbeBytes = 64;
 // Snapshot blocks whose ids are kept for the next prefix.
 constexpr size_t HeldBlocks = 2;
 
+// A snapshot section read equal to the model's is that very array: no
+// bytes to compare.
+bool sameBytes(QByteArrayView a, QByteArrayView b)
+{
+    return a.size() == b.size() && (a.data() == b.data() || a == b);
+}
+
 bool isAsciiLetter(char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
@@ -111,20 +118,23 @@ qsizetype chunkSuffix(const C &a, const C &b, qsizetype limit)
 
 } // namespace
 
-LivePrefix::LivePrefix(SectionedSoul snapshot, TokenEncoding encoding)
+LivePrefix::LivePrefix(LiveSections snapshot, TokenEncoding encoding)
     : m_snapshot(std::move(snapshot))
     , m_encoding(std::move(encoding))
 {
     int last = -1;
     for (int slot = 0; slot < SlotCount; ++slot) {
-        if (m_snapshot.present(slot))
+        if (m_snapshot.section[size_t(slot)])
             last = slot;
     }
+    qsizetype offset = 0;
     for (int slot = 0; slot < SlotCount; ++slot) {
-        if (!m_snapshot.present(slot))
+        if (!m_snapshot.section[size_t(slot)])
             continue;
         SnapshotChunk c;
-        c.chunk = {slot, m_snapshot.section(slot), slot != last};
+        c.chunk = {slot, QByteArrayView(*m_snapshot.section[size_t(slot)]), slot != last};
+        m_snapshotOffset[size_t(slot)] = offset;
+        offset += c.chunk.size();
         if (m_encoding.bytesAreIds) {
             c.count = c.chunk.size();
         } else {
@@ -297,8 +307,7 @@ void LivePrefix::updateSlot(int slot, const LiveSections &live, bool joined, Liv
     const bool same = ls.present && ls.section.constData() == section->constData()
                       && ls.section.size() == section->size();
     const bool equal = same ? ls.equal
-                            : ai >= 0
-                                  && m_chunks[size_t(ai)].chunk.section == QByteArrayView(*section);
+                            : ai >= 0 && sameBytes(m_chunks[size_t(ai)].chunk.section, *section);
     out.status[size_t(slot)] = ai < 0  ? SectionStatus::Added
                                : equal ? SectionStatus::Unchanged
                                        : SectionStatus::Changed;
@@ -445,7 +454,7 @@ LiveComparison LivePrefix::compare(const LiveSections &live)
             FirstChange change;
             change.slot = slot;
             change.file = slotName(slot);
-            change.offset = s == SectionStatus::Removed ? m_snapshot.sectionOffset[size_t(slot)]
+            change.offset = s == SectionStatus::Removed ? m_snapshotOffset[size_t(slot)]
                                                         : offset[size_t(slot)];
             out.firstChange = change;
         }

@@ -25,9 +25,10 @@
 // of both sides from that block on, encoded there on demand.
 namespace soul {
 
-// The live side, as the persona model holds it: each present slot's section
+// A soul as one array per section: each present slot's section
 // ("## NAME\n\n" + body), whether it was truncated, and the line of its file
-// where the body starts. The arrays are shared with the model, not copied.
+// where the body starts. The live side's arrays are shared with the model,
+// not copied; a snapshot's are shared with it where they are equal.
 struct LiveSections
 {
     std::array<std::optional<QByteArray>, SlotCount> section;
@@ -54,9 +55,12 @@ struct LiveComparison
 class LivePrefix
 {
 public:
-    LivePrefix(SectionedSoul snapshot, TokenEncoding encoding);
+    // The snapshot as one array per section (as loadSnapshotSections() reads
+    // it, sharing the arrays the model holds where they are equal), kept for
+    // the life of the comparison; its chunks view those arrays.
+    LivePrefix(LiveSections snapshot, TokenEncoding encoding);
 
-    const SectionedSoul &snapshot() const { return m_snapshot; }
+    const LiveSections &snapshot() const { return m_snapshot; }
     const TokenEncoding &encoding() const { return m_encoding; }
 
     // The snapshot (a) against `live` (b): the same numbers as
@@ -129,7 +133,9 @@ private:
                                      qint64 &encoded) const;
     int snapshotChunkOf(int slot) const;
 
-    SectionedSoul m_snapshot;
+    LiveSections m_snapshot;
+    // Where each snapshot section starts in the soul its chunks make.
+    std::array<qsizetype, SlotCount> m_snapshotOffset{};
     TokenEncoding m_encoding;
     std::vector<SnapshotChunk> m_chunks;
     std::array<LiveSlot, SlotCount> m_live;

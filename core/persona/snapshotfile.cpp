@@ -10,138 +10,363 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
+#include <limits>
+#include <vector>
+
 namespace soul {
 
 namespace {
 
+// Bytes read at a time between sections.
+constexpr qint64 ReadBytes = qint64(64) * 1024;
+
+QString readError(const QString &path, const QString &what, const QFile &file)
+{
+    return QStringLiteral("%1: cannot read %2 (%3).").arg(path, what, file.errorString());
+}
+
 Result<QByteArray> readWhole(const QString &path, const QString &what)
 {
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        return Result<QByteArray>::failure(
-            QStringLiteral("%1: cannot read %2 (%3).").arg(path, what, file.errorString()));
-    }
+    if (!file.open(QIODevice::ReadOnly))
+        return Result<QByteArray>::failure(readError(path, what, file));
     QByteArray bytes = file.readAll();
-    if (file.error() != QFileDevice::NoError) {
-        return Result<QByteArray>::failure(
-            QStringLiteral("%1: cannot read %2 (%3).").arg(path, what, file.errorString()));
-    }
+    if (file.error() != QFileDevice::NoError)
+        return Result<QByteArray>::failure(readError(path, what, file));
     return bytes;
 }
 
-// Sections as a schema 2 manifest records them, checked against the soul.
-Result<SectionedSoul> manifestSections(const QByteArray &soul,
-                                       const QJsonArray &files,
-                                       const QString &soulPath,
-                                       const QString &manifestPath)
+// A section where the manifest records it.
+struct RecordedSection
 {
-    SectionedSoul s;
-    s.label = soulPath;
-    s.soul = soul;
-    for (const QJsonValue &value : files) {
-        const QJsonObject file = value.toObject();
-        const QString name = file.value(QStringLiteral("name")).toString();
-        const int slot = slotIndex(name);
-        const QJsonObject section = file.value(QStringLiteral("section")).toObject();
-        const qint64 offset = section.value(QStringLiteral("offset")).toInteger(-1);
-        const qint64 length = section.value(QStringLiteral("bytes")).toInteger(-1);
-        const qint64 bodyLine = section.value(QStringLiteral("bodyLine")).toInteger(1);
-        // A snapshot is a toolnexus soul, as Freeze and Export write it.
-        const QByteArray head = slot < 0 ? QByteArray()
-                                         : ComposeRule::toolnexus().sectionHead(slot);
-        if (slot < 0 || offset < 0 || length < head.size() || offset + length > soul.size()
-            || bodyLine < 1 || !QByteArrayView(soul).sliced(offset).startsWith(head)) {
-            return Result<SectionedSoul>::failure(
-                QStringLiteral("%1: the section it records for '%2' is not where the soul "
-                               "holds it. Export the persona again.")
-                    .arg(manifestPath, name));
-        }
-        s.sectionOffset[size_t(slot)] = offset;
-        s.sectionLength[size_t(slot)] = length;
-        s.bodyFirstLine[size_t(slot)] = bodyLine;
-    }
-    return s;
-}
+    QString name;
+    int slot = -1;
+    qint64 offset = -1;
+    qint64 length = -1;
+    qint64 bodyLine = 1;
+};
 
-} // namespace
-
-Result<LoadedSnapshot> loadSnapshot(const QString &soulPath)
+// What a manifest says of its soul, read and checked as far as it can be
+// without the soul.
+struct Manifest
 {
-    using R = Result<LoadedSnapshot>;
-    LoadedSnapshot loaded;
-    loaded.soulPath = soulPath;
-    loaded.manifestPath = manifestPathFor(soulPath);
-    if (!QFileInfo(loaded.manifestPath).isFile()) {
+    QString path;
+    int schema = 1;
+    QStringList found;
+    QString sha256;
+    qint64 bytes = -1;
+    std::array<bool, SlotCount> truncated{};
+    // Each section's place, in the manifest's order; when it records them
+    // all (schema 2).
+    bool haveSections = false;
+    std::vector<RecordedSection> sections;
+};
+
+Result<Manifest> readManifest(const QString &soulPath)
+{
+    using R = Result<Manifest>;
+    Manifest m;
+    m.path = manifestPathFor(soulPath);
+    if (!QFileInfo(m.path).isFile()) {
         return R::failure(QStringLiteral("%1: no manifest beside it (%2). Give a persona folder, "
                                          "or a soul written by 'soulc export' with its manifest.")
-                              .arg(soulPath, loaded.manifestPath));
+                              .arg(soulPath, m.path));
     }
-    Result<QByteArray> manifestBytes = readWhole(loaded.manifestPath,
-                                                 QStringLiteral("the manifest"));
+    Result<QByteArray> manifestBytes = readWhole(m.path, QStringLiteral("the manifest"));
     if (!manifestBytes)
         return R::failure(manifestBytes.error());
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(*manifestBytes, &parseError);
     const QJsonObject manifest = doc.object();
     const QJsonObject soulFacts = manifest.value(QStringLiteral("soul")).toObject();
-    const QString expectedSha = soulFacts.value(QStringLiteral("sha256")).toString();
+    m.sha256 = soulFacts.value(QStringLiteral("sha256")).toString();
     if (doc.isNull()
         || manifest.value(QStringLiteral("format")).toString() != QLatin1String(ManifestFormat)
-        || expectedSha.isEmpty()) {
+        || m.sha256.isEmpty()) {
         return R::failure(
             QStringLiteral("%1: not a soul manifest (%2). Export the persona again.")
-                .arg(loaded.manifestPath,
+                .arg(m.path,
                      doc.isNull() ? parseError.errorString()
                                   : QStringLiteral("no \"format\": \"soul-snapshot\" with a soul "
                                                    "sha256")));
     }
-    loaded.schema = manifest.value(QStringLiteral("schema")).toInt(1);
-    if (loaded.schema > ManifestSchema) {
+    m.schema = manifest.value(QStringLiteral("schema")).toInt(1);
+    if (m.schema > ManifestSchema) {
         return R::failure(QStringLiteral("%1: written by a newer Soul Studio (manifest schema %2; "
                                          "this one reads up to %3). Update Soul Studio.")
-                              .arg(loaded.manifestPath)
-                              .arg(loaded.schema)
+                              .arg(m.path)
+                              .arg(m.schema)
                               .arg(ManifestSchema));
     }
+    m.bytes = soulFacts.value(QStringLiteral("bytes")).toInteger(-1);
+    for (const QJsonValue &name : manifest.value(QStringLiteral("found")).toArray())
+        m.found.append(name.toString());
 
+    const QJsonArray files = manifest.value(QStringLiteral("files")).toArray();
+    m.haveSections = m.schema >= 2 && files.size() == m.found.size();
+    for (const QJsonValue &value : files) {
+        const QJsonObject file = value.toObject();
+        RecordedSection r;
+        r.name = file.value(QStringLiteral("name")).toString();
+        r.slot = slotIndex(r.name);
+        if (r.slot >= 0)
+            m.truncated[size_t(r.slot)] = file.value(QStringLiteral("truncated")).toBool();
+        m.haveSections = m.haveSections && file.contains(QStringLiteral("section"));
+        const QJsonObject section = file.value(QStringLiteral("section")).toObject();
+        r.offset = section.value(QStringLiteral("offset")).toInteger(-1);
+        r.length = section.value(QStringLiteral("bytes")).toInteger(-1);
+        r.bodyLine = section.value(QStringLiteral("bodyLine")).toInteger(1);
+        m.sections.push_back(r);
+    }
+    if (!m.haveSections)
+        m.sections.clear();
+    return m;
+}
+
+QString soulMismatch(const QString &soulPath,
+                     const Manifest &m,
+                     qint64 actualBytes,
+                     const QByteArray &actualSha)
+{
+    return QStringLiteral("%1 does not match its manifest %2: the manifest records %3 bytes "
+                          "with SHA-256 %4, the file has %5 bytes with SHA-256 %6. The soul was "
+                          "changed after it was exported; compare the persona folder, or export "
+                          "it again.")
+        .arg(soulPath, m.path)
+        .arg(m.bytes)
+        .arg(m.sha256)
+        .arg(actualBytes)
+        .arg(QString::fromLatin1(actualSha));
+}
+
+// A snapshot is a toolnexus soul, as Freeze and Export write it.
+QByteArray sectionHead(int slot)
+{
+    return slot < 0 ? QByteArray() : ComposeRule::toolnexus().sectionHead(slot);
+}
+
+// Whether the recorded section lies within a soul of `soulBytes`, shares no
+// byte with another section, and is not a second one of its slot.
+bool fits(const std::vector<RecordedSection> &sections, size_t i, qint64 soulBytes)
+{
+    const RecordedSection &r = sections[i];
+    if (r.slot < 0 || r.offset < 0 || r.length < sectionHead(r.slot).size()
+        || r.offset + r.length > soulBytes || r.bodyLine < 1) {
+        return false;
+    }
+    for (size_t j = 0; j < sections.size(); ++j) {
+        const RecordedSection &o = sections[j];
+        if (j == i || o.slot < 0 || o.offset < 0 || o.length < 0)
+            continue;
+        if (o.slot == r.slot || (r.offset < o.offset + o.length && o.offset < r.offset + r.length))
+            return false;
+    }
+    return true;
+}
+
+// The sentence for the first section in the manifest's order that is not
+// where a soul of `soulBytes` can hold it or whose bytes do not start with
+// its head (`headAt(i)` says whether section i's do); empty when none.
+template<typename HeadAt>
+QString misplacedSection(const Manifest &m, qint64 soulBytes, HeadAt headAt)
+{
+    for (size_t i = 0; i < m.sections.size(); ++i) {
+        if (!fits(m.sections, i, soulBytes) || !headAt(i)) {
+            return QStringLiteral("%1: the section it records for '%2' is not where the soul "
+                                  "holds it. Export the persona again.")
+                .arg(m.path, m.sections[i].name);
+        }
+    }
+    return {};
+}
+
+// Sections as a schema 2 manifest records them, checked against the soul.
+Result<SectionedSoul> manifestSections(const QByteArray &soul,
+                                       const Manifest &m,
+                                       const QString &soulPath)
+{
+    const QString misplaced = misplacedSection(m, soul.size(), [&](size_t i) {
+        const RecordedSection &r = m.sections[i];
+        return QByteArrayView(soul).sliced(r.offset).startsWith(sectionHead(r.slot));
+    });
+    if (!misplaced.isEmpty())
+        return Result<SectionedSoul>::failure(misplaced);
+    SectionedSoul s;
+    s.label = soulPath;
+    s.soul = soul;
+    for (const RecordedSection &r : m.sections) {
+        s.sectionOffset[size_t(r.slot)] = r.offset;
+        s.sectionLength[size_t(r.slot)] = r.length;
+        s.bodyFirstLine[size_t(r.slot)] = r.bodyLine;
+    }
+    return s;
+}
+
+void setFacts(SnapshotFacts &facts, const QString &soulPath, const Manifest &m)
+{
+    facts.soulPath = soulPath;
+    facts.manifestPath = m.path;
+    facts.schema = m.schema;
+    facts.sectionsFromManifest = m.haveSections;
+    facts.found = m.found;
+    facts.soulSha256 = m.sha256.toLatin1();
+}
+
+Result<LoadedSnapshot> loadWhole(const QString &soulPath, const Manifest &m)
+{
+    using R = Result<LoadedSnapshot>;
     Result<QByteArray> soul = readWhole(soulPath, QStringLiteral("the soul"));
     if (!soul)
         return R::failure(soul.error());
     const QByteArray actualSha = QCryptographicHash::hash(*soul, QCryptographicHash::Sha256).toHex();
-    if (actualSha != expectedSha.toLatin1()) {
-        return R::failure(
-            QStringLiteral("%1 does not match its manifest %2: the manifest records %3 bytes "
-                           "with SHA-256 %4, the file has %5 bytes with SHA-256 %6. The soul was "
-                           "changed after it was exported; compare the persona folder, or export "
-                           "it again.")
-                .arg(soulPath, loaded.manifestPath)
-                .arg(soulFacts.value(QStringLiteral("bytes")).toInteger(-1))
-                .arg(expectedSha)
-                .arg(soul->size())
-                .arg(QString::fromLatin1(actualSha)));
-    }
-    loaded.soulSha256 = actualSha;
-    for (const QJsonValue &name : manifest.value(QStringLiteral("found")).toArray())
-        loaded.found.append(name.toString());
-
-    const QJsonArray files = manifest.value(QStringLiteral("files")).toArray();
-    bool haveSections = loaded.schema >= 2 && files.size() == loaded.found.size();
-    for (const QJsonValue &file : files)
-        haveSections = haveSections && file.toObject().contains(QStringLiteral("section"));
-    Result<SectionedSoul> sections
-        = haveSections ? manifestSections(*soul, files, soulPath, loaded.manifestPath)
-                       : recoverSections(*soul, loaded.found, soulPath);
+    if (actualSha != m.sha256.toLatin1())
+        return R::failure(soulMismatch(soulPath, m, soul->size(), actualSha));
+    Result<SectionedSoul> sections = m.haveSections ? manifestSections(*soul, m, soulPath)
+                                                    : recoverSections(*soul, m.found, soulPath);
     if (!sections)
         return R::failure(sections.error());
-    loaded.sectionsFromManifest = haveSections;
+    LoadedSnapshot loaded;
+    setFacts(loaded, soulPath, m);
     loaded.soul = std::move(sections).value();
-    for (const QJsonValue &value : files) {
-        const QJsonObject file = value.toObject();
-        const int slot = slotIndex(file.value(QStringLiteral("name")).toString());
-        if (slot >= 0)
-            loaded.soul.truncated[size_t(slot)] = file.value(QStringLiteral("truncated")).toBool();
-    }
+    for (int slot = 0; slot < SlotCount; ++slot)
+        loaded.soul.truncated[size_t(slot)] = m.truncated[size_t(slot)];
     return loaded;
+}
+
+// The array of `known` with the bytes `section`, if there is one.
+const QByteArray *knownEqual(QByteArrayView section, const QList<QByteArray> &known)
+{
+    for (const QByteArray &k : known) {
+        if (k.size() == section.size() && (k.constData() == section.data() || k == section))
+            return &k;
+    }
+    return nullptr;
+}
+
+// Schema 2: the soul in one pass, each section into an array of its own.
+Result<SnapshotSections> streamSections(const QString &soulPath,
+                                        const Manifest &m,
+                                        const KnownSections &known)
+{
+    using R = Result<SnapshotSections>;
+    QFile file(soulPath);
+    if (!file.open(QIODevice::ReadOnly | QIODevice::Unbuffered))
+        return R::failure(readError(soulPath, QStringLiteral("the soul"), file));
+
+    // Sections that overlap or lie past the end cannot be read one after
+    // another: the file is then only hashed, for the sentence that says why.
+    const bool keep = misplacedSection(m, file.size(), [](size_t) { return true; }).isEmpty();
+    std::vector<size_t> order(m.sections.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(), [&m](size_t a, size_t b) {
+        return m.sections[a].offset < m.sections[b].offset;
+    });
+
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    qint64 pos = 0;
+    // The first bytes at each recorded offset, as long as the head should be.
+    std::vector<QByteArray> heads(m.sections.size());
+    auto take = [&](const QByteArray &bytes) {
+        hash.addData(bytes);
+        for (size_t i = 0; i < m.sections.size(); ++i) {
+            const RecordedSection &r = m.sections[i];
+            if (r.slot < 0 || r.offset < 0)
+                continue;
+            const qint64 from = qMax(pos, r.offset);
+            const qint64 to = qMin(pos + bytes.size(), r.offset + sectionHead(r.slot).size());
+            if (from < to)
+                heads[i].append(QByteArrayView(bytes).sliced(from - pos, to - from));
+        }
+        pos += bytes.size();
+    };
+    auto readUpTo = [&](qint64 end) {
+        while (pos < end) {
+            const QByteArray chunk = file.read(qMin(ReadBytes, end - pos));
+            if (chunk.isEmpty())
+                return;
+            take(chunk);
+        }
+    };
+
+    if (!keep)
+        order.clear();
+    LiveSections sections;
+    for (size_t i : order) {
+        const RecordedSection &r = m.sections[i];
+        readUpTo(r.offset);
+        if (pos != r.offset)
+            break;
+        QByteArray bytes = file.read(r.length);
+        take(bytes);
+        if (bytes.size() != r.length)
+            break;
+        // Dropped for the model's equal array at once: while loading, only
+        // this one and the sections that differ are held.
+        if (const QByteArray *same = knownEqual(bytes, known[size_t(r.slot)]))
+            bytes = *same;
+        sections.section[size_t(r.slot)] = std::move(bytes);
+        sections.bodyFirstLine[size_t(r.slot)] = r.bodyLine;
+    }
+    readUpTo(std::numeric_limits<qint64>::max());
+    if (file.error() != QFileDevice::NoError)
+        return R::failure(readError(soulPath, QStringLiteral("the soul"), file));
+
+    const QByteArray actualSha = hash.result().toHex();
+    if (actualSha != m.sha256.toLatin1())
+        return R::failure(soulMismatch(soulPath, m, pos, actualSha));
+    const QString misplaced = misplacedSection(m, pos, [&](size_t i) {
+        return heads[i] == sectionHead(m.sections[i].slot);
+    });
+    if (!misplaced.isEmpty())
+        return R::failure(misplaced);
+    SnapshotSections out;
+    setFacts(out, soulPath, m);
+    out.sections = std::move(sections);
+    out.sections.truncated = m.truncated;
+    return out;
+}
+
+} // namespace
+
+Result<LoadedSnapshot> loadSnapshot(const QString &soulPath)
+{
+    Result<Manifest> manifest = readManifest(soulPath);
+    if (!manifest)
+        return Result<LoadedSnapshot>::failure(manifest.error());
+    return loadWhole(soulPath, *manifest);
+}
+
+Result<SnapshotSections> loadSnapshotSections(const QString &soulPath, const KnownSections &known)
+{
+    using R = Result<SnapshotSections>;
+    Result<Manifest> manifest = readManifest(soulPath);
+    if (!manifest)
+        return R::failure(manifest.error());
+    if (manifest->haveSections)
+        return streamSections(soulPath, *manifest, known);
+
+    // A manifest from before the sections were recorded (rare: Freeze and
+    // Export have written them since schema 2): the soul is read whole, its
+    // sections found from their heads, then each copied out, so the whole
+    // soul is not kept.
+    Result<LoadedSnapshot> whole = loadWhole(soulPath, *manifest);
+    if (!whole)
+        return R::failure(whole.error());
+    const SectionedSoul &soul = whole->soul;
+    SnapshotSections out;
+    static_cast<SnapshotFacts &>(out) = *whole;
+    for (int slot = 0; slot < SlotCount; ++slot) {
+        if (!soul.present(slot))
+            continue;
+        const QByteArrayView section = soul.section(slot);
+        const QByteArray *same = knownEqual(section, known[size_t(slot)]);
+        out.sections.section[size_t(slot)] = same ? *same : section.toByteArray();
+        out.sections.truncated[size_t(slot)] = soul.truncated[size_t(slot)];
+        out.sections.bodyFirstLine[size_t(slot)] = soul.bodyFirstLine[size_t(slot)];
+    }
+    return out;
 }
 
 Result<SectionedSoul> loadComparableSoul(const QString &path)

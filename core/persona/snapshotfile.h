@@ -1,16 +1,21 @@
 #pragma once
 
+#include "liveprefix.h"
 #include "result.h"
 #include "sectionedsoul.h"
 
 #include <QByteArray>
+#include <QList>
 #include <QString>
 #include <QStringList>
+
+#include <array>
 
 // Reading a frozen snapshot back: the soul file and the manifest beside it.
 namespace soul {
 
-struct LoadedSnapshot
+// What loading a snapshot found out besides its sections.
+struct SnapshotFacts
 {
     QString soulPath;
     QString manifestPath;
@@ -18,18 +23,43 @@ struct LoadedSnapshot
     bool sectionsFromManifest = false; // else recovered from the "## NAME" heads
     QStringList found;
     QByteArray soulSha256; // hex, as the manifest records it and the file has it
-    SectionedSoul soul;    // labelled with `soulPath`
+};
+
+struct LoadedSnapshot : SnapshotFacts
+{
+    SectionedSoul soul; // labelled with `soulPath`
 };
 
 // Reads `soulPath` and `soulPath`.manifest.json, and checks the soul's bytes
 // against the manifest's size and SHA-256. Fails with a sentence naming the
 // file: no manifest, a manifest that is not one, a soul that does not match
-// it (changed after export), sections the soul does not hold. A manifest of
-// schema 1 has no section offsets; they are recovered from the soul. Nor does
-// it say on which line of its file each body starts: line 1 is assumed, so a
-// first change in a file that began with blank lines is placed that many
-// lines early.
+// it (changed after export), sections the soul does not hold (or that
+// overlap). A manifest of schema 1 has no section offsets; they are recovered
+// from the soul. Nor does it say on which line of its file each body starts:
+// line 1 is assumed, so a first change in a file that began with blank lines
+// is placed that many lines early.
 Result<LoadedSnapshot> loadSnapshot(const QString &soulPath);
+
+// A snapshot as one array per section, for a comparison that lasts: the
+// sections equal to the model's share its arrays, so only the sections that
+// differ cost memory while it is open.
+struct SnapshotSections : SnapshotFacts
+{
+    LiveSections sections;
+};
+
+// Per slot, arrays the caller already holds (the model's sections of each
+// view); a section read equal to one of them is that array.
+using KnownSections = std::array<QList<QByteArray>, SlotCount>;
+
+// The checks and sentences of loadSnapshot(), with the soul read in one pass
+// when the manifest records where its sections are (schema 2): each section
+// is read into an array of its own and every byte, the joins too, goes
+// through the SHA-256; the bytes between sections are not kept. While it
+// loads, it holds one section besides those that differ from `known`; on a
+// failure it keeps nothing.
+Result<SnapshotSections> loadSnapshotSections(const QString &soulPath,
+                                              const KnownSections &known = {});
 
 // What a comparison takes as one side: a persona folder, composed now, or a
 // soul written by export with its manifest beside it (loadSnapshot()).

@@ -22,6 +22,21 @@ SectionedSoul soulOf(const Slots &files)
     return sectionedSoul(compose(buffers), QStringLiteral("soul"));
 }
 
+// A composed soul cut into one array per section, as a snapshot is read for
+// a comparison.
+LiveSections sectionsOf(const SectionedSoul &soul)
+{
+    LiveSections out;
+    for (int slot = 0; slot < SlotCount; ++slot) {
+        if (!soul.present(slot))
+            continue;
+        out.section[size_t(slot)] = soul.section(slot).toByteArray();
+        out.truncated[size_t(slot)] = soul.truncated[size_t(slot)];
+        out.bodyFirstLine[size_t(slot)] = soul.bodyFirstLine[size_t(slot)];
+    }
+    return out;
+}
+
 // The live side as the window builds it: one section per slot.
 LiveSections liveOf(const Slots &files)
 {
@@ -81,6 +96,7 @@ private Q_SLOTS:
     void editSequence_data();
     void editSequence();
     void truncatedSectionMoved();
+    void snapshotSharesLiveArrays();
 };
 
 void TestLivePrefix::joinedEqualsComposed()
@@ -133,7 +149,7 @@ void TestLivePrefix::sameAsWholeSoul()
     const Result<TokenEncoding> enc = tokenEncoding(encoding);
     QVERIFY2(enc, qPrintable(enc.error()));
     const SectionedSoul a = soulOf(Base);
-    LivePrefix live(a, enc.value());
+    LivePrefix live(sectionsOf(a), enc.value());
     // Twice: the second comparison comes from the caches.
     for (int round = 0; round < 2; ++round) {
         checkSameAsWholeSoul(live.compare(liveOf(after)), a, after, enc.value());
@@ -146,7 +162,7 @@ void TestLivePrefix::editsEncodeOnlyNewText()
 {
     const Result<TokenEncoding> enc = tokenEncoding(QStringLiteral("o200k_base"));
     QVERIFY(enc);
-    LivePrefix live(soulOf(Base), enc.value());
+    LivePrefix live(sectionsOf(soulOf(Base)), enc.value());
     Slots after = Base;
     after[6] = "- likes coffee\n- works late\n- the build is green\n";
     // Only MEMORY.md differs: one section is encoded, the rest are the snapshot's.
@@ -170,7 +186,7 @@ void TestLivePrefix::longSectionEditedInBlocks()
     const Result<TokenEncoding> enc = tokenEncoding(QStringLiteral("o200k_base"));
     QVERIFY(enc);
     const SectionedSoul a = soulOf(before);
-    LivePrefix live(a, enc.value());
+    LivePrefix live(sectionsOf(a), enc.value());
     Slots after = before;
     // Edits one after another, each on the text the previous one left.
     const QList<QPair<qsizetype, QByteArray>> edits{{100000, "word "},
@@ -242,7 +258,7 @@ void TestLivePrefix::editSequence()
     const Result<TokenEncoding> enc = tokenEncoding(encoding);
     QVERIFY2(enc, qPrintable(enc.error()));
     const SectionedSoul a = soulOf(Base);
-    LivePrefix live(a, enc.value());
+    LivePrefix live(sectionsOf(a), enc.value());
     // One comparison after another on the same caches, as the author edits.
     for (const Slots &step : steps) {
         checkSameAsWholeSoul(live.compare(liveOf(step)), a, step, enc.value());
@@ -273,7 +289,7 @@ void TestLivePrefix::truncatedSectionMoved()
     QVERIFY(enc);
     const SectionedSoul a = soulOf(before);
     QVERIFY(a.truncated[6]);
-    LivePrefix live(a, enc.value());
+    LivePrefix live(sectionsOf(a), enc.value());
     QCOMPARE(live.heldIds(), 0);
     Slots after = before;
     const QList<QPair<qsizetype, QByteArray>> edits{{500000, "q"},
@@ -301,6 +317,26 @@ void TestLivePrefix::truncatedSectionMoved()
         QVERIFY(live.heldIds() > 0);
         QVERIFY2(live.heldIds() < 20000, qPrintable(QString::number(live.heldIds())));
     }
+}
+
+void TestLivePrefix::snapshotSharesLiveArrays()
+{
+    // The snapshot's sections are the model's arrays where they are equal:
+    // the same comparison as with arrays of its own.
+    const Result<TokenEncoding> enc = tokenEncoding(QStringLiteral("o200k_base"));
+    QVERIFY(enc);
+    const LiveSections shared = liveOf(Base);
+    LivePrefix live(shared, enc.value());
+    QVERIFY(live.snapshot().section[6]->constData() == shared.section[6]->constData());
+    LiveComparison got = live.compare(shared);
+    QVERIFY(got.prefix.identical);
+    QCOMPARE(got.encodedSections, 0);
+    Slots after = Base;
+    after[6] = "- likes tea\n- works late\n- the build is red\n";
+    LiveSections edited = shared;
+    edited.section[6] = liveOf(after).section[6];
+    got = live.compare(edited);
+    checkSameAsWholeSoul(got, soulOf(Base), after, enc.value());
 }
 
 QTEST_GUILESS_MAIN(TestLivePrefix)

@@ -31,7 +31,7 @@ struct CompareController::Shared
     std::unique_ptr<LivePrefix> prefix;
     // The snapshot just opened: the worker counts its tokens (seconds for a
     // large one) and makes `prefix` of it, so opening never blocks typing.
-    std::optional<SectionedSoul> opened;
+    std::optional<LiveSections> opened;
     TokenEncoding encoding;
     CompareController *receiver = nullptr;
     std::atomic<quint64> latest{0}; // the newest generation asked for
@@ -155,7 +155,7 @@ QString diffToHtml(const QString &diff, bool invisibles)
     return html;
 }
 
-QString sectionsDiffHtml(const SectionedSoul &a,
+QString sectionsDiffHtml(const LiveSections &a,
                          const LiveSections &b,
                          const std::array<SectionStatus, SlotCount> &status,
                          bool invisibles)
@@ -177,7 +177,8 @@ QString sectionsDiffHtml(const SectionedSoul &a,
         // Diffed as bytes, without copying or decoding the sections: only
         // the lines between the ends both share are looked at, and only the
         // diff is decoded, to text as the preview shows it.
-        const QByteArrayView bodyA = a.body(slot);
+        const QByteArrayView bodyA
+            = QByteArrayView(*a.section[size_t(slot)]).sliced(sectionHeadLength(slot));
         const QByteArrayView bodyB
             = QByteArrayView(*b.section[size_t(slot)]).sliced(sectionHeadLength(slot));
         SectionedSoul before;
@@ -239,7 +240,16 @@ bool CompareController::open(const QString &soulPath)
     m_error.clear();
     m_hasResult = false;
     m_diffHtml.clear();
-    Result<LoadedSnapshot> loaded = loadSnapshot(soulPath);
+    // The sections the model holds now: those the snapshot has unchanged
+    // are not read into arrays of their own.
+    KnownSections known;
+    for (int slot = 0; slot < SlotCount; ++slot) {
+        for (const SoulView view : {SoulView::Unsaved, SoulView::OnDisk}) {
+            if (const std::optional<QByteArray> section = m_model->section(slot, view))
+                known[size_t(slot)].append(*section);
+        }
+    }
+    Result<SnapshotSections> loaded = loadSnapshotSections(soulPath, known);
     if (!loaded) {
         m_error = loaded.error();
         Q_EMIT updated();
@@ -254,7 +264,7 @@ bool CompareController::open(const QString &soulPath)
     {
         QMutexLocker lock(&m_shared->mutex);
         m_shared->prefix.reset();
-        m_shared->opened = loaded.value().soul;
+        m_shared->opened = std::move(loaded).value().sections;
         m_shared->encoding = encoding.value();
     }
     refresh();
@@ -349,7 +359,7 @@ void CompareController::startDiff()
     const bool invisibles = m_showInvisibles;
     std::shared_ptr<Shared> shared = m_shared;
     m_pool.start([shared, live, status, generation, invisibles] {
-        SectionedSoul a;
+        LiveSections a;
         {
             QMutexLocker lock(&shared->mutex);
             if (!shared->receiver || !shared->prefix)
