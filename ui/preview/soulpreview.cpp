@@ -1,8 +1,8 @@
 #include "soulpreview.h"
 
-#include "previewlayout.h"
 #include "previewmarks.h"
 #include "rangeplan.h"
+#include "text/wraplayout.h"
 #include "utf8.h"
 
 #include <QContextMenuEvent>
@@ -129,7 +129,8 @@ SoulPreview::SoulPreview(const PersonaModel *model, QWidget *parent)
     , m_joinLength(int(m_join.size()))
 {
     auto *doc = new QTextDocument(this);
-    m_layout = new PreviewLayout(doc);
+    m_layout = new WrapLayout(doc);
+    doc->setDocumentLayout(m_layout);
     setDocument(doc);
     m_layout->setViewport(viewport());
     setReadOnly(true);

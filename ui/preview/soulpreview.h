@@ -12,7 +12,7 @@
 
 namespace soul {
 
-class PreviewLayout;
+class WrapLayout;
 
 // The composed soul, read-only, exactly as the model composes it. It never
 // reads files: it asks the model for section k when told that it changed,
@@ -61,7 +61,6 @@ public:
 
     // For tests and the benchmark: how often each kind of update ran.
     int rebuildCount() const { return m_rebuilds; }
-    const PreviewLayout *previewLayout() const { return m_layout; }
     int rangeEditCount() const { return m_rangeEdits; }
 
 Q_SIGNALS:
@@ -81,7 +80,7 @@ private:
     void refreshMarks();
 
     const PersonaModel *m_model = nullptr;
-    PreviewLayout *m_layout = nullptr; // owned by the document
+    WrapLayout *m_layout = nullptr; // owned by the document
     // The join of the model's rule, as shown, and its UTF-16 length.
     QString m_join;
     int m_joinLength = 0;

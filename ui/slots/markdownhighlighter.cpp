@@ -49,7 +49,7 @@ bool fenceBefore(const QTextBlock &block)
 } // namespace
 
 MarkdownHighlighter::MarkdownHighlighter(QTextDocument *document)
-    : QPlainTextDocumentLayout(document)
+    : WrapLayout(document)
 {
     const QPalette pal = QGuiApplication::palette();
     const bool dark = pal.color(QPalette::Base).lightness() < 128;
@@ -80,7 +80,7 @@ QRectF MarkdownHighlighter::blockBoundingRect(const QTextBlock &block) const
 {
     if (block.isValid() && !isFormatted(block))
         format(block);
-    return QPlainTextDocumentLayout::blockBoundingRect(block);
+    return WrapLayout::blockBoundingRect(block);
 }
 
 void MarkdownHighlighter::contentsChange(int from, int charsRemoved, int charsAdded)

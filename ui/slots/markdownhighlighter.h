@@ -1,7 +1,8 @@
 #pragma once
 
+#include "text/wraplayout.h"
+
 #include <QList>
-#include <QPlainTextDocumentLayout>
 #include <QTextCharFormat>
 #include <QTextLayout>
 #include <QTimer>
@@ -23,8 +24,9 @@ namespace soul {
 //
 // It is the document's layout (a QPlainTextDocumentLayout, as QPlainTextEdit
 // requires), because laying out a block is the one moment every way of showing
-// it goes through.
-class MarkdownHighlighter : public QPlainTextDocumentLayout
+// it goes through; a WrapLayout, since panes wrap at their width and never
+// need their widest line.
+class MarkdownHighlighter : public WrapLayout
 {
     Q_OBJECT
 

@@ -11,6 +11,7 @@
 #include "runtimemeter.h"
 #include "sizemeter.h"
 #include "soultokencounter.h"
+#include "text/documentchange.h"
 
 #include <QEvent>
 #include <QFontDatabase>
@@ -179,6 +180,7 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     document->setDefaultFont(m_editor->font());
     m_highlighter = new MarkdownHighlighter(document);
     m_editor->setDocument(document);
+    m_highlighter->setViewport(m_editor->viewport());
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
@@ -298,7 +300,9 @@ void SlotPane::load()
     if (std::exchange(m_reloadPending, false))
         refreshState(); // the editor was read-only while it waited
     const QString text = m_model->paneText(m_slot);
-    if (text == this->text().replace(QChar::ParagraphSeparator, QLatin1Char('\n')))
+    if (!m_cutLongLines && documentChange(m_editor->document(), text).isEmpty())
+        return;
+    if (m_cutLongLines && text == this->text().replace(QChar::ParagraphSeparator, QLatin1Char('\n')))
         return;
     const QTextCursor old = m_editor->textCursor();
     const int anchor = old.anchor();
@@ -333,12 +337,10 @@ void SlotPane::follow()
         reload();
         return;
     }
-    const QString current = document->toRawText().replace(QChar::ParagraphSeparator,
-                                                          QLatin1Char('\n'));
     // Common prefix and suffix: a small change to a 2 MiB text edits a few
     // lines, where setPlainText() would lay out the document again and drop
     // the undo history.
-    const TextChange change = textChange(current, text);
+    const TextChange change = documentChange(document, text);
     if (change.isEmpty())
         return;
     const int vertical = m_editor->verticalScrollBar()->value();

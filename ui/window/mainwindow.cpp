@@ -8,6 +8,7 @@
 #include "documentcontroller.h"
 #include "export/exportcontroller.h"
 #include "findbar.h"
+#include "freedmemory.h"
 #include "personamodel.h"
 #include "preview/previewpanel.h"
 #include "preview/soulpreview.h"
@@ -73,6 +74,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     m_documents = new DocumentController(m_model, m_prompter.get(), m_settings.get(), this);
     m_export = new ExportController(m_model, m_documents, m_prompter.get(), this);
     m_freeze = new FreezeController(m_model, m_documents, m_prompter.get(), m_settings.get(), this);
+    m_freedMemory = new FreedMemory(this);
     m_actions = new WindowActions(this);
     setWindowIcon(QIcon(QStringLiteral(":/soulstudio/icons/soulstudio.svg")));
     setAcceptDrops(true);
@@ -126,6 +128,11 @@ void MainWindow::compareWith(const QString &soulPath)
 {
     if (!m_compare) {
         m_compare = new CompareDialog(m_model, this);
+        // Opening a snapshot reads it once and frees what the model holds too.
+        connect(m_compare->controller(),
+                &CompareController::updated,
+                m_freedMemory,
+                &FreedMemory::releaseSoon);
         m_compare->controller()->setView(
             m_preview->unsavedToggle()->isChecked() ? SoulView::Unsaved : SoulView::OnDisk);
         connect(m_preview->unsavedToggle(), &QCheckBox::toggled, m_compare, [this](bool unsaved) {
@@ -240,6 +247,14 @@ void MainWindow::buildUi()
 
 void MainWindow::wireModel()
 {
+    // Large texts were read, decoded and composed once, or replaced: what
+    // that freed goes back to the system once the window is quiet.
+    connect(m_model, &PersonaModel::opened, m_freedMemory, &FreedMemory::releaseSoon);
+    connect(m_model, &PersonaModel::bufferReplaced, m_freedMemory, &FreedMemory::releaseSoon);
+    connect(m_freeze, &FreezeController::frozen, m_freedMemory, &FreedMemory::releaseSoon);
+    connect(m_freeze, &FreezeController::failed, m_freedMemory, &FreedMemory::releaseSoon);
+    connect(m_export, &ExportController::exported, m_freedMemory, &FreedMemory::releaseSoon);
+    connect(m_export, &ExportController::failed, m_freedMemory, &FreedMemory::releaseSoon);
     connect(m_model, &PersonaModel::opened, this, [this] {
         // Shown first, so the panes and the preview have their widths before
         // they take the text: a text view whose width changes afterwards

@@ -18,6 +18,7 @@ class DocumentController;
 class ExportController;
 class FindBar;
 class FreezeController;
+class FreedMemory;
 class PaneStack;
 class PersonaModel;
 class PreviewPanel;
@@ -97,6 +98,7 @@ private:
     DocumentController *m_documents = nullptr;
     ExportController *m_export = nullptr;
     FreezeController *m_freeze = nullptr;
+    FreedMemory *m_freedMemory = nullptr;
     CompareDialog *m_compare = nullptr;
     WindowActions *m_actions = nullptr;
     QStackedWidget *m_stack = nullptr;

@@ -1,4 +1,4 @@
-#include "previewlayout.h"
+#include "wraplayout.h"
 
 #include <QFontMetrics>
 #include <QTextBlock>
@@ -9,13 +9,11 @@
 
 namespace soul {
 
-PreviewLayout::PreviewLayout(QTextDocument *document)
+WrapLayout::WrapLayout(QTextDocument *document)
     : QPlainTextDocumentLayout(document)
-{
-    document->setDocumentLayout(this);
-}
+{}
 
-QRectF PreviewLayout::blockBoundingRect(const QTextBlock &block) const
+QRectF WrapLayout::blockBoundingRect(const QTextBlock &block) const
 {
     // A block with lines is laid out; the base class only measures it then.
     if (block.isValid() && block.layout()->lineCount() == 0)
@@ -23,7 +21,7 @@ QRectF PreviewLayout::blockBoundingRect(const QTextBlock &block) const
     return QPlainTextDocumentLayout::blockBoundingRect(block);
 }
 
-void PreviewLayout::layOut(const QTextBlock &block) const
+void WrapLayout::layOut(const QTextBlock &block) const
 {
     QTextDocument *doc = document();
     const qreal margin = doc->documentMargin();
@@ -57,7 +55,7 @@ void PreviewLayout::layOut(const QTextBlock &block) const
     // of a change from inside.
     if (doc->lineCount() != linesBefore && !m_sizeChangePending) {
         m_sizeChangePending = true;
-        auto *self = const_cast<PreviewLayout *>(this);
+        auto *self = const_cast<WrapLayout *>(this);
         QMetaObject::invokeMethod(
             self,
             [self] {

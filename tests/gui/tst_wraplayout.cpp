@@ -1,4 +1,4 @@
-#include "preview/previewlayout.h"
+#include "text/wraplayout.h"
 
 #include <QFontDatabase>
 #include <QPlainTextEdit>
@@ -13,7 +13,7 @@ using namespace soul;
 
 // The preview's layout lays blocks out as QPlainTextDocumentLayout does, and
 // lays out only the blocks asked for, even when the widest line narrows.
-class tst_PreviewLayout : public QObject
+class tst_WrapLayout : public QObject
 {
     Q_OBJECT
 
@@ -32,10 +32,10 @@ private:
 
     std::unique_ptr<QPlainTextEdit> m_qt;
     std::unique_ptr<QPlainTextEdit> m_ours;
-    PreviewLayout *m_layout = nullptr;
+    WrapLayout *m_layout = nullptr;
 };
 
-QString tst_PreviewLayout::text(int lines)
+QString tst_WrapLayout::text(int lines)
 {
     QString out;
     for (int i = 0; i < lines; ++i) {
@@ -47,7 +47,7 @@ QString tst_PreviewLayout::text(int lines)
     return out;
 }
 
-void tst_PreviewLayout::setUp(QPlainTextEdit &edit)
+void tst_WrapLayout::setUp(QPlainTextEdit &edit)
 {
     edit.setLineWrapMode(QPlainTextEdit::WidgetWidth);
     edit.setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
@@ -55,12 +55,13 @@ void tst_PreviewLayout::setUp(QPlainTextEdit &edit)
     edit.resize(420, 300);
 }
 
-void tst_PreviewLayout::init()
+void tst_WrapLayout::init()
 {
     m_qt = std::make_unique<QPlainTextEdit>();
     m_ours = std::make_unique<QPlainTextEdit>();
     auto *doc = new QTextDocument(m_ours.get());
-    m_layout = new PreviewLayout(doc);
+    m_layout = new WrapLayout(doc);
+    doc->setDocumentLayout(m_layout);
     m_ours->setDocument(doc);
     m_layout->setViewport(m_ours->viewport());
     setUp(*m_qt);
@@ -71,13 +72,13 @@ void tst_PreviewLayout::init()
     QVERIFY(QTest::qWaitForWindowExposed(m_ours.get()));
 }
 
-void tst_PreviewLayout::cleanup()
+void tst_WrapLayout::cleanup()
 {
     m_ours.reset();
     m_qt.reset();
 }
 
-void tst_PreviewLayout::compareGeometry()
+void tst_WrapLayout::compareGeometry()
 {
     const QTextDocument *qtDoc = m_qt->document();
     const QTextDocument *ourDoc = m_ours->document();
@@ -96,7 +97,7 @@ void tst_PreviewLayout::compareGeometry()
     QTRY_COMPARE(m_ours->verticalScrollBar()->maximum(), m_qt->verticalScrollBar()->maximum());
 }
 
-void tst_PreviewLayout::edit(const std::function<void(QTextCursor &)> &change)
+void tst_WrapLayout::edit(const std::function<void(QTextCursor &)> &change)
 {
     for (QPlainTextEdit *editor : {m_qt.get(), m_ours.get()}) {
         QTextCursor cursor(editor->document());
@@ -104,7 +105,7 @@ void tst_PreviewLayout::edit(const std::function<void(QTextCursor &)> &change)
     }
 }
 
-void tst_PreviewLayout::sameGeometryAsQt()
+void tst_WrapLayout::sameGeometryAsQt()
 {
     m_qt->setPlainText(text(400));
     m_ours->setPlainText(text(400));
@@ -128,7 +129,7 @@ void tst_PreviewLayout::sameGeometryAsQt()
     compareGeometry();
 }
 
-void tst_PreviewLayout::narrowingTheWidestLineLaysOutOnlyWhatIsShown()
+void tst_WrapLayout::narrowingTheWidestLineLaysOutOnlyWhatIsShown()
 {
     constexpr int lines = 20000;
     m_ours->setPlainText(text(lines));
@@ -151,5 +152,5 @@ void tst_PreviewLayout::narrowingTheWidestLineLaysOutOnlyWhatIsShown()
              qPrintable(QString::number(m_layout->laidOutBlocks() - before)));
 }
 
-QTEST_MAIN(tst_PreviewLayout)
-#include "tst_previewlayout.moc"
+QTEST_MAIN(tst_WrapLayout)
+#include "tst_wraplayout.moc"

@@ -5,26 +5,27 @@
 
 namespace soul {
 
-// The preview document's layout: QPlainTextDocumentLayout, except that it does
-// not keep track of the document's widest line. QPlainTextDocumentLayout does,
-// and when the block it holds for the widest gets narrower (a line typed into
+// The layout of a QPlainTextEdit that wraps at the widget's width (the preview
+// and the slot panes): QPlainTextDocumentLayout, except that it does not keep
+// track of the document's widest line. QPlainTextDocumentLayout does, and
+// when the block it holds for the widest gets narrower (a line typed into
 // wraps, the cut at the cap moves) it measures every block of the document to
 // find the next widest, giving each its QTextLayout for good: some 70 MiB and
-// a stalled keystroke for the 300,000 lines of a 14 MiB soul. The preview
-// wraps at the widget's width and has no horizontal scroll bar, so the widest
-// line is never used.
+// a stalled keystroke for the 300,000 lines of a 14 MiB soul, 12 MiB for a
+// 2 MiB pane. Text that wraps at the widget's width has no horizontal scroll
+// bar, so the widest line is never used.
 //
 // Blocks are laid out here, as QPlainTextDocumentLayout lays them out, when
 // their rectangle is first asked for, which is how the editor, its painting
 // and its scroll bars reach them.
-class PreviewLayout : public QPlainTextDocumentLayout
+class WrapLayout : public QPlainTextDocumentLayout
 {
     Q_OBJECT
 
 public:
-    // Becomes `document`'s layout, owned by `document`; hand the document to
-    // the editor with QPlainTextEdit::setDocument().
-    explicit PreviewLayout(QTextDocument *document);
+    // Owned by `document`; install it with QTextDocument::setDocumentLayout(),
+    // then hand the document to the editor with QPlainTextEdit::setDocument().
+    explicit WrapLayout(QTextDocument *document);
 
     // The editor's viewport, whose width QPlainTextEdit gives its layout as
     // the text width when it wraps at the widget's width.
