@@ -46,7 +46,7 @@ void tst_CacheRules::builtinIsDatedAndCited()
         if (rule.provider == QLatin1String("Anthropic"))
             anthropic.append(rule.minimumTokens);
     }
-    QCOMPARE(anthropic, QList<qint64>({4096, 2048, 1024}));
+    QCOMPARE(anthropic, QList<qint64>({4096, 2048, 1024, 512}));
 }
 
 void tst_CacheRules::reuse_data()
@@ -73,7 +73,7 @@ void tst_CacheRules::reuse_data()
     QTest::newRow("anthropic too short")
         << QStringLiteral("anthropic-4096") << qint64(3000) << qint64(3000) << qint64(0);
     QTest::newRow("google from the minimum")
-        << QStringLiteral("google-2.5-flash") << qint64(1500) << qint64(3000) << qint64(1500);
+        << QStringLiteral("google-2.5-flash") << qint64(2500) << qint64(3000) << qint64(2500);
     QTest::newRow("google below") << QStringLiteral("google-2.5-pro") << qint64(2047)
                                   << qint64(3000) << qint64(0);
 }
