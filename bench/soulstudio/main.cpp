@@ -29,6 +29,7 @@
 // runtime_switch_gui_cpu_ms: the GUI thread's part of it), then type as above.
 
 #include "../../tests/core/testfiles.h"
+#include "../../tests/gui/quietprompter.h"
 #include "compare/comparecontroller.h"
 #include "compare/comparedialog.h"
 #include "compare/freezecontroller.h"
@@ -78,20 +79,15 @@ constexpr int Keystrokes = 60;
 constexpr int DiskEvents = 25;
 constexpr int Resizes = 5;
 
-class QuietPrompter final : public Prompter
+// Asks nothing, as the GUI tests' prompter does, but prints errors, so a run
+// that met one says so.
+class BenchPrompter final : public guitest::QuietPrompter
 {
 public:
-    UnsavedAnswer askUnsaved(const QStringList &) override { return UnsavedAnswer::Discard; }
-    ExportAnswer askExportWithUnsaved(const QStringList &) override { return ExportAnswer::Cancel; }
-    QString askExportPath(const QString &) override { return {}; }
-    QString askOpenDirectory(const QString &) override { return {}; }
-    QString askSaveAllDirectory(const QString &) override { return {}; }
-    NewPersona askNewPersona(const QString &) override { return {}; }
     void showError(const QString &, const QString &text) override
     {
         std::fprintf(stderr, "soulstudio-bench: %s\n", qPrintable(text));
     }
-    void showCompare(const QString &, const QString &) override {}
     QString askSnapshotsFolder(const QString &) override { return snapshots; }
     QString snapshots;
 };
@@ -394,7 +390,7 @@ QJsonObject run(const QString &settings, const Persona &persona)
     MainWindow::Options options;
     options.settingsFile = settings;
     MainWindow window(options);
-    auto prompter = std::make_unique<QuietPrompter>();
+    auto prompter = std::make_unique<BenchPrompter>();
     QTemporaryDir snapshots;
     prompter->snapshots = snapshots.path();
     window.setPrompter(std::move(prompter));

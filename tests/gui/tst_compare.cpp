@@ -6,11 +6,11 @@
 #include "personamodel.h"
 #include "preview/previewpanel.h"
 #include "quietprompter.h"
-#include "recoverystore.h"
 #include "slots/panestack.h"
 #include "slots/slotpane.h"
 #include "snapshotfile.h"
 #include "souldiff.h"
+#include "testwindow.h"
 #include "tokenencoder.h"
 #include "window/mainwindow.h"
 #include "window/windowactions.h"
@@ -27,7 +27,6 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
-#include <QTemporaryDir>
 #include <QTest>
 #include <QTextBlock>
 #include <QTextBrowser>
@@ -99,9 +98,9 @@ private Q_SLOTS:
     void tamperedSnapshotIsReported();
 
 private:
-    QString persona() const { return m_dir->filePath(QStringLiteral("kip")); }
-    QString snapshots() const { return m_dir->filePath(QStringLiteral("snapshots")); }
-    SlotPane *pane(int slot) const { return m_window->panes()->pane(slot); }
+    QString persona() const { return m_fixture.filePath(QStringLiteral("kip")); }
+    QString snapshots() const { return m_fixture.filePath(QStringLiteral("snapshots")); }
+    SlotPane *pane(int slot) const { return window()->panes()->pane(slot); }
     void openWindow();
     // Types `text` at the end of line `line` (1-based) of slot `slot`'s pane.
     void typeAt(int slot, int line, const QString &text);
@@ -111,9 +110,10 @@ private:
     // against core's functions on the whole souls.
     void checkAgainstCore(CompareDialog *dialog, SoulView view);
 
-    std::unique_ptr<QTemporaryDir> m_dir;
-    std::unique_ptr<MainWindow> m_window;
-    TestPrompter *m_prompter = nullptr;
+    MainWindow *window() const { return m_fixture.window(); }
+    TestPrompter *prompter() const { return m_fixture.prompter(); }
+
+    TestWindow<TestPrompter> m_fixture;
 };
 
 void tst_Compare::initTestCase()
@@ -123,9 +123,7 @@ void tst_Compare::initTestCase()
 
 void tst_Compare::init()
 {
-    QVERIFY(QDir(RecoveryStore::rootPath()).removeRecursively());
-    m_dir = std::make_unique<QTemporaryDir>();
-    QVERIFY(m_dir->isValid());
+    m_fixture.init();
     QVERIFY(QDir().mkpath(persona()));
     QVERIFY(writeInPlace(QDir(persona()).filePath(slotName(0)), Agents));
     QVERIFY(writeInPlace(QDir(persona()).filePath(slotName(1)), Soul));
@@ -135,30 +133,19 @@ void tst_Compare::init()
 
 void tst_Compare::cleanup()
 {
-    if (m_window)
-        m_window->close();
-    m_window.reset();
-    m_dir.reset();
+    m_fixture.cleanup();
 }
 
 void tst_Compare::openWindow()
 {
-    MainWindow::Options options;
-    options.settingsFile = m_dir->filePath(QStringLiteral("settings.ini"));
-    m_window = std::make_unique<MainWindow>(options);
     auto prompter = std::make_unique<TestPrompter>();
-    m_prompter = prompter.get();
-    m_prompter->snapshotsFolder = snapshots();
-    m_window->setPrompter(std::move(prompter));
-    m_window->show();
-    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-    m_window->start(persona());
-    QVERIFY(m_window->model()->isOpen());
+    prompter->snapshotsFolder = snapshots();
+    m_fixture.open(persona(), std::move(prompter));
 }
 
 void tst_Compare::typeAt(int slot, int line, const QString &text)
 {
-    m_window->panes()->showPane(slot);
+    window()->panes()->showPane(slot);
     QPlainTextEdit *editor = pane(slot)->editor();
     QTextCursor cursor(editor->document()->findBlockByNumber(line - 1));
     cursor.movePosition(QTextCursor::EndOfBlock);
@@ -168,10 +155,10 @@ void tst_Compare::typeAt(int slot, int line, const QString &text)
 
 QString tst_Compare::freeze()
 {
-    FreezeController *freezer = m_window->freezer();
+    FreezeController *freezer = window()->freezer();
     const QStringList before = freezer->recent();
     QSignalSpy frozen(freezer, &FreezeController::frozen);
-    m_window->actions()->freeze->trigger();
+    window()->actions()->freeze->trigger();
     // Written on a worker: the window answers meanwhile.
     if (!freezer->busy() || !frozen.wait(30000) || freezer->busy())
         return {};
@@ -184,11 +171,11 @@ QString tst_Compare::freeze()
 CompareDialog *tst_Compare::compare(const QString &soulPath)
 {
     // Through the File menu's entry for the snapshot.
-    const QList<QAction *> entries = m_window->actions()->compareMenu->actions();
+    const QList<QAction *> entries = window()->actions()->compareMenu->actions();
     for (QAction *entry : entries) {
         if (entry->text() == QFileInfo(soulPath).fileName()) {
             entry->trigger();
-            return m_window->compareDialog();
+            return window()->compareDialog();
         }
     }
     return nullptr;
@@ -200,7 +187,7 @@ void tst_Compare::checkAgainstCore(CompareDialog *dialog, SoulView view)
     QTRY_VERIFY(controller->current());
     const Result<LoadedSnapshot> snapshot = loadSnapshot(controller->snapshotPath());
     QVERIFY2(snapshot, qPrintable(snapshot.error()));
-    const QByteArray live = m_window->model()->soul(view);
+    const QByteArray live = window()->model()->soul(view);
     const StablePrefix want = stablePrefix(snapshot.value().soul.soul,
                                            live,
                                            tokenEncoding(QStringLiteral("o200k_base")).value());
@@ -218,28 +205,28 @@ void tst_Compare::checkAgainstCore(CompareDialog *dialog, SoulView view)
 void tst_Compare::freezeAsksLikeExport()
 {
     typeAt(6, 1, QStringLiteral(" always"));
-    m_prompter->exportAnswer = Prompter::ExportAnswer::Cancel;
-    m_window->actions()->freeze->trigger();
+    prompter()->exportAnswer = Prompter::ExportAnswer::Cancel;
+    window()->actions()->freeze->trigger();
     // The folder first, then the unsaved panes; cancelled: nothing written.
-    QCOMPARE(m_prompter->asked,
+    QCOMPARE(prompter()->asked,
              QStringList({QStringLiteral("snapshotsFolder"), QStringLiteral("export:MEMORY.md")}));
     QVERIFY(!QFileInfo::exists(snapshots()) || QDir(snapshots()).isEmpty());
-    QVERIFY(m_window->model()->slot(6).dirty);
+    QVERIFY(window()->model()->slot(6).dirty);
 
     // The folder is remembered: the next freeze asks only about the panes.
-    m_prompter->asked.clear();
-    m_prompter->exportAnswer = Prompter::ExportAnswer::ExportOnDisk;
+    prompter()->asked.clear();
+    prompter()->exportAnswer = Prompter::ExportAnswer::ExportOnDisk;
     const QString frozen = freeze();
     QVERIFY(!frozen.isEmpty());
-    QCOMPARE(m_prompter->asked, QStringList(QStringLiteral("export:MEMORY.md")));
+    QCOMPARE(prompter()->asked, QStringList(QStringLiteral("export:MEMORY.md")));
     QCOMPARE(QFileInfo(frozen).absolutePath(), QFileInfo(snapshots()).absoluteFilePath());
     QVERIFY(QFileInfo(frozen).fileName().startsWith(QStringLiteral("kip-")));
     QVERIFY(QFileInfo::exists(frozen + QStringLiteral(".manifest.json")));
     // What is on disk, not the unsaved edit; the buffer stays unsaved.
     QCOMPARE(readAll(frozen), composeDirectory(persona()).soul);
-    QVERIFY(m_window->model()->slot(6).dirty);
+    QVERIFY(window()->model()->slot(6).dirty);
     QVERIFY(QDir(persona()).entryList(QDir::Files).filter(QStringLiteral(".soul.md")).isEmpty());
-    QSettings settings(m_dir->filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+    QSettings settings(m_fixture.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
     QCOMPARE(QFileInfo(settings.value(QStringLiteral("snapshots/folder")).toString()),
              QFileInfo(snapshots()));
 }
@@ -249,27 +236,26 @@ void tst_Compare::freezeAsksLikeExport()
 // under way, which is then whole.
 void tst_Compare::freezeIsWrittenOffTheWindow()
 {
-    FreezeController *freezer = m_window->freezer();
+    FreezeController *freezer = window()->freezer();
     // A file where the folder should be: the failure names it.
     QVERIFY(writeInPlace(snapshots(), "not a folder"));
     QSignalSpy failed(freezer, &FreezeController::failed);
-    m_window->actions()->freeze->trigger();
+    window()->actions()->freeze->trigger();
     QVERIFY(freezer->busy());
     QVERIFY(failed.wait(30000));
     QVERIFY(!freezer->busy());
-    QCOMPARE(m_prompter->errors.size(), 1);
-    QVERIFY(m_prompter->errors.first().contains(snapshots()));
-    QCOMPARE(failed.first().first().toString(), m_prompter->errors.first());
+    QCOMPARE(prompter()->errors.size(), 1);
+    QVERIFY(prompter()->errors.first().contains(snapshots()));
+    QCOMPARE(failed.first().first().toString(), prompter()->errors.first());
     QVERIFY(QFile::remove(snapshots()));
 
     // Typing goes on while it is written.
-    m_window->actions()->freeze->trigger();
+    window()->actions()->freeze->trigger();
     QVERIFY(freezer->busy());
     typeAt(6, 1, QStringLiteral(" still typing"));
-    QVERIFY(m_window->model()->slot(6).dirty);
+    QVERIFY(window()->model()->slot(6).dirty);
     // Closing now (the unsaved edit dropped) waits for the freeze.
-    m_window->close();
-    m_window.reset();
+    m_fixture.close();
     const QStringList written
         = QDir(snapshots()).entryList({QStringLiteral("kip-*.soul.md")}, QDir::Files);
     QCOMPARE(written.size(), 1);
@@ -303,7 +289,7 @@ void tst_Compare::freezeThenEditThenCompare()
     QVERIFY(dialog->diffView()->toPlainText().contains(QStringLiteral("+- works late and early")));
 
     // The preview's toggle: what is on disk is the snapshot.
-    m_window->previewPanel()->unsavedToggle()->setChecked(false);
+    window()->previewPanel()->unsavedToggle()->setChecked(false);
     QTRY_VERIFY(dialog->controller()->current() && dialog->controller()->view() == SoulView::OnDisk);
     checkAgainstCore(dialog, SoulView::OnDisk);
     QVERIFY(dialog->controller()->result().prefix.identical);
@@ -355,7 +341,7 @@ void tst_Compare::jumpLandsOnFirstChange()
     QCOMPARE(change.slot, 6);
     QCOMPARE(change.line, qint64(3));
     // Somewhere else first, so the jump has to move the cursor.
-    m_window->panes()->showPane(0);
+    window()->panes()->showPane(0);
     QVERIFY(dialog->jumpButton()->isEnabled());
     QTest::mouseClick(dialog->jumpButton(), Qt::LeftButton);
     QPlainTextEdit *editor = pane(6)->editor();
@@ -402,16 +388,15 @@ void tst_Compare::jumpLandsInCutLines()
     QFETCH(QByteArray, after);
     QFETCH(qint64, line);
     QFETCH(QString, changed);
-    m_window->close();
-    m_window.reset();
+    m_fixture.close();
     QVERIFY(writeInPlace(QDir(persona()).filePath(slotName(6)), before));
     openWindow();
     const QString frozen = freeze();
     QVERIFY(!frozen.isEmpty());
     // Changed on disk: the pane takes the new text as the model reads it.
     QVERIFY(writeInPlace(QDir(persona()).filePath(slotName(6)), after));
-    m_window->model()->refreshSlot(6);
-    m_window->panes()->showPane(6);
+    window()->model()->refreshSlot(6);
+    window()->panes()->showPane(6);
     QTRY_COMPARE(pane(6)->text().replace(QChar::ParagraphSeparator, QLatin1Char('\n')),
                  QString::fromLatin1(after));
     QVERIFY(pane(6)->cutsLongLines());
@@ -419,7 +404,7 @@ void tst_Compare::jumpLandsInCutLines()
     QVERIFY(dialog);
     checkAgainstCore(dialog, SoulView::Unsaved);
     QCOMPARE(dialog->controller()->result().firstChange->line, line);
-    m_window->panes()->showPane(0);
+    window()->panes()->showPane(0);
     QTest::mouseClick(dialog->jumpButton(), Qt::LeftButton);
     QPlainTextEdit *editor = pane(6)->editor();
     QTRY_COMPARE(QApplication::focusWidget(), editor);
@@ -474,15 +459,14 @@ void tst_Compare::jumpCountsAsThePaneDoes()
     QFETCH(QString, unsaved);
     QFETCH(int, block);
     QFETCH(QString, changed);
-    m_window->close();
-    m_window.reset();
+    m_fixture.close();
     QVERIFY(writeInPlace(QDir(persona()).filePath(slotName(6)), before));
     openWindow();
     const QString frozen = freeze();
     QVERIFY(!frozen.isEmpty());
     QVERIFY(writeInPlace(QDir(persona()).filePath(slotName(6)), after));
-    m_window->model()->refreshSlot(6);
-    m_window->panes()->showPane(6);
+    window()->model()->refreshSlot(6);
+    window()->panes()->showPane(6);
     QPlainTextEdit *editor = pane(6)->editor();
     QTRY_VERIFY(editor->toPlainText().contains(QStringLiteral("new words")));
     if (!unsaved.isEmpty()) {
@@ -491,13 +475,13 @@ void tst_Compare::jumpCountsAsThePaneDoes()
             QTest::keyClicks(editor, line);
             QTest::keyClick(editor, Qt::Key_Return);
         }
-        QVERIFY(m_window->model()->slot(6).dirty);
-        m_window->previewPanel()->unsavedToggle()->setChecked(false);
+        QVERIFY(window()->model()->slot(6).dirty);
+        window()->previewPanel()->unsavedToggle()->setChecked(false);
     }
     CompareDialog *dialog = compare(frozen);
     QVERIFY(dialog);
     checkAgainstCore(dialog, unsaved.isEmpty() ? SoulView::Unsaved : SoulView::OnDisk);
-    m_window->panes()->showPane(0);
+    window()->panes()->showPane(0);
     QTest::mouseClick(dialog->jumpButton(), Qt::LeftButton);
     QTRY_COMPARE(QApplication::focusWidget(), editor);
     const QTextCursor cursor = editor->textCursor();
@@ -515,11 +499,11 @@ void tst_Compare::diffShowsInvisibles()
     edited.replace("- works late\n",
                    QByteArray("- works\tlate  \r\n- tea\rcake\n- a") + '\0' + "b\xEF\xBB\xBF"
                        + "c\n");
-    m_window->model()->setBufferBytes(6, edited);
+    window()->model()->setBufferBytes(6, edited);
     CompareDialog *dialog = compare(frozen);
     QVERIFY(dialog);
     CompareController *controller = dialog->controller();
-    QCheckBox *previewToggle = m_window->previewPanel()->invisiblesToggle();
+    QCheckBox *previewToggle = window()->previewPanel()->invisiblesToggle();
 
     QSignalSpy diffs(controller, &CompareController::diffUpdated);
     previewToggle->setChecked(true);
@@ -572,9 +556,9 @@ void tst_Compare::tamperedSnapshotIsReported()
 
     // "Compare with Snapshot File..." takes any soul: an intact one after it
     // clears the report.
-    m_prompter->snapshotFile = freeze();
-    m_window->actions()->compareWithSnapshot->trigger();
-    QVERIFY(m_prompter->asked.contains(QStringLiteral("snapshotFile")));
+    prompter()->snapshotFile = freeze();
+    window()->actions()->compareWithSnapshot->trigger();
+    QVERIFY(prompter()->asked.contains(QStringLiteral("snapshotFile")));
     QVERIFY(!dialog->errorLabel()->isVisible());
     checkAgainstCore(dialog, SoulView::Unsaved);
 }

@@ -14,6 +14,7 @@
 #include "slots/sizemeter.h"
 #include "slots/slotpane.h"
 #include "snapshot.h"
+#include "testwindow.h"
 #include "utf8.h"
 #include "window/directorylostbar.h"
 #include "window/documentcontroller.h"
@@ -53,7 +54,7 @@ using namespace soul::guitest;
 namespace {
 
 // Answers the window's questions as a test tells it to, and records them.
-class TestPrompter final : public Prompter
+class TestPrompter final : public QuietPrompter
 {
 public:
     UnsavedAnswer unsavedAnswer = UnsavedAnswer::Cancel;
@@ -89,13 +90,11 @@ public:
         sequence.append(QStringLiteral("exportPath"));
         return exportPath;
     }
-    QString askOpenDirectory(const QString &) override { return {}; }
     QString askSaveAllDirectory(const QString &) override
     {
         asked.append(QStringLiteral("saveAllDirectory"));
         return saveAllDirectory;
     }
-    NewPersona askNewPersona(const QString &) override { return {}; }
     void showError(const QString &, const QString &text) override { errors.append(text); }
     void showCompare(const QString &, const QString &diff) override { lastDiff = diff; }
     bool askSaveChangedBytes(const QString &file, const QStringList &changes) override
@@ -232,22 +231,22 @@ private Q_SLOTS:
     void longStatusMessageIsWhole();
 
 private:
-    void createWindow();
     void openWindow(const QString &dir = {});
-    SlotPane *pane(int slot) const { return m_window->panes()->pane(slot); }
-    SoulPreview *preview() const { return m_window->previewPanel()->preview(); }
-    QString path(int slot) const { return slotPath(m_dir->path(), slot); }
+    SlotPane *pane(int slot) const { return window()->panes()->pane(slot); }
+    SoulPreview *preview() const { return window()->previewPanel()->preview(); }
+    QString path(int slot) const { return m_fixture.path(slot); }
     // Export as the menu does, then waits until the worker wrote it.
     bool exportAndWait();
     QString expectedPreview(SoulView view = SoulView::Unsaved) const
     {
-        return SoulPreview::displayText(utf8::decode(m_window->model()->soul(view)),
+        return SoulPreview::displayText(utf8::decode(window()->model()->soul(view)),
                                         preview()->showInvisibles());
     }
 
-    std::unique_ptr<QTemporaryDir> m_dir;
-    std::unique_ptr<MainWindow> m_window;
-    TestPrompter *m_prompter = nullptr;
+    MainWindow *window() const { return m_fixture.window(); }
+    TestPrompter *prompter() const { return m_fixture.prompter(); }
+
+    TestWindow<TestPrompter> m_fixture;
 };
 
 void tst_MainWindow::initTestCase()
@@ -257,9 +256,7 @@ void tst_MainWindow::initTestCase()
 
 void tst_MainWindow::init()
 {
-    QVERIFY(QDir(RecoveryStore::rootPath()).removeRecursively());
-    m_dir = std::make_unique<QTemporaryDir>();
-    QVERIFY(m_dir->isValid());
+    m_fixture.init();
     QVERIFY(writeInPlace(path(0), "# Rules\n\nBe brief.\n"));
     QVERIFY(writeInPlace(path(1), "You are Kip, a terse assistant.\n"));
     QVERIFY(writeInPlace(path(6), "- prefers metric units"));
@@ -267,29 +264,14 @@ void tst_MainWindow::init()
 
 void tst_MainWindow::cleanup()
 {
-    if (m_window) {
-        m_prompter->unsavedAnswer = Prompter::UnsavedAnswer::Discard;
-        m_window->close();
-    }
-    m_window.reset();
-    m_dir.reset();
-}
-
-void tst_MainWindow::createWindow()
-{
-    MainWindow::Options options;
-    options.settingsFile = m_dir->filePath(QStringLiteral("settings.ini"));
-    m_window = std::make_unique<MainWindow>(options);
-    auto prompter = std::make_unique<TestPrompter>();
-    m_prompter = prompter.get();
-    m_window->setPrompter(std::move(prompter));
-    m_window->show();
-    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    if (window())
+        prompter()->unsavedAnswer = Prompter::UnsavedAnswer::Discard;
+    m_fixture.cleanup();
 }
 
 bool tst_MainWindow::exportAndWait()
 {
-    ExportController *exporter = m_window->exporter();
+    ExportController *exporter = window()->exporter();
     QSignalSpy exported(exporter, &ExportController::exported);
     QSignalSpy failed(exporter, &ExportController::failed);
     if (!exporter->exportSnapshot())
@@ -302,23 +284,18 @@ bool tst_MainWindow::exportAndWait()
 
 void tst_MainWindow::openWindow(const QString &dir)
 {
-    createWindow();
-    m_window->start(dir.isEmpty() ? m_dir->path() : dir);
-    QVERIFY(m_window->model()->isOpen());
+    m_fixture.open(dir.isEmpty() ? m_fixture.dir() : dir);
 }
 
 void tst_MainWindow::remembersWindowSize()
 {
     openWindow();
     const QSize chosen(900, 640);
-    m_window->resize(chosen);
-    QTRY_COMPARE(m_window->size(), chosen);
-    QVERIFY(m_window->close());
-    m_window.reset();
+    window()->resize(chosen);
+    QTRY_COMPARE(window()->size(), chosen);
+    QVERIFY(m_fixture.close());
 
-    MainWindow::Options options;
-    options.settingsFile = m_dir->filePath(QStringLiteral("settings.ini"));
-    MainWindow again(options);
+    MainWindow again(m_fixture.options());
     QCOMPARE(again.size(), chosen);
 }
 
@@ -328,16 +305,16 @@ void tst_MainWindow::opensIntoPanesAndPreview()
     QCOMPARE(editorText(pane(1)), QStringLiteral("You are Kip, a terse assistant.\n"));
     QVERIFY(pane(3)->createButton()->isVisible());
     QCOMPARE(previewText(preview()), expectedPreview());
-    QCOMPARE(m_window->model()->soul(SoulView::OnDisk), composeDirectory(m_dir->path()).soul);
-    QTRY_VERIFY(m_window->previewPanel()->totalsLabel()->text().contains(
+    QCOMPARE(window()->model()->soul(SoulView::OnDisk), composeDirectory(m_fixture.dir()).soul);
+    QTRY_VERIFY(window()->previewPanel()->totalsLabel()->text().contains(
         QStringLiteral("AGENTS.md, SOUL.md, MEMORY.md")));
 }
 
 void tst_MainWindow::soulDigestFollowsTheLatestText()
 {
     openWindow();
-    PreviewPanel *panel = m_window->previewPanel();
-    PersonaModel *model = m_window->model();
+    PreviewPanel *panel = window()->previewPanel();
+    PersonaModel *model = window()->model();
     auto digestOf = [&] {
         return QString::fromLatin1(
             QCryptographicHash::hash(model->soul(SoulView::Unsaved), QCryptographicHash::Sha256)
@@ -380,11 +357,11 @@ void tst_MainWindow::typingUpdatesPreviewByRangeEdit()
     QCOMPARE(preview()->rebuildCount(), rebuilds);
     // One range edit a keystroke, except where the trim hides it (a trailing space).
     QVERIFY(preview()->rangeEditCount() >= 13);
-    QVERIFY(m_window->model()->slot(1).dirty);
-    QVERIFY(m_window->previewPanel()->unsavedNote()->text().contains(QStringLiteral("SOUL.md")));
+    QVERIFY(window()->model()->slot(1).dirty);
+    QVERIFY(window()->previewPanel()->unsavedNote()->text().contains(QStringLiteral("SOUL.md")));
 
     // The on-disk view does not have the edit.
-    m_window->previewPanel()->unsavedToggle()->setChecked(false);
+    window()->previewPanel()->unsavedToggle()->setChecked(false);
     QCOMPARE(previewText(preview()), expectedPreview(SoulView::OnDisk));
     QVERIFY(!previewText(preview()).contains(QStringLiteral("Always polite.")));
 }
@@ -416,7 +393,7 @@ void tst_MainWindow::diskEventsReachPanesAndPreview()
         QVERIFY(writeInPlace(path(6), QByteArray("burst ") + QByteArray::number(i) + '\n'));
     QTRY_COMPARE(editorText(pane(6)), QStringLiteral("burst 19\n"));
     QTRY_COMPARE(previewText(preview()), expectedPreview());
-    QCOMPARE(m_window->model()->soul(SoulView::OnDisk), composeDirectory(m_dir->path()).soul);
+    QCOMPARE(window()->model()->soul(SoulView::OnDisk), composeDirectory(m_fixture.dir()).soul);
 }
 
 void tst_MainWindow::dirtyPaneSurvivesExternalChange()
@@ -433,8 +410,8 @@ void tst_MainWindow::dirtyPaneSurvivesExternalChange()
     QVERIFY(previewText(preview()).contains(QStringLiteral("My edit.")));
 
     QTest::mouseClick(pane(1)->diskBar()->compareButton(), Qt::LeftButton);
-    QVERIFY(m_prompter->lastDiff.contains(QStringLiteral("-Theirs.")));
-    QVERIFY(m_prompter->lastDiff.contains(QStringLiteral("+My edit.")));
+    QVERIFY(prompter()->lastDiff.contains(QStringLiteral("-Theirs.")));
+    QVERIFY(prompter()->lastDiff.contains(QStringLiteral("+My edit.")));
 
     QTest::mouseClick(pane(1)->diskBar()->keepMineButton(), Qt::LeftButton);
     QVERIFY(!pane(1)->diskBar()->isVisible());
@@ -444,7 +421,7 @@ void tst_MainWindow::dirtyPaneSurvivesExternalChange()
     QTRY_VERIFY(pane(1)->diskBar()->isVisible());
     QTest::mouseClick(pane(1)->diskBar()->reloadButton(), Qt::LeftButton);
     QCOMPARE(editorText(pane(1)), QStringLiteral("Theirs again.\n"));
-    QVERIFY(!m_window->model()->slot(1).dirty);
+    QVERIFY(!window()->model()->slot(1).dirty);
     QCOMPARE(previewText(preview()), expectedPreview());
 }
 
@@ -459,9 +436,9 @@ void tst_MainWindow::deletedWhileDirtyOffersSaveOrDiscard()
     QVERIFY(previewText(preview()).contains(QStringLiteral("More.")));
     // Re-creating a deleted file is asked first.
     QTest::mouseClick(pane(0)->diskBar()->saveButton(), Qt::LeftButton);
-    QCOMPARE(m_prompter->asked, QStringList{QStringLiteral("stale:AGENTS.md")});
+    QCOMPARE(prompter()->asked, QStringList{QStringLiteral("stale:AGENTS.md")});
     QVERIFY(!QFileInfo::exists(path(0)));
-    m_prompter->staleAnswers = {Prompter::StaleAnswer::Overwrite};
+    prompter()->staleAnswers = {Prompter::StaleAnswer::Overwrite};
     QTest::mouseClick(pane(0)->diskBar()->saveButton(), Qt::LeftButton);
     QCOMPARE(readAll(path(0)), QByteArray("# Rules\n\nBe brief.\nMore."));
     QVERIFY(!pane(0)->diskBar()->isVisible());
@@ -477,27 +454,27 @@ void tst_MainWindow::ctrlSOnAChangedFileAsks()
     QTRY_VERIFY(pane(6)->diskBar()->isVisible());
 
     // Cancel: nothing written, the edits stay unsaved.
-    QTest::keySequence(m_window.get(), QKeySequence(Qt::CTRL | Qt::Key_S));
-    QCOMPARE(m_prompter->asked, QStringList{QStringLiteral("stale:MEMORY.md")});
-    QVERIFY(m_prompter->staleWhy.contains(QDir::toNativeSeparators(path(6))));
+    QTest::keySequence(window(), QKeySequence(Qt::CTRL | Qt::Key_S));
+    QCOMPARE(prompter()->asked, QStringList{QStringLiteral("stale:MEMORY.md")});
+    QVERIFY(prompter()->staleWhy.contains(QDir::toNativeSeparators(path(6))));
     QCOMPARE(readAll(path(6)), QByteArray("Theirs.\n"));
-    QVERIFY(m_window->model()->slot(6).dirty);
-    QVERIFY(m_prompter->errors.isEmpty());
+    QVERIFY(window()->model()->slot(6).dirty);
+    QVERIFY(prompter()->errors.isEmpty());
 
     // Compare shows the disk against the buffer, then asks again.
-    m_prompter->asked.clear();
-    m_prompter->staleAnswers = {Prompter::StaleAnswer::Compare, Prompter::StaleAnswer::Cancel};
-    QTest::keySequence(m_window.get(), QKeySequence(Qt::CTRL | Qt::Key_S));
-    QCOMPARE(m_prompter->asked,
+    prompter()->asked.clear();
+    prompter()->staleAnswers = {Prompter::StaleAnswer::Compare, Prompter::StaleAnswer::Cancel};
+    QTest::keySequence(window(), QKeySequence(Qt::CTRL | Qt::Key_S));
+    QCOMPARE(prompter()->asked,
              QStringList({QStringLiteral("stale:MEMORY.md"), QStringLiteral("stale:MEMORY.md")}));
-    QVERIFY(m_prompter->lastDiff.contains(QStringLiteral("-Theirs.")));
-    QVERIFY(m_prompter->lastDiff.contains(QStringLiteral("+Mine. - prefers metric units")));
+    QVERIFY(prompter()->lastDiff.contains(QStringLiteral("-Theirs.")));
+    QVERIFY(prompter()->lastDiff.contains(QStringLiteral("+Mine. - prefers metric units")));
     QCOMPARE(readAll(path(6)), QByteArray("Theirs.\n"));
 
-    m_prompter->staleAnswers = {Prompter::StaleAnswer::Overwrite};
-    QTest::keySequence(m_window.get(), QKeySequence(Qt::CTRL | Qt::Key_S));
+    prompter()->staleAnswers = {Prompter::StaleAnswer::Overwrite};
+    QTest::keySequence(window(), QKeySequence(Qt::CTRL | Qt::Key_S));
     QCOMPARE(readAll(path(6)), QByteArray("Mine. - prefers metric units"));
-    QVERIFY(!m_window->model()->slot(6).dirty);
+    QVERIFY(!window()->model()->slot(6).dirty);
     QVERIFY(!pane(6)->diskBar()->isVisible());
 }
 
@@ -509,10 +486,10 @@ void tst_MainWindow::ctrlSBeforeTheBarShowsAsks()
     editor->setFocus();
     QTest::keyClicks(editor, QStringLiteral("Mine. "));
     QVERIFY(writeInPlace(path(1), "Theirs.\n"));
-    QTest::keySequence(m_window.get(), QKeySequence(Qt::CTRL | Qt::Key_S));
-    QCOMPARE(m_prompter->asked, QStringList{QStringLiteral("stale:SOUL.md")});
+    QTest::keySequence(window(), QKeySequence(Qt::CTRL | Qt::Key_S));
+    QCOMPARE(prompter()->asked, QStringList{QStringLiteral("stale:SOUL.md")});
     QCOMPARE(readAll(path(1)), QByteArray("Theirs.\n"));
-    QVERIFY(m_window->model()->slot(1).dirty);
+    QVERIFY(window()->model()->slot(1).dirty);
     // The pane now shows what happened.
     QTRY_VERIFY(pane(1)->diskBar()->isVisible());
     QCOMPARE(editorText(pane(1)), QStringLiteral("Mine. You are Kip, a terse assistant.\n"));
@@ -528,19 +505,19 @@ void tst_MainWindow::saveAllAsksForEachChangedFile()
     QTRY_VERIFY(pane(1)->diskBar()->isVisible() && pane(6)->diskBar()->isVisible());
 
     // Cancel on the first stops Save all; nothing is written.
-    m_window->actions()->saveAll->trigger();
-    QCOMPARE(m_prompter->asked, QStringList{QStringLiteral("stale:SOUL.md")});
+    window()->actions()->saveAll->trigger();
+    QCOMPARE(prompter()->asked, QStringList{QStringLiteral("stale:SOUL.md")});
     QCOMPARE(readAll(path(1)), QByteArray("Theirs 1.\n"));
     QCOMPARE(readAll(path(6)), QByteArray("Theirs 6.\n"));
 
-    m_prompter->asked.clear();
-    m_prompter->staleAnswers = {Prompter::StaleAnswer::Overwrite, Prompter::StaleAnswer::Cancel};
-    m_window->actions()->saveAll->trigger();
-    QCOMPARE(m_prompter->asked,
+    prompter()->asked.clear();
+    prompter()->staleAnswers = {Prompter::StaleAnswer::Overwrite, Prompter::StaleAnswer::Cancel};
+    window()->actions()->saveAll->trigger();
+    QCOMPARE(prompter()->asked,
              QStringList({QStringLiteral("stale:SOUL.md"), QStringLiteral("stale:MEMORY.md")}));
     QCOMPARE(readAll(path(1)), QByteArray("A You are Kip, a terse assistant.\n"));
     QCOMPARE(readAll(path(6)), QByteArray("Theirs 6.\n"));
-    QVERIFY(m_window->model()->slot(6).dirty);
+    QVERIFY(window()->model()->slot(6).dirty);
 }
 
 void tst_MainWindow::closeWithSaveAllAsksAboutChangedFiles()
@@ -548,13 +525,13 @@ void tst_MainWindow::closeWithSaveAllAsksAboutChangedFiles()
     openWindow();
     QTest::keyClicks(pane(6)->editor(), QStringLiteral("B "));
     QVERIFY(writeInPlace(path(6), "Theirs 6.\n"));
-    m_prompter->unsavedAnswer = Prompter::UnsavedAnswer::SaveAll;
-    QVERIFY(!m_window->documents()->close());
-    QVERIFY(m_window->model()->isOpen());
-    QCOMPARE(m_prompter->asked,
+    prompter()->unsavedAnswer = Prompter::UnsavedAnswer::SaveAll;
+    QVERIFY(!window()->documents()->close());
+    QVERIFY(window()->model()->isOpen());
+    QCOMPARE(prompter()->asked,
              QStringList({QStringLiteral("unsaved:MEMORY.md"), QStringLiteral("stale:MEMORY.md")}));
     QCOMPARE(readAll(path(6)), QByteArray("Theirs 6.\n"));
-    QVERIFY(m_window->model()->slot(6).dirty);
+    QVERIFY(window()->model()->slot(6).dirty);
 }
 
 // "Save all and export" with a file changed outside: the same question, and
@@ -564,18 +541,18 @@ void tst_MainWindow::saveAllAndExportAsksAboutChangedFiles()
     openWindow();
     QTest::keyClicks(pane(6)->editor(), QStringLiteral("B "));
     QVERIFY(writeInPlace(path(6), "Theirs 6.\n"));
-    const QString out = m_dir->filePath(QStringLiteral("out.md"));
-    m_prompter->exportPath = out;
-    m_prompter->exportAnswer = Prompter::ExportAnswer::SaveAllAndExport;
-    QVERIFY(!m_window->exporter()->exportSnapshot());
-    QVERIFY(m_prompter->asked.contains(QStringLiteral("stale:MEMORY.md")));
+    const QString out = m_fixture.filePath(QStringLiteral("out.md"));
+    prompter()->exportPath = out;
+    prompter()->exportAnswer = Prompter::ExportAnswer::SaveAllAndExport;
+    QVERIFY(!window()->exporter()->exportSnapshot());
+    QVERIFY(prompter()->asked.contains(QStringLiteral("stale:MEMORY.md")));
     QVERIFY(!QFileInfo::exists(out));
     QCOMPARE(readAll(path(6)), QByteArray("Theirs 6.\n"));
 
-    m_prompter->staleAnswers = {Prompter::StaleAnswer::Overwrite};
+    prompter()->staleAnswers = {Prompter::StaleAnswer::Overwrite};
     QVERIFY(exportAndWait());
     QCOMPARE(readAll(path(6)), QByteArray("B - prefers metric units"));
-    QCOMPARE(readAll(out), composeDirectory(m_dir->path()).soul);
+    QCOMPARE(readAll(out), composeDirectory(m_fixture.dir()).soul);
 }
 
 void tst_MainWindow::saveKeepsBytesWhenOneWordChanges()
@@ -583,18 +560,18 @@ void tst_MainWindow::saveKeepsBytesWhenOneWordChanges()
     const QByteArray original("\xef\xbb\xbfYou are\xc2\xa0Kip.\r\nA terse word.\r\nLast line");
     QVERIFY(writeInPlace(path(1), original));
     openWindow();
-    QVERIFY(!m_window->model()->slot(1).readOnly);
+    QVERIFY(!window()->model()->slot(1).readOnly);
     QPlainTextEdit *editor = pane(1)->editor();
     editor->setFocus();
     const QTextCursor found = editor->document()->find(QStringLiteral("terse"));
     QVERIFY(!found.isNull());
     editor->setTextCursor(found);
     QTest::keyClicks(editor, QStringLiteral("short"));
-    QTest::keySequence(m_window.get(), QKeySequence(Qt::CTRL | Qt::Key_S));
-    QTRY_VERIFY(!m_window->model()->slot(1).dirty);
+    QTest::keySequence(window(), QKeySequence(Qt::CTRL | Qt::Key_S));
+    QTRY_VERIFY(!window()->model()->slot(1).dirty);
     QCOMPARE(readAll(path(1)),
              QByteArray("\xef\xbb\xbfYou are\xc2\xa0Kip.\r\nA short word.\r\nLast line"));
-    QVERIFY(m_prompter->errors.isEmpty());
+    QVERIFY(prompter()->errors.isEmpty());
     QCOMPARE(previewText(preview()), expectedPreview());
 }
 
@@ -602,14 +579,14 @@ void tst_MainWindow::exportEqualsComposeDirectory()
 {
     QVERIFY(writeInPlace(path(2), "\xef\xbb\xbfName: Kip\r\n\xff\n"));
     openWindow();
-    const QString out = m_dir->filePath(QStringLiteral("out/soul.md"));
-    QVERIFY(QDir().mkpath(m_dir->filePath(QStringLiteral("out"))));
-    m_prompter->exportPath = out;
-    QTest::keySequence(m_window.get(), QKeySequence(Qt::CTRL | Qt::Key_E));
+    const QString out = m_fixture.filePath(QStringLiteral("out/soul.md"));
+    QVERIFY(QDir().mkpath(m_fixture.filePath(QStringLiteral("out"))));
+    prompter()->exportPath = out;
+    QTest::keySequence(window(), QKeySequence(Qt::CTRL | Qt::Key_E));
     QTRY_VERIFY(QFile::exists(manifestPathFor(out)));
-    QCOMPARE(readAll(out), composeDirectory(m_dir->path()).soul);
+    QCOMPARE(readAll(out), composeDirectory(m_fixture.dir()).soul);
     QVERIFY(readAll(manifestPathFor(out)).contains("\"soul-snapshot\""));
-    QVERIFY(m_prompter->errors.isEmpty());
+    QVERIFY(prompter()->errors.isEmpty());
 }
 
 void tst_MainWindow::exportWithUnsavedAsks()
@@ -617,33 +594,33 @@ void tst_MainWindow::exportWithUnsavedAsks()
     openWindow();
     pane(1)->editor()->moveCursor(QTextCursor::End);
     QTest::keyClicks(pane(1)->editor(), QStringLiteral("Unsaved."));
-    const QString out = m_dir->filePath(QStringLiteral("disk.md"));
-    m_prompter->exportPath = out;
-    m_prompter->exportAnswer = Prompter::ExportAnswer::ExportOnDisk;
+    const QString out = m_fixture.filePath(QStringLiteral("disk.md"));
+    prompter()->exportPath = out;
+    prompter()->exportAnswer = Prompter::ExportAnswer::ExportOnDisk;
     QVERIFY(exportAndWait());
-    QCOMPARE(m_prompter->asked, QStringList{QStringLiteral("export:SOUL.md")});
+    QCOMPARE(prompter()->asked, QStringList{QStringLiteral("export:SOUL.md")});
     QVERIFY(!readAll(out).contains("Unsaved."));
-    QVERIFY(m_window->model()->slot(1).dirty);
+    QVERIFY(window()->model()->slot(1).dirty);
 
-    m_prompter->exportAnswer = Prompter::ExportAnswer::SaveAllAndExport;
-    m_prompter->replaceAnswer = true; // disk.md is there now
+    prompter()->exportAnswer = Prompter::ExportAnswer::SaveAllAndExport;
+    prompter()->replaceAnswer = true; // disk.md is there now
     QVERIFY(exportAndWait());
     QVERIFY(readAll(out).contains("Unsaved."));
-    QCOMPARE(readAll(out), composeDirectory(m_dir->path()).soul);
-    QVERIFY(!m_window->model()->slot(1).dirty);
+    QCOMPARE(readAll(out), composeDirectory(m_fixture.dir()).soul);
+    QVERIFY(!window()->model()->slot(1).dirty);
 
-    m_prompter->exportAnswer = Prompter::ExportAnswer::Cancel;
+    prompter()->exportAnswer = Prompter::ExportAnswer::Cancel;
     QTest::keyClicks(pane(1)->editor(), QStringLiteral("x"));
-    QVERIFY(!m_window->exporter()->exportSnapshot());
+    QVERIFY(!window()->exporter()->exportSnapshot());
 }
 
 void tst_MainWindow::copySoulIsExact()
 {
     QVERIFY(writeInPlace(path(1), "Tab\there\r\nNUL\0end\n"_qba));
     openWindow();
-    QTest::keySequence(m_window.get(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    QTest::keySequence(window(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     QCOMPARE(QGuiApplication::clipboard()->text(),
-             utf8::decode(composeDirectory(m_dir->path()).soul));
+             utf8::decode(composeDirectory(m_fixture.dir()).soul));
 }
 
 void tst_MainWindow::failedSaveKeepsBuffer()
@@ -656,19 +633,19 @@ void tst_MainWindow::failedSaveKeepsBuffer()
     pane(1)->editor()->moveCursor(QTextCursor::End);
     QTest::keyClicks(pane(1)->editor(), QStringLiteral("precious"));
     QVERIFY(QDir().rename(dir, outer.filePath(QStringLiteral("renamed"))));
-    QTRY_VERIFY(m_window->directoryLostBar()->isVisible());
+    QTRY_VERIFY(window()->directoryLostBar()->isVisible());
     QTest::mouseClick(pane(1)->findChild<QPushButton *>(), Qt::LeftButton); // any header button
-    QVERIFY(!m_window->documents()->save(1));
-    QVERIFY(!m_prompter->errors.isEmpty());
-    QVERIFY(m_prompter->errors.last().contains(QStringLiteral("SOUL.md")));
-    QVERIFY(m_window->model()->slot(1).dirty);
+    QVERIFY(!window()->documents()->save(1));
+    QVERIFY(!prompter()->errors.isEmpty());
+    QVERIFY(prompter()->errors.last().contains(QStringLiteral("SOUL.md")));
+    QVERIFY(window()->model()->slot(1).dirty);
     QCOMPARE(editorText(pane(1)), QStringLiteral("disk\nprecious"));
-    QVERIFY(m_window->model()->slot(1).bufferPresent);
+    QVERIFY(window()->model()->slot(1).bufferPresent);
 
     // The folder comes back: the buffer is still there, and saving works.
     QVERIFY(QDir().rename(outer.filePath(QStringLiteral("renamed")), dir));
-    QTRY_VERIFY(!m_window->directoryLostBar()->isVisible());
-    QVERIFY(m_window->documents()->save(1));
+    QTRY_VERIFY(!window()->directoryLostBar()->isVisible());
+    QVERIFY(window()->documents()->save(1));
     QCOMPARE(readAll(slotPath(dir, 1)), QByteArray("disk\nprecious"));
 }
 
@@ -686,7 +663,7 @@ void tst_MainWindow::lostFolderOffersAWayOut()
     QCOMPARE(pane(0)->stateLabel()->text(), QStringLiteral("present"));
 
     QVERIFY(QDir().rename(dir, outer.filePath(QStringLiteral("renamed"))));
-    DirectoryLostBar *bar = m_window->directoryLostBar();
+    DirectoryLostBar *bar = window()->directoryLostBar();
     QTRY_VERIFY(bar->isVisible());
     QVERIFY(bar->label()->text().contains(QDir::toNativeSeparators(dir)));
     QVERIFY(bar->saveElsewhereButton()->isVisible());
@@ -697,52 +674,52 @@ void tst_MainWindow::lostFolderOffersAWayOut()
         QCOMPARE(pane(k)->stateLabel()->text(), QStringLiteral("folder missing"));
 
     // Close folder, cancelled: everything stays.
-    m_prompter->unsavedAnswer = Prompter::UnsavedAnswer::Cancel;
+    prompter()->unsavedAnswer = Prompter::UnsavedAnswer::Cancel;
     QTest::mouseClick(bar->closeButton(), Qt::LeftButton);
-    QCOMPARE(m_prompter->asked.last(), QStringLiteral("unsaved:SOUL.md"));
-    QVERIFY(m_window->model()->isOpen());
+    QCOMPARE(prompter()->asked.last(), QStringLiteral("unsaved:SOUL.md"));
+    QVERIFY(window()->model()->isOpen());
     QVERIFY(bar->isVisible());
     QCOMPARE(editorText(pane(1)), QStringLiteral("disk\nprecious"));
 
     // Close folder, Save all: the save cannot land, says so, and keeps the buffer.
-    m_prompter->unsavedAnswer = Prompter::UnsavedAnswer::SaveAll;
+    prompter()->unsavedAnswer = Prompter::UnsavedAnswer::SaveAll;
     QTest::mouseClick(bar->closeButton(), Qt::LeftButton);
-    QVERIFY(m_window->model()->isOpen());
-    QVERIFY(m_prompter->errors.last().contains(QStringLiteral("SOUL.md")));
-    QVERIFY(m_prompter->errors.last().contains(QStringLiteral("Save all elsewhere")));
-    QVERIFY(m_window->model()->slot(1).dirty);
+    QVERIFY(window()->model()->isOpen());
+    QVERIFY(prompter()->errors.last().contains(QStringLiteral("SOUL.md")));
+    QVERIFY(prompter()->errors.last().contains(QStringLiteral("Save all elsewhere")));
+    QVERIFY(window()->model()->slot(1).dirty);
     QCOMPARE(editorText(pane(1)), QStringLiteral("disk\nprecious"));
 
     // Save all elsewhere into a folder that holds a slot file: refused, nothing written.
     QTemporaryDir taken;
     QVERIFY(writeInPlace(slotPath(taken.path(), 6), "theirs"));
-    m_prompter->saveAllDirectory = taken.path();
+    prompter()->saveAllDirectory = taken.path();
     QTest::mouseClick(bar->saveElsewhereButton(), Qt::LeftButton);
-    QCOMPARE(m_prompter->asked.last(), QStringLiteral("saveAllDirectory"));
-    QVERIFY(m_prompter->errors.last().contains(QDir::toNativeSeparators(slotPath(taken.path(), 6))));
+    QCOMPARE(prompter()->asked.last(), QStringLiteral("saveAllDirectory"));
+    QVERIFY(prompter()->errors.last().contains(QDir::toNativeSeparators(slotPath(taken.path(), 6))));
     QVERIFY(!QFileInfo::exists(slotPath(taken.path(), 0)));
     QCOMPARE(readAll(slotPath(taken.path(), 6)), QByteArray("theirs"));
-    QCOMPARE(m_window->model()->directory(), QFileInfo(dir).absoluteFilePath());
+    QCOMPARE(window()->model()->directory(), QFileInfo(dir).absoluteFilePath());
     QVERIFY(bar->isVisible());
-    QVERIFY(m_window->model()->slot(1).dirty);
+    QVERIFY(window()->model()->slot(1).dirty);
 
     // Save all elsewhere into a fresh folder: exact bytes, then it is the open folder.
     QTemporaryDir fresh;
-    const int errors = m_prompter->errors.size();
-    m_prompter->saveAllDirectory = fresh.path();
+    const int errors = prompter()->errors.size();
+    prompter()->saveAllDirectory = fresh.path();
     QTest::mouseClick(bar->saveElsewhereButton(), Qt::LeftButton);
-    QCOMPARE(m_prompter->errors.size(), errors);
+    QCOMPARE(prompter()->errors.size(), errors);
     QCOMPARE(readAll(slotPath(fresh.path(), 0)), QByteArray("# Rules\r\n\r\nBe brief.\r\n"));
     QCOMPARE(readAll(slotPath(fresh.path(), 1)), QByteArray("disk\nprecious"));
     QCOMPARE(readAll(slotPath(fresh.path(), 6)), QByteArray("- prefers metric units"));
     QVERIFY(!QFileInfo::exists(slotPath(fresh.path(), 2)));
-    QCOMPARE(m_window->model()->directory(), QFileInfo(fresh.path()).absoluteFilePath());
-    QVERIFY(!m_window->model()->hasUnsaved());
+    QCOMPARE(window()->model()->directory(), QFileInfo(fresh.path()).absoluteFilePath());
+    QVERIFY(!window()->model()->hasUnsaved());
     QVERIFY(!bar->isVisible());
     for (int k : {0, 1, 6})
         QCOMPARE(pane(k)->stateLabel()->text(), QStringLiteral("present"));
     QCOMPARE(editorText(pane(1)), QStringLiteral("disk\nprecious"));
-    QVERIFY(!m_window->isWindowModified());
+    QVERIFY(!window()->isWindowModified());
 }
 
 void tst_MainWindow::fifoSlotDoesNotHang()
@@ -758,13 +735,13 @@ void tst_MainWindow::closingWithUnsavedAsks()
 {
     openWindow();
     QTest::keyClicks(pane(6)->editor(), QStringLiteral("x"));
-    m_prompter->unsavedAnswer = Prompter::UnsavedAnswer::Cancel;
-    QVERIFY(!m_window->documents()->close());
-    QVERIFY(m_window->model()->isOpen());
-    QCOMPARE(m_prompter->asked, QStringList{QStringLiteral("unsaved:MEMORY.md")});
-    m_prompter->unsavedAnswer = Prompter::UnsavedAnswer::SaveAll;
-    QVERIFY(m_window->documents()->close());
-    QVERIFY(!m_window->model()->isOpen());
+    prompter()->unsavedAnswer = Prompter::UnsavedAnswer::Cancel;
+    QVERIFY(!window()->documents()->close());
+    QVERIFY(window()->model()->isOpen());
+    QCOMPARE(prompter()->asked, QStringList{QStringLiteral("unsaved:MEMORY.md")});
+    prompter()->unsavedAnswer = Prompter::UnsavedAnswer::SaveAll;
+    QVERIFY(window()->documents()->close());
+    QVERIFY(!window()->model()->isOpen());
     QCOMPARE(readAll(path(6)), QByteArray("x- prefers metric units"));
 }
 
@@ -774,11 +751,11 @@ void tst_MainWindow::invisiblesKeepPositions()
                          "\xef\xbb\xbf"
                          "a\tb \r\nc\0d \xff\n"_qba));
     openWindow();
-    m_window->previewPanel()->invisiblesToggle()->setChecked(true);
+    window()->previewPanel()->invisiblesToggle()->setChecked(true);
     QVERIFY(preview()->showInvisibles());
     const QString shown = previewText(preview());
     QCOMPARE(shown, expectedPreview());
-    QCOMPARE(shown.size(), utf8::decode(m_window->model()->soul(SoulView::Unsaved)).size());
+    QCOMPARE(shown.size(), utf8::decode(window()->model()->soul(SoulView::Unsaved)).size());
     QVERIFY(shown.contains(QChar(0x21B5))); // CR
     QVERIFY(shown.contains(QChar(0x2205))); // NUL
     // The space before the CR of "b \r\n" is marked as trailing.
@@ -835,7 +812,7 @@ void tst_MainWindow::typingInACappedFileKeepsThePreviewExact()
         text += "line " + QByteArray::number(i) + " caf\xc3\xa9 \xf0\x9f\x98\x80\n";
     QVERIFY(writeInPlace(path(6), text));
     openWindow();
-    m_window->panes()->showPane(6);
+    window()->panes()->showPane(6);
     QPlainTextEdit *editor = pane(6)->editor();
     QTRY_VERIFY(!pane(6)->reloadPending() && !editor->document()->isEmpty());
     editor->setFocus();
@@ -852,7 +829,7 @@ void tst_MainWindow::typingInACappedFileKeepsThePreviewExact()
         QTest::keyClick(editor, Qt::Key_Delete);
         QCOMPARE(previewText(preview()), expectedPreview());
     }
-    QVERIFY(m_window->model()->truncated(6, SoulView::Unsaved));
+    QVERIFY(window()->model()->truncated(6, SoulView::Unsaved));
     QCOMPARE(preview()->rebuildCount(), rebuilds);
 }
 
@@ -957,22 +934,22 @@ void tst_MainWindow::createFromTemplate()
     QVERIFY(pane(3)->createButton()->isVisible());
     QTest::mouseClick(pane(3)->createButton(), Qt::LeftButton);
     QVERIFY(editorText(pane(3)).contains(QStringLiteral("Model of the user")));
-    QVERIFY(m_window->model()->slot(3).dirty);
+    QVERIFY(window()->model()->slot(3).dirty);
     QVERIFY(!QFile::exists(path(3)));
     QVERIFY(previewText(preview()).contains(QStringLiteral("## USER.md")));
-    QVERIFY(m_window->documents()->save(3));
+    QVERIFY(window()->documents()->save(3));
     QCOMPARE(readAll(path(3)), DocumentController::slotTemplate(3));
 }
 
 void tst_MainWindow::newPersonaWritesTemplates()
 {
     openWindow();
-    const QString dir = m_dir->filePath(QStringLiteral("fresh"));
-    QVERIFY(m_window->documents()->createPersona(dir, {1, 6}));
-    QCOMPARE(m_window->model()->directory(), dir);
+    const QString dir = m_fixture.filePath(QStringLiteral("fresh"));
+    QVERIFY(window()->documents()->createPersona(dir, {1, 6}));
+    QCOMPARE(window()->model()->directory(), dir);
     QCOMPARE(readAll(slotPath(dir, 1)), DocumentController::slotTemplate(1));
     QVERIFY(!QFile::exists(slotPath(dir, 0)));
-    QVERIFY(m_window->documents()->recentDirectories().startsWith(dir));
+    QVERIFY(window()->documents()->recentDirectories().startsWith(dir));
 }
 
 void tst_MainWindow::newPersonaSurvivesEveryWriteFault_data()
@@ -986,13 +963,13 @@ void tst_MainWindow::newPersonaSurvivesEveryWriteFault_data()
 void tst_MainWindow::newPersonaSurvivesEveryWriteFault()
 {
     openWindow();
-    const QString opened = m_window->model()->directory();
+    const QString opened = window()->model()->directory();
     int failures = 0;
     for (int k = 1;; ++k) {
         QVERIFY(k < 64);
-        const QString dir = m_dir->filePath(QStringLiteral("fresh%1").arg(k));
+        const QString dir = m_fixture.filePath(QStringLiteral("fresh%1").arg(k));
         test::armRowFault(k);
-        const bool created = m_window->documents()->createPersona(dir, {1, 6});
+        const bool created = window()->documents()->createPersona(dir, {1, 6});
         const bool fired = fileio::clearFault();
         const QStringList names = QDir(dir).entryList(QDir::Files | QDir::Hidden);
         for (const QString &name : names)
@@ -1003,13 +980,13 @@ void tst_MainWindow::newPersonaSurvivesEveryWriteFault()
         }
         if (!fired) {
             QVERIFY(created);
-            QCOMPARE(m_window->model()->directory(), dir);
+            QCOMPARE(window()->model()->directory(), dir);
             break;
         }
         ++failures;
         QVERIFY(!created);
-        QCOMPARE(m_window->model()->directory(), opened);
-        QVERIFY(m_prompter->errors.last().contains(dir));
+        QCOMPARE(window()->model()->directory(), opened);
+        QVERIFY(prompter()->errors.last().contains(dir));
     }
     QVERIFY(failures > 0);
 }
@@ -1017,9 +994,9 @@ void tst_MainWindow::newPersonaSurvivesEveryWriteFault()
 void tst_MainWindow::jumpShortcutsFocusPanes()
 {
     openWindow();
-    QApplication::setActiveWindow(m_window.get());
+    QApplication::setActiveWindow(window());
     for (int k = 0; k < SlotCount; ++k) {
-        m_window->actions()->jumpToSlot[size_t(k)]->trigger();
+        window()->actions()->jumpToSlot[size_t(k)]->trigger();
         QTRY_VERIFY(pane(k)->isAncestorOf(QApplication::focusWidget()));
     }
 }
@@ -1034,7 +1011,7 @@ void tst_MainWindow::markdownFormatsWhatIsShown()
         text += "Fenced line " + QByteArray::number(i) + ".\n";
     QVERIFY(writeInPlace(path(1), text));
     openWindow();
-    m_window->panes()->showPane(1);
+    window()->panes()->showPane(1);
     QPlainTextEdit *editor = pane(1)->editor();
     QTextDocument *document = editor->document();
     auto isBold = [](const QTextBlock &block) {
@@ -1110,29 +1087,29 @@ void tst_MainWindow::largePaneLoadsWhenShown()
         QVERIFY(pane(k)->editor()->document()->isEmpty());
         QVERIFY(pane(k)->editor()->isReadOnly());
     }
-    QCOMPARE(m_window->model()->slot(6).bufferBytes, memory);
+    QCOMPARE(window()->model()->slot(6).bufferBytes, memory);
     QCOMPARE(previewText(preview()), expectedPreview());
 
     // Scrolled into view: loaded after it is painted.
-    m_window->panes()->ensureWidgetVisible(pane(5));
+    window()->panes()->ensureWidgetVisible(pane(5));
     QTRY_VERIFY(!pane(5)->reloadPending());
     QCOMPARE(editorText(pane(5)), QString::fromUtf8(tools));
     QVERIFY(!pane(5)->editor()->isReadOnly());
 
     // Given the focus: loaded before a key can reach it.
-    m_window->panes()->showPane(6);
+    window()->panes()->showPane(6);
     QVERIFY(!pane(6)->reloadPending());
     QCOMPARE(editorText(pane(6)), QString::fromUtf8(memory));
     QVERIFY(!pane(6)->editor()->isReadOnly());
     pane(6)->editor()->moveCursor(QTextCursor::End);
     QTest::keyClicks(pane(6)->editor(), QStringLiteral("z"));
-    QCOMPARE(m_window->model()->slot(6).bufferBytes, memory + "z");
+    QCOMPARE(window()->model()->slot(6).bufferBytes, memory + "z");
     QCOMPARE(previewText(preview()), expectedPreview());
 }
 
 void tst_MainWindow::recoveryBarRestoresAndCompares()
 {
-    QVERIFY(RecoveryStore(m_dir->path())
+    QVERIFY(RecoveryStore(m_fixture.dir())
                 .store(1, "You are Kip, a terse assistant.\nRecovered line.\n", QByteArray())
                 .ok());
     openWindow();
@@ -1155,8 +1132,8 @@ void tst_MainWindow::recoveryBarRestoresAndCompares()
     QCOMPARE(QApplication::focusWidget(), bar->discardButton());
 
     QTest::mouseClick(bar->compareButton(), Qt::LeftButton);
-    QVERIFY(m_prompter->lastDiff.contains(QStringLiteral("+Recovered line.")));
-    QVERIFY(m_prompter->lastDiff.contains(QStringLiteral("SOUL.md (recovered)")));
+    QVERIFY(prompter()->lastDiff.contains(QStringLiteral("+Recovered line.")));
+    QVERIFY(prompter()->lastDiff.contains(QStringLiteral("SOUL.md (recovered)")));
     QVERIFY(bar->isVisible());
 
     bar->restoreButton()->setFocus();
@@ -1165,7 +1142,7 @@ void tst_MainWindow::recoveryBarRestoresAndCompares()
     QVERIFY(!pane(1)->editor()->isReadOnly());
     QCOMPARE(editorText(pane(1)),
              QStringLiteral("You are Kip, a terse assistant.\nRecovered line.\n"));
-    QVERIFY(m_window->model()->slot(1).dirty);
+    QVERIFY(window()->model()->slot(1).dirty);
     QVERIFY(previewText(preview()).contains(QStringLiteral("Recovered line.")));
     QCOMPARE(previewText(preview()), expectedPreview());
     QCOMPARE(readAll(path(1)), QByteArray("You are Kip, a terse assistant.\n"));
@@ -1173,32 +1150,32 @@ void tst_MainWindow::recoveryBarRestoresAndCompares()
 
 void tst_MainWindow::recoveryBarDiscards()
 {
-    QVERIFY(RecoveryStore(m_dir->path()).store(6, "forget me", QByteArray()).ok());
+    QVERIFY(RecoveryStore(m_fixture.dir()).store(6, "forget me", QByteArray()).ok());
     openWindow();
     QVERIFY(pane(6)->recoveryBar()->isVisible());
     QTest::mouseClick(pane(6)->recoveryBar()->discardButton(), Qt::LeftButton);
     QVERIFY(!pane(6)->recoveryBar()->isVisible());
-    QVERIFY(RecoveryStore(m_dir->path()).pending().isEmpty());
+    QVERIFY(RecoveryStore(m_fixture.dir()).pending().isEmpty());
     QCOMPARE(editorText(pane(6)), QStringLiteral("- prefers metric units"));
     QVERIFY(!pane(6)->editor()->isReadOnly());
-    QVERIFY(!m_window->model()->hasUnsaved());
+    QVERIFY(!window()->model()->hasUnsaved());
 }
 
 void tst_MainWindow::cancelledCloseKeepsRecovery()
 {
     openWindow();
-    m_window->model()->setRecoveryInterval(50);
-    const RecoveryStore store(m_dir->path());
+    window()->model()->setRecoveryInterval(50);
+    const RecoveryStore store(m_fixture.dir());
     QTest::keyClicks(pane(6)->editor(), QStringLiteral("x"));
     QTRY_COMPARE(store.pending().size(), 1);
     QCOMPARE(store.pending().first().bytes, QByteArray("x- prefers metric units"));
 
-    m_prompter->unsavedAnswer = Prompter::UnsavedAnswer::Cancel;
-    QVERIFY(!m_window->close());
+    prompter()->unsavedAnswer = Prompter::UnsavedAnswer::Cancel;
+    QVERIFY(!window()->close());
     QCOMPARE(store.pending().size(), 1);
 
-    m_prompter->unsavedAnswer = Prompter::UnsavedAnswer::Discard;
-    QVERIFY(m_window->close());
+    prompter()->unsavedAnswer = Prompter::UnsavedAnswer::Discard;
+    QVERIFY(window()->close());
     QVERIFY(!QFileInfo::exists(store.storePath()));
     QCOMPARE(readAll(path(6)), QByteArray("- prefers metric units"));
 }
@@ -1206,17 +1183,17 @@ void tst_MainWindow::cancelledCloseKeepsRecovery()
 void tst_MainWindow::titleMarksUnsavedPanes()
 {
     openWindow();
-    const QString name = QFileInfo(m_dir->path()).fileName();
-    QVERIFY(m_window->windowTitle().startsWith(name + QStringLiteral("[*]")));
-    QVERIFY(!m_window->isWindowModified());
+    const QString name = QFileInfo(m_fixture.dir()).fileName();
+    QVERIFY(window()->windowTitle().startsWith(name + QStringLiteral("[*]")));
+    QVERIFY(!window()->isWindowModified());
     QTest::keyClicks(pane(1)->editor(), QStringLiteral("x"));
-    QVERIFY(m_window->isWindowModified());
-    QVERIFY(m_window->documents()->save(1));
-    QVERIFY(!m_window->isWindowModified());
+    QVERIFY(window()->isWindowModified());
+    QVERIFY(window()->documents()->save(1));
+    QVERIFY(!window()->isWindowModified());
     QTest::keyClicks(pane(6)->editor(), QStringLiteral("y"));
-    QVERIFY(m_window->isWindowModified());
-    m_window->documents()->revert(6);
-    QVERIFY(!m_window->isWindowModified());
+    QVERIFY(window()->isWindowModified());
+    window()->documents()->revert(6);
+    QVERIFY(!window()->isWindowModified());
 }
 
 void tst_MainWindow::menusListCommandsWithShortcuts()
@@ -1225,7 +1202,7 @@ void tst_MainWindow::menusListCommandsWithShortcuts()
     // Menu text without mnemonics -> shortcut, for every entry of a menu.
     auto entries = [this](const QString &title) {
         QMap<QString, QKeySequence> found;
-        for (QAction *menuAction : m_window->menuBar()->actions()) {
+        for (QAction *menuAction : window()->menuBar()->actions()) {
             if (menuAction->text().remove(QLatin1Char('&')) != title)
                 continue;
             for (QAction *action : menuAction->menu()->actions()) {
@@ -1264,33 +1241,33 @@ void tst_MainWindow::menusListCommandsWithShortcuts()
 void tst_MainWindow::openRecentMenuReopensFolders()
 {
     openWindow();
-    QMenu *recent = m_window->actions()->recentMenu;
+    QMenu *recent = window()->actions()->recentMenu;
     QVERIFY(recent->isEnabled());
     QAction *entry = recent->actions().first();
-    QVERIFY(entry->text().contains(QDir::toNativeSeparators(m_dir->path())));
-    QVERIFY(m_window->documents()->close());
+    QVERIFY(entry->text().contains(QDir::toNativeSeparators(m_fixture.dir())));
+    QVERIFY(window()->documents()->close());
     entry->trigger();
-    QVERIFY(m_window->model()->isOpen());
-    QCOMPARE(m_window->model()->directory(), QFileInfo(m_dir->path()).absoluteFilePath());
+    QVERIFY(window()->model()->isOpen());
+    QCOMPARE(window()->model()->directory(), QFileInfo(m_fixture.dir()).absoluteFilePath());
 
-    m_window->actions()->clearRecent->trigger();
-    QVERIFY(m_window->documents()->recentDirectories().isEmpty());
+    window()->actions()->clearRecent->trigger();
+    QVERIFY(window()->documents()->recentDirectories().isEmpty());
     QVERIFY(!recent->isEnabled());
-    QVERIFY(m_window->startView()->recentList()->count() == 0);
+    QVERIFY(window()->startView()->recentList()->count() == 0);
 }
 
 void tst_MainWindow::editActionsFollowTheFocusedPane()
 {
     openWindow();
-    QAction *undo = m_window->actions()->undo;
-    QAction *redo = m_window->actions()->redo;
-    WindowActions *actions = m_window->actions();
+    QAction *undo = window()->actions()->undo;
+    QAction *redo = window()->actions()->redo;
+    WindowActions *actions = window()->actions();
     QVERIFY(!undo->isEnabled());
     QVERIFY(!actions->save->isEnabled());
     QVERIFY(!actions->saveAll->isEnabled());
     QPlainTextEdit *editor = pane(1)->editor();
-    m_window->panes()->showPane(1);
-    QTRY_COMPARE(m_window->currentSlot(), 1);
+    window()->panes()->showPane(1);
+    QTRY_COMPARE(window()->currentSlot(), 1);
     editor->moveCursor(QTextCursor::End);
     QTest::keyClicks(editor, QStringLiteral("Typo"));
     QVERIFY(undo->isEnabled());
@@ -1300,21 +1277,21 @@ void tst_MainWindow::editActionsFollowTheFocusedPane()
     QVERIFY(actions->saveAll->isEnabled());
     undo->trigger();
     QCOMPARE(editorText(pane(1)), QStringLiteral("You are Kip, a terse assistant.\n"));
-    QVERIFY(!m_window->model()->slot(1).dirty);
+    QVERIFY(!window()->model()->slot(1).dirty);
     QVERIFY(!actions->save->isEnabled());
     QVERIFY(redo->isEnabled());
     redo->trigger();
     QCOMPARE(editorText(pane(1)), QStringLiteral("You are Kip, a terse assistant.\nTypo"));
 
     // Another pane has its own history; Save writes that pane.
-    m_window->panes()->showPane(6);
-    QTRY_COMPARE(m_window->currentSlot(), 6);
+    window()->panes()->showPane(6);
+    QTRY_COMPARE(window()->currentSlot(), 6);
     QVERIFY(!undo->isEnabled());
     QVERIFY(!redo->isEnabled());
     QVERIFY(!actions->save->isEnabled());
     QVERIFY(actions->saveAll->isEnabled());
     actions->saveAll->trigger();
-    QVERIFY(!m_window->model()->hasUnsaved());
+    QVERIFY(!window()->model()->hasUnsaved());
     QVERIFY(!actions->saveAll->isEnabled());
 }
 
@@ -1360,7 +1337,7 @@ void tst_MainWindow::headerNamesReadOnlyAndDeletedStates()
 {
     QVERIFY(writeInPlace(path(1), "You are \xff Kip.\n"));
     openWindow();
-    QVERIFY(m_window->model()->slot(1).readOnly);
+    QVERIFY(window()->model()->slot(1).readOnly);
     QCOMPARE(pane(1)->stateLabel()->text(), QStringLiteral("read-only"));
     QVERIFY(pane(1)->readOnlyNote()->isVisible());
     QVERIFY(pane(1)->editAnywayButton()->isVisible());
@@ -1375,15 +1352,15 @@ void tst_MainWindow::headerNamesReadOnlyAndDeletedStates()
 
 void tst_MainWindow::startViewSaysWhenNoFolderIsRecent()
 {
-    createWindow();
-    StartView *start = m_window->startView();
+    m_fixture.create();
+    StartView *start = window()->startView();
     QVERIFY(start->isVisible());
     QVERIFY(start->noRecentLabel()->isVisible());
     QVERIFY(!start->recentList()->isVisible());
-    QVERIFY(!m_window->actions()->recentMenu->isEnabled());
+    QVERIFY(!window()->actions()->recentMenu->isEnabled());
 
-    m_window->start(m_dir->path());
-    QVERIFY(m_window->documents()->close());
+    window()->start(m_fixture.dir());
+    QVERIFY(window()->documents()->close());
     QVERIFY(start->isVisible());
     QVERIFY(!start->noRecentLabel()->isVisible());
     QCOMPARE(start->recentList()->count(), 1);
@@ -1395,12 +1372,12 @@ void tst_MainWindow::narrowHeaderElidesTheRole()
     QVERIFY(writeInPlace(path(1), "You are \xff Kip.\n"));
     openWindow();
     ElidedLabel *role = pane(1)->roleLabel();
-    m_window->resize(1400, 900);
+    window()->resize(1400, 900);
     for (int k = 0; k < SlotCount; ++k)
         QTRY_COMPARE(pane(k)->roleLabel()->shownText(), pane(k)->roleLabel()->text());
     // Narrow: the read-only pane's buttons and state keep their room, the
     // role ends in an ellipsis instead of being cut mid-letter.
-    m_window->resize(1000, 700);
+    window()->resize(1000, 700);
     QTRY_VERIFY(role->shownText() != role->text());
     QVERIFY(role->shownText().endsWith(QChar(0x2026)));
     QVERIFY(pane(1)->stateLabel()->width() >= pane(1)->stateLabel()->sizeHint().width());
@@ -1411,7 +1388,7 @@ void tst_MainWindow::narrowHeaderElidesTheRole()
 void tst_MainWindow::revertAndReloadAreOneUndoableStep()
 {
     openWindow();
-    PersonaModel *model = m_window->model();
+    PersonaModel *model = window()->model();
     QPlainTextEdit *editor = pane(1)->editor();
     editor->moveCursor(QTextCursor::End);
     QTest::keyClicks(editor, QStringLiteral("One more line."));
@@ -1419,7 +1396,7 @@ void tst_MainWindow::revertAndReloadAreOneUndoableStep()
     const QByteArray editedBytes = model->slot(1).bufferBytes;
     QVERIFY(model->slot(1).dirty);
 
-    QVERIFY(m_window->documents()->revert(1));
+    QVERIFY(window()->documents()->revert(1));
     QCOMPARE(editorText(pane(1)), QStringLiteral("You are Kip, a terse assistant.\n"));
     QVERIFY(!model->slot(1).dirty);
     QCOMPARE(previewText(preview()), expectedPreview());
@@ -1446,25 +1423,25 @@ void tst_MainWindow::revertAndReloadAreOneUndoableStep()
     editor->redo();
     QCOMPARE(editorText(pane(1)), QStringLiteral("Theirs.\n"));
     QVERIFY(!model->slot(1).dirty);
-    QVERIFY(m_prompter->sequence.isEmpty());
+    QVERIFY(prompter()->sequence.isEmpty());
 }
 
 void tst_MainWindow::discardWithoutAFileAsksFirst()
 {
     openWindow();
-    PersonaModel *model = m_window->model();
+    PersonaModel *model = window()->model();
     pane(0)->editor()->moveCursor(QTextCursor::End);
     QTest::keyClicks(pane(0)->editor(), QStringLiteral("Mine."));
     QVERIFY(QFile::remove(path(0)));
     QTRY_VERIFY(pane(0)->diskBar()->isVisible());
-    m_prompter->dropAnswer = false;
+    prompter()->dropAnswer = false;
     QTest::mouseClick(pane(0)->diskBar()->discardButton(), Qt::LeftButton);
-    QCOMPARE(m_prompter->sequence, QStringList{QStringLiteral("drop:AGENTS.md")});
+    QCOMPARE(prompter()->sequence, QStringList{QStringLiteral("drop:AGENTS.md")});
     QVERIFY(model->slot(0).dirty);
     QVERIFY(editorText(pane(0)).endsWith(QStringLiteral("Mine.")));
     QVERIFY(pane(0)->diskBar()->isVisible());
 
-    m_prompter->dropAnswer = true;
+    prompter()->dropAnswer = true;
     QTest::mouseClick(pane(0)->diskBar()->discardButton(), Qt::LeftButton);
     QVERIFY(!model->slot(0).bufferPresent);
     QVERIFY(!model->slot(0).dirty);
@@ -1478,11 +1455,11 @@ void tst_MainWindow::cleanPaneFollowsDiskByARangeEdit()
         before += "line " + QByteArray::number(i) + "\n";
     QVERIFY(writeInPlace(path(6), before));
     openWindow();
-    PersonaModel *model = m_window->model();
+    PersonaModel *model = window()->model();
     QPlainTextEdit *editor = pane(6)->editor();
     editor->moveCursor(QTextCursor::End);
     QTest::keyClicks(editor, QStringLiteral("tail"));
-    QVERIFY(m_window->documents()->save(6));
+    QVERIFY(window()->documents()->save(6));
     const QString saved = editorText(pane(6));
     QVERIFY(!model->slot(6).dirty);
     QTextDocument *document = editor->document();
@@ -1514,7 +1491,7 @@ void tst_MainWindow::editAnywayExplainsUntilSavedAndConfirms()
     const QByteArray mixed("one\r\ntwo\nthree\n");
     QVERIFY(writeInPlace(path(1), mixed));
     openWindow();
-    PersonaModel *model = m_window->model();
+    PersonaModel *model = window()->model();
     QVERIFY(model->slot(1).readOnly);
     QTest::mouseClick(pane(1)->editAnywayButton(), Qt::LeftButton);
     QVERIFY(!model->slot(1).readOnly);
@@ -1526,29 +1503,29 @@ void tst_MainWindow::editAnywayExplainsUntilSavedAndConfirms()
     QTest::keyClicks(editor, QStringLiteral("four"));
     QVERIFY(pane(1)->readOnlyNote()->isVisible());
 
-    m_prompter->changedBytesAnswer = false;
-    QVERIFY(!m_window->documents()->save(1));
-    QCOMPARE(m_prompter->sequence, QStringList{QStringLiteral("changedBytes:SOUL.md")});
-    QVERIFY(m_prompter->lastChanges.join(QLatin1Char(' ')).contains(QStringLiteral("mixed")));
+    prompter()->changedBytesAnswer = false;
+    QVERIFY(!window()->documents()->save(1));
+    QCOMPARE(prompter()->sequence, QStringList{QStringLiteral("changedBytes:SOUL.md")});
+    QVERIFY(prompter()->lastChanges.join(QLatin1Char(' ')).contains(QStringLiteral("mixed")));
     QCOMPARE(readAll(path(1)), mixed);
     QVERIFY(model->slot(1).dirty);
     QVERIFY(pane(1)->readOnlyNote()->isVisible());
 
-    m_prompter->changedBytesAnswer = true;
-    QVERIFY(m_window->documents()->save(1));
+    prompter()->changedBytesAnswer = true;
+    QVERIFY(window()->documents()->save(1));
     QCOMPARE(readAll(path(1)), QByteArray("one\ntwo\nthree\nfour"));
     QVERIFY(!pane(1)->readOnlyNote()->isVisible());
     // The file makes the round trip now: later saves do not ask.
     QTest::keyClicks(editor, QStringLiteral("!"));
-    QVERIFY(m_window->documents()->save(1));
-    QCOMPARE(m_prompter->sequence.size(), 2);
+    QVERIFY(window()->documents()->save(1));
+    QCOMPARE(prompter()->sequence.size(), 2);
 
     // Revert also ends it: the file opens read-only again.
     QVERIFY(writeAtomically(path(1), mixed));
     QTRY_VERIFY(model->slot(1).readOnly);
     QTest::mouseClick(pane(1)->editAnywayButton(), Qt::LeftButton);
     QVERIFY(pane(1)->readOnlyNote()->text().startsWith(QStringLiteral("Editing anyway")));
-    QVERIFY(m_window->documents()->revert(1));
+    QVERIFY(window()->documents()->revert(1));
     QVERIFY(model->slot(1).readOnly);
     QVERIFY(pane(1)->readOnlyNote()->text().startsWith(QStringLiteral("Read-only")));
 }
@@ -1556,57 +1533,57 @@ void tst_MainWindow::editAnywayExplainsUntilSavedAndConfirms()
 void tst_MainWindow::exportAsksForTheDestinationFirst()
 {
     openWindow();
-    PersonaModel *model = m_window->model();
+    PersonaModel *model = window()->model();
     pane(1)->editor()->moveCursor(QTextCursor::End);
     QTest::keyClicks(pane(1)->editor(), QStringLiteral("Unsaved."));
     const QByteArray onDisk = readAll(path(1));
 
     // Cancelled file dialog: nothing asked after it, nothing saved.
-    m_prompter->exportAnswer = Prompter::ExportAnswer::SaveAllAndExport;
-    m_prompter->exportPath.clear();
-    QVERIFY(!m_window->exporter()->exportSnapshot());
-    QCOMPARE(m_prompter->sequence, QStringList{QStringLiteral("exportPath")});
-    QVERIFY(m_prompter->asked.isEmpty());
+    prompter()->exportAnswer = Prompter::ExportAnswer::SaveAllAndExport;
+    prompter()->exportPath.clear();
+    QVERIFY(!window()->exporter()->exportSnapshot());
+    QCOMPARE(prompter()->sequence, QStringList{QStringLiteral("exportPath")});
+    QVERIFY(prompter()->asked.isEmpty());
     QCOMPARE(readAll(path(1)), onDisk);
     QVERIFY(model->slot(1).dirty);
 
     // Both files there: one question naming both; No keeps them and saves nothing.
-    const QString out = m_dir->filePath(QStringLiteral("out.md"));
+    const QString out = m_fixture.filePath(QStringLiteral("out.md"));
     QVERIFY(writeInPlace(out, "old soul"));
     QVERIFY(writeInPlace(manifestPathFor(out), "old manifest"));
-    m_prompter->exportPath = out;
-    m_prompter->sequence.clear();
-    QVERIFY(!m_window->exporter()->exportSnapshot());
-    QCOMPARE(m_prompter->sequence,
+    prompter()->exportPath = out;
+    prompter()->sequence.clear();
+    QVERIFY(!window()->exporter()->exportSnapshot());
+    QCOMPARE(prompter()->sequence,
              (QStringList{QStringLiteral("exportPath"),
                           QStringLiteral("replace:out.md,out.md.manifest.json")}));
-    QVERIFY(m_prompter->asked.isEmpty());
+    QVERIFY(prompter()->asked.isEmpty());
     QCOMPARE(readAll(out), QByteArray("old soul"));
     QCOMPARE(readAll(manifestPathFor(out)), QByteArray("old manifest"));
     QCOMPARE(readAll(path(1)), onDisk);
 
     // Only the manifest there: it alone is named.
     QVERIFY(QFile::remove(out));
-    m_prompter->sequence.clear();
-    QVERIFY(!m_window->exporter()->exportSnapshot());
-    QCOMPARE(m_prompter->sequence,
+    prompter()->sequence.clear();
+    QVERIFY(!window()->exporter()->exportSnapshot());
+    QCOMPARE(prompter()->sequence,
              (QStringList{QStringLiteral("exportPath"),
                           QStringLiteral("replace:out.md.manifest.json")}));
     QVERIFY(!QFile::exists(out));
 
     // Replace: then the unsaved panes, then both files.
-    m_prompter->replaceAnswer = true;
+    prompter()->replaceAnswer = true;
     QVERIFY(exportAndWait());
-    QCOMPARE(m_prompter->asked, QStringList{QStringLiteral("export:SOUL.md")});
+    QCOMPARE(prompter()->asked, QStringList{QStringLiteral("export:SOUL.md")});
     QVERIFY(!model->slot(1).dirty);
-    QCOMPARE(readAll(out), composeDirectory(m_dir->path()).soul);
+    QCOMPARE(readAll(out), composeDirectory(m_fixture.dir()).soul);
     QVERIFY(readAll(manifestPathFor(out)).contains("\"soul-snapshot\""));
 }
 
 void tst_MainWindow::wrongCaseFileIsNamedAndRenamed()
 {
     QVERIFY(QFile::remove(path(1)));
-    const QString lower = m_dir->filePath(QStringLiteral("soul.md"));
+    const QString lower = m_fixture.filePath(QStringLiteral("soul.md"));
     QVERIFY(writeInPlace(lower, "lower case soul\n"));
     openWindow();
     QVERIFY(pane(1)->absentNote()->isVisible());
@@ -1618,7 +1595,7 @@ void tst_MainWindow::wrongCaseFileIsNamedAndRenamed()
     QVERIFY(!pane(3)->renameButton()->isVisible());
 
     QTest::mouseClick(pane(1)->renameButton(), Qt::LeftButton);
-    QVERIFY(m_prompter->errors.isEmpty());
+    QVERIFY(prompter()->errors.isEmpty());
     QCOMPARE(readAll(path(1)), QByteArray("lower case soul\n"));
     QVERIFY(!QFileInfo::exists(lower));
     QTRY_COMPARE(editorText(pane(1)), QStringLiteral("lower case soul\n"));
@@ -1645,7 +1622,7 @@ void tst_MainWindow::invisiblesMarkNonAsciiSpacesAndLoneCr()
     QVERIFY(markedCharacters(preview()).isEmpty());
     QVERIFY(markedCharacters(pane(1)->editor()).isEmpty());
 
-    m_window->actions()->showInvisibles->setChecked(true);
+    window()->actions()->showInvisibles->setChecked(true);
     QVERIFY(preview()->showInvisibles());
     const QString spaces = QStringLiteral("\u00A0\u2009\u3000");
     for (const QChar c : spaces) {
@@ -1660,7 +1637,7 @@ void tst_MainWindow::invisiblesMarkNonAsciiSpacesAndLoneCr()
     // A CR LF that loses its LF becomes a lone CR in the preview's range edit.
     QVERIFY(writeInPlace(path(6), "p\r\nq"));
     QTRY_COMPARE(previewText(preview()), expectedPreview());
-    m_window->actions()->showInvisibles->setChecked(false);
+    window()->actions()->showInvisibles->setChecked(false);
     QVERIFY(writeInPlace(path(6), "p\rq"));
     QTRY_VERIFY(previewText(preview()).contains(QStringLiteral("p\u21B5q")));
     QCOMPARE(previewText(preview()), expectedPreview());
@@ -1678,26 +1655,26 @@ void tst_MainWindow::missingFolderPreviewDoesNotClaimDisk()
     openWindow(dir);
     const auto noteText = [this] {
         QStringList texts;
-        for (const QLabel *label : m_window->previewPanel()->findChildren<QLabel *>())
+        for (const QLabel *label : window()->previewPanel()->findChildren<QLabel *>())
             texts.append(label->text());
         return texts.join(QLatin1Char('|'));
     };
     QVERIFY(noteText().contains(QStringLiteral("this is what is on disk")));
     QVERIFY(QDir().rename(dir, outer.filePath(QStringLiteral("renamed"))));
-    QTRY_VERIFY(m_window->directoryLostBar()->isVisible());
+    QTRY_VERIFY(window()->directoryLostBar()->isVisible());
     QVERIFY(!noteText().contains(QStringLiteral("on disk.")));
     QVERIFY(noteText().contains(QStringLiteral("The folder is missing")));
-    m_window->previewPanel()->unsavedToggle()->setChecked(false);
+    window()->previewPanel()->unsavedToggle()->setChecked(false);
     QVERIFY(noteText().contains(QStringLiteral("an agent starting now gets none of it")));
     QVERIFY(QDir().rename(outer.filePath(QStringLiteral("renamed")), dir));
-    QTRY_VERIFY(!m_window->directoryLostBar()->isVisible());
+    QTRY_VERIFY(!window()->directoryLostBar()->isVisible());
     QVERIFY(!noteText().contains(QStringLiteral("The folder is missing")));
 }
 
 void tst_MainWindow::fifoOrLinkLoopIsNotADeletion()
 {
     openWindow();
-    PersonaModel *model = m_window->model();
+    PersonaModel *model = window()->model();
     QTest::keyClicks(pane(6)->editor(), QStringLiteral("x"));
     QVERIFY(QFile::remove(path(6)));
     QVERIFY(::mkfifo(QFile::encodeName(path(6)).constData(), 0600) == 0);
@@ -1717,14 +1694,14 @@ void tst_MainWindow::fifoOrLinkLoopIsNotADeletion()
     QTRY_VERIFY(bar->text().contains(QStringLiteral("loop")));
     QCOMPARE(model->slot(6).conflict, ConflictState::NotReadableOnDisk);
     QVERIFY(QFile::link(path(3), path(3)));
-    m_window->model()->refreshSlot(3);
+    window()->model()->refreshSlot(3);
     QTRY_VERIFY(pane(3)->lintLabel()->text().contains(QStringLiteral("leads back to itself")));
     QVERIFY(!pane(3)->lintLabel()->text().contains(QStringLiteral("nothing")));
 
     // Discard drops the edits; there is no file to go back to, so it asks.
-    m_prompter->dropAnswer = true;
+    prompter()->dropAnswer = true;
     QTest::mouseClick(bar->discardButton(), Qt::LeftButton);
-    QCOMPARE(m_prompter->sequence, QStringList{QStringLiteral("drop:MEMORY.md")});
+    QCOMPARE(prompter()->sequence, QStringList{QStringLiteral("drop:MEMORY.md")});
     QVERIFY(!model->slot(6).dirty);
     QVERIFY(!bar->isVisible());
 }
@@ -1734,14 +1711,14 @@ void tst_MainWindow::saveOnAReadOnlyPaneSaysWhy()
     QVERIFY(writeInPlace(path(1), "You are \xff Kip.\n"));
     openWindow();
     pane(1)->editor()->setFocus(Qt::OtherFocusReason);
-    QTRY_COMPARE(m_window->currentSlot(), 1);
-    QVERIFY(m_window->actions()->save->isEnabled());
-    QTest::keySequence(m_window.get(), QKeySequence(Qt::CTRL | Qt::Key_S));
-    QLabel *message = m_window->statusMessage();
+    QTRY_COMPARE(window()->currentSlot(), 1);
+    QVERIFY(window()->actions()->save->isEnabled());
+    QTest::keySequence(window(), QKeySequence(Qt::CTRL | Qt::Key_S));
+    QLabel *message = window()->statusMessage();
     QTRY_VERIFY(message->isVisible());
     QVERIFY(message->text().startsWith(QStringLiteral("SOUL.md is read-only")));
     QVERIFY(message->text().contains(QStringLiteral("invalid UTF-8")));
-    QVERIFY(m_prompter->errors.isEmpty());
+    QVERIFY(prompter()->errors.isEmpty());
     QCOMPARE(readAll(path(1)), QByteArray("You are \xff Kip.\n"));
 }
 
@@ -1749,34 +1726,34 @@ void tst_MainWindow::secondWindowOnTheFolderIsTold()
 {
     openWindow();
     MainWindow::Options options;
-    options.settingsFile = m_dir->filePath(QStringLiteral("second.ini"));
+    options.settingsFile = m_fixture.filePath(QStringLiteral("second.ini"));
     MainWindow second(options);
     second.setPrompter(std::make_unique<TestPrompter>());
     second.show();
     QVERIFY(QTest::qWaitForWindowExposed(&second));
-    second.start(m_dir->path());
+    second.start(m_fixture.dir());
     QVERIFY(second.model()->isOpen());
     QTRY_VERIFY(second.statusMessage()->isVisible());
     QTRY_VERIFY(
         second.statusMessage()->text().contains(QStringLiteral("Another Soul Studio window")));
-    QVERIFY(!m_window->statusMessage()->text().contains(QStringLiteral("Another")));
+    QVERIFY(!window()->statusMessage()->text().contains(QStringLiteral("Another")));
     QVERIFY(second.close());
 }
 
 void tst_MainWindow::longStatusMessageIsWhole()
 {
     openWindow();
-    m_window->resize(700, 600);
+    window()->resize(700, 600);
     QString text;
     while (text.size() < 400)
         text += QStringLiteral("Cannot keep unsaved changes for recovery in this folder. ");
-    Q_EMIT m_window->documents()->statusMessage(text);
-    QLabel *message = m_window->statusMessage();
+    Q_EMIT window()->documents()->statusMessage(text);
+    QLabel *message = window()->statusMessage();
     QTRY_VERIFY(message->isVisible());
     QCOMPARE(message->text(), text);
     QVERIFY(message->wordWrap());
     QTRY_VERIFY(message->height() >= message->heightForWidth(message->width()));
-    QVERIFY(message->width() <= m_window->statusBar()->width());
+    QVERIFY(message->width() <= window()->statusBar()->width());
     QVERIFY(message->heightForWidth(message->width()) > message->fontMetrics().height());
 }
 

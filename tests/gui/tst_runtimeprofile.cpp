@@ -11,6 +11,7 @@
 #include "slots/runtimemeter.h"
 #include "slots/slotpane.h"
 #include "soultokencounter.h"
+#include "testwindow.h"
 #include "tokenizer.h"
 #include "window/mainwindow.h"
 #include "window/prompter.h"
@@ -23,7 +24,6 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
-#include <QTemporaryDir>
 #include <QTest>
 #include <QTextBlock>
 
@@ -185,14 +185,15 @@ private Q_SLOTS:
     void cutPaneMarksFollowTheRule();
 
 private:
-    QString path(const QString &name) const { return m_dir->filePath(name); }
+    QString path(const QString &name) const { return m_fixture.filePath(name); }
     void openWindow();
     void chooseOpenClaw();
     QByteArray soulcCompose() const;
-    SlotPane *pane(const QString &name) const { return m_window->panes()->pane(slotIndex(name)); }
+    SlotPane *pane(const QString &name) const { return window()->panes()->pane(slotIndex(name)); }
 
-    std::unique_ptr<QTemporaryDir> m_dir;
-    std::unique_ptr<MainWindow> m_window;
+    MainWindow *window() const { return m_fixture.window(); }
+
+    TestWindow<> m_fixture;
 };
 
 void tst_RuntimeProfile::initTestCase()
@@ -202,8 +203,7 @@ void tst_RuntimeProfile::initTestCase()
 
 void tst_RuntimeProfile::init()
 {
-    m_dir = std::make_unique<QTemporaryDir>();
-    QVERIFY(m_dir->isValid());
+    m_fixture.init();
     QVERIFY(writeInPlace(path(QStringLiteral("AGENTS.md")), agentsWithPolicy()));
     QVERIFY(writeInPlace(path(QStringLiteral("SOUL.md")), longSoul()));
     QVERIFY(writeInPlace(path(QStringLiteral("IDENTITY.md")), "Name: Kip\n"));
@@ -212,27 +212,17 @@ void tst_RuntimeProfile::init()
 
 void tst_RuntimeProfile::cleanup()
 {
-    if (m_window)
-        m_window->close();
-    m_window.reset();
-    m_dir.reset();
+    m_fixture.cleanup();
 }
 
 void tst_RuntimeProfile::openWindow()
 {
-    MainWindow::Options options;
-    options.settingsFile = m_dir->filePath(QStringLiteral("settings.ini"));
-    m_window = std::make_unique<MainWindow>(options);
-    m_window->setPrompter(std::make_unique<QuietPrompter>());
-    m_window->show();
-    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-    m_window->start(m_dir->path());
-    QVERIFY(m_window->model()->isOpen());
+    m_fixture.open(m_fixture.dir());
 }
 
 void tst_RuntimeProfile::chooseOpenClaw()
 {
-    PreviewPanel *panel = m_window->previewPanel();
+    PreviewPanel *panel = window()->previewPanel();
     const quint64 before = panel->runtimeComposer()->shownGeneration();
     panel->runtimeChooser()->setCurrentIndex(openClawIndex(panel->runtimeChooser()));
     QCOMPARE(panel->runtimeProfile().runtime, Runtime::OpenClaw);
@@ -247,7 +237,7 @@ QByteArray tst_RuntimeProfile::soulcCompose() const
                 {QStringLiteral("compose"),
                  QStringLiteral("--runtime"),
                  QStringLiteral("openclaw"),
-                 m_dir->path()});
+                 m_fixture.dir()});
     if (!soulc.waitForFinished(30000) || soulc.exitCode() != 0)
         return {};
     return soulc.readAllStandardOutput();
@@ -256,7 +246,7 @@ QByteArray tst_RuntimeProfile::soulcCompose() const
 void tst_RuntimeProfile::switchingShowsWhatSoulcComposes()
 {
     openWindow();
-    PreviewPanel *panel = m_window->previewPanel();
+    PreviewPanel *panel = window()->previewPanel();
     QCOMPARE(panel->runtimeChooser()->currentData().toString(), QStringLiteral("toolnexus"));
     QVERIFY(panel->preview()->isVisible());
     QVERIFY(!panel->runtimeText()->isVisible());
@@ -286,26 +276,25 @@ void tst_RuntimeProfile::chosenRuntimeIsRemembered()
 {
     openWindow();
     chooseOpenClaw();
-    m_window->previewPanel()->maxCharsBox()->setValue(12000);
-    m_window->close();
-    m_window.reset();
+    window()->previewPanel()->maxCharsBox()->setValue(12000);
+    m_fixture.close();
 
     openWindow();
-    PreviewPanel *panel = m_window->previewPanel();
+    PreviewPanel *panel = window()->previewPanel();
     QCOMPARE(panel->runtimeChooser()->currentData().toString(), QStringLiteral("openclaw"));
     QCOMPARE(panel->runtimeProfile().openClaw.maxChars(), 12000);
     QTRY_VERIFY(!panel->runtimeComposer()->busy()
                 && !panel->runtimeComposer()->composition().section.isEmpty());
     const OpenClawSettings settings{12000, OpenClawSettings::DefaultTotalMaxChars};
     QCOMPARE(panel->runtimeComposer()->composition().section,
-             composeOpenClaw(readOpenClawDirectory(m_dir->path()), settings).section);
+             composeOpenClaw(readOpenClawDirectory(m_fixture.dir()), settings).section);
 }
 
 void tst_RuntimeProfile::paneShadesTheDroppedMiddle()
 {
     openWindow();
     chooseOpenClaw();
-    const OpenClawComposition composition = composeOpenClaw(readOpenClawDirectory(m_dir->path()));
+    const OpenClawComposition composition = composeOpenClaw(readOpenClawDirectory(m_fixture.dir()));
     const OpenClawKept kept = openClawKept(composition, QStringLiteral("SOUL.md"));
     QVERIFY(kept.dropped.length > 0);
 
@@ -314,7 +303,7 @@ void tst_RuntimeProfile::paneShadesTheDroppedMiddle()
     QCOMPARE(soul->runtimeView().dropped.length, kept.dropped.length);
 
     // The shading is drawn for the lines on screen: bring the cut into view.
-    m_window->panes()->showPane(slotIndex(QStringLiteral("SOUL.md")));
+    window()->panes()->showPane(slotIndex(QStringLiteral("SOUL.md")));
     QPlainTextEdit *editor = soul->editor();
     QTextCursor cursor(editor->document());
     cursor.setPosition(int(kept.dropped.start));
@@ -346,7 +335,7 @@ void tst_RuntimeProfile::agentsPaneMarksDigestLines()
 {
     openWindow();
     chooseOpenClaw();
-    const OpenClawKept kept = openClawKept(composeOpenClaw(readOpenClawDirectory(m_dir->path())),
+    const OpenClawKept kept = openClawKept(composeOpenClaw(readOpenClawDirectory(m_fixture.dir())),
                                            QStringLiteral("AGENTS.md"));
     QVERIFY(!kept.digestLines.isEmpty());
     const RuntimePaneView &view = pane(QStringLiteral("AGENTS.md"))->runtimeView();
@@ -378,7 +367,7 @@ void tst_RuntimeProfile::toolsPaneSaysItIsNotLoaded()
     SlotPane *tools = pane(QStringLiteral("TOOLS.md"));
     QVERIFY(!tools->runtimeNote()->isVisible());
     chooseOpenClaw();
-    m_window->panes()->showPane(slotIndex(QStringLiteral("TOOLS.md")));
+    window()->panes()->showPane(slotIndex(QStringLiteral("TOOLS.md")));
     QTRY_VERIFY(tools->runtimeNote()->isVisible());
     QVERIFY2(tools->runtimeNote()->text().contains(
                  QStringLiteral("TOOLS.md is not loaded by OpenClaw 2026.9")),
@@ -398,7 +387,7 @@ void tst_RuntimeProfile::refusedFileSaysNothingIsInjected()
     openWindow();
     chooseOpenClaw();
     const int memory = slotIndex(QStringLiteral("MEMORY.md"));
-    m_window->panes()->showPane(memory);
+    window()->panes()->showPane(memory);
     SlotPane *memoryPane = pane(QStringLiteral("MEMORY.md"));
     QTRY_VERIFY(memoryPane->runtimeMeter()->isVisible() && memoryPane->runtimeNote()->isVisible());
     QCOMPARE(memoryPane->runtimeMeter()->text(), QStringLiteral("nothing of it is injected"));
@@ -410,9 +399,9 @@ void tst_RuntimeProfile::typingUpdatesTheOpenClawPreview()
 {
     openWindow();
     chooseOpenClaw();
-    PreviewPanel *panel = m_window->previewPanel();
+    PreviewPanel *panel = window()->previewPanel();
     QPlainTextEdit *identity = pane(QStringLiteral("IDENTITY.md"))->editor();
-    m_window->panes()->showPane(slotIndex(QStringLiteral("IDENTITY.md")));
+    window()->panes()->showPane(slotIndex(QStringLiteral("IDENTITY.md")));
     identity->setFocus();
     identity->moveCursor(QTextCursor::End);
     QTest::keyClicks(identity, QStringLiteral("Motto: zephyrine"));
@@ -447,13 +436,13 @@ void tst_RuntimeProfile::cutPaneMarksFollowTheRule()
     const QString text = QString::fromUtf8(bytes);
     openWindow();
     chooseOpenClaw();
-    const OpenClawKept kept = openClawKept(composeOpenClaw(readOpenClawDirectory(m_dir->path())),
+    const OpenClawKept kept = openClawKept(composeOpenClaw(readOpenClawDirectory(m_fixture.dir())),
                                            name);
     QVERIFY(kept.dropped.length > 0);
     QVERIFY(name == QStringLiteral("SOUL.md") || !kept.digestLines.isEmpty());
 
     SlotPane *filePane = pane(name);
-    m_window->panes()->showPane(slotIndex(name));
+    window()->panes()->showPane(slotIndex(name));
     QTRY_VERIFY(!filePane->reloadPending());
     QVERIFY(filePane->cutsLongLines());
     QCOMPARE(filePane->text().replace(QChar::ParagraphSeparator, QLatin1Char('\n')), text);
@@ -500,7 +489,7 @@ void tst_RuntimeProfile::paneHintFollowsTheSettings()
                  qPrintable(lints->text()));
 
     chooseOpenClaw();
-    PreviewPanel *panel = m_window->previewPanel();
+    PreviewPanel *panel = window()->previewPanel();
     panel->maxCharsBox()->setValue(40000);
     QTRY_VERIFY2(!lints->text().contains(QStringLiteral("OpenClaw keeps only about")),
                  qPrintable(lints->text()));
@@ -512,9 +501,7 @@ void tst_RuntimeProfile::paneHintFollowsTheSettings()
     panel->runtimeChooser()->setCurrentIndex(0);
     QTRY_VERIFY(!pane(QStringLiteral("SOUL.md"))->runtimeView().active);
     QVERIFY2(lints->text().contains(hint(12000)), qPrintable(lints->text()));
-    m_window->close();
-    m_window.reset();
-    openWindow();
+    m_fixture.reopen();
     lints = pane(QStringLiteral("SOUL.md"))->lintLabel();
     QTRY_VERIFY2(lints->text().contains(hint(12000)), qPrintable(lints->text()));
 }
@@ -524,9 +511,9 @@ void tst_RuntimeProfile::tokensOfWhatOpenClawInjects()
     QVERIFY(writeInPlace(path(QStringLiteral("USER.md")), "Call me Sam. Ünïcode ✓ and 𝄞.\n"));
     openWindow();
     chooseOpenClaw();
-    PreviewPanel *panel = m_window->previewPanel();
+    PreviewPanel *panel = window()->previewPanel();
     RuntimeComposer *composer = panel->runtimeComposer();
-    SoulTokenCounter *counter = m_window->tokenCounter();
+    SoulTokenCounter *counter = window()->tokenCounter();
 
     for (const QString &encoding : {QStringLiteral("o200k_base"), QStringLiteral("cl100k_base")}) {
         counter->setEncoding(encoding);

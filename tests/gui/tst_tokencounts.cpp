@@ -4,10 +4,10 @@
 #include "preview/previewpanel.h"
 #include "preview/tokenbar.h"
 #include "quietprompter.h"
-#include "recoverystore.h"
 #include "slots/panestack.h"
 #include "slots/slotpane.h"
 #include "soultokencounter.h"
+#include "testwindow.h"
 #include "tokenizer.h"
 #include "window/documentcontroller.h"
 #include "window/mainwindow.h"
@@ -21,7 +21,6 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QStandardPaths>
-#include <QTemporaryDir>
 #include <QTest>
 
 using namespace soul;
@@ -71,13 +70,14 @@ private:
     void verifyShown(const QString &encoding);
     qint64 expectedShare(const QString &encoding, int slot) const;
     qint64 expectedSoul(const QString &encoding) const;
-    TokenBar *bar() const { return m_window->previewPanel()->tokenBar(); }
-    SlotPane *pane(int slot) const { return m_window->panes()->pane(slot); }
+    TokenBar *bar() const { return window()->previewPanel()->tokenBar(); }
+    SlotPane *pane(int slot) const { return window()->panes()->pane(slot); }
 
-    std::unique_ptr<QTemporaryDir> m_dir;
+    MainWindow *window() const { return m_fixture.window(); }
+    TestPrompter *prompter() const { return m_fixture.prompter(); }
+
+    TestWindow<TestPrompter> m_fixture;
     QString m_persona;
-    std::unique_ptr<MainWindow> m_window;
-    TestPrompter *m_prompter = nullptr;
 };
 
 void tst_TokenCounts::initTestCase()
@@ -87,13 +87,11 @@ void tst_TokenCounts::initTestCase()
 
 void tst_TokenCounts::init()
 {
-    QVERIFY(QDir(RecoveryStore::rootPath()).removeRecursively());
-    m_dir = std::make_unique<QTemporaryDir>();
-    QVERIFY(m_dir->isValid());
+    m_fixture.init();
     // A copy of examples/ava, so typing never reaches the example.
     const QString example = DocumentController::exampleDirectory();
     QVERIFY(!example.isEmpty());
-    m_persona = m_dir->filePath(QStringLiteral("ava"));
+    m_persona = m_fixture.filePath(QStringLiteral("ava"));
     QVERIFY(QDir().mkpath(m_persona));
     int copied = 0;
     for (int k = 0; k < SlotCount; ++k) {
@@ -108,29 +106,17 @@ void tst_TokenCounts::init()
 
 void tst_TokenCounts::cleanup()
 {
-    if (m_window)
-        m_window->close();
-    m_window.reset();
-    m_dir.reset();
+    m_fixture.cleanup();
 }
 
 void tst_TokenCounts::openWindow()
 {
-    MainWindow::Options options;
-    options.settingsFile = m_dir->filePath(QStringLiteral("settings.ini"));
-    m_window = std::make_unique<MainWindow>(options);
-    auto prompter = std::make_unique<TestPrompter>();
-    m_prompter = prompter.get();
-    m_window->setPrompter(std::move(prompter));
-    m_window->show();
-    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-    m_window->start(m_persona);
-    QVERIFY(m_window->model()->isOpen());
+    m_fixture.open(m_persona);
 }
 
 qint64 tst_TokenCounts::expectedShare(const QString &encoding, int slot) const
 {
-    const PersonaModel *model = m_window->model();
+    const PersonaModel *model = window()->model();
     QByteArray text = model->section(slot, SoulView::Unsaved).value_or(QByteArray());
     for (int k = slot + 1; k < SlotCount; ++k) {
         if (model->section(k, SoulView::Unsaved)) {
@@ -143,7 +129,7 @@ qint64 tst_TokenCounts::expectedShare(const QString &encoding, int slot) const
 
 qint64 tst_TokenCounts::expectedSoul(const QString &encoding) const
 {
-    return Tokenizer::builtin(encoding)->count(m_window->model()->soul(SoulView::Unsaved));
+    return Tokenizer::builtin(encoding)->count(window()->model()->soul(SoulView::Unsaved));
 }
 
 void tst_TokenCounts::verifyShown(const QString &encoding)
@@ -155,7 +141,7 @@ void tst_TokenCounts::verifyShown(const QString &encoding)
     QCOMPARE(bar()->encodingChooser()->currentText(), encoding);
     qint64 sum = 0;
     for (int k = 0; k < SlotCount; ++k) {
-        if (!m_window->model()->section(k, SoulView::Unsaved)) {
+        if (!window()->model()->section(k, SoulView::Unsaved)) {
             QVERIFY(!pane(k)->tokensLabel()->isVisible());
             continue;
         }
@@ -169,7 +155,7 @@ void tst_TokenCounts::verifyShown(const QString &encoding)
     QCOMPARE(sum, soul);
     QVERIFY(!bar()->tokensLabel()->text().contains(QLatin1String("approximate")));
     QVERIFY(
-        !m_window->previewPanel()->totalsLabel()->text().contains(QLatin1String("approximate")));
+        !window()->previewPanel()->totalsLabel()->text().contains(QLatin1String("approximate")));
 }
 
 void tst_TokenCounts::headersAndTotalsAreExact()
@@ -177,7 +163,7 @@ void tst_TokenCounts::headersAndTotalsAreExact()
     openWindow();
     verifyShown(QStringLiteral("o200k_base"));
     // The on-disk view of a clean persona is the same soul.
-    m_window->previewPanel()->unsavedToggle()->setChecked(false);
+    window()->previewPanel()->unsavedToggle()->setChecked(false);
     QCOMPARE(bar()->tokensLabel()->text(), tokensText(expectedSoul(QStringLiteral("o200k_base"))));
 }
 
@@ -187,7 +173,7 @@ void tst_TokenCounts::typingUpdatesTheCounts()
     verifyShown(QStringLiteral("o200k_base"));
     const QString before = pane(1)->tokensLabel()->text();
     QPlainTextEdit *editor = pane(1)->editor();
-    m_window->panes()->showPane(1);
+    window()->panes()->showPane(1);
     editor->setFocus();
     editor->moveCursor(QTextCursor::End);
     QTest::keyClicks(editor, QStringLiteral(" Always cite the dataset's DOI."));
@@ -198,9 +184,9 @@ void tst_TokenCounts::typingUpdatesTheCounts()
     QVERIFY(pane(1)->tokensLabel()->text() != before);
 
     // The on-disk view still counts the file.
-    m_window->previewPanel()->unsavedToggle()->setChecked(false);
+    window()->previewPanel()->unsavedToggle()->setChecked(false);
     const qint64 onDisk
-        = Tokenizer::builtin(u"o200k_base")->count(m_window->model()->soul(SoulView::OnDisk));
+        = Tokenizer::builtin(u"o200k_base")->count(window()->model()->soul(SoulView::OnDisk));
     QTRY_COMPARE(bar()->tokensLabel()->text(), tokensText(onDisk));
 }
 
@@ -218,12 +204,10 @@ void tst_TokenCounts::encodingSwitchChangesTheCountsAndIsRemembered()
     chooser->setCurrentIndex(index);
     Q_EMIT chooser->activated(index);
     verifyShown(QStringLiteral("cl100k_base"));
-    QCOMPARE(m_window->tokenCounter()->encodingName(), QStringLiteral("cl100k_base"));
+    QCOMPARE(window()->tokenCounter()->encodingName(), QStringLiteral("cl100k_base"));
 
     // A new window takes the remembered encoding.
-    m_window->close();
-    m_window.reset();
-    openWindow();
+    m_fixture.reopen();
     verifyShown(QStringLiteral("cl100k_base"));
 }
 
@@ -265,9 +249,7 @@ void tst_TokenCounts::budgetShareAndMeter()
     }
 
     // Remembered for the next window.
-    m_window->close();
-    m_window.reset();
-    openWindow();
+    m_fixture.reopen();
     QCOMPARE(bar()->budget(), budget);
 }
 
@@ -275,19 +257,19 @@ void tst_TokenCounts::sentencePieceFileIsRefusedByName()
 {
     openWindow();
     verifyShown(QStringLiteral("o200k_base"));
-    const QString file = m_dir->filePath(QStringLiteral("gemma-tokenizer.json"));
+    const QString file = m_fixture.filePath(QStringLiteral("gemma-tokenizer.json"));
     QVERIFY(test::writeFile(file,
                             R"({"model":{"type":"BPE","vocab":{"a":0},"merges":[]},)"
                             R"("pre_tokenizer":{"type":"Metaspace","replacement":"\u2581"}})"));
-    m_prompter->tokenizerFile = file;
+    prompter()->tokenizerFile = file;
     QComboBox *chooser = bar()->encodingChooser();
     const int load = chooser->count() - 1;
     QVERIFY(chooser->itemText(load).startsWith(QLatin1String("Load tokenizer.json")));
     Q_EMIT chooser->activated(load);
-    QTRY_COMPARE(m_prompter->errors.size(), 1);
-    QVERIFY2(m_prompter->errors.first().contains(file), qPrintable(m_prompter->errors.first()));
-    QVERIFY2(m_prompter->errors.first().contains(QLatin1String("SentencePiece")),
-             qPrintable(m_prompter->errors.first()));
+    QTRY_COMPARE(prompter()->errors.size(), 1);
+    QVERIFY2(prompter()->errors.first().contains(file), qPrintable(prompter()->errors.first()));
+    QVERIFY2(prompter()->errors.first().contains(QLatin1String("SentencePiece")),
+             qPrintable(prompter()->errors.first()));
     // The counts stay those of the encoding in use.
     verifyShown(QStringLiteral("o200k_base"));
 }
