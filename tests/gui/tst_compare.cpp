@@ -105,6 +105,10 @@ private:
     // Types `text` at the end of line `line` (1-based) of slot `slot`'s pane.
     void typeAt(int slot, int line, const QString &text);
     QString freeze();
+    // A window on a persona whose MEMORY.md holds `before`, frozen; then the
+    // file holds `after` and its pane, shown, takes it as the model reads it.
+    // The snapshot's path, empty when freezing failed.
+    QString freezeThenChangeMemory(const QByteArray &before, const QByteArray &after);
     CompareDialog *compare(const QString &soulPath);
     // Waits for the comparison of the text as it is now and checks it
     // against core's functions on the whole souls.
@@ -166,6 +170,21 @@ QString tst_Compare::freeze()
     if (after.size() != before.size() + 1 || after.first() != frozen.first().first().toString())
         return {};
     return after.first();
+}
+
+QString tst_Compare::freezeThenChangeMemory(const QByteArray &before, const QByteArray &after)
+{
+    const QString memory = QDir(persona()).filePath(slotName(6));
+    m_fixture.close();
+    if (!writeInPlace(memory, before))
+        return {};
+    openWindow();
+    const QString frozen = freeze();
+    if (frozen.isEmpty() || !writeInPlace(memory, after))
+        return {};
+    window()->model()->refreshSlot(6);
+    window()->panes()->showPane(6);
+    return frozen;
 }
 
 CompareDialog *tst_Compare::compare(const QString &soulPath)
@@ -388,15 +407,8 @@ void tst_Compare::jumpLandsInCutLines()
     QFETCH(QByteArray, after);
     QFETCH(qint64, line);
     QFETCH(QString, changed);
-    m_fixture.close();
-    QVERIFY(writeInPlace(QDir(persona()).filePath(slotName(6)), before));
-    openWindow();
-    const QString frozen = freeze();
+    const QString frozen = freezeThenChangeMemory(before, after);
     QVERIFY(!frozen.isEmpty());
-    // Changed on disk: the pane takes the new text as the model reads it.
-    QVERIFY(writeInPlace(QDir(persona()).filePath(slotName(6)), after));
-    window()->model()->refreshSlot(6);
-    window()->panes()->showPane(6);
     QTRY_COMPARE(pane(6)->text().replace(QChar::ParagraphSeparator, QLatin1Char('\n')),
                  QString::fromLatin1(after));
     QVERIFY(pane(6)->cutsLongLines());
@@ -459,14 +471,8 @@ void tst_Compare::jumpCountsAsThePaneDoes()
     QFETCH(QString, unsaved);
     QFETCH(int, block);
     QFETCH(QString, changed);
-    m_fixture.close();
-    QVERIFY(writeInPlace(QDir(persona()).filePath(slotName(6)), before));
-    openWindow();
-    const QString frozen = freeze();
+    const QString frozen = freezeThenChangeMemory(before, after);
     QVERIFY(!frozen.isEmpty());
-    QVERIFY(writeInPlace(QDir(persona()).filePath(slotName(6)), after));
-    window()->model()->refreshSlot(6);
-    window()->panes()->showPane(6);
     QPlainTextEdit *editor = pane(6)->editor();
     QTRY_VERIFY(editor->toPlainText().contains(QStringLiteral("new words")));
     if (!unsaved.isEmpty()) {
