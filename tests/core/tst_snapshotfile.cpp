@@ -103,41 +103,48 @@ private Q_SLOTS:
     void readsSoulOnce();
 
 private:
-    // Writes the sample persona, freezes it and returns the soul's path;
-    // with a schema 1 manifest when `oldManifest`.
+    // The sample persona's snapshot (frozen once, in initTestCase()) written
+    // afresh into this test's folder; the soul's path. With a schema 1
+    // manifest when `oldManifest`.
     QString freezeSample(bool oldManifest);
     // Rows of the column "oldManifest": schema 2 and schema 1.
     static void schemaRows();
 
-    std::unique_ptr<QTemporaryDir> m_persona;
     std::unique_ptr<QTemporaryDir> m_out;
+    QByteArray m_sampleSoul;
+    QByteArray m_sampleManifest;
 };
 
 void tst_SnapshotFile::initTestCase()
 {
     QStandardPaths::setTestModeEnabled(true);
+    // Taking a snapshot counts the tokens of its 2 MiB file: once is enough.
+    QTemporaryDir persona;
+    QTemporaryDir out;
+    QVERIFY(persona.isValid() && out.isValid());
+    const QMap<int, QByteArray> files = sampleFiles();
+    for (auto it = files.begin(); it != files.end(); ++it)
+        QVERIFY(writeSlot(persona.path(), it.key(), it.value()));
+    const Result<Snapshot> snapshot = takeSnapshot(persona.path());
+    QVERIFY2(snapshot.ok(), qPrintable(snapshot.error()));
+    const QString soulPath = QDir(out.path()).filePath(QStringLiteral("ava.soul.md"));
+    QVERIFY(writeSnapshot(*snapshot, soulPath, false).ok());
+    m_sampleSoul = readFile(soulPath);
+    m_sampleManifest = readFile(manifestPathFor(soulPath));
+    QVERIFY(!m_sampleSoul.isEmpty() && !m_sampleManifest.isEmpty());
 }
 
 void tst_SnapshotFile::init()
 {
-    m_persona = std::make_unique<QTemporaryDir>();
     m_out = std::make_unique<QTemporaryDir>();
-    QVERIFY(m_persona->isValid());
     QVERIFY(m_out->isValid());
 }
 
 QString tst_SnapshotFile::freezeSample(bool oldManifest)
 {
-    const QMap<int, QByteArray> files = sampleFiles();
-    for (auto it = files.begin(); it != files.end(); ++it) {
-        if (!writeSlot(m_persona->path(), it.key(), it.value()))
-            return {};
-    }
-    const Result<Snapshot> snapshot = takeSnapshot(m_persona->path());
-    if (!snapshot)
-        return {};
     const QString soulPath = QDir(m_out->path()).filePath(QStringLiteral("ava.soul.md"));
-    if (!writeSnapshot(*snapshot, soulPath, false)
+    if (!writeFile(soulPath, m_sampleSoul)
+        || !writeFile(manifestPathFor(soulPath), m_sampleManifest)
         || (oldManifest && !makeOld(manifestPathFor(soulPath)))) {
         return {};
     }
