@@ -6,6 +6,9 @@
 #include <QByteArray>
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 
@@ -69,6 +72,24 @@ inline QByteArray notice()
 inline QByteArray head(int slot)
 {
     return QByteArray("## ") + BootstrapOrder[static_cast<size_t>(slot)] + "\n\n";
+}
+
+// Turns the snapshot manifest at `manifestPath` into one of schema 1, as
+// written before the sections were recorded: no "schema", no "section".
+inline bool makeSchemaOne(const QString &manifestPath)
+{
+    QJsonObject manifest = QJsonDocument::fromJson(readFile(manifestPath)).object();
+    if (manifest.isEmpty())
+        return false;
+    manifest.remove(QStringLiteral("schema"));
+    QJsonArray files = manifest.value(QLatin1String("files")).toArray();
+    for (qsizetype i = 0; i < files.size(); ++i) {
+        QJsonObject file = files.at(i).toObject();
+        file.remove(QStringLiteral("section"));
+        files.replace(i, file);
+    }
+    manifest.insert(QStringLiteral("files"), files);
+    return writeFile(manifestPath, QJsonDocument(manifest).toJson());
 }
 
 } // namespace soul::test

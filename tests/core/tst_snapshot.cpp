@@ -363,21 +363,8 @@ void tst_Snapshot::loadsWhatItWrote()
     QFETCH(bool, oldManifest);
     const QString soulPath = exportSample();
     QVERIFY(!soulPath.isEmpty());
-    if (oldManifest) {
-        // Today's format before the schema: no "schema", no "section".
-        QString error;
-        QJsonObject manifest = readJson(manifestPathFor(soulPath), &error);
-        QVERIFY2(error.isEmpty(), qPrintable(error));
-        manifest.remove(QStringLiteral("schema"));
-        QJsonArray files = manifest.value(QLatin1String("files")).toArray();
-        for (qsizetype i = 0; i < files.size(); ++i) {
-            QJsonObject file = files.at(i).toObject();
-            file.remove(QStringLiteral("section"));
-            files.replace(i, file);
-        }
-        manifest.insert(QStringLiteral("files"), files);
-        QVERIFY(writeFile(manifestPathFor(soulPath), QJsonDocument(manifest).toJson()));
-    }
+    if (oldManifest)
+        QVERIFY(makeSchemaOne(manifestPathFor(soulPath)));
     const Composition c = composeDirectory(m_persona->path());
     const Result<LoadedSnapshot> loaded = loadSnapshot(soulPath);
     QVERIFY2(loaded.ok(), qPrintable(loaded.error()));

@@ -42,22 +42,6 @@ bool writeJson(const QString &path, const QJsonObject &object)
     return writeFile(path, QJsonDocument(object).toJson());
 }
 
-// A schema 1 manifest, as written before the sections were recorded: no
-// "schema", no "section".
-bool makeOld(const QString &manifestPath)
-{
-    QJsonObject manifest = readJson(manifestPath);
-    manifest.remove(QStringLiteral("schema"));
-    QJsonArray files = manifest.value(QLatin1String("files")).toArray();
-    for (qsizetype i = 0; i < files.size(); ++i) {
-        QJsonObject file = files.at(i).toObject();
-        file.remove(QStringLiteral("section"));
-        files.replace(i, file);
-    }
-    manifest.insert(QStringLiteral("files"), files);
-    return writeJson(manifestPath, manifest);
-}
-
 // Changes a field of the section the manifest records for `name`.
 bool editSection(const QString &manifestPath,
                  const QString &name,
@@ -145,7 +129,7 @@ QString tst_SnapshotFile::freezeSample(bool oldManifest)
     const QString soulPath = QDir(m_out->path()).filePath(QStringLiteral("ava.soul.md"));
     if (!writeFile(soulPath, m_sampleSoul)
         || !writeFile(manifestPathFor(soulPath), m_sampleManifest)
-        || (oldManifest && !makeOld(manifestPathFor(soulPath)))) {
+        || (oldManifest && !makeSchemaOne(manifestPathFor(soulPath)))) {
         return {};
     }
     return soulPath;
