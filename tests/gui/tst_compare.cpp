@@ -442,23 +442,21 @@ void tst_Compare::jumpCountsAsThePaneDoes_data()
     QTest::addColumn<int>("block");       // the pane's line, 0-based
     QTest::addColumn<QString>("changed"); // the pane's text at the first change
 
-    QTest::newRow("CR LF") << QByteArray("One\r\nTwo\r\nThree old words\r\n")
-                           << QByteArray("One\r\nTwo\r\nThree new words\r\n") << QString() << 2
-                           << QStringLiteral("new words");
+    // Each row's file before; after, its "old" is "new".
+    auto row = [](const char *name, const QByteArray &before, const QString &unsaved, int block) {
+        QByteArray after = before;
+        after.replace("old words", "new words");
+        QTest::newRow(name) << before << after << unsaved << block << QStringLiteral("new words");
+    };
+    row("CR LF", "One\r\nTwo\r\nThree old words\r\n", {}, 2);
     // The file's lines are its line feeds; the pane breaks at each CR.
-    QTest::newRow("lone CR") << QByteArray("One\rTwo\rThree old words\r")
-                             << QByteArray("One\rTwo\rThree new words\r") << QString() << 2
-                             << QStringLiteral("new words");
-    QTest::newRow("invalid UTF-8 before it")
-        << QByteArray("One\nT\xFF\xFEwo \xF0\x9F\x98\x80 old words\n")
-        << QByteArray("One\nT\xFF\xFEwo \xF0\x9F\x98\x80 new words\n") << QString() << 1
-        << QStringLiteral("new words");
-    QTest::newRow("BOM") << QByteArray("\xEF\xBB\xBFOne old words\n")
-                         << QByteArray("\xEF\xBB\xBFOne new words\n") << QString() << 0
-                         << QStringLiteral("new words");
-    QTest::newRow("on disk, unsaved lines above")
-        << QByteArray("One\nTwo\nThree old words\n") << QByteArray("One\nTwo\nThree new words\n")
-        << QStringLiteral("Unsaved\nlines\n") << 4 << QStringLiteral("new words");
+    row("lone CR", "One\rTwo\rThree old words\r", {}, 2);
+    row("invalid UTF-8 before it", "One\nT\xFF\xFEwo \xF0\x9F\x98\x80 old words\n", {}, 1);
+    row("BOM", "\xEF\xBB\xBFOne old words\n", {}, 0);
+    row("on disk, unsaved lines above",
+        "One\nTwo\nThree old words\n",
+        QStringLiteral("Unsaved\nlines\n"),
+        4);
 }
 
 // The jump lands on the first changed character as the pane counts lines and
