@@ -1212,6 +1212,21 @@ void tst_MainWindow::menusListCommandsWithShortcuts()
         }
         return found;
     };
+    // Within a menu, each entry has its own mnemonic: a shared one only
+    // moves between the entries, and Alt+F, R would not revert.
+    for (QAction *menuAction : window()->menuBar()->actions()) {
+        QMap<QChar, QString> mnemonics;
+        for (QAction *action : menuAction->menu()->actions()) {
+            const QString text = action->text();
+            const qsizetype at = text.indexOf(QLatin1Char('&'));
+            if (action->isSeparator() || at < 0 || at + 1 >= text.size())
+                continue;
+            const QChar key = text.at(at + 1).toLower();
+            QVERIFY2(!mnemonics.contains(key),
+                     qPrintable(mnemonics.value(key) + QStringLiteral(" and ") + text));
+            mnemonics.insert(key, text);
+        }
+    }
     const QMap<QString, QKeySequence> file = entries(QStringLiteral("File"));
     QCOMPARE(file.value(QStringLiteral("Open Folder…")), QKeySequence(QKeySequence::Open));
     QVERIFY(file.contains(QStringLiteral("Open Recent")));

@@ -21,14 +21,14 @@ WindowActions::WindowActions(QWidget *window)
     };
     open = make(tr("&Open Folder…"), QKeySequence::Open);
     newPersona = make(tr("&New Persona…"), QKeySequence::New);
-    openExample = make(tr("Open the &Example"), {});
+    openExample = make(tr("Open the E&xample"), {});
     closeFolder = make(tr("&Close Folder"), QKeySequence(Qt::CTRL | Qt::Key_W));
     save = make(tr("&Save"), QKeySequence(Qt::CTRL | Qt::Key_S));
     saveAll = make(tr("Save &All"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
-    revert = make(tr("&Revert"), {});
+    revert = make(tr("Re&vert"), {});
     exportSnapshot = make(tr("&Export Snapshot…"), QKeySequence(Qt::CTRL | Qt::Key_E));
     freeze = make(tr("&Freeze Snapshot"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
-    changeSnapshotsFolder = make(tr("Change Snapshots &Folder…"), {});
+    changeSnapshotsFolder = make(tr("Change Snaps&hots Folder…"), {});
     compareWithSnapshot = make(tr("Compare with Snapshot &File…"), {});
     compareMenu = new QMenu(tr("Compare &with Snapshot"), window);
     copySoul = make(tr("&Copy Soul"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
