@@ -59,6 +59,16 @@ int fail(const QString &message)
     return ExitFailure;
 }
 
+// A written file the disk did not confirm: said, but the command did its work.
+void warnIfAny(const QString &warning)
+{
+    if (warning.isEmpty())
+        return;
+    QByteArray line = QByteArrayLiteral("soulc: warning: ") + warning.toUtf8();
+    line.append('\n');
+    writeAll(STDERR_FILENO, line);
+}
+
 // `error` is the errno of the failed write(), taken at once: building the
 // message allocates, and anything in between may change errno.
 int standardOutputFailed(int error)
@@ -601,8 +611,10 @@ int runCompose(const Invocation &invocation)
         const QByteArrayView bytes = invocation.found ? QByteArrayView(found)
                                                       : QByteArrayView(section);
         if (!invocation.output.isEmpty()) {
-            if (const Status written = writeFileAtomically(invocation.output, bytes); !written)
+            const Status written = writeFileAtomically(invocation.output, bytes);
+            if (!written)
                 return fail(written.error());
+            warnIfAny(written.warning());
             return ExitSuccess;
         }
         return writeStandardOutput(bytes);
@@ -632,8 +644,10 @@ int runCompose(const Invocation &invocation)
     const QByteArrayView bytes = invocation.found ? QByteArrayView(found)
                                                   : QByteArrayView(composition.soul);
     if (!invocation.output.isEmpty()) {
-        if (const Status written = writeFileAtomically(invocation.output, bytes); !written)
+        const Status written = writeFileAtomically(invocation.output, bytes);
+        if (!written)
             return fail(written.error());
+        warnIfAny(written.warning());
         return ExitSuccess;
     }
     return writeStandardOutput(bytes);
@@ -786,12 +800,10 @@ int runExport(const Invocation &invocation)
                                                    profileOf(invocation).rule);
     if (!snapshot)
         return fail(snapshot.error());
-    if (const Status written = writeSnapshot(*snapshot,
-                                             invocation.arguments.at(1),
-                                             invocation.force);
-        !written) {
+    const Status written = writeSnapshot(*snapshot, invocation.arguments.at(1), invocation.force);
+    if (!written)
         return fail(written.error());
-    }
+    warnIfAny(written.warning());
     return ExitSuccess;
 }
 

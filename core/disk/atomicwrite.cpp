@@ -85,19 +85,6 @@ int createBeside(const QString &path, const char *suffix, mode_t mode, QString *
     return -1;
 }
 
-// After the rename the new file is the file. A failed sync of the folder can
-// only lose the rename in a power cut, which leaves the old file, so it is
-// not reported.
-void syncFolderOf(const QString &path)
-{
-    const int fd = ::open(native(QFileInfo(path).absolutePath()).constData(),
-                          O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0)
-        return;
-    ::fsync(fd);
-    ::close(fd);
-}
-
 // Writes `bytes` over the open file `fd` from its start, cuts it to their
 // size and syncs it; closes `fd` in every case. 0 or the errno, with `step`.
 int overwrite(int fd, QByteArrayView bytes, QString *step)
@@ -121,7 +108,8 @@ int overwrite(int fd, QByteArrayView bytes, QString *step)
 
 WriteOutcome replaceThroughTemporary(const QString &path,
                                      QByteArrayView bytes,
-                                     const struct stat *old)
+                                     const struct stat *old,
+                                     Overwrite overwrite)
 {
     QString temporary;
     int error = 0;
@@ -150,16 +138,29 @@ WriteOutcome replaceThroughTemporary(const QString &path,
         error = errno;
         step = QStringLiteral("closing it");
     }
-    if (error == 0 && fileio::rename(nativeTemporary.constData(), native(path).constData()) != 0) {
-        error = errno;
-        step = QStringLiteral("putting the new file in its place");
+    if (error == 0) {
+        const QByteArray nativePath = native(path);
+        const int renamed = overwrite == Overwrite::Never
+                                ? fileio::renameNoReplace(nativeTemporary.constData(),
+                                                          nativePath.constData())
+                                : fileio::rename(nativeTemporary.constData(),
+                                                 nativePath.constData());
+        if (renamed != 0) {
+            error = errno;
+            step = QStringLiteral("putting the new file in its place");
+        }
     }
     if (error != 0) {
         ::unlink(nativeTemporary.constData());
         return failed(error, step);
     }
-    syncFolderOf(path);
-    return {};
+    // The new file is the file now, whatever comes next. Until its folder is
+    // on the disk, a power cut can still bring the old one back (or none):
+    // the save happened, but the user is told it is not known to be durable.
+    WriteOutcome outcome;
+    if (fileio::syncFolder(native(QFileInfo(path).absolutePath()).constData()) != 0)
+        outcome.folderSyncError = errno != 0 ? errno : EIO;
+    return outcome;
 }
 
 WriteOutcome replaceInPlace(const QString &path, QByteArrayView bytes)
@@ -210,20 +211,29 @@ WriteOutcome replaceInPlace(const QString &path, QByteArrayView bytes)
 
 } // namespace
 
-WriteOutcome replaceFile(const QString &path, QByteArrayView bytes)
+WriteOutcome replaceFile(const QString &path, QByteArrayView bytes, Overwrite overwrite)
 {
     struct stat info
     {};
+    if (overwrite == Overwrite::Never) {
+        // lstat(): a link, even a dangling one, is something that is there.
+        // The rename checks again; this only spares writing the bytes.
+        if (::lstat(native(path).constData(), &info) == 0)
+            return failed(EEXIST, QStringLiteral("creating it"));
+        if (errno != ENOENT)
+            return failed(errno, QStringLiteral("looking at it"));
+        return replaceThroughTemporary(path, bytes, nullptr, overwrite);
+    }
     if (::stat(native(path).constData(), &info) != 0) {
         if (errno != ENOENT)
             return failed(errno, QStringLiteral("looking at it"));
-        return replaceThroughTemporary(path, bytes, nullptr);
+        return replaceThroughTemporary(path, bytes, nullptr, overwrite);
     }
     if (!S_ISREG(info.st_mode))
         return failed(S_ISDIR(info.st_mode) ? EISDIR : EINVAL, QStringLiteral("looking at it"));
     if (info.st_nlink > 1)
         return replaceInPlace(path, bytes);
-    return replaceThroughTemporary(path, bytes, &info);
+    return replaceThroughTemporary(path, bytes, &info, overwrite);
 }
 
 QString writeErrorAdvice(int error)
@@ -252,6 +262,12 @@ QString writeErrorAdvice(int error)
     case EISDIR:
     case EINVAL:
         return QStringLiteral("Something other than a file is in its place: move it away");
+    case EEXIST:
+        return QStringLiteral("Another file has that name, and it was left as it is: choose "
+                              "another name, or move that file away");
+    case ENOTSUP:
+        return QStringLiteral("This file system cannot add a file without the risk of "
+                              "replacing one that appears meanwhile: save to another place");
     default:
         return QStringLiteral("Check the disk and the folder's permissions, then try again");
     }
@@ -270,6 +286,17 @@ QString writeFailureText(const WriteOutcome &outcome)
     return text;
 }
 
+QString writeWarningText(const QString &shown, const WriteOutcome &outcome)
+{
+    if (!outcome.ok() || outcome.folderSyncError == 0)
+        return {};
+    return QStringLiteral("%1 was written, but the disk did not confirm it (%2, while flushing its "
+                          "folder), so a power cut or a system crash could still undo that. %3.")
+        .arg(QDir::toNativeSeparators(shown),
+             systemErrorText(outcome.folderSyncError),
+             writeErrorAdvice(outcome.folderSyncError));
+}
+
 QString resolveLinks(const QString &path, QString *error)
 {
     QString current = path;
@@ -285,13 +312,13 @@ QString resolveLinks(const QString &path, QString *error)
     return {};
 }
 
-Status writeFileAtomically(const QString &path, QByteArrayView bytes)
+Status writeFileAtomically(const QString &path, QByteArrayView bytes, Overwrite overwrite)
 {
     QString error;
-    const QString target = resolveLinks(path, &error);
+    const QString target = overwrite == Overwrite::Never ? path : resolveLinks(path, &error);
     if (target.isEmpty())
         return Status::failure(QStringLiteral("Cannot write %1: %2").arg(path, error));
-    const WriteOutcome outcome = replaceFile(target, bytes);
+    const WriteOutcome outcome = replaceFile(target, bytes, overwrite);
     if (!outcome.ok()) {
         return Status::failure(QStringLiteral("Cannot write %1: %2%3.")
                                    .arg(QDir::toNativeSeparators(path),
@@ -300,7 +327,7 @@ Status writeFileAtomically(const QString &path, QByteArrayView bytes)
                                             ? QStringLiteral("; any old file there is unchanged")
                                             : QString()));
     }
-    return {};
+    return Status::withWarning(writeWarningText(path, outcome));
 }
 
 } // namespace soul

@@ -138,6 +138,10 @@ Status RecoveryStore::store(int slot, QByteArrayView bytes, const QByteArray &di
         return written;
     }
     removeStrays(m_storePath, index);
+    // Without the writes' warnings: a copy whose folder the disk did not
+    // confirm still guards against the crash of this program, which is what
+    // it is for, and a warning every few seconds of typing would drown the
+    // ones about the user's own files.
     return {};
 }
 

@@ -47,7 +47,7 @@ public:
     // Keeps `bytes` as slot `slot`'s unsaved buffer, replacing the one kept
     // before. `diskSha256` is the digest of the file the buffer was edited
     // from (empty for a slot with no file), so a restore can tell whether the
-    // file changed since.
+    // file changed since. A failed folder sync is not reported (see .cpp).
     Status store(int slot, QByteArrayView bytes, const QByteArray &diskSha256);
     // Forgets slot `slot`'s buffer (it was saved or discarded).
     Status remove(int slot);

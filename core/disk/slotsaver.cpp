@@ -13,12 +13,13 @@
 
 namespace soul {
 
-Status saveSlotFile(const QString &path, QByteArrayView bytes)
+Status saveSlotFile(const QString &path, QByteArrayView bytes, Overwrite overwrite)
 {
     // Resolved here so that a loop fails instead of being replaced by a
-    // file, and so that the messages name the real target.
+    // file, and so that the messages name the real target. A file that must
+    // not be replaced is its own path: a link there is a file that is there.
     QString error;
-    const QString target = resolveLinks(path, &error);
+    const QString target = overwrite == Overwrite::Never ? path : resolveLinks(path, &error);
     if (target.isEmpty())
         return Status::failure(QStringLiteral("Cannot save %1: %2").arg(path, error));
     const QString named = target == path ? path
@@ -28,7 +29,9 @@ Status saveSlotFile(const QString &path, QByteArrayView bytes)
     struct stat info
     {};
     const int statError = ::stat(nativeTarget.constData(), &info) == 0 ? 0 : errno;
-    if (statError == 0) {
+    // A file that must not be replaced is refused by replaceFile() below,
+    // in the words of the refusal at the rename.
+    if (statError == 0 && overwrite == Overwrite::Allowed) {
         if (!S_ISREG(info.st_mode)) {
             return Status::failure(QStringLiteral("Cannot save %1: it is %2. Move it away to "
                                                   "save the slot as a file.")
@@ -49,18 +52,18 @@ Status saveSlotFile(const QString &path, QByteArrayView bytes)
                                                   "writable, then save again.")
                                        .arg(named));
         }
-    } else if (statError != ENOENT) {
+    } else if (statError != 0 && statError != ENOENT) {
         return Status::failure(QStringLiteral("Cannot save %1: %2. Check that its folder exists "
                                               "and that you may write to it.")
                                    .arg(named, systemErrorText(statError)));
-    } else if (!QFileInfo(QFileInfo(target).absolutePath()).isDir()) {
+    } else if (statError == ENOENT && !QFileInfo(QFileInfo(target).absolutePath()).isDir()) {
         return Status::failure(
             QStringLiteral("Cannot save %1: the folder %2 does not exist. "
                            "Create it, or choose another folder.")
                 .arg(named, QDir::toNativeSeparators(QFileInfo(target).absolutePath())));
     }
 
-    const WriteOutcome outcome = replaceFile(target, bytes);
+    const WriteOutcome outcome = replaceFile(target, bytes, overwrite);
     if (!outcome.ok()) {
         return Status::failure(QStringLiteral("Cannot save %1: %2%3.")
                                    .arg(named,
@@ -69,7 +72,7 @@ Status saveSlotFile(const QString &path, QByteArrayView bytes)
                                             ? QStringLiteral("; the file on disk is unchanged")
                                             : QString()));
     }
-    return {};
+    return Status::withWarning(writeWarningText(named, outcome));
 }
 
 } // namespace soul

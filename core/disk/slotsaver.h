@@ -1,5 +1,6 @@
 #pragma once
 
+#include "atomicwrite.h"
 #include "result.h"
 
 #include <QByteArrayView>
@@ -26,6 +27,13 @@ namespace soul {
 //   device at the path, a missing folder, a read-only folder, a full disk and
 //   a failing device each fail with a sentence that names the file; the file
 //   on disk is then as it was, and no temporary file is left behind.
-Status saveSlotFile(const QString &path, QByteArrayView bytes);
+// * With Overwrite::Never (saving into another folder, a new persona's
+//   templates), anything at `path`, a link too, fails the save and is kept,
+//   even when it appears a moment before the rename.
+// * The file saved but its folder not synced is a success with a warning
+//   naming the file (writeWarningText()).
+Status saveSlotFile(const QString &path,
+                    QByteArrayView bytes,
+                    Overwrite overwrite = Overwrite::Allowed);
 
 } // namespace soul

@@ -50,10 +50,14 @@ Result<QString> freezeSnapshot(const QString &personaDir,
         const QString path = dir.filePath(name);
         if (QFileInfo::exists(path) || QFileInfo::exists(manifestPathFor(path)))
             continue;
-        // Without overwrite: a file that appeared meanwhile is refused, not replaced.
-        if (const Status written = writeSnapshot(*snapshot, path, false); !written)
+        // Without overwrite: a file that appears meanwhile, up to the moment
+        // of the rename, is refused, not replaced.
+        const Status written = writeSnapshot(*snapshot, path, false);
+        if (!written)
             return Result<QString>::failure(written.error());
-        return path;
+        Result<QString> frozen(path);
+        frozen.addWarning(written.warning());
+        return frozen;
     }
     return Result<QString>::failure(
         QStringLiteral("%1: too many snapshots of this second already. Try again.")

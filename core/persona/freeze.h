@@ -19,8 +19,10 @@ QString snapshotFileName(const QString &personaName, const QDateTime &createdAtU
 // Takes a snapshot of `personaDir` and writes it into `snapshotsDir` (made
 // when missing) under snapshotFileName(), its manifest beside it. A second
 // freeze within the same second gets "-2", "-3", ... before ".soul.md";
-// nothing is ever overwritten. Returns the soul's path, or a sentence naming
-// the folder or file that failed. `at`, when valid, stands for the current
+// nothing is ever overwritten, not even a file another program creates
+// while the snapshot is written. Returns the soul's path (with a warning when
+// the disk did not confirm it), or a sentence naming the folder or file that
+// failed. `at`, when valid, stands for the current
 // time (the manifest's createdAt and the name). Files still as `held` has
 // them are not read again (inspectDirectory()).
 Result<QString> freezeSnapshot(const QString &personaDir,

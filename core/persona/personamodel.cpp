@@ -287,7 +287,8 @@ SaveResult PersonaModel::save(int slot, SaveMode mode)
             return SaveResult::stale(stale, staleText(slot, stale));
         }
     }
-    if (Status saved = saveSlotFile(path, state.bufferBytes); !saved)
+    const Status saved = saveSlotFile(path, state.bufferBytes);
+    if (!saved)
         return saved;
 
     const QByteArray digest = sha256Hex(state.bufferBytes);
@@ -309,16 +310,19 @@ SaveResult PersonaModel::save(int slot, SaveMode mode)
     touchRefresh();
     Q_EMIT slotStateChanged(slot);
     Q_EMIT sectionChanged(slot);
-    return {};
+    return saved; // with its warning, if any
 }
 
 SaveResult PersonaModel::saveAll(SaveMode mode)
 {
+    QString warnings;
     for (int k = 0; k < SlotCount; ++k) {
-        if (SaveResult s = save(k, mode); !s)
+        SaveResult s = save(k, mode);
+        if (!s)
             return s;
+        warnings = joinedWarnings(warnings, s.warning());
     }
-    return {};
+    return Status::withWarning(warnings);
 }
 
 StaleReason PersonaModel::staleness(int slot) const
@@ -398,15 +402,22 @@ Status PersonaModel::saveAllTo(const QString &dir)
             tr("Could not create the folder %1. Check that its parent folder is writable.")
                 .arg(shown));
     }
+    QString warnings;
     for (int k = 0; k < SlotCount; ++k) {
         const SlotState &state = m_slots[size_t(k)];
         if (!state.bufferPresent)
             continue;
-        if (Status saved = saveSlotFile(slotPath(target, k), state.bufferBytes); !saved)
+        // Never: a slot file another program puts there after the look above
+        // stays, and the save stops.
+        const Status saved = saveSlotFile(slotPath(target, k), state.bufferBytes, Overwrite::Never);
+        if (!saved)
             return saved;
+        warnings = joinedWarnings(warnings, saved.warning());
     }
     // Every buffer is now a file of `target`, so opening it drops nothing.
-    return open(target);
+    Status opened = open(target);
+    opened.addWarning(warnings);
+    return opened;
 }
 
 void PersonaModel::revert(int slot)

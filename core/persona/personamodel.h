@@ -165,10 +165,11 @@ public:
     // buffer came from (the changed-on-disk bar shows, or the file changed,
     // appeared or went away before the watcher said so) is not written: the
     // result isStale(), and the slot now shows the conflict, its disk bytes
-    // read again for comparing.
+    // read again for comparing. A saved slot can come with a warning (its
+    // folder not confirmed by the disk: writeWarningText()).
     SaveResult save(int slot, SaveMode mode = SaveMode::CheckDisk);
     // Saves every dirty slot; stops at, and returns, the first failure or
-    // stale slot.
+    // stale slot. On success, the warnings of every save.
     SaveResult saveAll(SaveMode mode = SaveMode::CheckDisk);
     // Whether saving `slot` now would replace a change made outside: the
     // conflict the model knows of, else the file's digest read now against
@@ -180,7 +181,9 @@ public:
     // with a sentence, writing nothing, when `dir` already holds any slot file
     // (nothing there is overwritten, and no foreign slot joins the persona)
     // or a slot's buffer is not the whole file. A write that fails stops
-    // there; what was written stays, and the current folder stays open.
+    // there; what was written stays, and the current folder stays open. A
+    // slot file another program creates in `dir` meanwhile is kept, and
+    // fails the save the same way. On success, the saves' warnings.
     Status saveAllTo(const QString &dir);
     // Drops the buffer's edits: it takes what is on disk again. Also the
     // answer "Reload" and "Discard" to a conflict. The pane takes the text

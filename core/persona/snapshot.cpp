@@ -117,18 +117,24 @@ Status writeSnapshot(const Snapshot &snapshot, const QString &soulPath, bool ove
     const bool hadSoul = oldSoulFile.open(QIODevice::ReadOnly);
     const QByteArray oldSoul = hadSoul ? oldSoulFile.readAll() : QByteArray();
     oldSoulFile.close();
-    if (Status s = writeFileAtomically(soulPath, snapshot.soul()); !s)
-        return s;
-    Status written = writeFileAtomically(manifestPath, manifest);
+    // The look above is for the kinder sentence; the renames are what keep a
+    // file that appears meanwhile.
+    const Overwrite mode = overwrite ? Overwrite::Allowed : Overwrite::Never;
+    const Status soulWritten = writeFileAtomically(soulPath, snapshot.soul(), mode);
+    if (!soulWritten)
+        return soulWritten;
+    Status written = writeFileAtomically(manifestPath, manifest, mode);
     if (!written) {
+        // Without overwrite the soul was new, so it is ours to remove.
         const bool restored = hadSoul ? writeFileAtomically(soulPath, oldSoul).ok()
                                       : QFile::remove(soulPath);
         if (!restored) {
             return Status::failure(
                 written.error() + QStringLiteral(" %1 already holds the new soul.").arg(soulPath));
         }
+        return written;
     }
-    return written;
+    return Status::withWarning(joinedWarnings(soulWritten.warning(), written.warning()));
 }
 
 } // namespace soul

@@ -42,9 +42,12 @@ Result<Snapshot> takeSnapshot(const QString &dir,
 QString manifestPathFor(const QString &soulPath);
 
 // Writes the soul to `soulPath` and the manifest beside it, each atomically.
-// Without `overwrite`, refuses when either exists. Fails with a sentence
-// naming the file; the two files are then both as they were (a soul written
-// before the manifest failed is put back, or removed when it is new).
+// Without `overwrite`, refuses when either exists, up to the moment of each
+// rename (Overwrite::Never). Fails with a sentence naming the file; the two
+// files are then both as they were (a soul written before the manifest
+// failed is put back, or removed when it is new), unless putting it back
+// failed too: the sentence then says the soul file holds the new soul. A
+// success can carry a warning (writeWarningText()).
 Status writeSnapshot(const Snapshot &snapshot, const QString &soulPath, bool overwrite);
 
 } // namespace soul

@@ -134,6 +134,8 @@ private Q_SLOTS:
     void parentIsAFileFails();
     void missingFolderFails();
     void notARegularFileFails();
+    void neverOverwriteKeepsWhatIsThere_data();
+    void neverOverwriteKeepsWhatIsThere();
     void readOnlyFolderFails();
     void readOnlyFileFails();
     void fullDiskKeepsOldFile();
@@ -323,6 +325,58 @@ void tst_SlotSaver::notARegularFileFails()
     {};
     QCOMPARE(::lstat(QFile::encodeName(fifo).constData(), &info), 0);
     QVERIFY(S_ISFIFO(info.st_mode));
+}
+
+void tst_SlotSaver::neverOverwriteKeepsWhatIsThere_data()
+{
+    QTest::addColumn<QString>("what");
+    QTest::newRow("file") << QStringLiteral("file");
+    QTest::newRow("link to a file") << QStringLiteral("link");
+    QTest::newRow("dangling link") << QStringLiteral("dangling");
+    QTest::newRow("folder") << QStringLiteral("folder");
+}
+
+// Saving into another folder never replaces anything, and never writes
+// through a link to somewhere else: whatever is at the path stays as it is.
+void tst_SlotSaver::neverOverwriteKeepsWhatIsThere()
+{
+    QFETCH(QString, what);
+    const QString file = path(QStringLiteral("SOUL.md"));
+    const QString target = path(QStringLiteral("elsewhere.md"));
+    if (what == QLatin1String("file"))
+        QVERIFY(writeFile(file, "theirs"));
+    if (what == QLatin1String("link")) {
+        QVERIFY(writeFile(target, "theirs"));
+        QVERIFY(makeLink(target, file));
+    }
+    if (what == QLatin1String("dangling"))
+        QVERIFY(makeLink(target, file));
+    if (what == QLatin1String("folder"))
+        QVERIFY(QDir(m_tmp->path()).mkdir(QStringLiteral("SOUL.md")));
+
+    const Status status = saveSlotFile(file, "mine", Overwrite::Never);
+    QVERIFY(!status.ok());
+    QVERIFY2(status.error().contains(file)
+                 && status.error().contains(QLatin1String("left as it is")),
+             qPrintable(status.error()));
+    QCOMPARE(isLink(file), what == QLatin1String("link") || what == QLatin1String("dangling"));
+    if (what == QLatin1String("file"))
+        QCOMPARE(contentOf(file), QByteArray("theirs"));
+    if (what == QLatin1String("link"))
+        QCOMPARE(contentOf(target), QByteArray("theirs"));
+    if (what == QLatin1String("dangling"))
+        QVERIFY(!QFileInfo::exists(target));
+    if (what == QLatin1String("folder"))
+        QVERIFY(QFileInfo(file).isDir());
+    QCOMPARE(strayEntries(m_tmp->path(),
+                          {QStringLiteral("SOUL.md"), QStringLiteral("elsewhere.md")}),
+             QStringList());
+
+    // Where nothing is, the file is created.
+    const QString fresh = path(QStringLiteral("USER.md"));
+    const Status created = saveSlotFile(fresh, "mine", Overwrite::Never);
+    QVERIFY2(created.ok(), qPrintable(created.error()));
+    QCOMPARE(contentOf(fresh), QByteArray("mine"));
 }
 
 void tst_SlotSaver::readOnlyFolderFails()

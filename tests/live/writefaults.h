@@ -4,6 +4,7 @@
 
 #include <QByteArray>
 #include <QFile>
+#include <QList>
 #include <QString>
 #include <QTest>
 
@@ -12,43 +13,105 @@
 #include <sys/mount.h>
 
 // The fault rows every write-path test runs through, shared by the core and
-// the window tests: each kind of I/O call (fileio.h) with each errno a full,
-// failing or read-only disk gives.
+// the window tests: each kind of I/O call (fileio.h) a write makes, with each
+// errno a full, failing or read-only disk gives. A test declares the calls
+// its write makes; each row must see its call fail at least once, and the
+// run that fails nothing must have made no other kind of call (madeOnly()),
+// so a call that stops going through fileio, or a new kind of call, fails
+// the test instead of passing untested.
 namespace soul::test {
 
-// Columns "op", "error", "partial". Without `everyKind`, only the calls
-// every write makes (no short write, no ftruncate).
-inline void addFaultRows(bool everyKind = true)
+// A kind of failing call: a fileio::Op, with a short write apart.
+enum class Call { Open, Write, ShortWrite, Sync, Truncate, Close, Rename, SyncFolder, Link };
+using Calls = QList<Call>;
+
+// The calls of a write through a temporary file and a rename: a new file, or
+// one with a single name.
+inline const Calls RenameCalls = {Call::Open,
+                                  Call::Write,
+                                  Call::ShortWrite,
+                                  Call::Sync,
+                                  Call::Close,
+                                  Call::Rename,
+                                  Call::SyncFolder};
+// The calls of a write in place: a file with a second hard link.
+inline const Calls InPlaceCalls
+    = {Call::Open, Call::Write, Call::ShortWrite, Call::Sync, Call::Truncate, Call::Close};
+
+struct CallFault
 {
-    QTest::addColumn<int>("op");
-    QTest::addColumn<int>("error");
-    QTest::addColumn<bool>("partial");
-    const struct
-    {
-        fileio::Op op;
-        const char *name;
-        bool partial;
-        bool common;
-    } ops[] = {
-        {fileio::Op::Open, "open", false, true},
-        {fileio::Op::Write, "write", false, true},
-        {fileio::Op::Write, "short write", true, false},
-        {fileio::Op::Sync, "fsync", false, true},
-        {fileio::Op::Truncate, "ftruncate", false, false},
-        {fileio::Op::Close, "close", false, true},
-        {fileio::Op::Rename, "rename", false, true},
-    };
+    fileio::Op op;
+    bool partial;
+    const char *name;
+};
+
+inline CallFault callFault(Call call)
+{
+    switch (call) {
+    case Call::Open:
+        return {fileio::Op::Open, false, "open"};
+    case Call::Write:
+        return {fileio::Op::Write, false, "write"};
+    case Call::ShortWrite:
+        return {fileio::Op::Write, true, "short write"};
+    case Call::Sync:
+        return {fileio::Op::Sync, false, "fsync"};
+    case Call::Truncate:
+        return {fileio::Op::Truncate, false, "ftruncate"};
+    case Call::Close:
+        return {fileio::Op::Close, false, "close"};
+    case Call::Rename:
+        return {fileio::Op::Rename, false, "rename"};
+    case Call::SyncFolder:
+        return {fileio::Op::SyncFolder, false, "folder sync"};
+    case Call::Link:
+        return {fileio::Op::Link, false, "link"};
+    }
+    return {fileio::Op::Open, false, "?"};
+}
+
+struct FaultRow
+{
+    QByteArray name; // "fsync ENOSPC"
+    int op;
+    int error;
+    bool partial;
+};
+
+// A row for each call in `calls` with each errno.
+inline QList<FaultRow> faultRows(const Calls &calls)
+{
     const struct
     {
         int error;
         const char *name;
     } errors[] = {{ENOSPC, "ENOSPC"}, {EIO, "EIO"}, {EROFS, "EROFS"}, {EDQUOT, "EDQUOT"}};
-    for (const auto &op : ops) {
-        if (!everyKind && !op.common)
-            continue;
-        for (const auto &error : errors)
-            QTest::addRow("%s %s", op.name, error.name) << int(op.op) << error.error << op.partial;
+    QList<FaultRow> rows;
+    for (Call call : calls) {
+        const CallFault fault = callFault(call);
+        for (const auto &error : errors) {
+            rows.append({QByteArray(fault.name) + ' ' + error.name,
+                         int(fault.op),
+                         error.error,
+                         fault.partial});
+        }
     }
+    return rows;
+}
+
+inline void addFaultColumns()
+{
+    QTest::addColumn<int>("op");
+    QTest::addColumn<int>("error");
+    QTest::addColumn<bool>("partial");
+}
+
+// Columns "op", "error", "partial", and faultRows(calls).
+inline void addFaultRows(const Calls &calls)
+{
+    addFaultColumns();
+    for (const FaultRow &row : faultRows(calls))
+        QTest::newRow(row.name.constData()) << row.op << row.error << row.partial;
 }
 
 // Arms the current row's fault at the k-th call of its kind.
@@ -58,6 +121,50 @@ inline void armRowFault(int k)
     QFETCH(int, error);
     QFETCH(bool, partial);
     fileio::injectFault(fileio::Op(op), k, error, partial);
+}
+
+// Whether the row's call is one a write survives: after a failed folder
+// sync the file is written, and the user is warned that the disk did not
+// confirm it.
+inline bool rowOnlyWarns()
+{
+    QFETCH(int, op);
+    return fileio::Op(op) == fileio::Op::SyncFolder;
+}
+
+// Whether every call made since the last injectFault() is of a kind in
+// `calls`; names the others. The link() of a rename that never replaces is
+// left out: only a file system that refuses RENAME_NOREPLACE reaches it, and
+// tst_writefaults makes one up for it (neverOverwrite, linkFallback).
+inline bool madeOnly(const Calls &calls)
+{
+    bool only = true;
+    for (int k = 0; k < fileio::OpCount; ++k) {
+        const auto op = fileio::Op(k);
+        if (op == fileio::Op::Link || fileio::callCount(op) == 0)
+            continue;
+        bool declared = false;
+        for (Call call : calls)
+            declared = declared || callFault(call).op == op;
+        if (!declared) {
+            const char *name = "?";
+            for (Call call : {Call::Open,
+                              Call::Write,
+                              Call::Sync,
+                              Call::Truncate,
+                              Call::Close,
+                              Call::Rename,
+                              Call::SyncFolder}) {
+                if (callFault(call).op == op)
+                    name = callFault(call).name;
+            }
+            qWarning("the write made %d %s call(s), which its test never fails",
+                     fileio::callCount(op),
+                     name);
+            only = false;
+        }
+    }
+    return only;
 }
 
 // The words that tell the user what to do about `error`.

@@ -79,6 +79,10 @@ bool FreezeController::freeze()
                         Q_EMIT failed(written.error());
                         return;
                     }
+                    if (!written.warning().isEmpty()) {
+                        m_prompter->showError(tr("Frozen, not confirmed by the disk"),
+                                              written.warning());
+                    }
                     Q_EMIT statusMessage(
                         tr("Froze the soul to %1").arg(QDir::toNativeSeparators(written.value())));
                     Q_EMIT recentChanged();

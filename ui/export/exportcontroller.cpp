@@ -53,7 +53,9 @@ bool ExportController::exportSnapshot()
         return false;
     if (!settleUnsaved(m_model, m_documents, m_prompter))
         return false;
-    exportTo(path);
+    // Replacing is what the user agreed to, if asked; a file that appears
+    // without a question is kept.
+    exportTo(path, existing.isEmpty() ? Overwrite::Never : Overwrite::Allowed);
     return true;
 }
 
@@ -77,18 +79,21 @@ bool ExportController::settleUnsaved(PersonaModel *model,
     return false;
 }
 
-void ExportController::exportTo(const QString &path)
+void ExportController::exportTo(const QString &path, Overwrite overwrite)
 {
     Q_EMIT statusMessage(tr("Exporting the snapshot…"));
     m_jobs->run(
-        [dir = m_model->directory(), path, held = m_model->heldReads()]() -> Result<QString> {
+        [dir = m_model->directory(), path, overwrite, held = m_model->heldReads()]()
+            -> Result<QString> {
             Result<Snapshot> snapshot = takeSnapshot(dir, ComposeRule::toolnexus(), nullptr, held);
             if (!snapshot)
                 return Result<QString>::failure(snapshot.error());
-            // exportSnapshot() has asked about replacing the soul and the manifest.
-            if (Status s = writeSnapshot(snapshot.value(), path, true); !s)
+            const Status s = writeSnapshot(snapshot.value(), path, overwrite == Overwrite::Allowed);
+            if (!s)
                 return Result<QString>::failure(s.error());
-            return path;
+            Result<QString> written(path);
+            written.addWarning(s.warning());
+            return written;
         },
         [this](const Result<QString> &written) {
             if (!written) {
@@ -97,6 +102,8 @@ void ExportController::exportTo(const QString &path)
                 Q_EMIT failed(written.error());
                 return;
             }
+            if (!written.warning().isEmpty())
+                m_prompter->showError(tr("Exported, not confirmed by the disk"), written.warning());
             Q_EMIT statusMessage(
                 tr("Exported the snapshot to %1 and %2")
                     .arg(QDir::toNativeSeparators(written.value()),

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "atomicwrite.h"
 #include "personamodel.h"
 
 #include <QObject>
@@ -39,8 +40,10 @@ public:
                               DocumentController *documents,
                               Prompter *prompter);
     // Writes the snapshot of what is on disk to `path` without asking, on
-    // the worker; exported() follows, or the failure is shown.
-    void exportTo(const QString &path);
+    // the worker; exported() follows, or the failure is shown. With
+    // Overwrite::Never, a soul or manifest that is there (or appears before
+    // its rename) fails the export and is kept.
+    void exportTo(const QString &path, Overwrite overwrite);
     // An export is being written.
     bool busy() const;
     // Puts the exact soul of `view` on the clipboard.

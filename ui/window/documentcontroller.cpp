@@ -125,6 +125,11 @@ bool DocumentController::save(int slot)
         m_prompter->showError(tr("Could not save %1").arg(slotName(slot)), saved.error());
         return false;
     }
+    // Saved, and the pane is clean; that the disk did not confirm it may
+    // still matter (a failing device), so it is said, not logged.
+    if (!saved.warning().isEmpty())
+        m_prompter->showError(tr("Saved %1, not confirmed by the disk").arg(slotName(slot)),
+                              saved.warning());
     Q_EMIT statusMessage(tr("Saved %1").arg(slotName(slot)));
     return true;
 }
@@ -151,10 +156,13 @@ bool DocumentController::saveAllElsewhere()
         QFileInfo(parent).isDir() ? parent : QDir::homePath());
     if (dir.isEmpty())
         return false;
-    if (Status saved = m_model->saveAllTo(dir); !saved) {
+    const Status saved = m_model->saveAllTo(dir);
+    if (!saved) {
         m_prompter->showError(tr("Could not save elsewhere"), saved.error());
         return false;
     }
+    if (!saved.warning().isEmpty())
+        m_prompter->showError(tr("Saved elsewhere, not confirmed by the disk"), saved.warning());
     remember(m_model->directory());
     Q_EMIT statusMessage(
         tr("Saved every pane into %1").arg(QDir::toNativeSeparators(m_model->directory())));
@@ -276,12 +284,20 @@ bool DocumentController::createPersona(const QString &dir, const QList<int> &slo
             return false;
         }
     }
+    QString warnings;
     for (int k : slots) {
-        if (Status s = saveSlotFile(folder.filePath(slotName(k)), slotTemplate(k)); !s) {
+        // Never: a file another program puts there after the look above stays.
+        const Status s = saveSlotFile(folder.filePath(slotName(k)),
+                                      slotTemplate(k),
+                                      Overwrite::Never);
+        if (!s) {
             m_prompter->showError(tr("New persona"), s.error());
             return false;
         }
+        warnings = joinedWarnings(warnings, s.warning());
     }
+    if (!warnings.isEmpty())
+        m_prompter->showError(tr("New persona, not confirmed by the disk"), warnings);
     return open(dir);
 }
 
