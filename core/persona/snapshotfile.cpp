@@ -20,6 +20,9 @@ namespace {
 
 // Bytes read at a time between sections.
 constexpr qint64 ReadBytes = qint64(64) * 1024;
+// No soul is this large: an offset or length beyond it is as good as none,
+// and sums of a few of them cannot overflow.
+constexpr qint64 MaxRecorded = qint64(1) << 52;
 
 QString readError(const QString &path, const QString &what, const QFile &file)
 {
@@ -62,6 +65,13 @@ struct Manifest
     bool haveSections = false;
     std::vector<RecordedSection> sections;
 };
+
+// An offset or a length as the manifest records it; -1 when it is none.
+qint64 recordedSize(const QJsonValue &value)
+{
+    const qint64 size = value.toInteger(-1);
+    return size >= 0 && size <= MaxRecorded ? size : -1;
+}
 
 Result<Manifest> readManifest(const QString &soulPath)
 {
@@ -114,8 +124,8 @@ Result<Manifest> readManifest(const QString &soulPath)
             m.truncated[size_t(r.slot)] = file.value(QStringLiteral("truncated")).toBool();
         m.haveSections = m.haveSections && file.contains(QStringLiteral("section"));
         const QJsonObject section = file.value(QStringLiteral("section")).toObject();
-        r.offset = section.value(QStringLiteral("offset")).toInteger(-1);
-        r.length = section.value(QStringLiteral("bytes")).toInteger(-1);
+        r.offset = recordedSize(section.value(QStringLiteral("offset")));
+        r.length = recordedSize(section.value(QStringLiteral("bytes")));
         r.bodyLine = section.value(QStringLiteral("bodyLine")).toInteger(1);
         m.sections.push_back(r);
     }
@@ -146,13 +156,47 @@ QByteArray sectionHead(int slot)
     return slot < 0 ? QByteArray() : ComposeRule::toolnexus().sectionHead(slot);
 }
 
+QByteArray sectionJoin()
+{
+    return ComposeRule::toolnexus().sectionJoin;
+}
+
+// Where section i must start for the sections to lie end to end in slot
+// order, as compose() joins them: at 0 for the first, else right after the
+// section of the nearest earlier slot and the join.
+qint64 laidOutOffset(const std::vector<RecordedSection> &sections, size_t i)
+{
+    const RecordedSection *before = nullptr;
+    for (const RecordedSection &o : sections) {
+        if (o.slot >= 0 && o.slot < sections[i].slot && (!before || o.slot > before->slot))
+            before = &o;
+    }
+    if (!before)
+        return 0;
+    if (before->offset < 0 || before->length < 0)
+        return -1;
+    return before->offset + before->length + sectionJoin().size();
+}
+
+bool isLastSlot(const std::vector<RecordedSection> &sections, size_t i)
+{
+    return std::none_of(sections.begin(), sections.end(), [&](const RecordedSection &o) {
+        return o.slot > sections[i].slot;
+    });
+}
+
 // Whether the recorded section lies within a soul of `soulBytes`, shares no
-// byte with another section, and is not a second one of its slot.
+// byte with another section, is not a second one of its slot, and stands
+// where compose() puts it: right after the section before it and the join,
+// the first at the start, the last at the end. Anything else would be a soul
+// whose sections, joined again, are not the file.
 bool fits(const std::vector<RecordedSection> &sections, size_t i, qint64 soulBytes)
 {
     const RecordedSection &r = sections[i];
     if (r.slot < 0 || r.offset < 0 || r.length < sectionHead(r.slot).size()
-        || r.offset + r.length > soulBytes || r.bodyLine < 1) {
+        || r.offset + r.length > soulBytes || r.bodyLine < 1
+        || r.offset != laidOutOffset(sections, i)
+        || (isLastSlot(sections, i) && r.offset + r.length != soulBytes)) {
         return false;
     }
     for (size_t j = 0; j < sections.size(); ++j) {
@@ -165,14 +209,32 @@ bool fits(const std::vector<RecordedSection> &sections, size_t i, qint64 soulByt
     return true;
 }
 
+// What must stand at the start of a section that fits(): its head, after
+// the join unless it is the first. From leadStart() on.
+QByteArray leadOf(const RecordedSection &r)
+{
+    return r.offset > 0 ? sectionJoin() + sectionHead(r.slot) : sectionHead(r.slot);
+}
+
+qint64 leadStart(const RecordedSection &r)
+{
+    return r.offset > 0 ? r.offset - sectionJoin().size() : 0;
+}
+
 // The sentence for the first section in the manifest's order that is not
 // where a soul of `soulBytes` can hold it or whose bytes do not start with
-// its head (`headAt(i)` says whether section i's do); empty when none.
-template<typename HeadAt>
-QString misplacedSection(const Manifest &m, qint64 soulBytes, HeadAt headAt)
+// its lead (`leadAt(i)` says whether section i's do), or for a soul that is
+// not empty while the manifest records no section; empty when none.
+template<typename LeadAt>
+QString misplacedSection(const Manifest &m, qint64 soulBytes, LeadAt leadAt)
 {
+    if (m.sections.empty() && soulBytes > 0) {
+        return QStringLiteral("%1: it records no sections, but the soul is not empty. Export "
+                              "the persona again.")
+            .arg(m.path);
+    }
     for (size_t i = 0; i < m.sections.size(); ++i) {
-        if (!fits(m.sections, i, soulBytes) || !headAt(i)) {
+        if (!fits(m.sections, i, soulBytes) || !leadAt(i)) {
             return QStringLiteral("%1: the section it records for '%2' is not where the soul "
                                   "holds it. Export the persona again.")
                 .arg(m.path, m.sections[i].name);
@@ -188,7 +250,7 @@ Result<SectionedSoul> manifestSections(const QByteArray &soul,
 {
     const QString misplaced = misplacedSection(m, soul.size(), [&](size_t i) {
         const RecordedSection &r = m.sections[i];
-        return QByteArrayView(soul).sliced(r.offset).startsWith(sectionHead(r.slot));
+        return QByteArrayView(soul).sliced(leadStart(r)).startsWith(leadOf(r));
     });
     if (!misplaced.isEmpty())
         return Result<SectionedSoul>::failure(misplaced);
@@ -266,18 +328,18 @@ Result<SnapshotSections> streamSections(const QString &soulPath,
 
     QCryptographicHash hash(QCryptographicHash::Sha256);
     qint64 pos = 0;
-    // The first bytes at each recorded offset, as long as the head should be.
-    std::vector<QByteArray> heads(m.sections.size());
+    // The bytes where each section's lead should be (leadOf()).
+    std::vector<QByteArray> leads(m.sections.size());
     auto take = [&](const QByteArray &bytes) {
         hash.addData(bytes);
         for (size_t i = 0; i < m.sections.size(); ++i) {
             const RecordedSection &r = m.sections[i];
             if (r.slot < 0 || r.offset < 0)
                 continue;
-            const qint64 from = qMax(pos, r.offset);
+            const qint64 from = qMax(pos, leadStart(r));
             const qint64 to = qMin(pos + bytes.size(), r.offset + sectionHead(r.slot).size());
             if (from < to)
-                heads[i].append(QByteArrayView(bytes).sliced(from - pos, to - from));
+                leads[i].append(QByteArrayView(bytes).sliced(from - pos, to - from));
         }
         pos += bytes.size();
     };
@@ -317,7 +379,7 @@ Result<SnapshotSections> streamSections(const QString &soulPath,
     if (actualSha != m.sha256.toLatin1())
         return R::failure(soulMismatch(soulPath, m, pos, actualSha));
     const QString misplaced = misplacedSection(m, pos, [&](size_t i) {
-        return heads[i] == sectionHead(m.sections[i].slot);
+        return leads[i] == leadOf(m.sections[i]);
     });
     if (!misplaced.isEmpty())
         return R::failure(misplaced);

@@ -33,11 +33,12 @@ struct LoadedSnapshot : SnapshotFacts
 // Reads `soulPath` and `soulPath`.manifest.json, and checks the soul's bytes
 // against the manifest's size and SHA-256. Fails with a sentence naming the
 // file: no manifest, a manifest that is not one, a soul that does not match
-// it (changed after export), sections the soul does not hold (or that
-// overlap). A manifest of schema 1 has no section offsets; they are recovered
-// from the soul. Nor does it say on which line of its file each body starts:
-// line 1 is assumed, so a first change in a file that began with blank lines
-// is placed that many lines early.
+// it (changed after export), sections the soul does not hold, or that do not
+// lie end to end as compose() joins them (joined again, they would not be
+// the file). A manifest of schema 1 has no section offsets; they are
+// recovered from the soul. Nor does it say on which line of its file each
+// body starts: line 1 is assumed, so a first change in a file that began with
+// blank lines is placed that many lines early.
 Result<LoadedSnapshot> loadSnapshot(const QString &soulPath);
 
 // A snapshot as one array per section, for a comparison that lasts: the

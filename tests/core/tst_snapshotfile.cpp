@@ -66,6 +66,42 @@ bool editSection(const QString &manifestPath,
 // How a row spoils the snapshot: the soul's path and its manifest's.
 using Spoil = std::function<bool(const QString &soul, const QString &manifest)>;
 
+// Edits the soul and its manifest together and records the edited soul's
+// size and digest, as someone who rewrote both would: only where the
+// sections stand can then tell.
+Spoil rewritten(const std::function<bool(QByteArray &soul, QJsonObject &manifest)> &edit)
+{
+    return [edit](const QString &soul, const QString &manifest) {
+        QByteArray bytes = readFile(soul);
+        QJsonObject m = readJson(manifest);
+        if (!edit(bytes, m))
+            return false;
+        QJsonObject facts = m.value(QLatin1String("soul")).toObject();
+        facts.insert(QStringLiteral("bytes"), bytes.size());
+        facts.insert(QStringLiteral("sha256"),
+                     QString::fromLatin1(
+                         QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex()));
+        m.insert(QStringLiteral("soul"), facts);
+        return writeFile(soul, bytes) && writeJson(manifest, m);
+    };
+}
+
+// Moves every section the manifest records at or after byte `from` by `delta`.
+void shiftSections(QJsonObject &manifest, qint64 from, qint64 delta)
+{
+    QJsonArray files = manifest.value(QLatin1String("files")).toArray();
+    for (qsizetype i = 0; i < files.size(); ++i) {
+        QJsonObject file = files.at(i).toObject();
+        QJsonObject section = file.value(QLatin1String("section")).toObject();
+        const qint64 offset = section.value(QLatin1String("offset")).toInteger();
+        if (offset >= from)
+            section.insert(QStringLiteral("offset"), offset + delta);
+        file.insert(QStringLiteral("section"), section);
+        files.replace(i, file);
+    }
+    manifest.insert(QStringLiteral("files"), files);
+}
+
 } // namespace
 
 Q_DECLARE_METATYPE(Spoil)
@@ -287,6 +323,49 @@ void tst_SnapshotFile::failsAsWhole_data()
                       && writeFile(soul, readFile(soul) + "x");
            })
         << changed;
+    // Soul and manifest rewritten together, the digest recorded anew: each
+    // section must still stand where compose() puts it, or the sections
+    // joined again (what a comparison sees) would not be the file.
+    const QByteArray soulJoin = "\n\n## SOUL.md\n\n";
+    QTest::newRow("rewritten: a byte of a join changed")
+        << false << rewritten([soulJoin](QByteArray &b, QJsonObject &) {
+               const qsizetype at = b.indexOf(soulJoin);
+               if (at < 0)
+                   return false;
+               b[at + 1] = ' ';
+               return true;
+           })
+        << QStringLiteral("'SOUL.md") + notWhere;
+    QTest::newRow("rewritten: a byte before the first section")
+        << false << rewritten([](QByteArray &b, QJsonObject &m) {
+               b.prepend('x');
+               shiftSections(m, 0, 1);
+               return true;
+           })
+        << QStringLiteral("'AGENTS.md") + notWhere;
+    QTest::newRow("rewritten: a byte between two sections")
+        << false << rewritten([soulJoin](QByteArray &b, QJsonObject &m) {
+               const qsizetype at = b.indexOf(soulJoin);
+               if (at < 0)
+                   return false;
+               b.insert(at, 'x');
+               shiftSections(m, at, 1);
+               return true;
+           })
+        << QStringLiteral("'SOUL.md") + notWhere;
+    QTest::newRow("rewritten: bytes after the last section")
+        << false << rewritten([](QByteArray &b, QJsonObject &) {
+               b.append("\n\nmore");
+               return true;
+           })
+        << QStringLiteral("'MEMORY.md") + notWhere;
+    QTest::newRow("rewritten: no section recorded")
+        << false << rewritten([](QByteArray &, QJsonObject &m) {
+               m.insert(QStringLiteral("files"), QJsonArray());
+               m.insert(QStringLiteral("found"), QJsonArray());
+               return true;
+           })
+        << QStringLiteral(": it records no sections, but the soul is not empty.");
     // An old manifest whose soul lost a head: not found where it should be.
     QTest::newRow("schema 1: a head missing")
         << true << Spoil([](const QString &soul, const QString &manifest) {
