@@ -47,7 +47,11 @@ public:
     };
 
     // Composes slot `slot`'s section from `bytes` (its file, or at least the
-    // first rule().readLimit() bytes of it) and counts it. Not cached.
+    // first rule().readLimit() bytes of it) and counts it. With a tokenizer
+    // that splits at lines (the built-in encodings) the section is counted
+    // line by line, cut where no token crosses, and each line's count is
+    // kept: a blob that differs from an earlier one by a line costs the
+    // tokenizer that line, not the file.
     Section countSection(int slot, QByteArrayView bytes) const;
 
     // The cached section of `slot` made from blob `blobId` (hex), if counted.
@@ -57,6 +61,8 @@ public:
     // How many sections countSection() has measured: a test of the cache
     // (measuring a history twice counts nothing the second time).
     qint64 sectionsCounted() const { return m_counted.load(); }
+    // How many pieces of sections the tokenizer counted (see countSection()).
+    qint64 piecesCounted() const { return m_piecesCounted.load(); }
 
     // The soul's figures from its sections (std::nullopt: the slot is
     // absent), in the rule's order. The soul's tokens are the sum of each
@@ -72,8 +78,13 @@ private:
     std::shared_ptr<const Tokenizer> m_tokenizer;
     ComposeRule m_rule;
     mutable QMutex m_mutex;
-    QHash<QByteArray, Section> m_sections; // guarded by m_mutex
+    QHash<QByteArray, Section> m_sections;      // guarded by m_mutex
+    mutable QHash<QByteArray, qint64> m_pieces; // guarded by m_mutex
     mutable std::atomic<qint64> m_counted{0};
+    mutable std::atomic<qint64> m_piecesCounted{0};
+
+    qint64 countPiece(QByteArrayView piece) const;
+    qint64 countByLines(QByteArrayView text, QByteArrayView *lastPiece) const;
 };
 
 } // namespace soul

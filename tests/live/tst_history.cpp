@@ -14,6 +14,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QRandomGenerator>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
@@ -673,6 +674,101 @@ private Q_SLOTS:
                             - counts.countSection(6, "- one.\n").tokens;
         QVERIFY(grew > 0);
         QCOMPARE(history->measure(log->at(0), counts)->tokenChange[6], grew);
+    }
+
+    // A section counted line by line, each line once, gives the tokenizer's
+    // count of the whole section, and of the section with the join after it.
+    void sectionCountsByLines_data()
+    {
+        QTest::addColumn<QString>("encoding");
+        QTest::newRow("o200k_base") << QStringLiteral("o200k_base");
+        QTest::newRow("cl100k_base") << QStringLiteral("cl100k_base");
+    }
+
+    void sectionCountsByLines()
+    {
+        QFETCH(QString, encoding);
+        const auto tokenizer = Tokenizer::builtin(encoding);
+        QVERIFY(tokenizer && tokenizer->splitsAtLines());
+        HistoryCounts counts(tokenizer);
+        // Fragments that meet at line starts in every way Markdown makes
+        // them: lists, headings, paths, numbers, quotes, CR LF, blank lines,
+        // white space that is not ASCII, text over the cap's notice.
+        const QList<QByteArray> fragments = {
+            "\n",
+            "\r\n",
+            "\n\n",
+            " ",
+            "\t",
+            "- ",
+            "* ",
+            "## ",
+            "1. ",
+            "/usr/bin",
+            "./notes",
+            "'s",
+            "\"quoted\"",
+            "word",
+            "Word",
+            "don't",
+            ".",
+            "...",
+            ":",
+            "—",
+            "é",
+            "日本",
+            "🙂",
+            "\xC2\xA0",
+            "\xE2\x80\xA8",
+            "\xC2\x85",
+            "42",
+            "#",
+            "> ",
+            "|a|b|",
+            "`code`",
+            "!",
+            "?\n",
+            "\n/",
+            "\n-",
+            "\n ",
+            "\r",
+            "\xff",
+            "<|endoftext|>",
+            "https://x.org/a",
+            "\n\n## TOOLS.md\n\n",
+        };
+        QRandomGenerator random(18);
+        QList<QByteArray> texts = {"- one\n- two\n- three\n",
+                                   "# Title\n\nText.\n\n## Part\n\n1. a\n2. b\n",
+                                   "line\r\n- item\r\n/path\r\nend.",
+                                   "no line break at all",
+                                   "",
+                                   "\n\n\n"};
+        for (int i = 0; i < 400; ++i) {
+            QByteArray text;
+            const int parts = int(random.bounded(1, 60));
+            for (int k = 0; k < parts; ++k)
+                text += fragments.at(qsizetype(random.bounded(int(fragments.size()))));
+            texts.append(text);
+        }
+        for (const QByteArray &text : std::as_const(texts)) {
+            const int slot = int(random.bounded(SlotCount));
+            const QByteArray section = composeSection(slot, text);
+            const HistoryCounts::Section counted = counts.countSection(slot, text);
+            QCOMPARE(counted.bytes, qint64(section.size()));
+            QVERIFY2(counted.tokens == tokenizer->count(section),
+                     text.toPercentEncoding().constData());
+            QVERIFY2(counted.shareTokens == tokenizer->count(section + "\n\n"),
+                     text.toPercentEncoding().constData());
+        }
+        // Lines seen before are not counted again.
+        const qint64 pieces = counts.piecesCounted();
+        counts.countSection(6, "- one\n- two\n- three\n");
+        QCOMPARE(counts.piecesCounted(), pieces);
+        counts.countSection(6, "- one\n- two\n- three\n- four\n");
+        // "- three\n" (the last line before, now with its line break),
+        // "- four", and "- four" with the join.
+        QCOMPARE(counts.piecesCounted(), pieces + 3);
     }
 
     // A window opens one PersonaHistory per worker and shares the counts.
