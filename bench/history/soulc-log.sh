@@ -12,11 +12,13 @@
 #   cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release
 #   cmake --build build-release --target soulc
 #
-# Prints the history's size, then the median and the range of RUNS runs
-# (default 7) of `soulc log DIR > /dev/null`, of `soulc log --json`, and of
+# Prints the history's size, then the median and the range of the wall time
+# of RUNS runs (default 7) and their median CPU time (user and system, all
+# threads) of `soulc log DIR > /dev/null`, of `soulc log --json`, and of
 # `git log --oneline -- DIR` beside them. Every run is a new process, so each
-# composes and counts every blob of the history once; nothing is kept
-# between runs. The goal: soulc log of 2,000 commits in at most 1 s.
+# loads the token ranks and composes and counts every blob of the history
+# once; nothing is kept between runs. The goal: soulc log of 2,000 commits
+# in at most 1 s.
 #
 # Environment: COMMITS, RUNS, SEED (default 2000, 7, 1), KEEP=1 keeps the
 # repository.
@@ -110,27 +112,34 @@ echo "history     $(git -C "$repo" rev-list --count HEAD) commits, $blobs blobs,
 echo "soulc log   lists $listed commits"
 echo "runs        $runs of each, page cache warm, $(nproc) CPUs"
 
-# median and range of `runs` timings of a command, in milliseconds
+# The median and range of `runs` wall times of a command, and its median CPU
+# time (user and system), in milliseconds.
 time_it()
 {
     local label=$1
     shift
-    local times=() i start end
+    local i times=$tmp/times
+    : > "$times"
     "$@" > /dev/null # warm up
     for ((i = 0; i < runs; i++)); do
-        start=$(date +%s%N)
-        "$@" > /dev/null
-        end=$(date +%s%N)
-        times+=($(((end - start) / 1000)))
+        { time "$@" > /dev/null; } 2>> "$times"
     done
-    printf '%s\n' "${times[@]}" | sort -n | awk -v label="$label" -v cmd="$*" '
-        { t[NR] = $1 }
+    awk -v label="$label" '
+        { wall[NR] = $1 * 1000; cpu[NR] = ($2 + $3) * 1000 }
+        function median(a, n,    i, j, t) {
+            for (i = 1; i <= n; i++)
+                for (j = i + 1; j <= n; j++)
+                    if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+            return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+        }
         END {
-            m = (NR % 2) ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2
-            printf "%-14s median %7.1f ms   (min %.1f, max %.1f)\n", label, m / 1000, t[1] / 1000, t[NR] / 1000
-        }'
+            m = median(wall, NR)
+            printf "%-14s median %7.1f ms wall (min %.1f, max %.1f), %7.1f ms CPU\n",
+                   label, m, wall[1], wall[NR], median(cpu, NR)
+        }' "$times"
 }
 
+TIMEFORMAT='%R %U %S'
 time_it "soulc log" "$soulc" log "$persona"
 time_it "soulc log json" "$soulc" log --json "$persona"
 time_it "git log" git -C "$persona" log --oneline -- .
