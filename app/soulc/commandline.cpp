@@ -32,6 +32,14 @@ Commands:
   count FILE...    count the tokens of each FILE
   diff A B         compare two souls (folders or exports): a unified diff
                    and the prefix a provider's prompt cache can reuse
+  log DIR          the commits of DIR's git history that touched a slot
+                   file, newest first, with the soul's size and tokens
+  checkpoint DIR   commit DIR's slot files, and only them, to its git
+                   repository
+
+compose, stat and diff take --rev REV to read DIR as a commit of its git
+repository has it (any revision git understands: HEAD~2, a tag, a short
+id), from git's objects, without a checkout.
 
 Options:
   -h, --help       show this help; 'soulc COMMAND --help' shows a command's
@@ -40,11 +48,12 @@ Options:
 compose, stat and check take --runtime toolnexus (the default: the @CAP@
 byte-cap rule) or --runtime openclaw (what OpenClaw 2026.9 injects).
 
-Exit status: 0 success, 1 check found problems or diff found differences,
-2 error or bad usage.
+Exit status: 0 success, 1 check found problems, diff found differences or
+checkpoint found nothing to commit, 2 error or bad usage.
 )";
 
-constexpr char ComposeHelp[] = R"(Usage: soulc compose [--runtime NAME] [--found] [-o FILE] DIR
+constexpr char ComposeHelp[]
+    = R"(Usage: soulc compose [--runtime NAME | --rev REV] [--found] [-o FILE] DIR
 
 Write the soul composed from DIR, its exact bytes and nothing else, as the
 agent receives it.
@@ -54,8 +63,15 @@ system prompt that OpenClaw 2026.9 builds from DIR with default settings,
 exactly: its "## <path>" headers use DIR's absolute path, with symbolic
 links in it kept as written.
 
+With --rev REV, compose DIR as commit REV of its git repository has it,
+from the blobs git stores (no checkout, no filter applied): a slot that is
+a symbolic link takes the file its target names in the same commit, and
+is absent when the target is absolute, outside the repository, a folder or
+missing.
+
 Options:
   --runtime NAME      toolnexus (the default) or openclaw
+  --rev REV           compose DIR as commit REV has it (toolnexus only)
   --found             print the names of the files that took part instead,
                       one a line, in composition order
   -o, --output FILE   write to FILE instead of standard output, atomically:
@@ -65,7 +81,8 @@ Options:
 Exit status: 0 success, 2 error or bad usage.
 )";
 
-constexpr char StatHelp[] = R"(Usage: soulc stat [--runtime NAME] [--encoding NAME] [--json] DIR
+constexpr char StatHelp[]
+    = R"(Usage: soulc stat [--runtime NAME | --rev REV] [--encoding NAME] [--json] DIR
 
 Show, for each slot of DIR, whether it is present, its size in bytes, the
 tokens of its section in the soul, its share of the @CAPBYTES@-byte cap,
@@ -78,8 +95,12 @@ them are injected, its limit, whether it is truncated; then the totals
 against the 60,000-character budget, the lints, and the section's size and
 exact token count.
 
+With --rev REV, the same of DIR as commit REV of its git repository has it
+(see 'soulc compose --help'), and the commit's id.
+
 Options:
   --runtime NAME    toolnexus (the default) or openclaw
+  --rev REV         DIR as commit REV has it (toolnexus only)
   --encoding NAME   count with NAME: o200k_base (the default) or cl100k_base
   --json            print the same facts as JSON
   -h, --help        show this help
@@ -140,10 +161,16 @@ Exit status: 0 success, 2 error or bad usage.
 )";
 
 constexpr char DiffHelp[] = R"(Usage: soulc diff [--encoding NAME] [--json] A B
+       soulc diff [--encoding NAME] [--json] --rev REV DIR
+       soulc diff [--encoding NAME] [--json] --rev A --rev B DIR
 
 Compare the soul of A with the soul of B. Each is a persona folder (composed
 now) or a soul written by 'soulc export', its manifest beside it; an exported
 soul must match its manifest's SHA-256.
+
+With one --rev, A is the persona folder DIR as commit REV of its git
+repository has it and B is DIR now; with two, A and B are DIR at the two
+commits. A commit's soul is named REV:DIR.
 
 Print a unified diff of the two souls, each hunk header ending in the name of
 the section it changes, then one line:
@@ -161,9 +188,60 @@ Options:
   --json            print each section's status (unchanged, changed, added,
                     removed, absent), the prefix in units and in bytes, and
                     the first change as JSON instead
+  --rev REV         take DIR at commit REV as A (given twice: as A, then B)
   -h, --help        show this help
 
 Exit status: 0 the souls are identical, 1 they differ, 2 error or bad usage.
+)";
+
+constexpr char LogHelp[] = R"(Usage: soulc log [--encoding NAME] [--json] DIR
+
+List the commits of DIR's git repository, reachable from HEAD, that touched
+one of DIR's slot files (its entry, or the file a link slot leads to,
+differs from the first parent's), newest first, one a line:
+
+  commit  date  bytes  tokens  changes
+
+the short id, the author's date, the soul's size in bytes and its exact
+tokens at that commit, and each changed slot with its section's change in
+tokens ("SOUL.md +42; USER.md added (+120); MEMORY.md changed"). DIR may be
+anywhere in the repository; a repository without commits lists nothing.
+Each blob is composed and counted once, however many commits hold it.
+
+Options:
+  --encoding NAME   count with NAME: o200k_base (the default) or cl100k_base
+  --json            print the commits as JSON, with the author, the message
+                    and each slot's bytes, tokens, change and blob id
+  -h, --help        show this help
+
+Exit status: 0 success, 2 error (DIR in no repository, a damaged object) or
+bad usage.
+)";
+
+constexpr char CheckpointHelp[] = R"(Usage: soulc checkpoint [-m MESSAGE] DIR
+
+Commit DIR's seven slot files as they are on disk to the git repository
+that holds DIR, and nothing else: a file added, changed or deleted is
+committed as such (a symbolic link as a link), other changes in the
+repository, staged or not, stay as they are, and in the index only the
+slot files' entries change. The working files are never written.
+
+The message is MESSAGE, or by default what changed per slot:
+"SOUL.md +42 tokens; MEMORY.md changed". The author comes from git's
+configuration (user.name, user.email; GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL
+first), or is "Soul Studio <soulstudio@localhost>". In an empty repository
+(as 'git init' leaves it) this makes the first commit.
+
+A failure (the index locked by another git, a read-only repository, a full
+disk) leaves the repository and the files as they were.
+
+Options:
+  -m, --message MESSAGE   the commit message
+  -h, --help              show this help
+
+Exit status: 0 committed, 1 nothing to commit (the slot files are as HEAD
+has them), 2 error (DIR in no repository, a merge under way, a locked
+index) or bad usage.
 )";
 
 struct CommandInfo
@@ -181,6 +259,8 @@ constexpr CommandInfo Commands[] = {
     {Command::Export, "export", 2, "DIR and OUT"},
     {Command::Count, "count", -1, "FILE"},
     {Command::Diff, "diff", 2, "A and B"},
+    {Command::Log, "log", 1, "DIR"},
+    {Command::Checkpoint, "checkpoint", 1, "DIR"},
 };
 
 const CommandInfo *findCommand(const QString &name)
@@ -270,7 +350,7 @@ void parseCommandArguments(Invocation &invocation,
             invocation.output = arg.mid(2);
             outputGiven = true;
         } else if ((info.command == Command::Count || info.command == Command::Stat
-                    || info.command == Command::Diff)
+                    || info.command == Command::Diff || info.command == Command::Log)
                    && isValueOption(arg, "--encoding")) {
             if (!takeValue(arguments, i, "--encoding", "a NAME", invocation.encoding, fail))
                 return;
@@ -290,7 +370,32 @@ void parseCommandArguments(Invocation &invocation,
                 return;
             }
             invocation.runtime = name;
-        } else if ((info.command == Command::Stat || info.command == Command::Diff)
+        } else if ((info.command == Command::Compose || info.command == Command::Stat
+                    || info.command == Command::Diff)
+                   && isValueOption(arg, "--rev")) {
+            QString rev;
+            if (!takeValue(arguments, i, "--rev", "a REV", rev, fail))
+                return;
+            invocation.revs.append(rev);
+        } else if (info.command == Command::Checkpoint
+                   && (arg == QLatin1String("-m") || isValueOption(arg, "--message"))) {
+            if (arg == QLatin1String("-m")) {
+                if (i + 1 >= arguments.size()) {
+                    fail(QStringLiteral("option '-m' needs a MESSAGE."));
+                    return;
+                }
+                invocation.message = arguments.at(++i);
+                if (invocation.message.isEmpty()) {
+                    fail(QStringLiteral("option '-m' needs a MESSAGE, not an empty one."));
+                    return;
+                }
+            } else if (!takeValue(arguments, i, "--message", "a MESSAGE", invocation.message, fail)) {
+                return;
+            }
+        } else if (info.command == Command::Checkpoint && arg.startsWith(QLatin1String("-m"))) {
+            invocation.message = arg.mid(2);
+        } else if ((info.command == Command::Stat || info.command == Command::Diff
+                    || info.command == Command::Log)
                    && arg == QLatin1String("--json")) {
             invocation.json = true;
         } else if (info.command == Command::Export
@@ -311,13 +416,28 @@ void parseCommandArguments(Invocation &invocation,
         fail(QStringLiteral("options '--encoding' and '--tokenizer' exclude each other."));
         return;
     }
-    if (invocation.arguments.size() < qMax(info.arguments, 1)) {
-        fail(QStringLiteral("missing %1.").arg(QLatin1String(info.argumentNames)));
+    const qsizetype maxRevs = info.command == Command::Diff ? 2 : 1;
+    if (invocation.revs.size() > maxRevs) {
+        fail(maxRevs == 1 ? QStringLiteral("option '--rev' can be given once.")
+                          : QStringLiteral("option '--rev' can be given at most twice."));
         return;
     }
-    if (info.arguments >= 0 && invocation.arguments.size() > info.arguments) {
-        fail(QStringLiteral("unexpected argument '%1'.")
-                 .arg(invocation.arguments.at(info.arguments)));
+    if (!invocation.revs.isEmpty() && invocation.runtime != QLatin1String("toolnexus")) {
+        fail(QStringLiteral("options '--rev' and '--runtime %1' exclude each other: a commit is "
+                            "composed by the toolnexus rule.")
+                 .arg(invocation.runtime));
+        return;
+    }
+    // diff --rev compares commits of one folder: DIR alone.
+    const bool revDiff = info.command == Command::Diff && !invocation.revs.isEmpty();
+    const int wanted = revDiff ? 1 : info.arguments;
+    const QLatin1String names(revDiff ? "DIR" : info.argumentNames);
+    if (invocation.arguments.size() < qMax(wanted, 1)) {
+        fail(QStringLiteral("missing %1.").arg(names));
+        return;
+    }
+    if (wanted >= 0 && invocation.arguments.size() > wanted) {
+        fail(QStringLiteral("unexpected argument '%1'.").arg(invocation.arguments.at(wanted)));
         return;
     }
     for (const QString &argument : std::as_const(invocation.arguments)) {
@@ -393,6 +513,10 @@ QByteArray helpText(Command command)
         return QByteArray(CountHelp);
     case Command::Diff:
         return QByteArray(DiffHelp);
+    case Command::Log:
+        return QByteArray(LogHelp);
+    case Command::Checkpoint:
+        return QByteArray(CheckpointHelp);
     }
     return {};
 }

@@ -10,7 +10,7 @@
 // not otherwise need.
 namespace soul {
 
-enum class Command { None, Compose, Stat, Check, Export, Count, Diff };
+enum class Command { None, Compose, Stat, Check, Export, Count, Diff, Log, Checkpoint };
 
 struct Invocation
 {
@@ -27,6 +27,10 @@ struct Invocation
     bool ids = false;  // count --ids
     // compose, stat, check --runtime NAME: "toolnexus" (the default) or "openclaw".
     QString runtime = QStringLiteral("toolnexus");
+    // compose, stat --rev REV; diff --rev A [--rev B]: commits of DIR's git
+    // history, in the order given.
+    QStringList revs;
+    QString message; // checkpoint -m MESSAGE
     // Bad usage, as one sentence without the "soulc: " prefix; the rest of
     // the invocation is then meaningless.
     QString usageError;

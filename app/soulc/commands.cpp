@@ -3,10 +3,12 @@
 #include "atomicwrite.h"
 #include "commandline.h"
 #include "composer.h"
+#include "historycounts.h"
 #include "inspection.h"
 #include "lint.h"
 #include "openclawreader.h"
 #include "openclawrule.h"
+#include "personahistory.h"
 #include "runtimeprofile.h"
 #include "slotreader.h"
 #include "snapshot.h"
@@ -26,6 +28,7 @@
 
 #include <cerrno>
 #include <cmath>
+#include <future>
 #include <unistd.h>
 
 namespace soul {
@@ -217,7 +220,17 @@ std::shared_ptr<const Tokenizer> encodingFor(const Invocation &invocation)
     return tokenizer;
 }
 
-QByteArray statText(const Inspection &inspection, const SoulTokenCounts &tokens)
+// The commit a `--rev` stat is of.
+struct RevisionFacts
+{
+    QString rev;
+    QString shortId;
+    QByteArray id;
+};
+
+QByteArray statText(const Inspection &inspection,
+                    const SoulTokenCounts &tokens,
+                    const RevisionFacts *revision = nullptr)
 {
     QList<QStringList> rows;
     rows.append({QStringLiteral("slot"),
@@ -265,7 +278,10 @@ QByteArray statText(const Inspection &inspection, const SoulTokenCounts &tokens)
                  QString::number(truncated),
                  tallyFor(inspection.lints, QString()).text()});
 
-    QByteArray out = QStringLiteral("persona  %1\n\n").arg(inspection.directory).toUtf8();
+    QByteArray out = QStringLiteral("persona  %1\n").arg(inspection.directory).toUtf8();
+    if (revision)
+        out += QStringLiteral("commit   %1 (%2)\n").arg(revision->shortId, revision->rev).toUtf8();
+    out += '\n';
     out += renderTable(rows, {false, false, true, true, true, false, false});
     if (!inspection.lints.isEmpty()) {
         out += '\n';
@@ -287,7 +303,9 @@ QJsonValue optionalNumber(bool present, double value)
     return present ? QJsonValue(value) : QJsonValue(QJsonValue::Null);
 }
 
-QByteArray statJson(const Inspection &inspection, const SoulTokenCounts &tokens)
+QByteArray statJson(const Inspection &inspection,
+                    const SoulTokenCounts &tokens,
+                    const RevisionFacts *revision = nullptr)
 {
     QJsonArray slots;
     qint64 present = 0;
@@ -326,7 +344,7 @@ QByteArray statJson(const Inspection &inspection, const SoulTokenCounts &tokens)
         });
     }
     const qint64 soulBytes = inspection.composition.soul.size();
-    const QJsonObject root{
+    QJsonObject root{
         {QStringLiteral("directory"), inspection.directory},
         {QStringLiteral("capBytes"), inspection.rule.capBytes},
         {QStringLiteral("encoding"), tokens.encoding},
@@ -347,6 +365,14 @@ QByteArray statJson(const Inspection &inspection, const SoulTokenCounts &tokens)
              {QStringLiteral("sha256"), QString::fromLatin1(inspection.soulSha256)},
          }},
     };
+    if (revision) {
+        root.insert(QStringLiteral("commit"),
+                    QJsonObject{
+                        {QStringLiteral("rev"), revision->rev},
+                        {QStringLiteral("id"), QString::fromLatin1(revision->id)},
+                        {QStringLiteral("shortId"), revision->shortId},
+                    });
+    }
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
@@ -867,15 +893,23 @@ QByteArray diffJson(const SectionedSoul &a,
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
+Result<SectionedSoul> revisionSoul(const QString &dir, const QString &rev);
+
 int runDiff(const Invocation &invocation)
 {
     const Result<TokenEncoding> encoding = tokenEncoding(invocation.encoding);
     if (!encoding)
         return fail(QStringLiteral("diff: ") + encoding.error());
-    const Result<SectionedSoul> a = loadComparableSoul(invocation.arguments.at(0));
+    // A and B; or DIR at --rev A and DIR now; or DIR at --rev A and --rev B.
+    const QString &first = invocation.arguments.at(0);
+    const QStringList &revs = invocation.revs;
+    const Result<SectionedSoul> a = revs.isEmpty() ? loadComparableSoul(first)
+                                                   : revisionSoul(first, revs.at(0));
     if (!a)
         return fail(a.error());
-    const Result<SectionedSoul> b = loadComparableSoul(invocation.arguments.at(1));
+    const Result<SectionedSoul> b = revs.isEmpty() ? loadComparableSoul(invocation.arguments.at(1))
+                                    : revs.size() == 1 ? loadComparableSoul(first)
+                                                       : revisionSoul(first, revs.at(1));
     if (!b)
         return fail(b.error());
     const auto status = compareSections(*a, *b);
@@ -904,6 +938,258 @@ int runDiff(const Invocation &invocation)
     return prefix.identical ? ExitSuccess : ExitProblems;
 }
 
+// ---- history ---------------------------------------------------------------
+
+Result<std::unique_ptr<PersonaHistory>> openHistory(const QString &dir)
+{
+    return PersonaHistory::open(dir);
+}
+
+// DIR as commit `rev` has it: its slot files from git's objects.
+Result<PersonaRevision> readRevision(const QString &dir, const QString &rev, bool digests)
+{
+    auto history = openHistory(dir);
+    if (!history)
+        return Result<PersonaRevision>::failure(history.error());
+    ReadOptions options(ComposeRule::toolnexus().readLimit());
+    options.sha256 = digests;
+    return (*history)->readRevision(rev, options);
+}
+
+// "HEAD~2:examples/ava": how a diff names a commit's soul.
+QString revisionLabel(const QString &dir, const QString &rev)
+{
+    return rev + QLatin1Char(':') + QDir::cleanPath(dir);
+}
+
+Result<SectionedSoul> revisionSoul(const QString &dir, const QString &rev)
+{
+    const Result<PersonaRevision> revision = readRevision(dir, rev, false);
+    if (!revision)
+        return Result<SectionedSoul>::failure(revision.error());
+    return sectionedSoul(compose(slotBuffers(revision->reads)), revisionLabel(dir, rev));
+}
+
+int runComposeRevision(const Invocation &invocation)
+{
+    const QString &dir = invocation.arguments.at(0);
+    const Result<PersonaRevision> revision = readRevision(dir, invocation.revs.at(0), false);
+    if (!revision)
+        return fail(revision.error());
+    const Composition composition = compose(slotBuffers(revision->reads));
+    QByteArray found;
+    if (invocation.found) {
+        for (const QString &name : composition.found)
+            found += name.toUtf8() + '\n';
+    }
+    const QByteArrayView bytes = invocation.found ? QByteArrayView(found)
+                                                  : QByteArrayView(composition.soul);
+    if (!invocation.output.isEmpty()) {
+        if (const Status written = writeFileAtomically(invocation.output, bytes); !written)
+            return fail(written.error());
+        return ExitSuccess;
+    }
+    return writeStandardOutput(bytes);
+}
+
+int runStatRevision(const Invocation &invocation)
+{
+    const auto tokenizer = encodingFor(invocation);
+    if (!tokenizer)
+        return ExitFailure;
+    const QString &dir = invocation.arguments.at(0);
+    const Result<PersonaRevision> revision = readRevision(dir, invocation.revs.at(0), true);
+    if (!revision)
+        return fail(revision.error());
+    Inspection inspection = inspectReads(QFileInfo(dir).absoluteFilePath(),
+                                         revision->reads,
+                                         revision->entryNames,
+                                         revision->memoryFolder,
+                                         ComposeRule::toolnexus());
+    for (int slot = 0; slot < SlotCount; ++slot) {
+        if (!revision->checkoutConverts[size_t(slot)])
+            continue;
+        Lint lint;
+        lint.file = slotName(slot);
+        lint.slot = slot;
+        lint.level = LintLevel::Info;
+        lint.code = QStringLiteral("checkout-filter");
+        lint.message = QStringLiteral("%1: a checkout of this commit would write other bytes "
+                                      "(core.autocrlf or a .gitattributes filter); the soul "
+                                      "here is composed from the bytes git stores.")
+                           .arg(slotName(slot));
+        inspection.lints.append(lint);
+    }
+    const RevisionFacts facts{invocation.revs.at(0), revision->commit.shortId, revision->commit.id};
+    const SoulTokenCounts tokens = countSoulTokens(inspection.composition, *tokenizer);
+    return writeStandardOutput(invocation.json ? statJson(inspection, tokens, &facts)
+                                               : statText(inspection, tokens, &facts));
+}
+
+// "+42", "-3", "0".
+QString signedNumber(qint64 n)
+{
+    return n > 0   ? QLatin1Char('+') + formatCount(n)
+           : n < 0 ? QLatin1Char('-') + formatCount(-n)
+                   : QStringLiteral("0");
+}
+
+// "2026-05-01 12:03:44 +0200", as git log --date=iso writes it.
+QString gitDate(const QDateTime &time)
+{
+    const int offset = time.offsetFromUtc();
+    const int minutes = (offset < 0 ? -offset : offset) / 60;
+    return time.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss "))
+           + (offset < 0 ? QLatin1Char('-') : QLatin1Char('+'))
+           + QStringLiteral("%1%2")
+                 .arg(minutes / 60, 2, 10, QLatin1Char('0'))
+                 .arg(minutes % 60, 2, 10, QLatin1Char('0'));
+}
+
+// "SOUL.md +42; USER.md added (+120); MEMORY.md changed".
+QString changesText(const HistoryCommit &commit, const SoulFigures &figures)
+{
+    QStringList parts;
+    for (int slot = 0; slot < SlotCount; ++slot) {
+        const qint64 delta = figures.tokenChange[size_t(slot)];
+        const QString name = slotName(slot);
+        switch (commit.change(slot)) {
+        case SlotChange::Unchanged:
+            break;
+        case SlotChange::Added:
+            parts.append(QStringLiteral("%1 added (%2)").arg(name, signedNumber(delta)));
+            break;
+        case SlotChange::Removed:
+            parts.append(QStringLiteral("%1 removed (%2)").arg(name, signedNumber(delta)));
+            break;
+        case SlotChange::Modified:
+            parts.append(delta != 0 ? QStringLiteral("%1 %2").arg(name, signedNumber(delta))
+                                    : QStringLiteral("%1 changed").arg(name));
+            break;
+        }
+    }
+    return parts.join(QStringLiteral("; "));
+}
+
+QJsonObject commitJson(const HistoryCommit &commit, const SoulFigures &figures)
+{
+    QJsonArray slots;
+    for (int slot = 0; slot < SlotCount; ++slot) {
+        const HistorySlot &s = commit.slots[size_t(slot)];
+        const qint64 bytes = figures.sectionBytes[size_t(slot)];
+        const qint64 tokens = figures.sectionTokens[size_t(slot)];
+        slots.append(QJsonObject{
+            {QStringLiteral("name"), slotName(slot)},
+            {QStringLiteral("present"), s.present()},
+            {QStringLiteral("status"), presenceName(s.presence)},
+            {QStringLiteral("symlink"), s.isSymlink},
+            {QStringLiteral("change"), slotChangeName(commit.change(slot))},
+            {QStringLiteral("bytes"), optionalNumber(bytes >= 0, double(bytes))},
+            {QStringLiteral("tokens"), optionalNumber(tokens >= 0, double(tokens))},
+            {QStringLiteral("tokenChange"), figures.tokenChange[size_t(slot)]},
+            {QStringLiteral("blob"),
+             s.present() ? QJsonValue(QString::fromLatin1(s.blobId)) : QJsonValue()},
+        });
+    }
+    return QJsonObject{
+        {QStringLiteral("id"), QString::fromLatin1(commit.id)},
+        {QStringLiteral("shortId"), commit.shortId},
+        {QStringLiteral("date"), commit.authorTime.toString(Qt::ISODate)},
+        {QStringLiteral("committed"), commit.commitTime.toString(Qt::ISODate)},
+        {QStringLiteral("author"),
+         QJsonObject{{QStringLiteral("name"), commit.authorName},
+                     {QStringLiteral("email"), commit.authorEmail}}},
+        {QStringLiteral("summary"), commit.summary},
+        {QStringLiteral("message"), commit.message},
+        {QStringLiteral("parents"), commit.parentCount},
+        {QStringLiteral("soul"),
+         QJsonObject{{QStringLiteral("bytes"), figures.soulBytes},
+                     {QStringLiteral("tokens"), figures.soulTokens}}},
+        {QStringLiteral("slots"), slots},
+    };
+}
+
+int runLog(const Invocation &invocation)
+{
+    if (!invocation.encoding.isEmpty() && !builtinEncodings().contains(invocation.encoding)) {
+        encodingFor(invocation); // says which names there are
+        return ExitFailure;
+    }
+    // The ranks load (a tenth of a second) on a thread of their own while
+    // the history is walked.
+    const QString encoding = invocation.encoding;
+    auto loading = std::async(std::launch::async,
+                              [encoding] { return Tokenizer::builtin(encoding); });
+    const QString &dir = invocation.arguments.at(0);
+    const auto history = openHistory(dir);
+    if (!history)
+        return fail(history.error());
+    const Result<QList<HistoryCommit>> log = (*history)->log();
+    if (!log)
+        return fail(log.error());
+    HistoryCounts counts(loading.get());
+    QList<QStringList> rows;
+    rows.append({QStringLiteral("commit"),
+                 QStringLiteral("date"),
+                 QStringLiteral("bytes"),
+                 QStringLiteral("tokens"),
+                 QStringLiteral("changes")});
+    QJsonArray commits;
+    for (const HistoryCommit &commit : *log) {
+        const Result<SoulFigures> figures = (*history)->measure(commit, counts);
+        if (!figures)
+            return fail(figures.error());
+        if (invocation.json) {
+            commits.append(commitJson(commit, *figures));
+        } else {
+            rows.append({commit.shortId,
+                         gitDate(commit.authorTime),
+                         formatCount(figures->soulBytes),
+                         formatCount(figures->soulTokens),
+                         changesText(commit, *figures)});
+        }
+    }
+    if (invocation.json) {
+        const QJsonObject root{
+            {QStringLiteral("directory"), (*history)->directory()},
+            {QStringLiteral("repository"), (*history)->repositoryRoot()},
+            {QStringLiteral("path"), (*history)->pathInRepository()},
+            {QStringLiteral("encoding"), counts.tokenizer().name()},
+            {QStringLiteral("commits"), commits},
+        };
+        return writeStandardOutput(QJsonDocument(root).toJson(QJsonDocument::Indented));
+    }
+    if (rows.size() == 1) {
+        return writeStandardOutput(
+            QStringLiteral("%1: no commit in the repository at %2 touches its slot files yet.\n")
+                .arg(dir, (*history)->repositoryRoot())
+                .toUtf8());
+    }
+    return writeStandardOutput(renderTable(rows, {false, false, true, true, false}));
+}
+
+int runCheckpoint(const Invocation &invocation)
+{
+    const QString &dir = invocation.arguments.at(0);
+    const auto history = openHistory(dir);
+    if (!history)
+        return fail(history.error());
+    HistoryCounts counts(Tokenizer::builtin(QString()));
+    const Result<Checkpoint> made = (*history)->checkpoint(invocation.message, counts);
+    if (!made)
+        return fail(made.error());
+    if (made->nothingToCommit) {
+        const int written = writeStandardOutput(
+            QStringLiteral("nothing to checkpoint: the slot files of %1 are as HEAD has them.\n")
+                .arg(dir)
+                .toUtf8());
+        return written == ExitSuccess ? ExitProblems : written;
+    }
+    const QString summary = made->message.section(QLatin1Char('\n'), 0, 0);
+    return writeStandardOutput(
+        QStringLiteral("checkpoint %1: %2\n").arg(made->shortId, summary).toUtf8());
+}
+
 } // namespace
 
 int runInvocation(const Invocation &invocation)
@@ -916,9 +1202,9 @@ int runInvocation(const Invocation &invocation)
         return writeStandardOutput(helpText(invocation.command));
     switch (invocation.command) {
     case Command::Compose:
-        return runCompose(invocation);
+        return invocation.revs.isEmpty() ? runCompose(invocation) : runComposeRevision(invocation);
     case Command::Stat:
-        return runStat(invocation);
+        return invocation.revs.isEmpty() ? runStat(invocation) : runStatRevision(invocation);
     case Command::Check:
         return runCheck(invocation);
     case Command::Export:
@@ -927,6 +1213,10 @@ int runInvocation(const Invocation &invocation)
         return runCount(invocation);
     case Command::Diff:
         return runDiff(invocation);
+    case Command::Log:
+        return runLog(invocation);
+    case Command::Checkpoint:
+        return runCheckpoint(invocation);
     case Command::None:
         break;
     }

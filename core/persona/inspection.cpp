@@ -112,26 +112,45 @@ Result<Inspection> inspectDirectory(const QString &dir,
     if (!problem.isEmpty())
         return Result<Inspection>::failure(problem);
 
-    Inspection inspection;
-    inspection.directory = QFileInfo(dir).absoluteFilePath();
-    inspection.rule = rule;
     ReadOptions options(rule.readLimit());
     options.sha256 = digests;
+    std::array<SlotRead, SlotCount> reads;
+    for (int slot = 0; slot < SlotCount; ++slot)
+        reads[size_t(slot)] = readOrTakeHeld(dir, slot, options, held[size_t(slot)]);
+    const QDir directory(dir);
+    return inspectReads(QFileInfo(dir).absoluteFilePath(),
+                        reads,
+                        directory.entryList(QDir::AllEntries | QDir::Hidden | QDir::System
+                                                | QDir::NoDotAndDotDot,
+                                            QDir::Name),
+                        QFileInfo(directory.filePath(QStringLiteral("memory"))).isDir(),
+                        rule);
+}
+
+Inspection inspectReads(const QString &label,
+                        const std::array<SlotRead, SlotCount> &reads,
+                        const QStringList &entries,
+                        bool memoryFolder,
+                        const ComposeRule &rule)
+{
+    Inspection inspection;
+    inspection.directory = label;
+    inspection.rule = rule;
     SlotBuffers buffers;
     QList<bool> present;
     for (int slot = 0; slot < SlotCount; ++slot) {
-        const SlotRead read = readOrTakeHeld(dir, slot, options, held[size_t(slot)]);
-        inspection.slotFacts[static_cast<size_t>(slot)] = factsOfRead(read, rule);
+        const SlotRead &read = reads[size_t(slot)];
+        inspection.slotFacts[size_t(slot)] = factsOfRead(read, rule);
         present.append(read.presence == SlotPresence::Present);
         if (read.presence == SlotPresence::Present)
-            buffers[static_cast<size_t>(slot)] = read.bytes;
+            buffers[size_t(slot)] = read.bytes;
     }
     inspection.composition = compose(buffers, rule);
     inspection.soulSha256
         = QCryptographicHash::hash(inspection.composition.soul, QCryptographicHash::Sha256).toHex();
     for (const SlotFacts &facts : inspection.slotFacts)
         inspection.lints.append(lintSlot(facts, rule));
-    inspection.lints.append(lintDirectoryEntries(dir, present));
+    inspection.lints.append(lintDirectoryEntries(entries, memoryFolder, present));
     return inspection;
 }
 

@@ -83,6 +83,16 @@ Result<Inspection> inspectDirectory(const QString &dir,
                                     bool digests,
                                     const HeldReads &held = {});
 
+// The same from slot reads made elsewhere (a commit's slot files, read from
+// git's objects): `reads` as readSlot() gives them, `entries` the names in
+// the folder and `memoryFolder` whether its "memory" entry is a folder, for
+// the lints about names beside the slots. `label` becomes the directory.
+Inspection inspectReads(const QString &label,
+                        const std::array<SlotRead, SlotCount> &reads,
+                        const QStringList &entries,
+                        bool memoryFolder,
+                        const ComposeRule &rule);
+
 // A sentence when `dir` is not a usable persona directory, else empty.
 QString checkDirectory(const QString &dir);
 

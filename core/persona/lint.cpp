@@ -192,11 +192,20 @@ QList<Lint> lintSlot(const SlotFacts &facts,
 
 QList<Lint> lintDirectoryEntries(const QString &dir, const QList<bool> &slotPresent)
 {
-    QList<Lint> lints;
     const QDir directory(dir);
     const QStringList entries = directory.entryList(QDir::AllEntries | QDir::Hidden | QDir::System
                                                         | QDir::NoDotAndDotDot,
                                                     QDir::Name);
+    return lintDirectoryEntries(entries,
+                                QFileInfo(directory.filePath(QStringLiteral("memory"))).isDir(),
+                                slotPresent);
+}
+
+QList<Lint> lintDirectoryEntries(const QStringList &entries,
+                                 bool memoryFolder,
+                                 const QList<bool> &slotPresent)
+{
+    QList<Lint> lints;
     for (const QString &entry : entries) {
         for (int slot = 0; slot < SlotCount; ++slot) {
             const QString name = slotName(slot);
@@ -233,7 +242,7 @@ QList<Lint> lintDirectoryEntries(const QString &dir, const QList<bool> &slotPres
                      QStringLiteral("BOOTSTRAP.md is read by some runtimes but not by this rule: "
                                     "the agent composed here does not get it."));
     }
-    if (QFileInfo(directory.filePath(QStringLiteral("memory"))).isDir()) {
+    if (memoryFolder) {
         otherRuntime(QStringLiteral("memory/"),
                      QStringLiteral("memory/ is read by OpenClaw but not by this rule: put "
                                     "durable notes in MEMORY.md for the agent to get them."));

@@ -37,6 +37,11 @@ QList<Lint> lintSlot(const SlotFacts &facts,
 // runtimes read that this rule does not. `slotPresent` says which slots are
 // present.
 QList<Lint> lintDirectoryEntries(const QString &dir, const QList<bool> &slotPresent);
+// The same from the folder's entry names (a commit's tree, say) and whether
+// its "memory" entry is a folder.
+QList<Lint> lintDirectoryEntries(const QStringList &entries,
+                                 bool memoryFolder,
+                                 const QList<bool> &slotPresent);
 
 // Lints of `dir` under the OpenClaw 2026.9 profile, from what it reads
 // (`input`) and injects (`composition`): cut files with the computed counts,

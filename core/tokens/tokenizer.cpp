@@ -62,12 +62,21 @@ class PieceCache
 public:
     static constexpr qsizetype MaxPieceBytes = 256;
 
+    // Sized for a text of `textBytes`: a short text (a line, a small file)
+    // has few pieces, and clearing a table for thousands of them would cost
+    // it more than its whole count.
+    explicit PieceCache(qsizetype textBytes)
+    {
+        while (m_size < MaxSize && qsizetype(m_size) * 4 < textBytes)
+            m_size *= 2;
+    }
+
     // The cached ids of `piece`, or nullptr.
     const quint32 *find(QByteArrayView piece, quint64 hash, qsizetype *count) const
     {
         if (m_entries.empty())
             return nullptr;
-        const Entry &e = m_entries[hash & (Size - 1)];
+        const Entry &e = m_entries[hash & (m_size - 1)];
         if (e.hash != hash || e.size != piece.size() || e.data == nullptr
             || std::memcmp(e.data, piece.data(), size_t(piece.size())) != 0)
             return nullptr;
@@ -83,7 +92,7 @@ public:
     {
         // Allocated on first use: most short texts never need it.
         if (m_entries.empty())
-            m_entries.resize(Size);
+            m_entries.resize(m_size);
         if (m_pool.size() > PoolLimit) {
             // Keep memory bounded on texts with very many distinct pieces.
             std::vector<quint32> ids(m_pool.begin() + start, m_pool.end());
@@ -91,12 +100,13 @@ public:
             std::fill(m_entries.begin(), m_entries.end(), Entry{});
             start = 0;
         }
-        m_entries[hash & (Size - 1)]
+        m_entries[hash & (m_size - 1)]
             = Entry{hash, piece.data(), piece.size(), start, qsizetype(m_pool.size()) - start};
     }
 
 private:
-    static constexpr quint64 Size = 1 << 14;
+    static constexpr quint64 MinSize = 64;
+    static constexpr quint64 MaxSize = 1 << 14;
     static constexpr size_t PoolLimit = size_t(1) << 20;
     struct Entry
     {
@@ -106,6 +116,7 @@ private:
         qsizetype start = 0;
         qsizetype count = 0;
     };
+    quint64 m_size = MinSize; // a power of two
     std::vector<Entry> m_entries;
     std::vector<quint32> m_pool;
 };
@@ -127,6 +138,10 @@ struct CountSink
 // Per call: the merge buffers and the piece cache.
 struct Work
 {
+    explicit Work(qsizetype textBytes)
+        : cache(textBytes)
+    {}
+
     BytePairModel::Scratch scratch;
     PieceCache cache;
 };
@@ -233,7 +248,7 @@ void Tokenizer::run(QByteArrayView utf8, Sink &sink) const
         sanitized = utf8::sanitize(utf8);
         valid = sanitized;
     }
-    Work work;
+    Work work(valid.size());
     const BytePairModel &model = *m_model;
     const auto piece = [&](QByteArrayView p) {
         const quint32 whole = model.wholeToken(p);

@@ -46,6 +46,11 @@ public:
     QString name() const;
     std::vector<quint32> encode(QByteArrayView utf8) const;
     qint64 count(QByteArrayView utf8) const;
+    // Whether no token crosses the point right after a line feed that is
+    // followed by an ASCII letter, so that counts of a text cut there add up
+    // to the text's: true for the built-in encodings (their patterns end
+    // every piece that holds a line feed at it), false for a tokenizer.json.
+    bool splitsAtLines() const { return m_chunkAtLines; }
 
     ~Tokenizer();
     Tokenizer(const Tokenizer &) = delete;

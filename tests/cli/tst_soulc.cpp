@@ -3,6 +3,7 @@
 
 #include "composer.h"
 #include "contract.h"
+#include "gitfixture.h"
 #include "openclawexamples.h"
 #include "tokenizer.h"
 
@@ -16,6 +17,7 @@
 #include <QLocale>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -128,6 +130,55 @@ private:
                 return {};
         }
         return dir;
+    }
+
+    // A repository under the fixture with a persona in agents/ava and three
+    // commits that touch it (SOUL.md, MEMORY.md added, SOUL.md edited) and
+    // one that does not; `git` is the fixture's git.
+    QString makeHistory(test::GitFixture &git) const
+    {
+        const QString repo = m_dir->filePath(QStringLiteral("repo"));
+        const QString ava = QDir(repo).filePath(QStringLiteral("agents/ava"));
+        if (!QDir().mkpath(ava)
+            || git.git(repo, {QStringLiteral("init"), QStringLiteral("-q")}).isNull())
+            return {};
+        const auto commit = [&](const char *name, const QByteArray &bytes) {
+            return writeFile(QDir(ava).filePath(QLatin1String(name)), bytes)
+                   && !git.commitAll(repo, QLatin1String(name)).isEmpty();
+        };
+        if (!commit("SOUL.md", "You are Ava.\n") || !commit("MEMORY.md", "- likes tea\n")
+            || !writeFile(QDir(repo).filePath(QStringLiteral("README.md")), "readme\n")
+            || git.commitAll(repo, QStringLiteral("readme")).isEmpty()
+            || !commit("SOUL.md", "You are Ava, a careful and thorough assistant.\n")) {
+            return {};
+        }
+        return ava;
+    }
+
+    // The soul of `folder` in a checkout of `rev` (git worktree add).
+    QByteArray checkoutSoul(test::GitFixture &git,
+                            const QString &repo,
+                            const QString &rev,
+                            const QString &folder) const
+    {
+        const QString worktree = m_dir->filePath(QStringLiteral("checkout"));
+        if (git.git(repo,
+                    {QStringLiteral("worktree"),
+                     QStringLiteral("add"),
+                     QStringLiteral("-q"),
+                     QStringLiteral("--detach"),
+                     worktree,
+                     rev})
+                .isNull()) {
+            return QByteArrayLiteral("<no checkout>");
+        }
+        const QByteArray soul = composeDirectory(QDir(worktree).filePath(folder)).soul;
+        git.git(repo,
+                {QStringLiteral("worktree"),
+                 QStringLiteral("remove"),
+                 QStringLiteral("--force"),
+                 worktree});
+        return soul;
     }
 
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -908,15 +959,21 @@ private Q_SLOTS:
         QTest::newRow("help") << QStringList{QStringLiteral("help")} << general;
         const QList<QPair<QString, QString>> commands = {
             {QStringLiteral("compose"),
-             QStringLiteral("Usage: soulc compose [--runtime NAME] [--found] [-o FILE] DIR")},
+             QStringLiteral(
+                 "Usage: soulc compose [--runtime NAME | --rev REV] [--found] [-o FILE] DIR")},
             {QStringLiteral("stat"),
-             QStringLiteral("Usage: soulc stat [--runtime NAME] [--encoding NAME] [--json] DIR")},
+             QStringLiteral(
+                 "Usage: soulc stat [--runtime NAME | --rev REV] [--encoding NAME] [--json] DIR")},
             {QStringLiteral("check"), QStringLiteral("Usage: soulc check [--runtime NAME] DIR")},
             {QStringLiteral("export"), QStringLiteral("Usage: soulc export [--force] DIR OUT")},
             {QStringLiteral("count"),
              QStringLiteral("Usage: soulc count [--encoding NAME | --tokenizer FILE] FILE...")},
             {QStringLiteral("diff"),
              QStringLiteral("Usage: soulc diff [--encoding NAME] [--json] A B")},
+            {QStringLiteral("log"),
+             QStringLiteral("Usage: soulc log [--encoding NAME] [--json] DIR")},
+            {QStringLiteral("checkpoint"),
+             QStringLiteral("Usage: soulc checkpoint [-m MESSAGE] DIR")},
         };
         for (const auto &[command, usage] : commands) {
             QTest::addRow("%s --help", qPrintable(command))
@@ -1311,6 +1368,379 @@ private Q_SLOTS:
 
     // The example persona shipped with the project composes, measures and
     // passes its own check.
+    // ---- history ---------------------------------------------------------
+
+    void historyLog()
+    {
+        test::GitFixture git(m_dir->path());
+        const QString ava = makeHistory(git);
+        QVERIFY2(!ava.isEmpty(), qPrintable(git.lastError()));
+        const QString repo = m_dir->filePath(QStringLiteral("repo"));
+        const Run log = soulc({QStringLiteral("log"), ava});
+        QCOMPARE(log.err, QByteArray());
+        QCOMPARE(log.exitCode, ExitSuccess);
+        const QList<QByteArray> lines = log.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 4);
+        QVERIFY(lines.at(0).startsWith("commit   date"));
+        // Newest first, the commit that touched no slot left out.
+        const QList<QByteArray> touching = git.git(repo,
+                                                   {QStringLiteral("log"),
+                                                    QStringLiteral("--format=%h"),
+                                                    QStringLiteral("--abbrev=7"),
+                                                    QStringLiteral("--"),
+                                                    QStringLiteral("agents/ava")})
+                                               .trimmed()
+                                               .split('\n');
+        QCOMPARE(touching.size(), 3);
+        for (int i = 0; i < 3; ++i) {
+            const QByteArray &line = lines.at(i + 1);
+            QVERIFY2(line.startsWith(touching.at(i) + ' '), line.constData());
+            // The soul's bytes and tokens are stat --rev's.
+            const Run stat = soulc({QStringLiteral("stat"),
+                                    QStringLiteral("--json"),
+                                    QStringLiteral("--rev"),
+                                    QString::fromLatin1(touching.at(i)),
+                                    ava});
+            QCOMPARE(stat.exitCode, ExitSuccess);
+            const QJsonObject soul
+                = QJsonDocument::fromJson(stat.out).object().value(QLatin1String("soul")).toObject();
+            const QString figures
+                = QStringLiteral("  %1  %2  ")
+                      .arg(QLocale(QLocale::English)
+                               .toString(soul.value(QLatin1String("bytes")).toInteger()),
+                           QLocale(QLocale::English)
+                               .toString(soul.value(QLatin1String("tokens")).toInteger()));
+            QVERIFY2(QString::fromUtf8(line).simplified().contains(figures.simplified()),
+                     line.constData());
+        }
+        QVERIFY2(lines.at(1).contains(" SOUL.md +"), lines.at(1).constData());
+        const auto tokenizer = Tokenizer::builtin(QString());
+        const auto sectionTokens = [&tokenizer](int slot, const QByteArray &bytes) {
+            return QByteArray::number(tokenizer->count(composeSection(slot, bytes)));
+        };
+        QVERIFY2(lines.at(2).endsWith("MEMORY.md added (+" + sectionTokens(6, "- likes tea\n")
+                                      + ')'),
+                 lines.at(2).constData());
+        QVERIFY2(lines.at(3).endsWith("SOUL.md added (+" + sectionTokens(1, "You are Ava.\n") + ')'),
+                 lines.at(3).constData());
+
+        const Run json = soulc({QStringLiteral("log"),
+                                QStringLiteral("--json"),
+                                QStringLiteral("--encoding"),
+                                QStringLiteral("cl100k_base"),
+                                ava});
+        QCOMPARE(json.exitCode, ExitSuccess);
+        const QJsonObject root = QJsonDocument::fromJson(json.out).object();
+        QCOMPARE(root.value(QLatin1String("path")).toString(), QStringLiteral("agents/ava"));
+        QCOMPARE(root.value(QLatin1String("encoding")).toString(), QStringLiteral("cl100k_base"));
+        const QJsonArray commits = root.value(QLatin1String("commits")).toArray();
+        QCOMPARE(commits.size(), 3);
+        const QJsonObject newest = commits.at(0).toObject();
+        QCOMPARE(newest.value(QLatin1String("id")).toString().toLatin1(),
+                 git.revParse(repo, QStringLiteral("HEAD")));
+        QCOMPARE(newest.value(QLatin1String("author"))
+                     .toObject()
+                     .value(QLatin1String("name"))
+                     .toString(),
+                 QStringLiteral("Test Author"));
+        const QJsonObject soulSlot = newest.value(QLatin1String("slots")).toArray().at(1).toObject();
+        QCOMPARE(soulSlot.value(QLatin1String("change")).toString(), QStringLiteral("modified"));
+        QCOMPARE(soulSlot.value(QLatin1String("blob")).toString().toLatin1(),
+                 git.revParse(repo, QStringLiteral("HEAD:agents/ava/SOUL.md")));
+        const Run clStat = soulc({QStringLiteral("stat"),
+                                  QStringLiteral("--json"),
+                                  QStringLiteral("--encoding"),
+                                  QStringLiteral("cl100k_base"),
+                                  QStringLiteral("--rev"),
+                                  QStringLiteral("HEAD~2"),
+                                  ava});
+        QCOMPARE(commits.at(1)
+                     .toObject()
+                     .value(QLatin1String("soul"))
+                     .toObject()
+                     .value(QLatin1String("tokens")),
+                 QJsonDocument::fromJson(clStat.out)
+                     .object()
+                     .value(QLatin1String("soul"))
+                     .toObject()
+                     .value(QLatin1String("tokens")));
+    }
+
+    void historyComposeStatDiff()
+    {
+        test::GitFixture git(m_dir->path());
+        const QString ava = makeHistory(git);
+        QVERIFY2(!ava.isEmpty(), qPrintable(git.lastError()));
+        const QString repo = m_dir->filePath(QStringLiteral("repo"));
+        // The working files change after the last commit.
+        QVERIFY(writeFile(QDir(ava).filePath(QStringLiteral("USER.md")), "The user.\n"));
+
+        for (const QString &rev :
+             {QStringLiteral("HEAD"), QStringLiteral("HEAD~1"), QStringLiteral("HEAD~3")}) {
+            const Run run = soulc({QStringLiteral("compose"), QStringLiteral("--rev"), rev, ava});
+            QCOMPARE(run.err, QByteArray());
+            QCOMPARE(run.exitCode, ExitSuccess);
+            QCOMPARE(run.out, checkoutSoul(git, repo, rev, QStringLiteral("agents/ava")));
+        }
+        const Run found = soulc({QStringLiteral("compose"),
+                                 QStringLiteral("--found"),
+                                 QStringLiteral("--rev=HEAD~1"),
+                                 ava});
+        QCOMPARE(found.out, QByteArray("SOUL.md\nMEMORY.md\n"));
+        const Run toFile = soulc({QStringLiteral("compose"),
+                                  QStringLiteral("--rev"),
+                                  QStringLiteral("HEAD~3"),
+                                  QStringLiteral("-o"),
+                                  QStringLiteral("old.soul.md"),
+                                  ava});
+        QCOMPARE(toFile.exitCode, ExitSuccess);
+        QCOMPARE(readFile(m_dir->filePath(QStringLiteral("old.soul.md"))),
+                 QByteArray("## SOUL.md\n\nYou are Ava."));
+
+        const QByteArray shortId = git.git(repo,
+                                           {QStringLiteral("rev-parse"),
+                                            QStringLiteral("--short=7"),
+                                            QStringLiteral("HEAD~1")})
+                                       .trimmed();
+        const Run stat = soulc(
+            {QStringLiteral("stat"), QStringLiteral("--rev"), QStringLiteral("HEAD~1"), ava});
+        QCOMPARE(stat.exitCode, ExitSuccess);
+        QVERIFY2(stat.out.contains("\ncommit   " + shortId + " (HEAD~1)\n"), stat.out.constData());
+        QVERIFY2(stat.out.contains("\nUSER.md       no "), stat.out.constData());
+        const Run statJson = soulc({QStringLiteral("stat"),
+                                    QStringLiteral("--json"),
+                                    QStringLiteral("--rev"),
+                                    QStringLiteral("HEAD~1"),
+                                    ava});
+        QCOMPARE(QJsonDocument::fromJson(statJson.out)
+                     .object()
+                     .value(QLatin1String("commit"))
+                     .toObject()
+                     .value(QLatin1String("id"))
+                     .toString()
+                     .toLatin1(),
+                 git.revParse(repo, QStringLiteral("HEAD~1")));
+
+        // diff --rev REV DIR is soulc diff of the commit's soul and the folder.
+        const QString old = makePersona(QStringLiteral("old"),
+                                        {{QStringLiteral("SOUL.md"), "You are Ava.\n"},
+                                         {QStringLiteral("MEMORY.md"), "- likes tea\n"}});
+        const Run revDiff = soulc(
+            {QStringLiteral("diff"), QStringLiteral("--rev"), QStringLiteral("HEAD~1"), ava});
+        const Run plainDiff = soulc({QStringLiteral("diff"), old, ava});
+        QCOMPARE(revDiff.exitCode, ExitProblems);
+        QCOMPARE(plainDiff.exitCode, ExitProblems);
+        QVERIFY2(revDiff.out.startsWith("--- HEAD~1:" + QFile::encodeName(QDir::cleanPath(ava))
+                                        + "\n+++ " + QFile::encodeName(ava) + "\n"),
+                 revDiff.out.constData());
+        QCOMPARE(revDiff.out.mid(revDiff.out.indexOf("\n@@")),
+                 plainDiff.out.mid(plainDiff.out.indexOf("\n@@")));
+        const Run twoRevs = soulc({QStringLiteral("diff"),
+                                   QStringLiteral("--json"),
+                                   QStringLiteral("--rev"),
+                                   QStringLiteral("HEAD~3"),
+                                   QStringLiteral("--rev"),
+                                   QStringLiteral("HEAD"),
+                                   ava});
+        QCOMPARE(twoRevs.exitCode, ExitProblems);
+        const QJsonArray sections = QJsonDocument::fromJson(twoRevs.out)
+                                        .object()
+                                        .value(QLatin1String("sections"))
+                                        .toArray();
+        QCOMPARE(sections.at(1).toObject().value(QLatin1String("status")).toString(),
+                 QStringLiteral("changed"));
+        QCOMPARE(sections.at(6).toObject().value(QLatin1String("status")).toString(),
+                 QStringLiteral("added"));
+        QCOMPARE(sections.at(3).toObject().value(QLatin1String("status")).toString(),
+                 QStringLiteral("absent"));
+        const Run same = soulc({QStringLiteral("diff"),
+                                QStringLiteral("--rev"),
+                                QStringLiteral("HEAD~1"),
+                                QStringLiteral("--rev"),
+                                QStringLiteral("HEAD~2"),
+                                ava});
+        QCOMPARE(same.exitCode, ExitSuccess); // HEAD~1 changed README.md alone
+        QVERIFY2(same.out.startsWith("stable prefix: "), same.out.constData());
+        QVERIFY(same.out.contains("(100%)"));
+    }
+
+    void checkpointCommand()
+    {
+        test::GitFixture git(m_dir->path());
+        // soulc reads no user configuration here.
+        const QByteArray home = qgetenv("HOME");
+        qputenv("HOME", QFile::encodeName(m_dir->path()));
+        const auto restoreHome = qScopeGuard([&home] { qputenv("HOME", home); });
+        const QString dir = makePersona(QStringLiteral("kip"),
+                                        {{QStringLiteral("SOUL.md"), "You are Kip.\n"}});
+        const Run loose = soulc({QStringLiteral("checkpoint"), dir});
+        QCOMPARE(loose.exitCode, ExitFailure);
+        QVERIFY2(loose.err.startsWith("soulc: " + QFile::encodeName(dir)
+                                      + " is not in a git repository"),
+                 loose.err.constData());
+
+        QVERIFY(!git.git(dir, {QStringLiteral("init"), QStringLiteral("-q")}).isNull());
+        const Run first = soulc({QStringLiteral("checkpoint"), dir});
+        QCOMPARE(first.err, QByteArray());
+        QCOMPARE(first.exitCode, ExitSuccess);
+        const QByteArray shortId = git.git(dir,
+                                           {QStringLiteral("rev-parse"),
+                                            QStringLiteral("--short=7"),
+                                            QStringLiteral("HEAD")})
+                                       .trimmed();
+        const QByteArray added = "SOUL.md added (+"
+                                 + QByteArray::number(Tokenizer::builtin(QString())->count(
+                                     composeSection(1, "You are Kip.\n")))
+                                 + " tokens)";
+        QCOMPARE(first.out, "checkpoint " + shortId + ": " + added + '\n');
+        QCOMPARE(git.git(dir, {QStringLiteral("log"), QStringLiteral("--format=%an|%B")}),
+                 "Soul Studio|" + added + "\n\n");
+
+        const Run nothing = soulc({QStringLiteral("checkpoint"), dir});
+        QCOMPARE(nothing.exitCode, ExitProblems);
+        QCOMPARE(nothing.err, QByteArray());
+        QVERIFY2(nothing.out.startsWith("nothing to checkpoint"), nothing.out.constData());
+
+        QVERIFY(writeFile(QDir(dir).filePath(QStringLiteral("SOUL.md")), "You are Kip, terse.\n"));
+        QVERIFY(writeFile(QDir(dir).filePath(QStringLiteral("notes.txt")), "not a slot\n"));
+        const Run named = soulc({QStringLiteral("checkpoint"),
+                                 QStringLiteral("-m"),
+                                 QStringLiteral("Make Kip terse"),
+                                 dir});
+        QCOMPARE(named.exitCode, ExitSuccess);
+        QVERIFY2(named.out.endsWith(": Make Kip terse\n"), named.out.constData());
+        QCOMPARE(git.git(dir,
+                         {QStringLiteral("log"),
+                          QStringLiteral("-1"),
+                          QStringLiteral("--format=%B")}),
+                 QByteArray("Make Kip terse\n\n"));
+        QCOMPARE(git.git(dir, {QStringLiteral("status"), QStringLiteral("--porcelain")}),
+                 QByteArray("?? notes.txt\n"));
+
+        QVERIFY(writeFile(QDir(dir).filePath(QStringLiteral("MEMORY.md")), "- one\n"));
+        QVERIFY(writeFile(QDir(dir).filePath(QStringLiteral(".git/index.lock")), ""));
+        const Run locked = soulc({QStringLiteral("checkpoint"), dir});
+        QCOMPARE(locked.exitCode, ExitFailure);
+        QVERIFY2(locked.err.contains(".git/index.lock exists"), locked.err.constData());
+        QCOMPARE(locked.out, QByteArray());
+        QCOMPARE(git.git(dir,
+                         {QStringLiteral("rev-list"),
+                          QStringLiteral("--count"),
+                          QStringLiteral("HEAD")}),
+                 QByteArray("2\n"));
+    }
+
+    void historyErrors_data()
+    {
+        QTest::addColumn<QStringList>("arguments"); // "@" stands for the persona
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("says");
+        const QString dir = QStringLiteral("@");
+        const auto row =
+            [](const char *name, QStringList arguments, int exitCode, const char *says) {
+                QTest::newRow(name) << arguments << exitCode << QString::fromUtf8(says);
+            };
+        row("log: not a repository",
+            {QStringLiteral("log"), QStringLiteral("@loose")},
+            ExitFailure,
+            "is not in a git repository");
+        row("compose: not a repository",
+            {QStringLiteral("compose"),
+             QStringLiteral("--rev"),
+             QStringLiteral("HEAD"),
+             QStringLiteral("@loose")},
+            ExitFailure,
+            "is not in a git repository");
+        row("compose: unknown rev",
+            {QStringLiteral("compose"), QStringLiteral("--rev"), QStringLiteral("nope"), dir},
+            ExitFailure,
+            "'nope' names no commit in the repository at");
+        row("stat: too far back",
+            {QStringLiteral("stat"), QStringLiteral("--rev"), QStringLiteral("HEAD~9"), dir},
+            ExitFailure,
+            "'HEAD~9' names no commit");
+        row("diff: a blob",
+            {QStringLiteral("diff"),
+             QStringLiteral("--rev"),
+             QStringLiteral("HEAD:agents/ava/SOUL.md"),
+             dir},
+            ExitFailure,
+            "names a blob");
+        row("compose: --rev twice",
+            {QStringLiteral("compose"),
+             QStringLiteral("--rev"),
+             QStringLiteral("HEAD"),
+             QStringLiteral("--rev"),
+             QStringLiteral("HEAD"),
+             dir},
+            ExitFailure,
+            "option '--rev' can be given once");
+        row("compose: --rev and openclaw",
+            {QStringLiteral("compose"),
+             QStringLiteral("--rev"),
+             QStringLiteral("HEAD"),
+             QStringLiteral("--runtime"),
+             QStringLiteral("openclaw"),
+             dir},
+            ExitFailure,
+            "exclude each other");
+        row("diff: --rev and two folders",
+            {QStringLiteral("diff"), QStringLiteral("--rev"), QStringLiteral("HEAD"), dir, dir},
+            ExitFailure,
+            "unexpected argument");
+        row("diff: three revs",
+            {QStringLiteral("diff"),
+             QStringLiteral("--rev=HEAD"),
+             QStringLiteral("--rev=HEAD"),
+             QStringLiteral("--rev=HEAD"),
+             dir},
+            ExitFailure,
+            "at most twice");
+        row("log: missing DIR", {QStringLiteral("log")}, ExitFailure, "log: missing DIR");
+        row("checkpoint: empty message",
+            {QStringLiteral("checkpoint"), QStringLiteral("-m"), QString(), dir},
+            ExitFailure,
+            "needs a MESSAGE");
+        row("check: no --rev",
+            {QStringLiteral("check"), QStringLiteral("--rev"), QStringLiteral("HEAD"), dir},
+            ExitFailure,
+            "unknown option '--rev'");
+        row("log: empty repository",
+            {QStringLiteral("log"), QStringLiteral("@empty")},
+            ExitSuccess,
+            "no commit in the repository at");
+    }
+
+    void historyErrors()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(int, exitCode);
+        QFETCH(QString, says);
+        test::GitFixture git(m_dir->path());
+        const QString ava = makeHistory(git);
+        QVERIFY2(!ava.isEmpty(), qPrintable(git.lastError()));
+        const QString loose = makePersona(QStringLiteral("loose"),
+                                          {{QStringLiteral("SOUL.md"), "x"}});
+        const QString empty = makePersona(QStringLiteral("empty"),
+                                          {{QStringLiteral("SOUL.md"), "x"}});
+        QVERIFY(!git.git(empty, {QStringLiteral("init"), QStringLiteral("-q")}).isNull());
+        for (QString &argument : arguments) {
+            if (argument == QLatin1String("@"))
+                argument = ava;
+            else if (argument.startsWith(QLatin1Char('@')))
+                argument = argument == QLatin1String("@loose") ? loose : empty;
+        }
+        const Run run = soulc(arguments);
+        QCOMPARE(run.exitCode, exitCode);
+        const QByteArray text = exitCode == ExitSuccess ? run.out : run.err;
+        QVERIFY2(text.contains(says.toUtf8()), text.constData());
+        if (exitCode != ExitSuccess) {
+            QVERIFY(run.err.startsWith("soulc: "));
+            QCOMPARE(run.err.count('\n'), qsizetype(1));
+            QCOMPARE(run.out, QByteArray());
+        }
+    }
+
     void exampleAva()
     {
         const QString ava = QStringLiteral(SOUL_PROJECT_SOURCE_DIR "/examples/ava");
