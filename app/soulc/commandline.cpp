@@ -232,6 +232,78 @@ bool takeValue(const QStringList &arguments,
     return true;
 }
 
+constexpr char HermesRuntime[] = "hermes";
+
+bool takesRuntime(Command command)
+{
+    return command == Command::Compose || command == Command::Stat || command == Command::Check;
+}
+
+bool isHermesOption(const QString &arg)
+{
+    for (const char *option : {"--hermes-home",
+                               "--project",
+                               "--context-window",
+                               "--context-file-max-chars",
+                               "--memory-char-limit",
+                               "--user-char-limit"}) {
+        if (isValueOption(arg, option))
+            return true;
+    }
+    return arg == QLatin1String("--no-memory") || arg == QLatin1String("--no-user-profile");
+}
+
+// One of isHermesOption()'s options, with its value; false after reporting a bad one.
+template<typename Fail>
+bool takeHermesOption(Invocation &invocation,
+                      const QStringList &arguments,
+                      qsizetype &i,
+                      const Fail &fail)
+{
+    const QString &arg = arguments.at(i);
+    if (arg == QLatin1String("--no-memory")) {
+        invocation.hermes.memoryEnabled = false;
+        return true;
+    }
+    if (arg == QLatin1String("--no-user-profile")) {
+        invocation.hermes.userProfileEnabled = false;
+        return true;
+    }
+    if (isValueOption(arg, "--hermes-home"))
+        return takeValue(arguments, i, "--hermes-home", "a HOME", invocation.hermesHome, fail);
+    if (isValueOption(arg, "--project"))
+        return takeValue(arguments, i, "--project", "a DIR", invocation.project, fail);
+    struct Number
+    {
+        const char *option;
+        qint64 *value;
+    };
+    const Number numbers[] = {
+        {"--context-window", &invocation.hermes.contextWindow},
+        {"--context-file-max-chars", &invocation.hermes.contextFileMaxChars},
+        {"--memory-char-limit", &invocation.hermes.memoryCharLimit},
+        {"--user-char-limit", &invocation.hermes.userCharLimit},
+    };
+    for (const Number &number : numbers) {
+        if (!isValueOption(arg, number.option))
+            continue;
+        QString text;
+        if (!takeValue(arguments, i, number.option, "a number", text, fail))
+            return false;
+        bool ok = false;
+        const qint64 value = text.toLongLong(&ok);
+        // A window of 10^15 tokens is far past where the cap stops growing.
+        if (!ok || value <= 0 || value > Q_INT64_C(1000000000000000)) {
+            fail(QStringLiteral("option '%1' needs a whole number above 0, not '%2'.")
+                     .arg(QLatin1String(number.option), text));
+            return false;
+        }
+        *number.value = value;
+        return true;
+    }
+    return false;
+}
+
 // Reads the options and arguments after the command name.
 void parseCommandArguments(Invocation &invocation,
                            const CommandInfo &info,
@@ -243,6 +315,7 @@ void parseCommandArguments(Invocation &invocation,
     };
     bool optionsEnded = false;
     bool outputGiven = false;
+    QString hermesOption; // the last Hermes option given, to say it needs --runtime hermes
     for (qsizetype i = 1; i < arguments.size(); ++i) {
         const QString &arg = arguments.at(i);
         if (optionsEnded || !arg.startsWith(QLatin1Char('-')) || arg == QLatin1String("-")) {
@@ -285,11 +358,16 @@ void parseCommandArguments(Invocation &invocation,
             QString name;
             if (!takeValue(arguments, i, "--runtime", "a NAME", name, fail))
                 return;
-            if (!runtimeProfileNamed(name)) {
-                fail(QStringLiteral("unknown runtime '%1' (%2).").arg(name, runtimeProfileNames()));
+            if (!runtimeProfileNamed(name) && name != QLatin1String(HermesRuntime)) {
+                fail(QStringLiteral("unknown runtime '%1' (%2, %3).")
+                         .arg(name, runtimeProfileNames(), QLatin1String(HermesRuntime)));
                 return;
             }
             invocation.runtime = name;
+        } else if (takesRuntime(info.command) && isHermesOption(arg)) {
+            if (!takeHermesOption(invocation, arguments, i, fail))
+                return;
+            hermesOption = arg.section(QLatin1Char('='), 0, 0);
         } else if ((info.command == Command::Stat || info.command == Command::Diff)
                    && arg == QLatin1String("--json")) {
             invocation.json = true;
@@ -311,13 +389,28 @@ void parseCommandArguments(Invocation &invocation,
         fail(QStringLiteral("options '--encoding' and '--tokenizer' exclude each other."));
         return;
     }
-    if (invocation.arguments.size() < qMax(info.arguments, 1)) {
+    const bool hermesHome = !invocation.hermesHome.isEmpty() || !invocation.project.isEmpty();
+    if (!hermesOption.isEmpty() && invocation.runtime != QLatin1String(HermesRuntime)) {
+        fail(QStringLiteral("option '%1' needs --runtime hermes.").arg(hermesOption));
+        return;
+    }
+    if (hermesHome && (invocation.hermesHome.isEmpty() || invocation.project.isEmpty())) {
+        fail(QStringLiteral("options '--hermes-home' and '--project' go together: the home holds "
+                            "SOUL.md and memories/, the project the files Hermes reads from "
+                            "the folder it runs in."));
+        return;
+    }
+    // With a Hermes home and project, DIR is not given.
+    const int expected = hermesHome ? info.arguments - 1 : info.arguments;
+    if (invocation.arguments.size() < (hermesHome ? expected : qMax(expected, 1))) {
         fail(QStringLiteral("missing %1.").arg(QLatin1String(info.argumentNames)));
         return;
     }
-    if (info.arguments >= 0 && invocation.arguments.size() > info.arguments) {
-        fail(QStringLiteral("unexpected argument '%1'.")
-                 .arg(invocation.arguments.at(info.arguments)));
+    if (expected >= 0 && invocation.arguments.size() > expected) {
+        fail(QStringLiteral("unexpected argument '%1'%2.")
+                 .arg(invocation.arguments.at(expected),
+                      hermesHome ? QStringLiteral(" (--hermes-home and --project name the folders)")
+                                 : QString()));
         return;
     }
     for (const QString &argument : std::as_const(invocation.arguments)) {

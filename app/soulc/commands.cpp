@@ -3,6 +3,7 @@
 #include "atomicwrite.h"
 #include "commandline.h"
 #include "composer.h"
+#include "hermescommands.h"
 #include "inspection.h"
 #include "lint.h"
 #include "openclawreader.h"
@@ -902,6 +903,18 @@ int runInvocation(const Invocation &invocation)
         return writeStandardOutput(versionText());
     if (invocation.help)
         return writeStandardOutput(helpText(invocation.command));
+    if (invocation.runtime == QLatin1String("hermes")) {
+        switch (invocation.command) {
+        case Command::Compose:
+            return runHermesCompose(invocation);
+        case Command::Stat:
+            return runHermesStat(invocation);
+        case Command::Check:
+            return runHermesCheck(invocation);
+        default:
+            break;
+        }
+    }
     switch (invocation.command) {
     case Command::Compose:
         return runCompose(invocation);
