@@ -2,6 +2,8 @@
 
 #include "utf8.h"
 
+#include <QStringDecoder>
+
 namespace soul {
 
 HermesDecoded hermesDecode(QByteArrayView bytes)
@@ -17,7 +19,11 @@ HermesDecoded hermesDecode(QByteArrayView bytes)
         out.badByte = bom + valid;
         return out;
     }
-    QString text = QString::fromUtf8(bytes);
+    // QString::fromUtf8 would drop a second BOM too; Python keeps it as U+FEFF.
+    QStringDecoder decoder(QStringConverter::Utf8,
+                           QStringConverter::Flag::ConvertInitialBom
+                               | QStringConverter::Flag::Stateless);
+    QString text = decoder.decode(bytes);
     // Universal newlines: CR LF first, then a lone CR.
     if (text.contains(QLatin1Char('\r'))) {
         text.replace(QStringLiteral("\r\n"), QStringLiteral("\n"));
