@@ -38,13 +38,16 @@ Options:
   --version        show the version
 
 compose, stat and check take --runtime toolnexus (the default: the @CAP@
-byte-cap rule) or --runtime openclaw (what OpenClaw 2026.9 injects).
+byte-cap rule), --runtime openclaw (what OpenClaw 2026.9 injects) or
+--runtime hermes (what Hermes Agent 0.21.3 injects, from DIR or from
+--hermes-home HOME --project DIR).
 
 Exit status: 0 success, 1 check found problems or diff found differences,
 2 error or bad usage.
 )";
 
 constexpr char ComposeHelp[] = R"(Usage: soulc compose [--runtime NAME] [--found] [-o FILE] DIR
+       soulc compose --runtime hermes [HERMES OPTIONS] (DIR | --hermes-home HOME --project DIR)
 
 Write the soul composed from DIR, its exact bytes and nothing else, as the
 agent receives it.
@@ -54,8 +57,16 @@ system prompt that OpenClaw 2026.9 builds from DIR with default settings,
 exactly: its "## <path>" headers use DIR's absolute path, with symbolic
 links in it kept as written.
 
+With --runtime hermes, write the four blocks Hermes Agent 0.21.3 builds from
+a persona, exactly, in prompt order and joined by a blank line: the identity
+(SOUL.md, or Hermes's default identity), the project context (the one
+project file that wins), the memory (MEMORY.md) and the user profile
+(USER.md). A flat DIR holds them side by side (SOUL.md's truncation marker
+names DIR/SOUL.md); with --hermes-home the home holds SOUL.md and
+memories/, and --project names the folder Hermes runs in.
+@HERMESOPTIONS@
 Options:
-  --runtime NAME      toolnexus (the default) or openclaw
+  --runtime NAME      toolnexus (the default), openclaw or hermes
   --found             print the names of the files that took part instead,
                       one a line, in composition order
   -o, --output FILE   write to FILE instead of standard output, atomically:
@@ -78,8 +89,15 @@ them are injected, its limit, whether it is truncated; then the totals
 against the 60,000-character budget, the lints, and the section's size and
 exact token count.
 
+With --runtime hermes: each file Hermes Agent 0.21.3 reads or passes over,
+its block, its status (read, blocked, empty, not chosen, never read, ...),
+its characters (code points, stripped) and how many reach the prompt, its
+cap or limit and whether it is cut; the memory files' entries; each
+block's characters and tokens; the lints; the prompt's size, tokens and
+SHA-256.
+@HERMESOPTIONS@
 Options:
-  --runtime NAME    toolnexus (the default) or openclaw
+  --runtime NAME    toolnexus (the default), openclaw or hermes
   --encoding NAME   count with NAME: o200k_base (the default) or cl100k_base
   --json            print the same facts as JSON
   -h, --help        show this help
@@ -98,12 +116,33 @@ where FILE is the file's path and LEVEL is error, warning or info. With
 kept, refused and unloaded files, files the total leaves out, and the
 files OpenClaw would create from its templates before a run.
 
+With --runtime hermes the lints are Hermes Agent 0.21.3's: files and memory
+entries its threat scan replaces by a BLOCKED line (with the pattern and
+where it matches), cut files, memory files over their limit, dropped
+entries, unreadable files, project files that lose to another, files it
+never reads; exit status 1 when anything is blocked, cut, unreadable or
+over a memory limit.
+@HERMESOPTIONS@
 Options:
-  --runtime NAME   toolnexus (the default) or openclaw
+  --runtime NAME   toolnexus (the default), openclaw or hermes
   -h, --help   show this help
 
 Exit status: 0 when no slot is truncated and no lint is an error, 1 when
 one is, 2 when DIR cannot be checked or on bad usage.
+)";
+
+constexpr char HermesOptionsHelp[] = R"(
+Hermes options (with --runtime hermes; the defaults are Hermes's):
+  --hermes-home HOME           Hermes's home: HOME/SOUL.md, HOME/memories/
+  --project DIR                the folder Hermes runs in (with --hermes-home)
+  --context-window TOKENS      the model's window: the cap on SOUL.md and the
+                               project file is 6% of it in characters (x4),
+                               20,000 to 500,000; unknown by default (20,000)
+  --context-file-max-chars N   config.yaml's context_file_max_chars: the cap
+  --memory-char-limit N        MEMORY.md's limit (2,200)
+  --user-char-limit N          USER.md's limit (1,375)
+  --no-memory, --no-user-profile   leave out MEMORY.md's or USER.md's block
+
 )";
 
 constexpr char ExportHelp[] = R"(Usage: soulc export [--force] DIR OUT
@@ -469,17 +508,26 @@ Invocation parseCommandLine(const QStringList &arguments)
     return invocation;
 }
 
+namespace {
+
+QByteArray withHermesOptions(QByteArray text)
+{
+    return text.replace("@HERMESOPTIONS@\n", HermesOptionsHelp);
+}
+
+} // namespace
+
 QByteArray helpText(Command command)
 {
     switch (command) {
     case Command::None:
         return withCap(GeneralHelp);
     case Command::Compose:
-        return QByteArray(ComposeHelp);
+        return withHermesOptions(ComposeHelp);
     case Command::Stat:
-        return withCap(StatHelp);
+        return withHermesOptions(withCap(StatHelp));
     case Command::Check:
-        return QByteArray(CheckHelp);
+        return withHermesOptions(CheckHelp);
     case Command::Export:
         return QByteArray(ExportHelp);
     case Command::Count:
