@@ -90,7 +90,8 @@ QStringList neverReadFiles(const Invocation &invocation)
     return present;
 }
 
-Result<HermesReport> hermesReport(const Invocation &invocation)
+// `lints`: also lint the persona (stat and check; compose only composes).
+Result<HermesReport> hermesReport(const Invocation &invocation, bool lints = true)
 {
     const bool flat = invocation.hermesHome.isEmpty();
     Result<HermesInput> input = flat ? readHermesFlat(invocation.arguments.at(0))
@@ -105,7 +106,8 @@ Result<HermesReport> hermesReport(const Invocation &invocation)
     report.paths.home = flat ? invocation.arguments.at(0) : invocation.hermesHome;
     report.paths.project = flat ? invocation.arguments.at(0) : invocation.project;
     report.neverRead = neverReadFiles(invocation);
-    report.lints = lintHermes(report.input, report.composition, report.paths, report.neverRead);
+    if (lints)
+        report.lints = lintHermes(report.input, report.composition, report.paths, report.neverRead);
     return report;
 }
 
@@ -363,17 +365,15 @@ QByteArray statText(const HermesReport &report, const Tokenizer &tokenizer)
     return out;
 }
 
-QJsonArray findingsJson(const HermesScan &scan, const QString &text)
+// Each finding's id, and where it is: line, column and length in code points.
+QJsonArray findingsJson(const HermesScan &scan, const QString &text, const HermesLines &lines)
 {
     QJsonArray out;
     for (const HermesFinding &f : scan.findings) {
         QJsonObject o{{QStringLiteral("id"), f.id}};
         if (f.start >= 0) {
-            const QStringView before = QStringView(text).first(f.start);
-            o.insert(QStringLiteral("line"), before.count(QLatin1Char('\n')) + 1);
-            o.insert(QStringLiteral("column"),
-                     codePointCount(before.sliced(before.lastIndexOf(QLatin1Char('\n')) + 1)) + 1);
-            o.insert(QStringLiteral("offset"), codePointCount(before));
+            o.insert(QStringLiteral("line"), lines.line(f.start));
+            o.insert(QStringLiteral("column"), lines.column(f.start));
             o.insert(QStringLiteral("length"),
                      codePointCount(QStringView(text).sliced(f.start, f.length)));
         }
@@ -399,7 +399,7 @@ QByteArray statJson(const HermesReport &report, const Tokenizer &tokenizer)
             {QStringLiteral("keptChars"), keptChars(f.kept, text)},
             {QStringLiteral("truncated"), f.cut.truncated},
             {QStringLiteral("blocked"), f.used && f.scan.blocked()},
-            {QStringLiteral("findings"), findingsJson(f.scan, text)},
+            {QStringLiteral("findings"), findingsJson(f.scan, text, HermesLines(text))},
             {QStringLiteral("beatenBy"),
              f.beatenBy.isEmpty() ? QJsonValue() : QJsonValue(f.beatenBy)},
         };
@@ -419,16 +419,16 @@ QByteArray statJson(const HermesReport &report, const Tokenizer &tokenizer)
     int k = 0;
     for (const HermesMemoryStore *store : {&c.memoryStore, &c.userStore}) {
         const QString &text = sources[k++]->text;
+        const HermesLines lines(text);
         QJsonArray entries;
         for (const HermesMemoryEntry &e : store->entries) {
             entries.append(QJsonObject{
-                {QStringLiteral("line"),
-                 QStringView(text).first(e.span.start).count(QLatin1Char('\n')) + 1},
+                {QStringLiteral("line"), lines.line(e.span.start)},
                 {QStringLiteral("chars"), e.chars},
                 {QStringLiteral("duplicateOf"),
                  e.duplicateOf >= 0 ? QJsonValue(e.duplicateOf + 1) : QJsonValue()},
                 {QStringLiteral("blocked"), e.scan.blocked()},
-                {QStringLiteral("findings"), findingsJson(e.scan, text)},
+                {QStringLiteral("findings"), findingsJson(e.scan, text, lines)},
                 {QStringLiteral("pushesOverLimit"), e.pushesOverLimit},
             });
         }
@@ -510,7 +510,7 @@ QByteArray statJson(const HermesReport &report, const Tokenizer &tokenizer)
 
 int runHermesCompose(const Invocation &invocation)
 {
-    const Result<HermesReport> report = hermesReport(invocation);
+    const Result<HermesReport> report = hermesReport(invocation, false);
     if (!report)
         return fail(report.error());
     const HermesComposition &c = report->composition;

@@ -216,7 +216,7 @@ void TstSoulcHermes::checkMemoryLimit()
                            path(QStringLiteral("m"))});
     QCOMPARE(run.exitCode, ExitProblems);
     QVERIFY2(run.out.contains("USER.md: error: USER.md holds 1,403 characters, over its "
-                              "1,375-character limit from USER.md entry 2 (line 3) on"),
+                              "1,375-character limit (entry 2, line 3, takes it over)"),
              run.out.constData());
 }
 

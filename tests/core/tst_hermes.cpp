@@ -57,6 +57,7 @@ private Q_SLOTS:
     void readerStates();
     void readerGitRootAndRules();
     void lints();
+    void linesAndColumns();
 };
 
 namespace {
@@ -900,7 +901,7 @@ void tst_Hermes::lints()
     QVERIFY2(lints.first().message.contains(
                  QStringLiteral("invisible_unicode_U+200D (line 2, column 2)")),
              qPrintable(lints.first().message));
-    QVERIFY(lints.at(5).message.contains(QStringLiteral("entry 3 (line 5)")));
+    QVERIFY(lints.at(5).message.contains(QStringLiteral("(entry 3, line 5, takes it over)")));
     QVERIFY(hermesHasProblems(c));
     const HermesComposition clean = composeHermes(input(QStringLiteral("Kip.")));
     QVERIFY(!hermesHasProblems(clean));
@@ -908,6 +909,28 @@ void tst_Hermes::lints()
                        clean,
                        {QStringLiteral("."), QStringLiteral("."), true})
                 .isEmpty());
+}
+
+void tst_Hermes::linesAndColumns()
+{
+    const QString text = QStringLiteral("ab\n\U0001F642x\n\nz");
+    const HermesLines lines(text);
+    QCOMPARE(lines.place(0), QStringLiteral("line 1, column 1"));
+    QCOMPARE(lines.place(2), QStringLiteral("line 1, column 3"));
+    QCOMPARE(lines.place(3), QStringLiteral("line 2, column 1"));
+    QCOMPARE(lines.place(5), QStringLiteral("line 2, column 2")); // after a surrogate pair
+    QCOMPARE(lines.place(7), QStringLiteral("line 3, column 1"));
+    QCOMPARE(lines.place(8), QStringLiteral("line 4, column 1"));
+    QCOMPARE(lines.place(99), QStringLiteral("line 4, column 2"));
+    QCOMPARE(hermesPlace(text, 5), lines.place(5));
+    // Many entries, one index: each line is where the file has it.
+    QString memory;
+    for (int i = 0; i < 5000; ++i)
+        memory += QStringLiteral("entry %1\n\u00A7\n").arg(i);
+    const HermesComposition c = composeHermes(input(QString(), {}, memory));
+    const HermesLines many(memory);
+    QCOMPARE(c.memoryStore.entries.size(), 5000);
+    QCOMPARE(many.line(c.memoryStore.entries.last().span.start), 4999 * 2 + 1);
 }
 
 QTEST_GUILESS_MAIN(tst_Hermes)

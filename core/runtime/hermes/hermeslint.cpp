@@ -25,14 +25,13 @@ Lint make(const QString &file, LintLevel level, const char *code, QString messag
 }
 
 // "prompt_injection (line 2, column 1), invisible_unicode_U+200B (line 1, column 10)"
-QString findingsText(const HermesScan &scan, QStringView text)
+QString findingsText(const HermesScan &scan, const HermesLines &lines)
 {
     QStringList parts;
     for (const HermesFinding &finding : scan.findings) {
-        parts.append(
-            finding.start >= 0
-                ? QStringLiteral("%1 (%2)").arg(finding.id, hermesPlace(text, finding.start))
-                : finding.id);
+        parts.append(finding.start >= 0
+                         ? QStringLiteral("%1 (%2)").arg(finding.id, lines.place(finding.start))
+                         : finding.id);
     }
     return parts.join(QStringLiteral(", "));
 }
@@ -74,21 +73,39 @@ QString cutText(const HermesCut &cut, const QString &what)
              formatCount(std::max<qsizetype>(0, cut.length - cut.head - cut.tail)));
 }
 
-qsizetype lineOf(QStringView text, qsizetype at)
-{
-    return text.first(std::clamp<qsizetype>(at, 0, text.size())).count(QLatin1Char('\n')) + 1;
-}
-
 } // namespace
 
 QString hermesPlace(QStringView text, qsizetype at)
 {
-    at = std::clamp<qsizetype>(at, 0, text.size());
-    const QStringView before = text.first(at);
-    const qsizetype lineStart = before.lastIndexOf(QLatin1Char('\n')) + 1;
-    return QStringLiteral("line %1, column %2")
-        .arg(before.count(QLatin1Char('\n')) + 1)
-        .arg(codePointCount(before.sliced(lineStart)) + 1);
+    return HermesLines(text).place(at);
+}
+
+HermesLines::HermesLines(QStringView text)
+    : m_text(text)
+{
+    m_starts.append(0);
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        if (text.at(i) == QLatin1Char('\n'))
+            m_starts.append(i + 1);
+    }
+}
+
+qsizetype HermesLines::line(qsizetype at) const
+{
+    at = std::clamp<qsizetype>(at, 0, m_text.size());
+    return std::upper_bound(m_starts.cbegin(), m_starts.cend(), at) - m_starts.cbegin();
+}
+
+qsizetype HermesLines::column(qsizetype at) const
+{
+    at = std::clamp<qsizetype>(at, 0, m_text.size());
+    const qsizetype start = m_starts.at(line(at) - 1);
+    return codePointCount(m_text.sliced(start, at - start)) + 1;
+}
+
+QString HermesLines::place(qsizetype at) const
+{
+    return QStringLiteral("line %1, column %2").arg(line(at)).arg(column(at));
 }
 
 bool hermesHasProblems(const HermesComposition &c)
@@ -179,7 +196,9 @@ QList<Lint> lintHermes(const HermesInput &input,
                               QStringLiteral("%1 is replaced by a BLOCKED line: Hermes 0.21.3's "
                                              "threat scan finds %2, so the model never sees the "
                                              "file. Remove what it names.%3")
-                                  .arg(f.name, findingsText(f.scan, fileText), orderNote(f.scan))));
+                                  .arg(f.name,
+                                       findingsText(f.scan, HermesLines(fileText)),
+                                       orderNote(f.scan))));
         }
         if (f.used && f.cut.truncated) {
             const QString what = soul ? QStringLiteral("SOUL.md")
@@ -220,6 +239,7 @@ QList<Lint> lintHermes(const HermesInput &input,
     for (const HermesMemoryStore *store : {&c.memoryStore, &c.userStore}) {
         const HermesFile &source = *sources[k++];
         const QString file = memoryPath(store->name);
+        const HermesLines lines(source.text);
         if (!store->enabled)
             continue;
         if (store->state == HermesFile::State::Unreadable
@@ -240,7 +260,7 @@ QList<Lint> lintHermes(const HermesInput &input,
             const QString where = QStringLiteral("%1 entry %2 (line %3)")
                                       .arg(store->name)
                                       .arg(i + 1)
-                                      .arg(lineOf(source.text, entry.span.start));
+                                      .arg(lines.line(entry.span.start));
             if (entry.duplicateOf >= 0) {
                 lints.append(make(file,
                                   LintLevel::Warning,
@@ -251,37 +271,44 @@ QList<Lint> lintHermes(const HermesInput &input,
                 continue;
             }
             if (entry.scan.blocked()) {
-                lints.append(make(file,
-                                  LintLevel::Error,
-                                  "hermes-blocked-entry",
-                                  QStringLiteral("%1 is replaced by a BLOCKED line: Hermes "
-                                                 "0.21.3's threat scan finds %2. Remove it or "
-                                                 "rewrite it.%3")
-                                      .arg(where,
-                                           findingsText(entry.scan, source.text),
-                                           orderNote(entry.scan))));
-                if (entry.scan.ids().contains(QLatin1String("ssh_access")))
-                    lints.append(make(file,
-                                      LintLevel::Info,
-                                      "hermes-ssh-access",
-                                      QStringLiteral("%1: Hermes 0.21.3 builds differ on whether "
-                                                     "an entry naming ~/.ssh or $HOME/.ssh is "
-                                                     "blocked (ssh_access); this profile blocks "
-                                                     "it, as the release's pattern table does.")
-                                          .arg(where)));
+                lints.append(
+                    make(file,
+                         LintLevel::Error,
+                         "hermes-blocked-entry",
+                         QStringLiteral("%1 is replaced by a BLOCKED line: Hermes "
+                                        "0.21.3's threat scan finds %2. Remove it or "
+                                        "rewrite it.%3")
+                             .arg(where, findingsText(entry.scan, lines), orderNote(entry.scan))));
+                if (entry.scan.ids().contains(QLatin1String("ssh_access"))) {
+                    const bool only = entry.scan.findings.size() == 1;
+                    lints.append(
+                        make(file,
+                             LintLevel::Info,
+                             "hermes-ssh-access",
+                             QStringLiteral(
+                                 "%1: Hermes 0.21.3 builds differ on whether naming ~/.ssh "
+                                 "or $HOME/.ssh without a write verb is a threat "
+                                 "(ssh_access), so %2; this profile follows the release's "
+                                 "pattern table.")
+                                 .arg(where,
+                                      only ? QStringLiteral("some do not block this entry")
+                                           : QStringLiteral(
+                                               "some leave ssh_access out of its BLOCKED "
+                                               "line"))));
+                }
             }
             if (entry.pushesOverLimit) {
-                lints.append(make(file,
-                                  LintLevel::Error,
-                                  "hermes-memory-limit",
-                                  QStringLiteral("%1 holds %2 characters, over its %3-character "
-                                                 "limit from %4 on: Hermes injects it whole, but "
-                                                 "its memory tool refuses every new entry until "
-                                                 "it is under the limit.")
-                                      .arg(store->name,
-                                           formatCount(store->chars),
-                                           formatCount(store->limit),
-                                           where)));
+                lints.append(
+                    make(file,
+                         LintLevel::Error,
+                         "hermes-memory-limit",
+                         QStringLiteral("%1 holds %2 characters, over its %3-character "
+                                        "limit (entry %4, line %5, takes it over): Hermes "
+                                        "injects it whole, but its memory tool refuses "
+                                        "every new entry until it is under the limit.")
+                             .arg(store->name, formatCount(store->chars), formatCount(store->limit))
+                             .arg(i + 1)
+                             .arg(lines.line(entry.span.start))));
             }
         }
         if (store->blankEntries > 0 && !store->entries.isEmpty()) {

@@ -38,4 +38,21 @@ bool hermesHasProblems(const HermesComposition &composition);
 // "line 3, column 14" of UTF-16 offset `at` in `text` (columns in code points).
 QString hermesPlace(QStringView text, qsizetype at);
 
+// Lines of one text, indexed once, for many places in it: each line number in
+// O(log lines), where counting the line breaks before each place would make
+// a memory file of many entries quadratic.
+class HermesLines
+{
+public:
+    explicit HermesLines(QStringView text);
+
+    qsizetype line(qsizetype at) const;   // 1-based
+    qsizetype column(qsizetype at) const; // 1-based, in code points
+    QString place(qsizetype at) const;    // "line 3, column 14"
+
+private:
+    QStringView m_text;
+    QList<qsizetype> m_starts; // offset where each line starts
+};
+
 } // namespace soul
