@@ -405,6 +405,9 @@ void tst_Hermes::decoding_data()
                               << qsizetype(-1);
     QTest::newRow("astral") << QByteArray("\xF0\x9F\x99\x82") << true
                             << QStringLiteral("\U0001F642") << qsizetype(-1);
+    // Noncharacters are valid UTF-8: Python reads them.
+    QTest::newRow("noncharacters") << QByteArray("\xEF\xBF\xBE\xEF\xB7\x90\xF4\x8F\xBF\xBF") << true
+                                   << QStringLiteral("\uFFFE\uFDD0\U0010FFFF") << qsizetype(-1);
     QTest::newRow("overlong") << QByteArray("ok\n\xC0\x80\n") << false << QString() << qsizetype(3);
     QTest::newRow("surrogate") << QByteArray("ab\xED\xA0\x80") << false << QString()
                                << qsizetype(2);
