@@ -46,7 +46,9 @@ Options:
   --version        show the version
 
 compose, stat and check take --runtime toolnexus (the default: the @CAP@
-byte-cap rule) or --runtime openclaw (what OpenClaw 2026.9 injects).
+byte-cap rule), --runtime openclaw (what OpenClaw 2026.9 injects) or
+--runtime hermes (what Hermes Agent 0.21.3 injects, from DIR or from
+--hermes-home HOME --project DIR).
 
 Exit status: 0 success, 1 check found problems, diff found differences or
 checkpoint found nothing to commit, 2 error or bad usage.
@@ -54,6 +56,7 @@ checkpoint found nothing to commit, 2 error or bad usage.
 
 constexpr char ComposeHelp[]
     = R"(Usage: soulc compose [--runtime NAME | --rev REV] [--found] [-o FILE] DIR
+       soulc compose --runtime hermes [HERMES OPTIONS] (DIR | --hermes-home HOME --project DIR)
 
 Write the soul composed from DIR, its exact bytes and nothing else, as the
 agent receives it.
@@ -69,8 +72,16 @@ a symbolic link takes the file its target names in the same commit, and
 is absent when the target is absolute, outside the repository, a folder or
 missing.
 
+With --runtime hermes, write the four blocks Hermes Agent 0.21.3 builds from
+a persona, exactly, in prompt order and joined by a blank line: the identity
+(SOUL.md, or Hermes's default identity), the project context (the one
+project file that wins), the memory (MEMORY.md) and the user profile
+(USER.md). A flat DIR holds them side by side (SOUL.md's truncation marker
+names DIR/SOUL.md); with --hermes-home the home holds SOUL.md and
+memories/, and --project names the folder Hermes runs in.
+@HERMESOPTIONS@
 Options:
-  --runtime NAME      toolnexus (the default) or openclaw
+  --runtime NAME      toolnexus (the default), openclaw or hermes
   --rev REV           compose DIR as commit REV has it (toolnexus only)
   --found             print the names of the files that took part instead,
                       one a line, in composition order
@@ -98,8 +109,15 @@ exact token count.
 With --rev REV, the same of DIR as commit REV of its git repository has it
 (see 'soulc compose --help'), and the commit's id.
 
+With --runtime hermes: each file Hermes Agent 0.21.3 reads or passes over,
+its block, its status (read, blocked, empty, not chosen, never read, ...),
+its characters (code points, stripped) and how many reach the prompt, its
+cap or limit and whether it is cut; the memory files' entries; each
+block's characters and tokens; the lints; the prompt's size, tokens and
+SHA-256.
+@HERMESOPTIONS@
 Options:
-  --runtime NAME    toolnexus (the default) or openclaw
+  --runtime NAME    toolnexus (the default), openclaw or hermes
   --rev REV         DIR as commit REV has it (toolnexus only)
   --encoding NAME   count with NAME: o200k_base (the default) or cl100k_base
   --json            print the same facts as JSON
@@ -119,12 +137,33 @@ where FILE is the file's path and LEVEL is error, warning or info. With
 kept, refused and unloaded files, files the total leaves out, and the
 files OpenClaw would create from its templates before a run.
 
+With --runtime hermes the lints are Hermes Agent 0.21.3's: files and memory
+entries its threat scan replaces by a BLOCKED line (with the pattern and
+where it matches), cut files, memory files over their limit, dropped
+entries, unreadable files, project files that lose to another, files it
+never reads; exit status 1 when anything is blocked, cut, unreadable or
+over a memory limit.
+@HERMESOPTIONS@
 Options:
-  --runtime NAME   toolnexus (the default) or openclaw
+  --runtime NAME   toolnexus (the default), openclaw or hermes
   -h, --help   show this help
 
 Exit status: 0 when no slot is truncated and no lint is an error, 1 when
 one is, 2 when DIR cannot be checked or on bad usage.
+)";
+
+constexpr char HermesOptionsHelp[] = R"(
+Hermes options (with --runtime hermes; the defaults are Hermes's):
+  --hermes-home HOME           Hermes's home: HOME/SOUL.md, HOME/memories/
+  --project DIR                the folder Hermes runs in (with --hermes-home)
+  --context-window TOKENS      the model's window: the cap on SOUL.md and the
+                               project file is 6% of it in characters (x4),
+                               20,000 to 500,000; unknown by default (20,000)
+  --context-file-max-chars N   config.yaml's context_file_max_chars: the cap
+  --memory-char-limit N        MEMORY.md's limit (2,200)
+  --user-char-limit N          USER.md's limit (1,375)
+  --no-memory, --no-user-profile   leave out MEMORY.md's or USER.md's block
+
 )";
 
 constexpr char ExportHelp[] = R"(Usage: soulc export [--force] DIR OUT
@@ -312,6 +351,78 @@ bool takeValue(const QStringList &arguments,
     return true;
 }
 
+constexpr char HermesRuntime[] = "hermes";
+
+bool takesRuntime(Command command)
+{
+    return command == Command::Compose || command == Command::Stat || command == Command::Check;
+}
+
+bool isHermesOption(const QString &arg)
+{
+    for (const char *option : {"--hermes-home",
+                               "--project",
+                               "--context-window",
+                               "--context-file-max-chars",
+                               "--memory-char-limit",
+                               "--user-char-limit"}) {
+        if (isValueOption(arg, option))
+            return true;
+    }
+    return arg == QLatin1String("--no-memory") || arg == QLatin1String("--no-user-profile");
+}
+
+// One of isHermesOption()'s options, with its value; false after reporting a bad one.
+template<typename Fail>
+bool takeHermesOption(Invocation &invocation,
+                      const QStringList &arguments,
+                      qsizetype &i,
+                      const Fail &fail)
+{
+    const QString &arg = arguments.at(i);
+    if (arg == QLatin1String("--no-memory")) {
+        invocation.hermes.memoryEnabled = false;
+        return true;
+    }
+    if (arg == QLatin1String("--no-user-profile")) {
+        invocation.hermes.userProfileEnabled = false;
+        return true;
+    }
+    if (isValueOption(arg, "--hermes-home"))
+        return takeValue(arguments, i, "--hermes-home", "a HOME", invocation.hermesHome, fail);
+    if (isValueOption(arg, "--project"))
+        return takeValue(arguments, i, "--project", "a DIR", invocation.project, fail);
+    struct Number
+    {
+        const char *option;
+        qint64 *value;
+    };
+    const Number numbers[] = {
+        {"--context-window", &invocation.hermes.contextWindow},
+        {"--context-file-max-chars", &invocation.hermes.contextFileMaxChars},
+        {"--memory-char-limit", &invocation.hermes.memoryCharLimit},
+        {"--user-char-limit", &invocation.hermes.userCharLimit},
+    };
+    for (const Number &number : numbers) {
+        if (!isValueOption(arg, number.option))
+            continue;
+        QString text;
+        if (!takeValue(arguments, i, number.option, "a number", text, fail))
+            return false;
+        bool ok = false;
+        const qint64 value = text.toLongLong(&ok);
+        // A window of 10^15 tokens is far past where the cap stops growing.
+        if (!ok || value <= 0 || value > Q_INT64_C(1000000000000000)) {
+            fail(QStringLiteral("option '%1' needs a whole number above 0, not '%2'.")
+                     .arg(QLatin1String(number.option), text));
+            return false;
+        }
+        *number.value = value;
+        return true;
+    }
+    return false;
+}
+
 // Reads the options and arguments after the command name.
 void parseCommandArguments(Invocation &invocation,
                            const CommandInfo &info,
@@ -323,6 +434,7 @@ void parseCommandArguments(Invocation &invocation,
     };
     bool optionsEnded = false;
     bool outputGiven = false;
+    QString hermesOption; // the last Hermes option given, to say it needs --runtime hermes
     for (qsizetype i = 1; i < arguments.size(); ++i) {
         const QString &arg = arguments.at(i);
         if (optionsEnded || !arg.startsWith(QLatin1Char('-')) || arg == QLatin1String("-")) {
@@ -365,8 +477,9 @@ void parseCommandArguments(Invocation &invocation,
             QString name;
             if (!takeValue(arguments, i, "--runtime", "a NAME", name, fail))
                 return;
-            if (!runtimeProfileNamed(name)) {
-                fail(QStringLiteral("unknown runtime '%1' (%2).").arg(name, runtimeProfileNames()));
+            if (!runtimeProfileNamed(name) && name != QLatin1String(HermesRuntime)) {
+                fail(QStringLiteral("unknown runtime '%1' (%2, %3).")
+                         .arg(name, runtimeProfileNames(), QLatin1String(HermesRuntime)));
                 return;
             }
             invocation.runtime = name;
@@ -394,6 +507,10 @@ void parseCommandArguments(Invocation &invocation,
             }
         } else if (info.command == Command::Checkpoint && arg.startsWith(QLatin1String("-m"))) {
             invocation.message = arg.mid(2);
+        } else if (takesRuntime(info.command) && isHermesOption(arg)) {
+            if (!takeHermesOption(invocation, arguments, i, fail))
+                return;
+            hermesOption = arg.section(QLatin1Char('='), 0, 0);
         } else if ((info.command == Command::Stat || info.command == Command::Diff
                     || info.command == Command::Log)
                    && arg == QLatin1String("--json")) {
@@ -428,16 +545,31 @@ void parseCommandArguments(Invocation &invocation,
                  .arg(invocation.runtime));
         return;
     }
-    // diff --rev compares commits of one folder: DIR alone.
+    const bool hermesHome = !invocation.hermesHome.isEmpty() || !invocation.project.isEmpty();
+    if (!hermesOption.isEmpty() && invocation.runtime != QLatin1String(HermesRuntime)) {
+        fail(QStringLiteral("option '%1' needs --runtime hermes.").arg(hermesOption));
+        return;
+    }
+    if (hermesHome && (invocation.hermesHome.isEmpty() || invocation.project.isEmpty())) {
+        fail(QStringLiteral("options '--hermes-home' and '--project' go together: the home holds "
+                            "SOUL.md and memories/, the project the files Hermes reads from "
+                            "the folder it runs in."));
+        return;
+    }
+    // diff --rev compares commits of one folder: DIR alone. With a Hermes
+    // home and project, DIR is not given.
     const bool revDiff = info.command == Command::Diff && !invocation.revs.isEmpty();
-    const int wanted = revDiff ? 1 : info.arguments;
+    const int wanted = (revDiff ? 1 : info.arguments) - (hermesHome ? 1 : 0);
     const QLatin1String names(revDiff ? "DIR" : info.argumentNames);
-    if (invocation.arguments.size() < qMax(wanted, 1)) {
+    if (invocation.arguments.size() < (hermesHome ? wanted : qMax(wanted, 1))) {
         fail(QStringLiteral("missing %1.").arg(names));
         return;
     }
     if (wanted >= 0 && invocation.arguments.size() > wanted) {
-        fail(QStringLiteral("unexpected argument '%1'.").arg(invocation.arguments.at(wanted)));
+        fail(QStringLiteral("unexpected argument '%1'%2.")
+                 .arg(invocation.arguments.at(wanted),
+                      hermesHome ? QStringLiteral(" (--hermes-home and --project name the folders)")
+                                 : QString()));
         return;
     }
     for (const QString &argument : std::as_const(invocation.arguments)) {
@@ -496,17 +628,26 @@ Invocation parseCommandLine(const QStringList &arguments)
     return invocation;
 }
 
+namespace {
+
+QByteArray withHermesOptions(QByteArray text)
+{
+    return text.replace("@HERMESOPTIONS@\n", HermesOptionsHelp);
+}
+
+} // namespace
+
 QByteArray helpText(Command command)
 {
     switch (command) {
     case Command::None:
         return withCap(GeneralHelp);
     case Command::Compose:
-        return QByteArray(ComposeHelp);
+        return withHermesOptions(ComposeHelp);
     case Command::Stat:
-        return withCap(StatHelp);
+        return withHermesOptions(withCap(StatHelp));
     case Command::Check:
-        return QByteArray(CheckHelp);
+        return withHermesOptions(CheckHelp);
     case Command::Export:
         return QByteArray(ExportHelp);
     case Command::Count:

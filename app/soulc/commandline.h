@@ -1,5 +1,7 @@
 #pragma once
 
+#include "hermesrule.h"
+
 #include <QByteArray>
 #include <QString>
 #include <QStringList>
@@ -25,12 +27,20 @@ struct Invocation
     QString encoding;  // count, stat, diff --encoding NAME
     QString tokenizer; // count --tokenizer FILE
     bool ids = false;  // count --ids
-    // compose, stat, check --runtime NAME: "toolnexus" (the default) or "openclaw".
+    // compose, stat, check --runtime NAME: "toolnexus" (the default), "openclaw"
+    // or "hermes".
     QString runtime = QStringLiteral("toolnexus");
     // compose, stat --rev REV; diff --rev A [--rev B]: commits of DIR's git
     // history, in the order given.
     QStringList revs;
     QString message; // checkpoint -m MESSAGE
+    // --runtime hermes: a Hermes home and the project it runs in
+    // (--hermes-home HOME --project DIR) instead of a flat DIR, and the
+    // settings (--context-window, --context-file-max-chars,
+    // --memory-char-limit, --user-char-limit, --no-memory, --no-user-profile).
+    QString hermesHome;
+    QString project;
+    HermesSettings hermes;
     // Bad usage, as one sentence without the "soulc: " prefix; the rest of
     // the invocation is then meaningless.
     QString usageError;

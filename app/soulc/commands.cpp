@@ -4,6 +4,7 @@
 #include "commandline.h"
 #include "composer.h"
 #include "historycounts.h"
+#include "hermescommands.h"
 #include "inspection.h"
 #include "lint.h"
 #include "openclawreader.h"
@@ -1200,6 +1201,18 @@ int runInvocation(const Invocation &invocation)
         return writeStandardOutput(versionText());
     if (invocation.help)
         return writeStandardOutput(helpText(invocation.command));
+    if (invocation.runtime == QLatin1String("hermes")) {
+        switch (invocation.command) {
+        case Command::Compose:
+            return runHermesCompose(invocation);
+        case Command::Stat:
+            return runHermesStat(invocation);
+        case Command::Check:
+            return runHermesCheck(invocation);
+        default:
+            break;
+        }
+    }
     switch (invocation.command) {
     case Command::Compose:
         return invocation.revs.isEmpty() ? runCompose(invocation) : runComposeRevision(invocation);

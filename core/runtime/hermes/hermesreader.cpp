@@ -1,0 +1,161 @@
+#include "hermesreader.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+#include <algorithm>
+
+namespace soul {
+
+namespace {
+
+// The project files of one directory of the chain.
+HermesProjectDirectory readProjectDirectory(const QString &path, bool project)
+{
+    HermesProjectDirectory dir;
+    dir.path = path;
+    QStringList names = hermesChainFileNames();
+    if (project)
+        names += hermesProjectFileNames();
+    for (const QString &name : std::as_const(names)) {
+        HermesFile file = readHermesFile(QDir(path).filePath(name));
+        if (file.state != HermesFile::State::Missing)
+            dir.files.append({name, std::move(file)});
+    }
+    return dir;
+}
+
+// pathlib orders paths by their names' code points; QString compares UTF-16
+// units, which differs for characters past U+FFFF.
+bool codePointLess(const QString &a, const QString &b)
+{
+    const QList<uint> x = a.toUcs4();
+    const QList<uint> y = b.toUcs4();
+    return std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end());
+}
+
+// The nearest of `dir` and its parents holding a .git (any kind, a link
+// followed), as _find_git_root; empty when none does.
+QString gitRoot(const QString &dir)
+{
+    QDir d(dir);
+    for (;;) {
+        if (QFileInfo::exists(d.filePath(QStringLiteral(".git"))))
+            return d.path();
+        if (d.isRoot() || !d.cdUp())
+            return {};
+    }
+}
+
+Result<HermesInput> readProject(HermesInput input, const QString &project)
+{
+    const QFileInfo info(project);
+    if (!info.isDir())
+        return Result<HermesInput>::failure(
+            QStringLiteral("%1 is not a directory. Give the folder Hermes runs in (its project).")
+                .arg(project));
+    // Path.resolve(): absolute, every link resolved.
+    const QString resolved = info.canonicalFilePath();
+    if (resolved.isEmpty())
+        return Result<HermesInput>::failure(
+            QStringLiteral("cannot resolve %1. Check that it exists and can be entered.")
+                .arg(project));
+    QStringList chain = {resolved};
+    const QString root = gitRoot(resolved);
+    if (!root.isEmpty() && root != resolved) {
+        QString at = QFileInfo(resolved).path();
+        while (at.size() >= root.size()) {
+            chain.prepend(at);
+            if (at == root)
+                break;
+            at = QFileInfo(at).path();
+        }
+    }
+    for (qsizetype i = 0; i < chain.size(); ++i)
+        input.chain.append(readProjectDirectory(chain.at(i), i == chain.size() - 1));
+    const QDir rules(QDir(resolved).filePath(QStringLiteral(".cursor/rules")));
+    if (QFileInfo(rules.path()).isDir()) {
+        // Every entry whose name ends in .mdc, hidden ones and folders included,
+        // as pathlib's glob("*.mdc") lists them.
+        QStringList names = rules.entryList(QDir::AllEntries | QDir::Hidden | QDir::System
+                                            | QDir::NoDotAndDotDot);
+        names.erase(std::remove_if(names.begin(),
+                                   names.end(),
+                                   [](const QString &n) {
+                                       return !n.endsWith(QLatin1String(".mdc"));
+                                   }),
+                    names.end());
+        std::sort(names.begin(), names.end(), codePointLess);
+        for (const QString &name : std::as_const(names))
+            input.cursorRules.append(
+                {QStringLiteral(".cursor/rules/") + name, readHermesFile(rules.filePath(name))});
+    }
+    return input;
+}
+
+} // namespace
+
+HermesFile readHermesFile(const QString &path)
+{
+    const QFileInfo info(path);
+    if (!info.exists())
+        return {};
+    HermesFile file;
+    if (!info.isFile()) {
+        file.state = HermesFile::State::NotAFile;
+        file.reason = info.isDir() ? QStringLiteral("a directory")
+                                   : QStringLiteral("not a regular file");
+        return file;
+    }
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        file.state = HermesFile::State::Unreadable;
+        file.reason = f.errorString();
+        return file;
+    }
+    const QByteArray bytes = f.readAll();
+    if (f.error() != QFileDevice::NoError) {
+        file.state = HermesFile::State::Unreadable;
+        file.reason = f.errorString();
+        return file;
+    }
+    return hermesFileFromBytes(bytes);
+}
+
+QString hermesAbsolutePath(const QString &path)
+{
+    return QDir::cleanPath(QDir::current().absoluteFilePath(path));
+}
+
+Result<HermesInput> readHermesHome(const QString &home, const QString &project)
+{
+    if (!QFileInfo(home).isDir())
+        return Result<HermesInput>::failure(
+            QStringLiteral("%1 is not a directory. Give Hermes's home folder (HERMES_HOME, "
+                           "usually ~/.hermes).")
+                .arg(home));
+    HermesInput input;
+    input.homePath = hermesAbsolutePath(home);
+    const QDir dir(home);
+    input.soul = readHermesFile(dir.filePath(QStringLiteral("SOUL.md")));
+    input.memory = readHermesFile(dir.filePath(QStringLiteral("memories/MEMORY.md")));
+    input.user = readHermesFile(dir.filePath(QStringLiteral("memories/USER.md")));
+    return readProject(std::move(input), project);
+}
+
+Result<HermesInput> readHermesFlat(const QString &dir)
+{
+    if (!QFileInfo(dir).isDir())
+        return Result<HermesInput>::failure(
+            QStringLiteral("%1 is not a directory. Give a persona folder.").arg(dir));
+    HermesInput input;
+    input.homePath = hermesAbsolutePath(dir);
+    const QDir d(dir);
+    input.soul = readHermesFile(d.filePath(QStringLiteral("SOUL.md")));
+    input.memory = readHermesFile(d.filePath(QStringLiteral("MEMORY.md")));
+    input.user = readHermesFile(d.filePath(QStringLiteral("USER.md")));
+    return readProject(std::move(input), dir);
+}
+
+} // namespace soul

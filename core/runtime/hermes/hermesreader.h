@@ -1,0 +1,31 @@
+#pragma once
+
+#include "hermesrule.h"
+#include "result.h"
+
+#include <QString>
+
+// Reading the files Hermes Agent 0.21.3 reads, from disk, as it reads them:
+// a path that does not exist (a dangling link included) is missing, a link
+// to a file is followed, a directory or other non-regular file is never
+// opened, and a file is decoded strictly (hermesFileFromBytes).
+namespace soul {
+
+// One file at `path`.
+HermesFile readHermesFile(const QString &path);
+
+// `path` as os.path.abspath makes it: absolute against the current
+// directory, `.` and `..` segments and a trailing slash removed, links kept.
+QString hermesAbsolutePath(const QString &path);
+
+// A Hermes home (HOME/SOUL.md, HOME/memories/MEMORY.md and USER.md) with the
+// project directory the session runs in: its .git root found as Hermes finds
+// it, and the project files of every directory from that root down.
+// Fails, with a sentence, when either is not a directory.
+Result<HermesInput> readHermesHome(const QString &home, const QString &project);
+
+// A flat persona folder: its SOUL.md, MEMORY.md and USER.md are read as a
+// home's (the home's path is the folder's), and the folder is the project.
+Result<HermesInput> readHermesFlat(const QString &dir);
+
+} // namespace soul
