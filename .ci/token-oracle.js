@@ -254,12 +254,84 @@ function bytesText() {
 const unicode15 = [[0x11f00, 0x11f10], [0x11f12, 0x11f3a], [0x1e4d0, 0x1e4f9], [0x1e030, 0x1e06d], [0x1d2c0, 0x1d2d3],
   [0x31350, 0x323af], [0x2ebf0, 0x2ee5d], [0x11b00, 0x11b09], [0x10efd, 0x10eff], [0x1fa75, 0x1fa77], [0x1f6dc, 0x1f6dc],
   [0x0cf3, 0x0cf3], [0x0ece, 0x0ece], [0x1123f, 0x11241], [0x1e08f, 0x1e08f], [0x2ffc, 0x2fff], [0x31ef, 0x31ef]];
-function hasUnicode15(s) {
-  for (const ch of s) {
-    const c = ch.codePointAt(0);
-    for (const [a, b] of unicode15) if (c >= a && c <= b) return true;
-  }
+function isUnicode15(c) {
+  for (const [a, b] of unicode15) if (c >= a && c <= b) return true;
   return false;
+}
+function hasUnicode15(s) {
+  for (const ch of s) if (isUnicode15(ch.codePointAt(0))) return true;
+  return false;
+}
+
+// Where a Unicode 15+ character may change the pieces: the run of non-space
+// characters around it (the engines class it differently, so the piece it is
+// in, and the pieces it touches, may be cut differently), the one white space
+// character a piece may take in front, and the line breaks a punctuation
+// piece takes after it. As byte ranges [start, end) of the text's UTF-8.
+function unicode15Windows(text) {
+  const chars = Array.from(text);
+  const offsets = [0];
+  for (const ch of chars) offsets.push(offsets[offsets.length - 1] + Buffer.byteLength(ch));
+  const space = (ch) => /\s/u.test(ch);
+  const windows = [];
+  chars.forEach((ch, i) => {
+    if (!isUnicode15(ch.codePointAt(0))) return;
+    let start = i;
+    while (start > 0 && !space(chars[start - 1])) start--;
+    if (start > 0) start--;
+    let end = i + 1;
+    while (end < chars.length && !space(chars[end])) end++;
+    while (end < chars.length && (chars[end] === "\r" || chars[end] === "\n")) end++;
+    windows.push([offsets[start], offsets[end]]);
+  });
+  return windows;
+}
+
+// For a text with Unicode 15+ characters whose ids differ: null when every
+// difference lies around such a character, else where the first other one
+// is. Both id lists cut the same bytes into tokens; the lists are walked
+// together, and wherever they differ they are followed to the next byte
+// where both have a token boundary again (resynchronised). The stretch in
+// between is excused only when it overlaps a window of unicode15Windows.
+function differenceAwayFromUnicode15(have, want, bytesOfId) {
+  let haveBytes;
+  let wantBytes;
+  try {
+    haveBytes = have.map(bytesOfId);
+    wantBytes = want.map(bytesOfId);
+  } catch (e) {
+    return { at: 0, why: `an id has no bytes (${e.message})` };
+  }
+  const wantText = Buffer.concat(wantBytes);
+  if (!Buffer.concat(haveBytes).equals(wantText)) {
+    const a = Buffer.concat(haveBytes);
+    let at = 0;
+    while (at < a.length && at < wantText.length && a[at] === wantText[at]) at++;
+    return { at: 0, why: `soulc's tokens spell other bytes from byte ${at}` };
+  }
+  const windows = unicode15Windows(new TextDecoder("utf-8", { ignoreBOM: true }).decode(wantText));
+  let i = 0;
+  let j = 0;
+  let pi = 0;
+  let pj = 0;
+  while (i < have.length && j < want.length) {
+    if (have[i] === want[j]) {
+      pi += haveBytes[i++].length;
+      pj += wantBytes[j++].length;
+      continue;
+    }
+    const start = pi;
+    const first = i;
+    pi += haveBytes[i++].length;
+    pj += wantBytes[j++].length;
+    while (pi !== pj) {
+      if (pi < pj) pi += haveBytes[i++].length;
+      else pj += wantBytes[j++].length;
+    }
+    if (!windows.some(([a, b]) => start < b && a < pi))
+      return { at: first, why: `bytes ${start}..${pi} hold no Unicode 15+ character` };
+  }
+  return null;
 }
 function unicode15Text() {
   const parts = [];
@@ -269,6 +341,18 @@ function unicode15Text() {
     parts.push(word() + range(a, b) + (random() < 0.5 ? range(a, b) : "") + pick(["", " ", "x", "1"]));
   }
   return parts.join(" ");
+}
+// Prose with one to three Unicode 15+ characters put anywhere (inside a
+// word, between words, before a line break): most of the text is far from
+// them, and must still give the same ids.
+function unicode15InProse() {
+  const chars = Array.from(random() < 0.5 ? proseMarkdown() : manyScripts() + "\n" + proseMarkdown());
+  const n = 1 + int(3);
+  for (let k = 0; k < n; k++) {
+    const [a, b] = pick(unicode15);
+    chars.splice(int(chars.length + 1), 0, range(a, b));
+  }
+  return chars.join("");
 }
 function mixed() {
   const gens = [proseMarkdown, manyScripts, emojiText, combining, digits, contractionText, whitespace, crlf];
@@ -292,7 +376,7 @@ const plan = [
   ["prose", 1000, proseMarkdown], ["scripts", 800, manyScripts], ["emoji", 500, emojiText],
   ["combining", 400, combining], ["digits", 400, digits], ["contractions", 500, contractionText],
   ["whitespace", 500, whitespace], ["crlf", 300, crlf], ["long", 120, longWord], ["bytes", 300, bytesText],
-  ["mixed", 400, mixed], ["unicode15", 60, unicode15Text],
+  ["mixed", 400, mixed], ["unicode15", 60, unicode15Text], ["unicode15-in-prose", 200, unicode15InProse],
 ];
 const corpusDir = path.join(work, "corpus");
 fs.mkdirSync(corpusDir);
@@ -343,7 +427,9 @@ function firstDifference(a, b) {
 }
 
 let failed = false;
-function compare(label, expectedOf, soulcArgs) {
+// bytesOfId(id): the token's bytes, to line the two id lists up where they
+// differ in a text with Unicode 15+ characters.
+function compare(label, expectedOf, soulcArgs, bytesOfId) {
   const started = Date.now();
   const got = runSoulc(soulcArgs);
   const tally = { texts: 0, tokens: 0, mismatches: 0, u15Mismatches: 0, u15Texts: 0 };
@@ -358,20 +444,26 @@ function compare(label, expectedOf, soulcArgs) {
       const same = have.length === want.length && firstDifference(have, want) === want.length
         && got.counts[i] === want.length;
       if (same) return;
-      if (t.u15) {
-        tally.u15Mismatches++;
-        return;
+      // soulc's count must be its own ids' count even where the ids may differ.
+      let away = got.counts[i] === have.length ? null : { at: 0, why: "count is not the ids' count" };
+      if (t.u15 && !away) {
+        away = differenceAwayFromUnicode15(have, want, bytesOfId);
+        if (!away) {
+          tally.u15Mismatches++;
+          return;
+        }
       }
       tally.mismatches++;
       if (shown.length < 5) {
-        const at = firstDifference(have, want);
+        const at = away ? away.at : firstDifference(have, want);
         shown.push(`  ${path.basename(t.file)} (${t.kind}): count ${got.counts[i]} vs ${want.length}, ` +
-          `ids differ at ${at}: soulc [${have.slice(at, at + 6)}] oracle [${want.slice(at, at + 6)}]`);
+          `ids differ at ${at}: soulc [${have.slice(at, at + 6)}] oracle [${want.slice(at, at + 6)}]` +
+          (away ? ` (${away.why})` : ""));
       }
     });
     console.log(`${label}: ${tally.texts} texts, ${tally.tokens} tokens, ${tally.mismatches} mismatches; ` +
-      `Unicode 15+ texts: ${tally.u15Texts}, ${tally.u15Mismatches} of them differ (known limit) ` +
-      `[${((Date.now() - started) / 1000).toFixed(1)} s]`);
+      `Unicode 15+ texts: ${tally.u15Texts}, ${tally.u15Mismatches} of them differ only around those ` +
+      `characters (known limit) [${((Date.now() - started) / 1000).toFixed(1)} s]`);
     for (const line of shown) console.log(line);
     if (tally.mismatches > 0) failed = true;
   });
@@ -431,25 +523,32 @@ function makeTokenizerJsons() {
     "gpt2-like": make(null, byteLevel(true), false),
   };
   console.log(`tokenizer.json: ${Object.keys(vocab).length} tokens, ${merges.length} merges`);
+  const idBytes = [];
+  for (const [key, r] of tokens) idBytes[r] = Buffer.from(key, "latin1");
+  const bytesOfId = (id) => {
+    if (idBytes[id] === undefined) throw new Error(`no token ${id}`);
+    return idBytes[id];
+  };
   return Object.entries(files).map(([name, json]) => {
     const file = path.join(work, name + ".json");
     fs.writeFileSync(file, JSON.stringify(json));
-    return [name, file];
+    return [name, file, bytesOfId];
   });
 }
 
 (async () => {
   for (const encoding of ["o200k_base", "cl100k_base"]) {
     const enc = get_encoding(encoding);
+    const bytesOfId = (id) => Buffer.from(enc.decode_single_token_bytes(id));
     await compare(`${encoding} vs tiktoken 1.0.22`, (t) => Array.from(enc.encode_ordinary(t.text)),
-      ["--encoding", encoding]);
+      ["--encoding", encoding], bytesOfId);
     enc.free();
   }
-  for (const [name, file] of makeTokenizerJsons()) {
+  for (const [name, file, bytesOfId] of makeTokenizerJsons()) {
     const tok = Tokenizer.fromFile(file);
     await compare(`tokenizer.json (${name}) vs tokenizers 0.23.2`,
       async (t) => (await tok.encode(t.text, null, { addSpecialTokens: false })).getIds(),
-      ["--tokenizer", file]);
+      ["--tokenizer", file], bytesOfId);
   }
   console.log(failed ? "token-oracle: FAILED" : "token-oracle: passed");
   process.exit(failed ? 1 : 0);

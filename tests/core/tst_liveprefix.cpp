@@ -67,6 +67,9 @@ void checkSameAsWholeSoul(const LiveComparison &got,
     QCOMPARE(got.status, status);
     const auto first = firstChange(a, b, status, want.bytes);
     QCOMPARE(got.firstChange.has_value(), !want.identical);
+    // Both sides say where the change is, or neither does: a missing one is
+    // a failure here, not a crash below.
+    QCOMPARE(first.has_value(), got.firstChange.has_value());
     if (got.firstChange) {
         QCOMPARE(got.firstChange->slot, first->slot);
         QCOMPARE(got.firstChange->line, first->line);
