@@ -23,21 +23,25 @@
 #include "window/startview.h"
 #include "window/windowactions.h"
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
+#include <QComboBox>
 #include <QCryptographicHash>
 #include <QFileInfo>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QListWidget>
+#include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -162,6 +166,90 @@ QString previewText(const SoulPreview *preview)
     return preview->document()->toRawText().replace(QChar::ParagraphSeparator, QLatin1Char('\n'));
 }
 
+// Qt moves the focus between the widgets that share an Alt+letter and
+// presses none of them, so each key a window answers to must have one owner.
+// Adds to `clashes` each mnemonic that two entries of `menu` share, and does
+// the same for its submenus.
+void addMenuClashes(const QMenu *menu, QStringList &clashes)
+{
+    QMap<QKeySequence, QString> taken;
+    for (QAction *action : menu->actions()) {
+        if (action->isSeparator() || !action->isVisible())
+            continue;
+        const QKeySequence key = QKeySequence::mnemonic(action->text());
+        if (!key.isEmpty()) {
+            if (taken.contains(key)) {
+                clashes.append(
+                    QStringLiteral("%1 menu: %2 and %3 share %4")
+                        .arg(menu->title(), taken.value(key), action->text(), key.toString()));
+            }
+            taken.insert(key, action->text());
+        }
+        if (action->menu())
+            addMenuClashes(action->menu(), clashes);
+    }
+}
+
+// What a window answers to with Alt+letter as it is now: the menu bar's
+// titles and the visible buttons, check boxes and labels that pass the focus
+// to a buddy, wherever they are (the bars of the panes included), each named
+// with the nearest of the project's widgets it is in ("\"&Reload\"
+// (QPushButton in soul::DiskChangedBar)"); and a sentence for each mnemonic
+// that two of them, or two entries of one menu, share.
+struct Mnemonics
+{
+    QStringList owners;
+    QStringList clashes;
+
+    qsizetype ownedIn(const char *place) const
+    {
+        return owners.filter(QStringLiteral(" in %1)").arg(QLatin1String(place))).size();
+    }
+};
+
+Mnemonics mnemonics(const QMainWindow *window)
+{
+    Mnemonics found;
+    QMap<QKeySequence, QString> taken;
+    const auto take = [&](const QString &text, const QWidget *owner) {
+        const QKeySequence key = QKeySequence::mnemonic(text);
+        if (key.isEmpty())
+            return;
+        const QWidget *place = owner;
+        while (!QLatin1String(place->metaObject()->className()).startsWith(QLatin1String("soul::"))
+               && place->parentWidget())
+            place = place->parentWidget();
+        const QString what = QStringLiteral("\"%1\" (%2 in %3)")
+                                 .arg(text,
+                                      QLatin1String(owner->metaObject()->className()),
+                                      QLatin1String(place->metaObject()->className()));
+        if (taken.contains(key))
+            found.clashes.append(
+                QStringLiteral("%1 and %2 share %3").arg(taken.value(key), what, key.toString()));
+        taken.insert(key, what);
+        found.owners.append(what);
+    };
+    for (const QWidget *widget : window->findChildren<QWidget *>()) {
+        if (!widget->isVisible() || widget->window() != window)
+            continue;
+        if (const auto *bar = qobject_cast<const QMenuBar *>(widget)) {
+            for (const QAction *title : bar->actions()) {
+                if (title->isVisible())
+                    take(title->text(), bar);
+            }
+        } else if (const auto *button = qobject_cast<const QAbstractButton *>(widget)) {
+            take(button->text(), button);
+        } else if (const auto *label = qobject_cast<const QLabel *>(widget);
+                   label && label->buddy()) {
+            take(label->text(), label);
+        }
+    }
+    for (const QAction *title : window->menuBar()->actions()) {
+        if (title->menu())
+            addMenuClashes(title->menu(), found.clashes);
+    }
+    return found;
+}
 } // namespace
 
 class tst_MainWindow : public QObject
@@ -210,6 +298,8 @@ private Q_SLOTS:
     void cancelledCloseKeepsRecovery();
     void titleMarksUnsavedPanes();
     void menusListCommandsWithShortcuts();
+    void eachMnemonicHasOneOwner();
+    void altRReloadsAChangedFile();
     void openRecentMenuReopensFolders();
     void editActionsFollowTheFocusedPane();
     void absentSlotFoldsToItsHeader();
@@ -1212,21 +1302,6 @@ void tst_MainWindow::menusListCommandsWithShortcuts()
         }
         return found;
     };
-    // Within a menu, each entry has its own mnemonic: a shared one only
-    // moves between the entries, and Alt+F, R would not revert.
-    for (QAction *menuAction : window()->menuBar()->actions()) {
-        QMap<QChar, QString> mnemonics;
-        for (QAction *action : menuAction->menu()->actions()) {
-            const QString text = action->text();
-            const qsizetype at = text.indexOf(QLatin1Char('&'));
-            if (action->isSeparator() || at < 0 || at + 1 >= text.size())
-                continue;
-            const QChar key = text.at(at + 1).toLower();
-            QVERIFY2(!mnemonics.contains(key),
-                     qPrintable(mnemonics.value(key) + QStringLiteral(" and ") + text));
-            mnemonics.insert(key, text);
-        }
-    }
     const QMap<QString, QKeySequence> file = entries(QStringLiteral("File"));
     QCOMPARE(file.value(QStringLiteral("Open Folder…")), QKeySequence(QKeySequence::Open));
     QVERIFY(file.contains(QStringLiteral("Open Recent")));
@@ -1251,6 +1326,87 @@ void tst_MainWindow::menusListCommandsWithShortcuts()
         QCOMPARE(view.value(QStringLiteral("Go to %1").arg(slotName(k))),
                  QKeySequence(QStringLiteral("Ctrl+%1").arg(k + 1)));
     }
+}
+
+void tst_MainWindow::eachMnemonicHasOneOwner()
+{
+    // Within a menu, each entry has its own mnemonic (Alt+F, V reverts), and
+    // in the window each Alt+letter belongs to one widget on screen: a shared
+    // one only moves the focus, so the bars' buttons would not be pressed.
+    // The start view, before a folder is open.
+    m_fixture.create();
+    Mnemonics keys = mnemonics(window());
+    QVERIFY2(keys.clashes.isEmpty(), qPrintable(keys.clashes.join(QLatin1Char('\n'))));
+    QCOMPARE(keys.ownedIn("soul::StartView"), 4);
+
+    // A folder with every bar a pane has, each in a pane of its own: recovered
+    // text for MEMORY.md, SOUL.md changed on disk and AGENTS.md deleted on
+    // disk under unsaved edits; the find bar; OpenClaw's settings. (One bar in
+    // two panes shares its keys by nature: Alt+R then moves between the two
+    // Reload buttons, and Space presses the one with the focus.)
+    QVERIFY(RecoveryStore(m_fixture.dir()).store(6, "recovered", QByteArray()).ok());
+    openWindow();
+    PersonaModel *model = window()->model();
+    QVERIFY(model->hasRecovery(6));
+    for (const int slot : {0, 1}) {
+        pane(slot)->editor()->moveCursor(QTextCursor::End);
+        QTest::keyClicks(pane(slot)->editor(), QStringLiteral("Mine."));
+    }
+    QVERIFY(writeInPlace(path(1), "Theirs.\n"));
+    QVERIFY(QFile::remove(path(0)));
+    QTRY_COMPARE(model->slot(1).conflict, ConflictState::ChangedOnDisk);
+    QTRY_COMPARE(model->slot(0).conflict, ConflictState::DeletedOnDisk);
+    window()->actions()->find->trigger();
+    keys = mnemonics(window());
+    QVERIFY2(keys.clashes.isEmpty(), qPrintable(keys.clashes.join(QLatin1Char('\n'))));
+    // Both kinds of the changed-on-disk bar with their buttons, and the
+    // recovery bar's three: the check saw every bar.
+    QCOMPARE(keys.ownedIn("soul::DiskChangedBar"), 5);
+    QCOMPARE(keys.ownedIn("soul::RecoveryBar"), 3);
+
+    // OpenClaw chosen from the keyboard, as its label says: its settings show.
+    QTest::keyClick(window(), Qt::Key_N, Qt::AltModifier);
+    QVERIFY(qobject_cast<QComboBox *>(QApplication::focusWidget()));
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Down);
+    const auto settingShown = [this] {
+        for (const QSpinBox *box : window()->findChildren<QSpinBox *>()) {
+            if (box->isVisible() && box->accessibleName() == QLatin1String("bootstrapMaxChars"))
+                return true;
+        }
+        return false;
+    };
+    QTRY_VERIFY(settingShown());
+    keys = mnemonics(window());
+    QVERIFY2(keys.clashes.isEmpty(), qPrintable(keys.clashes.join(QLatin1Char('\n'))));
+
+    // A folder that went away: the lost-folder bar over the panes.
+    QTemporaryDir outer;
+    const QString dir = outer.filePath(QStringLiteral("persona"));
+    QVERIFY(QDir().mkpath(dir));
+    QVERIFY(writeInPlace(slotPath(dir, 1), "disk\n"));
+    openWindow(dir);
+    QVERIFY(QDir().rename(dir, outer.filePath(QStringLiteral("renamed"))));
+    QTRY_VERIFY(window()->model()->directoryLost());
+    keys = mnemonics(window());
+    QVERIFY2(keys.clashes.isEmpty(), qPrintable(keys.clashes.join(QLatin1Char('\n'))));
+}
+
+void tst_MainWindow::altRReloadsAChangedFile()
+{
+    openWindow();
+    QPlainTextEdit *editor = pane(1)->editor();
+    editor->setFocus();
+    editor->moveCursor(QTextCursor::End);
+    QTest::keyClicks(editor, QStringLiteral("Mine."));
+    QVERIFY(writeInPlace(path(1), "Theirs.\n"));
+    QTRY_COMPARE(window()->model()->slot(1).conflict, ConflictState::ChangedOnDisk);
+
+    // As the bar's button says: Alt+R reloads, from wherever the focus is
+    // (a button's mnemonic clicks it a moment later, as it shows the press).
+    QTest::keyClick(editor, Qt::Key_R, Qt::AltModifier);
+    QTRY_COMPARE(editorText(pane(1)), QStringLiteral("Theirs.\n"));
+    QCOMPARE(window()->model()->slot(1).conflict, ConflictState::None);
+    QVERIFY(!window()->model()->slot(1).dirty);
 }
 
 void tst_MainWindow::openRecentMenuReopensFolders()

@@ -231,7 +231,7 @@ QLayout *PreviewPanel::buildRuntimeRow()
     m_runtimeChooser->setAccessibleName(tr("Runtime"));
     m_runtimeChooser->setToolTip(tr("The agent runtime the preview, the panes' shading and "
                                     "the meters follow"));
-    auto *runtimeLabel = new QLabel(tr("&Runtime:"), this);
+    auto *runtimeLabel = new QLabel(tr("Ru&ntime:"), this);
     runtimeLabel->setBuddy(m_runtimeChooser);
 
     // OpenClaw takes a setting only when it is a number above 0.
