@@ -195,7 +195,6 @@ void PreviewPanel::refreshTotals()
         m_totals->clear();
         m_totals->setToolTip(QString());
         m_copySha->setEnabled(false);
-        Q_EMIT totalsUpdated();
         return;
     }
     const SoulView view = m_preview->view();
@@ -219,7 +218,6 @@ void PreviewPanel::refreshTotals()
     m_digestGeneration = m_generation;
     m_digest.setFuture(QtConcurrent::run(soulDigest, parts, m_generation, m_latest));
     showTotals();
-    Q_EMIT totalsUpdated();
 }
 
 QLayout *PreviewPanel::buildRuntimeRow()
@@ -380,7 +378,6 @@ void PreviewPanel::digestArrived()
     m_digestPending = false;
     m_sha = QString::fromLatin1(m_digest.result());
     showTotals();
-    Q_EMIT totalsUpdated();
 }
 
 void PreviewPanel::showTotals()

@@ -65,7 +65,6 @@ public:
     PreviewPanel *previewPanel() const { return m_preview; }
     SoulTokenCounter *tokenCounter() const { return m_tokens; }
     StartView *startView() const { return m_startView; }
-    FindBar *findBar() const { return m_findBar; }
     DirectoryLostBar *directoryLostBar() const { return m_lostBar; }
     int currentSlot() const { return m_currentSlot; }
     // The status bar's message line; it wraps, so a long sentence is whole.
