@@ -1,6 +1,7 @@
 #include "compare/comparecontroller.h"
 #include "compare/comparedialog.h"
 #include "compare/freezecontroller.h"
+#include "composedirectory.h"
 #include "composer.h"
 #include "guitestfiles.h"
 #include "personamodel.h"

@@ -1,4 +1,5 @@
 #include "../live/writefaults.h"
+#include "composedirectory.h"
 #include "composer.h"
 #include "export/exportcontroller.h"
 #include "guitestfiles.h"

@@ -1,7 +1,7 @@
 #include "previewpanel.h"
 
+#include "counttext.h"
 #include "inspection.h"
-#include "lint.h"
 #include "personamodel.h"
 #include "runtimecomposer.h"
 #include "soulpreview.h"
