@@ -1,6 +1,6 @@
 #include "commandline.h"
 
-#include "lint.h"
+#include "counttext.h"
 #include "runtimeprofile.h"
 
 #include <QByteArray>

@@ -101,7 +101,7 @@ bool TestControl::run(const QString &line)
     if (line.startsWith(QLatin1String("action "))) {
         const QString text = line.mid(7);
         // The window's own list: every action is added to it for its shortcut.
-        const QList<QAction *> actions = m_window->QWidget::actions();
+        const QList<QAction *> actions = m_window->actions();
         for (QAction *action : actions) {
             if (action->isEnabled() && action->text().remove(QLatin1Char('&')) == text) {
                 action->trigger();

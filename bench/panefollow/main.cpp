@@ -15,6 +15,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QPlainTextEdit>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -99,9 +100,10 @@ int main(int argc, char **argv)
     std::vector<double> reload;
     QElapsedTimer timer;
     for (int run = 1; run <= Runs; ++run) {
-        if (!writeFile(path, makeText(run)))
+        // The watcher's report of the new text, as the window takes it.
+        QSignalSpy replaced(&model, &PersonaModel::bufferReplaced);
+        if (!writeFile(path, makeText(run)) || !replaced.wait(10000))
             return 2;
-        model.refreshSlot(slot);
         timer.start();
         following->follow();
         follow.push_back(double(timer.nsecsElapsed()) / 1e6);

@@ -1,15 +1,10 @@
 #include "composer.h"
 
-#include "openclawreader.h"
-#include "runtimeprofile.h"
-#include "slotreader.h"
 #include "utf8.h"
 
 #include <algorithm>
 
 namespace soul {
-
-namespace {
 
 void appendSectionHead(QByteArray &out, int slot, const ComposeRule &rule)
 {
@@ -17,8 +12,6 @@ void appendSectionHead(QByteArray &out, int slot, const ComposeRule &rule)
     out.append(BootstrapOrder[static_cast<size_t>(slot)]);
     out.append(rule.sectionHeadEnd);
 }
-
-} // namespace
 
 BodyPieces bodyPieces(QByteArrayView raw, QByteArray &scratch, const ComposeRule &rule)
 {
@@ -91,11 +84,7 @@ QByteArray composeSection(int slot, QByteArrayView raw, bool *truncated, const C
     return out;
 }
 
-namespace {
-
-// Appends slot `slot`'s section to `result`, with the join before it when
-// something came before.
-void appendSlot(Composition &result, int slot, QByteArrayView raw, const ComposeRule &rule)
+void appendSection(Composition &result, int slot, QByteArrayView raw, const ComposeRule &rule)
 {
     const auto k = static_cast<size_t>(slot);
     if (!result.found.isEmpty())
@@ -110,8 +99,6 @@ void appendSlot(Composition &result, int slot, QByteArrayView raw, const Compose
     result.bodyFirstLine[k] = bodyFirstLine(raw, rule);
 }
 
-} // namespace
-
 Composition compose(const SlotBuffers &buffers, const ComposeRule &rule)
 {
     Composition result;
@@ -123,70 +110,9 @@ Composition compose(const SlotBuffers &buffers, const ComposeRule &rule)
     result.soul.reserve(total);
     for (const int slot : rule.order) {
         if (const auto &buffer = buffers[static_cast<size_t>(slot)])
-            appendSlot(result, slot, *buffer, rule);
+            appendSection(result, slot, *buffer, rule);
     }
     return result;
-}
-
-bool composeDirectoryTo(const QString &dir,
-                        const SoulWriter &write,
-                        const ComposeRule &rule,
-                        QStringList *found)
-{
-    QByteArray head;
-    QByteArray scratch;
-    QByteArray buffer;
-    bool first = true;
-    for (const int slot : rule.order) {
-        SlotRead read = readSlot(dir, slot, ReadOptions(rule.readLimit()), std::move(buffer));
-        if (read.presence == SlotPresence::Present) {
-            head.clear();
-            if (!first)
-                head.append(rule.sectionJoin);
-            first = false;
-            appendSectionHead(head, slot, rule);
-            const BodyPieces body = bodyPieces(read.bytes, scratch, rule);
-            if (!write(head) || (!body.text.isEmpty() && !write(body.text))
-                || (!body.notice.isEmpty() && !write(body.notice))) {
-                return false;
-            }
-            if (found)
-                found->append(slotName(slot));
-        }
-        // Absent or not, the read hands the memory back for the next slot.
-        buffer = std::move(read.bytes);
-    }
-    return true;
-}
-
-Composition composeDirectory(const QString &dir, const ComposeRule &rule)
-{
-    Composition result;
-    for (const int slot : rule.order) {
-        const SlotRead read = readSlot(dir, slot, rule.readLimit());
-        if (read.presence == SlotPresence::Present)
-            appendSlot(result, slot, read.bytes, rule);
-    }
-    return result;
-}
-
-bool composeDirectoryTo(const QString &dir,
-                        const SoulWriter &write,
-                        const RuntimeProfile &profile,
-                        QStringList *found)
-{
-    if (profile.runtime != Runtime::OpenClaw)
-        return composeDirectoryTo(dir, write, profile.rule, found);
-    const OpenClawComposition composition = composeOpenClaw(readOpenClawDirectory(dir),
-                                                            profile.openClaw);
-    if (found) {
-        found->clear();
-        for (const OpenClawFileFigures &figures : composition.files) {
-            if (figures.injectedAny)
-                found->append(figures.name);
-        }
-    }
-    return write(composition.section.toUtf8());
 }
 
 } // namespace soul

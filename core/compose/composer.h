@@ -12,14 +12,12 @@
 #include <functional>
 #include <optional>
 
-// compose() as a pure function of seven optional byte buffers and a rule, and
-// composeDirectory() on top of it. The preview, the export, the meters and
-// soulc all come from here, so they cannot disagree. Every function takes the
+// compose() as a pure function of seven optional byte buffers and a rule;
+// composeDirectory() (disk/) reads a folder into it. The preview, the export,
+// the meters and soulc all come from here, so they cannot disagree. Every function takes the
 // ComposeRule to apply; it defaults to toolnexus's for callers that only ever
 // show that runtime's soul.
 namespace soul {
-
-struct RuntimeProfile;
 
 // The bytes of each slot, in BootstrapOrder; std::nullopt for an absent slot.
 // A buffer may hold the whole file or only its first rule.readLimit() bytes:
@@ -84,31 +82,19 @@ QByteArray composeSection(int slot,
 
 Composition compose(const SlotBuffers &buffers, const ComposeRule &rule = ComposeRule::toolnexus());
 
-// Reads each slot of `dir` (at most rule.readLimit() bytes of each, one file at a
-// time, so memory stays bounded) and composes. A slot that is not a readable
-// regular file is absent. A directory that does not exist composes to nothing;
-// callers that must tell a missing directory apart check it first.
-Composition composeDirectory(const QString &dir, const ComposeRule &rule = ComposeRule::toolnexus());
+// compose() one slot at a time, for a caller that has the slots' bytes one
+// after the other in rule.order (composeDirectory() reads them so): appends
+// slot `slot`'s section to `result`, with the join before it when something
+// came before, and fills in the slot's entries.
+void appendSection(Composition &result,
+                   int slot,
+                   QByteArrayView raw,
+                   const ComposeRule &rule = ComposeRule::toolnexus());
+
+// Appends the head of slot `slot`'s section ("## NAME\n\n" for toolnexus).
+void appendSectionHead(QByteArray &out, int slot, const ComposeRule &rule);
 
 // Receives the soul piece by piece, in order; returns false to stop.
 using SoulWriter = std::function<bool(QByteArrayView piece)>;
-
-// The same soul as composeDirectory(dir).soul, handed to `write` slot by slot
-// instead of built whole, so memory holds one slot, not the persona: what
-// `soulc compose` streams to its output. Returns false when `write` did (the
-// pieces before it were written). `found`, when given, receives the names.
-bool composeDirectoryTo(const QString &dir,
-                        const SoulWriter &write,
-                        const ComposeRule &rule,
-                        QStringList *found = nullptr);
-
-// What `profile`'s runtime injects for `dir`: for toolnexus the soul above by
-// the profile's rule, streamed; for OpenClaw the workspace-files section of its system prompt,
-// whole (it is at most a few hundred KB). `found` receives the names of the
-// files whose text was injected.
-bool composeDirectoryTo(const QString &dir,
-                        const SoulWriter &write,
-                        const RuntimeProfile &profile,
-                        QStringList *found = nullptr);
 
 } // namespace soul

@@ -1,6 +1,6 @@
 #include "cacherules.h"
 
-#include "lint.h"
+#include "counttext.h"
 
 #include <QFile>
 #include <QFileInfo>

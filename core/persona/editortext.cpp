@@ -1,7 +1,7 @@
 #include "editortext.h"
 
+#include "counttext.h"
 #include "encodingfacts.h"
-#include "lint.h"
 #include "utf8.h"
 
 #include <algorithm>

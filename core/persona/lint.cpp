@@ -1,12 +1,12 @@
 #include "lint.h"
 
 #include "contract.h"
+#include "counttext.h"
 #include "inspection.h"
 #include "openclawrule.h"
 
 #include <QDir>
 #include <QFileInfo>
-#include <QLocale>
 
 #include <algorithm>
 
@@ -26,17 +26,6 @@ Lint make(const SlotFacts &facts, LintLevel level, const char *code, QString mes
 }
 
 } // namespace
-
-QString formatCount(qint64 n)
-{
-    static const QLocale english(QLocale::English, QLocale::UnitedStates);
-    return english.toString(n);
-}
-
-QString plural(qint64 n, const char *one, const char *many)
-{
-    return formatCount(n) + QLatin1Char(' ') + QLatin1String(n == 1 ? one : many);
-}
 
 QString lintLevelName(LintLevel level)
 {

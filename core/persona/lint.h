@@ -54,9 +54,4 @@ QList<Lint> lintOpenClaw(const QString &dir,
 
 bool hasErrors(const QList<Lint> &lints);
 
-// 2097152 -> "2,097,152"
-QString formatCount(qint64 n);
-// (1, "byte", "bytes") -> "1 byte"; (2048, ...) -> "2,048 bytes"
-QString plural(qint64 n, const char *one, const char *many);
-
 } // namespace soul

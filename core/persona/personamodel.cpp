@@ -214,11 +214,6 @@ void PersonaModel::setBufferText(int slot, QStringView rawText)
     setBuffer(slot, fromEditorText(rawText, state.format), true);
 }
 
-void PersonaModel::setBufferBytes(int slot, const QByteArray &bytes)
-{
-    setBuffer(slot, bytes, true);
-}
-
 void PersonaModel::createSlot(int slot, const QByteArray &bytes)
 {
     SlotState &state = m_slots.at(size_t(slot));
@@ -565,11 +560,6 @@ qint64 PersonaModel::soulSize(SoulView view) const
         }
     }
     return count > 0 ? size + qint64(count - 1) * m_rule.sectionJoin.size() : 0;
-}
-
-void PersonaModel::refreshSlot(int slot)
-{
-    applyDiskChange(slot);
 }
 
 HeldReads PersonaModel::heldReads() const

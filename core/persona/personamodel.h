@@ -154,8 +154,6 @@ public:
 
     // Typing: the pane's text as QTextDocument::toRawText() gives it.
     void setBufferText(int slot, QStringView rawText);
-    // The buffer's exact bytes (used by Create and by tests).
-    void setBufferBytes(int slot, const QByteArray &bytes);
     // Gives an absent slot a buffer with `bytes`, unsaved until saved.
     void createSlot(int slot, const QByteArray &bytes);
 
@@ -221,9 +219,6 @@ public:
     // The files as last read, for an inspection that need not read them
     // again (a snapshot): each present slot's digest and bytes, shared.
     HeldReads heldReads() const;
-
-    // Re-reads slot `slot` as if the watcher had reported it.
-    void refreshSlot(int slot);
 
     // Unsaved text a previous run left for slot `slot`, offered until the
     // user restores or discards it. Text equal to the file is dropped on

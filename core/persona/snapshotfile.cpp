@@ -1,5 +1,6 @@
 #include "snapshotfile.h"
 
+#include "composedirectory.h"
 #include "inspection.h"
 #include "snapshot.h"
 

@@ -1,6 +1,7 @@
 // Runs the real, built soulc on persona directories made in a fresh temporary
 // directory per test and compares exact bytes and exit codes.
 
+#include "composedirectory.h"
 #include "composer.h"
 #include "contract.h"
 #include "gitfixture.h"

@@ -1,6 +1,7 @@
 #include "composer.h"
 #include "contract.h"
 #include "referencedecoder.h"
+#include "runtimesoul.h"
 #include "testfiles.h"
 
 #include <QCryptographicHash>

@@ -5,6 +5,7 @@
 #include "lint.h"
 #include "personamodel.h"
 #include "runtimeprofile.h"
+#include "runtimesoul.h"
 #include "snapshot.h"
 #include "testfiles.h"
 #include "utf8.h"

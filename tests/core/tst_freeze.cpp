@@ -1,3 +1,4 @@
+#include "composedirectory.h"
 #include "composer.h"
 #include "freeze.h"
 #include "snapshot.h"

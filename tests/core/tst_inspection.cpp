@@ -1,5 +1,7 @@
+#include "composedirectory.h"
 #include "composer.h"
 #include "contract.h"
+#include "counttext.h"
 #include "encodingfacts.h"
 #include "inspection.h"
 #include "lint.h"

@@ -1,4 +1,5 @@
 #include "contract.h"
+#include "counttext.h"
 #include "inspection.h"
 #include "lint.h"
 #include "openclawexamples.h"

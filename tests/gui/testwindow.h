@@ -6,13 +6,16 @@
 #include "recoverystore.h"
 #include "window/mainwindow.h"
 
+#include <QAction>
 #include <QDir>
+#include <QMenu>
 #include <QString>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <memory>
 #include <utility>
+#include <vector>
 
 namespace soul::guitest {
 
@@ -98,6 +101,12 @@ public:
     }
 
     MainWindow *window() const { return m_window.get(); }
+    // The window's action or menu named `name`, as a script finds it: each is
+    // named after its WindowActions member ("save", "jumpToSlot1",
+    // "recentMenu"). A name the window lacks fails the test, and a stand-in
+    // is returned so the test goes on to its end instead of crashing.
+    QAction *action(const char *name) { return named<QAction>(name); }
+    QMenu *menu(const char *name) { return named<QMenu>(name); }
     P *prompter() const { return m_prompter; }
     QString dir() const { return m_dir->path(); }
     QString filePath(const QString &name) const { return m_dir->filePath(name); }
@@ -105,7 +114,26 @@ public:
     QString path(int slot) const { return slotPath(m_dir->path(), slot); }
 
 private:
+    template<typename T>
+    T *named(const char *name)
+    {
+        if (m_window) {
+            if (T *found = m_window->findChild<T *>(QLatin1String(name)))
+                return found;
+        }
+        QTest::qFail(qPrintable(QStringLiteral("The window has no %1 named \"%2\".")
+                                    .arg(QLatin1String(T::staticMetaObject.className()),
+                                         QLatin1String(name))),
+                     __FILE__,
+                     __LINE__);
+        auto standIn = std::make_unique<T>();
+        T *kept = standIn.get();
+        m_standIns.push_back(std::move(standIn));
+        return kept;
+    }
+
     std::unique_ptr<QTemporaryDir> m_dir;
+    std::vector<std::unique_ptr<QObject>> m_standIns;
     std::unique_ptr<MainWindow> m_window;
     P *m_prompter = nullptr;
     QString m_opened;

@@ -1,6 +1,7 @@
 #include "compare/comparecontroller.h"
 #include "compare/comparedialog.h"
 #include "compare/freezecontroller.h"
+#include "composedirectory.h"
 #include "composer.h"
 #include "guitestfiles.h"
 #include "personamodel.h"
@@ -13,7 +14,6 @@
 #include "testwindow.h"
 #include "tokenencoder.h"
 #include "window/mainwindow.h"
-#include "window/windowactions.h"
 
 #include <QAction>
 #include <QApplication>
@@ -115,6 +115,7 @@ private:
     void checkAgainstCore(CompareDialog *dialog, SoulView view);
 
     MainWindow *window() const { return m_fixture.window(); }
+    QAction *action(const char *name) { return m_fixture.action(name); }
     TestPrompter *prompter() const { return m_fixture.prompter(); }
 
     TestWindow<TestPrompter> m_fixture;
@@ -162,7 +163,7 @@ QString tst_Compare::freeze()
     FreezeController *freezer = window()->freezer();
     const QStringList before = freezer->recent();
     QSignalSpy frozen(freezer, &FreezeController::frozen);
-    window()->actions()->freeze->trigger();
+    action("freeze")->trigger();
     // Written on a worker: the window answers meanwhile.
     if (!freezer->busy() || !frozen.wait(30000) || freezer->busy())
         return {};
@@ -182,7 +183,9 @@ QString tst_Compare::freezeThenChangeMemory(const QByteArray &before, const QByt
     const QString frozen = freeze();
     if (frozen.isEmpty() || !writeInPlace(memory, after))
         return {};
-    window()->model()->refreshSlot(6);
+    // The watcher's report, as the window takes it.
+    if (!QTest::qWaitFor([this, &after] { return window()->model()->slot(6).bufferBytes == after; }))
+        return {};
     window()->panes()->showPane(6);
     return frozen;
 }
@@ -190,7 +193,7 @@ QString tst_Compare::freezeThenChangeMemory(const QByteArray &before, const QByt
 CompareDialog *tst_Compare::compare(const QString &soulPath)
 {
     // Through the File menu's entry for the snapshot.
-    const QList<QAction *> entries = window()->actions()->compareMenu->actions();
+    const QList<QAction *> entries = m_fixture.menu("compareMenu")->actions();
     for (QAction *entry : entries) {
         if (entry->text() == QFileInfo(soulPath).fileName()) {
             entry->trigger();
@@ -225,7 +228,7 @@ void tst_Compare::freezeAsksLikeExport()
 {
     typeAt(6, 1, QStringLiteral(" always"));
     prompter()->exportAnswer = Prompter::ExportAnswer::Cancel;
-    window()->actions()->freeze->trigger();
+    action("freeze")->trigger();
     // The folder first, then the unsaved panes; cancelled: nothing written.
     QCOMPARE(prompter()->asked,
              QStringList({QStringLiteral("snapshotsFolder"), QStringLiteral("export:MEMORY.md")}));
@@ -259,7 +262,7 @@ void tst_Compare::freezeIsWrittenOffTheWindow()
     // A file where the folder should be: the failure names it.
     QVERIFY(writeInPlace(snapshots(), "not a folder"));
     QSignalSpy failed(freezer, &FreezeController::failed);
-    window()->actions()->freeze->trigger();
+    action("freeze")->trigger();
     QVERIFY(freezer->busy());
     QVERIFY(failed.wait(30000));
     QVERIFY(!freezer->busy());
@@ -269,7 +272,7 @@ void tst_Compare::freezeIsWrittenOffTheWindow()
     QVERIFY(QFile::remove(snapshots()));
 
     // Typing goes on while it is written.
-    window()->actions()->freeze->trigger();
+    action("freeze")->trigger();
     QVERIFY(freezer->busy());
     typeAt(6, 1, QStringLiteral(" still typing"));
     QVERIFY(window()->model()->slot(6).dirty);
@@ -503,7 +506,10 @@ void tst_Compare::diffShowsInvisibles()
     edited.replace("- works late\n",
                    QByteArray("- works\tlate  \r\n- tea\rcake\n- a") + '\0' + "b\xEF\xBB\xBF"
                        + "c\n");
-    window()->model()->setBufferBytes(6, edited);
+    // Written on disk: the clean pane takes it, as text a pane could not
+    // give (the NUL and the mixed line breaks).
+    QVERIFY(writeInPlace(QDir(persona()).filePath(slotName(6)), edited));
+    QTRY_COMPARE(window()->model()->slot(6).bufferBytes, edited);
     CompareDialog *dialog = compare(frozen);
     QVERIFY(dialog);
     CompareController *controller = dialog->controller();
@@ -561,7 +567,7 @@ void tst_Compare::tamperedSnapshotIsReported()
     // "Compare with Snapshot File..." takes any soul: an intact one after it
     // clears the report.
     prompter()->snapshotFile = freeze();
-    window()->actions()->compareWithSnapshot->trigger();
+    action("compareWithSnapshot")->trigger();
     QVERIFY(prompter()->asked.contains(QStringLiteral("snapshotFile")));
     QVERIFY(!dialog->errorLabel()->isVisible());
     checkAgainstCore(dialog, SoulView::Unsaved);

@@ -1,5 +1,5 @@
+#include "counttext.h"
 #include "guitestfiles.h"
-#include "lint.h"
 #include "personamodel.h"
 #include "preview/previewpanel.h"
 #include "preview/soulpreview.h"

@@ -1,3 +1,4 @@
+#include "composedirectory.h"
 #include "composer.h"
 #include "editortext.h"
 #include "guitestfiles.h"
@@ -770,8 +771,7 @@ void tst_PersonaModel::renameCaseVariantNeverReplaces()
     QCOMPARE(readAll(path(1)), QByteArray("upper\n"));
 
     QVERIFY(QFile::remove(path(1)));
-    model.refreshSlot(1);
-    QVERIFY(!model.slot(1).bufferPresent);
+    QTRY_VERIFY(!model.slot(1).bufferPresent);
     QVERIFY(model.renameCaseVariant(1));
     QVERIFY(!QFileInfo::exists(lower));
     QCOMPARE(readAll(path(1)), QByteArray("lower\n"));
@@ -803,10 +803,11 @@ void tst_PersonaModel::editAnywayKeepsTheObstaclesUntilSaved()
     QVERIFY(model.slot(1).obstacles.isEmpty());
     // A file that went away clean leaves no obstacle behind.
     write(2, "x\r\ny\n");
-    model.refreshSlot(2);
+    QTRY_VERIFY(model.slot(2).readOnly);
     model.editAnyway(2);
+    QVERIFY(model.slot(2).editingAnyway());
     QVERIFY(QFile::remove(path(2)));
-    model.refreshSlot(2);
+    QTRY_VERIFY(!model.slot(2).diskPresent());
     QVERIFY(!model.slot(2).editingAnyway());
     QVERIFY(model.slot(2).obstacles.isEmpty());
 }

@@ -1,5 +1,5 @@
+#include "counttext.h"
 #include "guitestfiles.h"
-#include "lint.h"
 #include "openclawreader.h"
 #include "openclawrule.h"
 #include "personamodel.h"

@@ -233,7 +233,7 @@ void tst_SoulTokenCounter::editsInALargeSectionRecountExactly()
     QByteArray text = base;
     for (const Edit &e : edits) {
         text.replace(e.at, e.remove, e.insert);
-        m_model->setBufferBytes(1, text);
+        m_model->setBufferText(1, QString::fromUtf8(text));
         QVERIFY(settle(counter));
         verifyExact(counter, QStringLiteral("o200k_base"));
     }
@@ -254,7 +254,7 @@ void tst_SoulTokenCounter::rapidEditsAreCoalesced()
     constexpr int Edits = 60;
     for (int i = 0; i < Edits; ++i) {
         text.insert(50000 + i, char('a' + i % 26));
-        m_model->setBufferBytes(1, text);
+        m_model->setBufferText(1, QString::fromUtf8(text));
         // The pending count is never shown as exact.
         QVERIFY(!counter.sectionTokens(1, SoulView::Unsaved).exact);
         QVERIFY(!counter.soulTokens(SoulView::Unsaved).exact);
@@ -296,9 +296,9 @@ void tst_SoulTokenCounter::staleCountNeverOverwritesNewer()
         if (c.exact)
             shown.append(c.tokens);
     });
-    m_model->setBufferBytes(1, older);
+    m_model->setBufferText(1, QString::fromUtf8(older));
     QVERIFY(entered.tryAcquire(1, 20000));
-    m_model->setBufferBytes(1, newer);
+    m_model->setBufferText(1, QString::fromUtf8(newer));
     release.release();
     QVERIFY(settle(counter));
     QCOMPARE(counter.sectionTokens(1, SoulView::Unsaved).tokens, newerCount);
@@ -331,7 +331,7 @@ void tst_SoulTokenCounter::encodingSwitchRecountsEverything()
     QVERIFY(counter.soulTokens(SoulView::Unsaved).tokens != o200k);
 
     // An edit after the switch is counted with the new encoding.
-    m_model->setBufferBytes(1, "Bonjour, ça va ?");
+    m_model->setBufferText(1, QStringLiteral("Bonjour, ça va ?"));
     QVERIFY(settle(counter));
     verifyExact(counter, QStringLiteral("cl100k_base"));
 
@@ -390,7 +390,7 @@ void tst_SoulTokenCounter::bothViewsAndAbsentSlots()
     // A new unsaved slot after the last one: the old last section now takes
     // the join in the unsaved view only.
     m_model->createSlot(3, "A user.");
-    m_model->setBufferBytes(6, "Memory, edited.");
+    m_model->setBufferText(6, QStringLiteral("Memory, edited."));
     QVERIFY(settle(counter));
     verifyExact(counter, QStringLiteral("o200k_base"));
     QVERIFY(counter.soulTokens(SoulView::Unsaved).tokens

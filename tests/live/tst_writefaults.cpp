@@ -253,7 +253,7 @@ void tst_WriteFaults::modelSave()
         Persona p;
         QVERIFY(writeFile(p.path(1), old));
         QVERIFY(p.model.open(p.dir.path()).ok());
-        p.model.setBufferBytes(1, fresh);
+        p.model.setBufferText(1, QString::fromUtf8(fresh));
         arm(k);
         const SaveResult result = p.model.save(1);
         const bool hit = fileio::clearFault();
@@ -298,8 +298,8 @@ void tst_WriteFaults::modelSaveAll()
         QVERIFY(writeFile(p.path(1), old1));
         QVERIFY(writeFile(p.path(6), old6));
         QVERIFY(p.model.open(p.dir.path()).ok());
-        p.model.setBufferBytes(1, new1);
-        p.model.setBufferBytes(6, new6);
+        p.model.setBufferText(1, QString::fromUtf8(new1));
+        p.model.setBufferText(6, QString::fromUtf8(new6));
         arm(k);
         const SaveResult result = p.model.saveAll();
         const bool hit = fileio::clearFault();
@@ -347,7 +347,7 @@ void tst_WriteFaults::modelSaveAllTo()
         QVERIFY(writeFile(p.path(1), "soul\n"));
         QVERIFY(writeFile(p.path(3), kept3));
         QVERIFY(p.model.open(p.dir.path()).ok());
-        p.model.setBufferBytes(1, new1);
+        p.model.setBufferText(1, QString::fromUtf8(new1));
         const QString target = elsewhere.filePath(QStringLiteral("persona"));
         arm(k);
         const Status status = p.model.saveAllTo(target);

@@ -19,8 +19,7 @@ SnapshotJobs::~SnapshotJobs()
 
 void SnapshotJobs::run(Work work, Done done)
 {
-    if (m_pending++ == 0)
-        Q_EMIT busyChanged(true);
+    ++m_pending;
     m_pool.start([this, work = std::move(work), done = std::move(done)] {
         Result<QString> result = work();
         // Queued to this object: dropped when it is gone by then.
@@ -28,8 +27,7 @@ void SnapshotJobs::run(Work work, Done done)
             this,
             [this, done, result = std::move(result)] {
                 done(result);
-                if (--m_pending == 0)
-                    Q_EMIT busyChanged(false);
+                --m_pending;
             },
             Qt::QueuedConnection);
     });

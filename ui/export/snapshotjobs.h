@@ -32,9 +32,6 @@ public:
     // A job runs or waits.
     bool busy() const { return m_pending > 0; }
 
-Q_SIGNALS:
-    void busyChanged(bool busy);
-
 private:
     QThreadPool m_pool;
     int m_pending = 0;

@@ -1,7 +1,7 @@
 #include "previewpanel.h"
 
+#include "counttext.h"
 #include "inspection.h"
-#include "lint.h"
 #include "personamodel.h"
 #include "runtimecomposer.h"
 #include "soulpreview.h"
@@ -195,7 +195,6 @@ void PreviewPanel::refreshTotals()
         m_totals->clear();
         m_totals->setToolTip(QString());
         m_copySha->setEnabled(false);
-        Q_EMIT totalsUpdated();
         return;
     }
     const SoulView view = m_preview->view();
@@ -219,7 +218,6 @@ void PreviewPanel::refreshTotals()
     m_digestGeneration = m_generation;
     m_digest.setFuture(QtConcurrent::run(soulDigest, parts, m_generation, m_latest));
     showTotals();
-    Q_EMIT totalsUpdated();
 }
 
 QLayout *PreviewPanel::buildRuntimeRow()
@@ -231,7 +229,7 @@ QLayout *PreviewPanel::buildRuntimeRow()
     m_runtimeChooser->setAccessibleName(tr("Runtime"));
     m_runtimeChooser->setToolTip(tr("The agent runtime the preview, the panes' shading and "
                                     "the meters follow"));
-    auto *runtimeLabel = new QLabel(tr("&Runtime:"), this);
+    auto *runtimeLabel = new QLabel(tr("Ru&ntime:"), this);
     runtimeLabel->setBuddy(m_runtimeChooser);
 
     // OpenClaw takes a setting only when it is a number above 0.
@@ -380,7 +378,6 @@ void PreviewPanel::digestArrived()
     m_digestPending = false;
     m_sha = QString::fromLatin1(m_digest.result());
     showTotals();
-    Q_EMIT totalsUpdated();
 }
 
 void PreviewPanel::showTotals()

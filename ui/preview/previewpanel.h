@@ -70,7 +70,6 @@ public:
     QLabel *runtimeTotalsLabel() const { return m_runtimeTotals; }
 
 Q_SIGNALS:
-    void totalsUpdated();
     // The user chose another runtime or changed its settings.
     void runtimeProfileChosen(const RuntimeProfile &profile);
     // A new runtime result is shown; the panes take theirs from it.

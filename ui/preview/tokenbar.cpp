@@ -1,6 +1,6 @@
 #include "tokenbar.h"
 
-#include "lint.h"
+#include "counttext.h"
 #include "soultokencounter.h"
 #include "tokenizer.h"
 

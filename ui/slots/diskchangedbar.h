@@ -24,12 +24,6 @@ public:
     QString text() const;
     Kind kind() const { return m_kind; }
 
-    QPushButton *reloadButton() const { return m_reload; }
-    QPushButton *keepMineButton() const { return m_keepMine; }
-    QPushButton *compareButton() const { return m_compare; }
-    QPushButton *saveButton() const { return m_save; }
-    QPushButton *discardButton() const { return m_discard; }
-
 Q_SIGNALS:
     void reloadRequested();   // drop my edits, take the disk
     void keepMineRequested(); // keep my edits, forget the conflict

@@ -10,9 +10,9 @@ namespace soul {
 RecoveryBar::RecoveryBar(QWidget *parent)
     : QFrame(parent)
     , m_label(new QLabel(this))
-    , m_restore(new QPushButton(tr("&Restore"), this))
+    , m_restore(new QPushButton(tr("Res&tore"), this))
     , m_compare(new QPushButton(tr("Com&pare"), this))
-    , m_discard(new QPushButton(tr("D&iscard"), this))
+    , m_discard(new QPushButton(tr("Disc&ard"), this))
 {
     setObjectName(QStringLiteral("recoveryBar"));
     setFrameShape(QFrame::StyledPanel);

@@ -24,8 +24,6 @@ public:
     QString message() const;
 
     QPushButton *restoreButton() const { return m_restore; }
-    QPushButton *compareButton() const { return m_compare; }
-    QPushButton *discardButton() const { return m_discard; }
 
 Q_SIGNALS:
     void restoreRequested(); // the pane takes the recovered text, unsaved

@@ -1,6 +1,6 @@
 #include "runtimemeter.h"
 
-#include "lint.h"
+#include "counttext.h"
 #include "runtimeprofile.h"
 
 namespace soul {

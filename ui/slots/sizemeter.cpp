@@ -1,6 +1,6 @@
 #include "sizemeter.h"
 
-#include "lint.h"
+#include "counttext.h"
 
 #include <QPainter>
 #include <QPainterPath>

@@ -1,5 +1,6 @@
 #include "slotpane.h"
 
+#include "counttext.h"
 #include "diskchangedbar.h"
 #include "elidedlabel.h"
 #include "inspection.h"

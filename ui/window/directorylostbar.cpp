@@ -10,8 +10,8 @@ namespace soul {
 DirectoryLostBar::DirectoryLostBar(QWidget *parent)
     : QFrame(parent)
     , m_label(new QLabel(this))
-    , m_saveElsewhere(new QPushButton(tr("Save all elsewhere…"), this))
-    , m_close(new QPushButton(tr("Close folder"), this))
+    , m_saveElsewhere(new QPushButton(tr("Save all else&where…"), this))
+    , m_close(new QPushButton(tr("&Close folder"), this))
 {
     setAutoFillBackground(true);
     QPalette warn = palette();

@@ -20,10 +20,6 @@ public:
     // `dir` is the folder as it was opened.
     void showFor(const QString &dir);
 
-    QLabel *label() const { return m_label; }
-    QPushButton *saveElsewhereButton() const { return m_saveElsewhere; }
-    QPushButton *closeButton() const { return m_close; }
-
 Q_SIGNALS:
     void saveElsewhereRequested(); // write every pane into another folder and open it
     void closeRequested();         // close the folder, asking about unsaved panes

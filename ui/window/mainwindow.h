@@ -60,14 +60,9 @@ public:
     void compareWith(const QString &soulPath);
     // Shows `line` (1-based) of slot `slot`'s pane, focused, the cursor on it.
     void goToLine(int slot, qint64 line, qint64 column = 0);
-    WindowActions *actions() const { return m_actions; }
     PaneStack *panes() const { return m_panes; }
     PreviewPanel *previewPanel() const { return m_preview; }
     SoulTokenCounter *tokenCounter() const { return m_tokens; }
-    StartView *startView() const { return m_startView; }
-    FindBar *findBar() const { return m_findBar; }
-    DirectoryLostBar *directoryLostBar() const { return m_lostBar; }
-    int currentSlot() const { return m_currentSlot; }
     // The status bar's message line; it wraps, so a long sentence is whole.
     QLabel *statusMessage() const { return m_statusMessage; }
 

@@ -12,7 +12,7 @@ StartView::StartView(QWidget *parent)
     : QWidget(parent)
     , m_open(new QPushButton(tr("&Open a persona folder…"), this))
     , m_new(new QPushButton(tr("&New persona…"), this))
-    , m_example(new QPushButton(tr("Open the &example persona"), this))
+    , m_example(new QPushButton(tr("Open the e&xample persona"), this))
     , m_recent(new QListWidget(this))
     , m_noRecent(new QLabel(tr("No recent folders yet. A folder you open is listed here."), this))
 {

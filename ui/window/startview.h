@@ -19,9 +19,6 @@ public:
 
     void setRecent(const QStringList &dirs);
     void setExampleAvailable(bool available);
-    QListWidget *recentList() const { return m_recent; }
-    // Stands in for the list while it is empty.
-    QLabel *noRecentLabel() const { return m_noRecent; }
 
 Q_SIGNALS:
     void openRequested();
@@ -34,7 +31,7 @@ private:
     QPushButton *m_new = nullptr;
     QPushButton *m_example = nullptr;
     QListWidget *m_recent = nullptr;
-    QLabel *m_noRecent = nullptr;
+    QLabel *m_noRecent = nullptr; // stands in for the list while it is empty
 };
 
 } // namespace soul

@@ -12,44 +12,58 @@ namespace soul {
 WindowActions::WindowActions(QWidget *window)
     : QObject(window)
 {
-    auto make = [window](const QString &text, const QKeySequence &shortcut) {
+    // Each action is named after its member, so scripts and tests find it in
+    // the window by name (findChild<QAction *>("save")).
+    auto make = [window](const char *name, const QString &text, const QKeySequence &shortcut) {
         auto *action = new QAction(text, window);
+        action->setObjectName(QLatin1String(name));
         action->setShortcut(shortcut);
         action->setShortcutContext(Qt::WindowShortcut);
         window->addAction(action);
         return action;
     };
-    open = make(tr("&Open Folder…"), QKeySequence::Open);
-    newPersona = make(tr("&New Persona…"), QKeySequence::New);
-    openExample = make(tr("Open the E&xample"), {});
-    closeFolder = make(tr("&Close Folder"), QKeySequence(Qt::CTRL | Qt::Key_W));
-    save = make(tr("&Save"), QKeySequence(Qt::CTRL | Qt::Key_S));
-    saveAll = make(tr("Save &All"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
-    revert = make(tr("Re&vert"), {});
-    exportSnapshot = make(tr("&Export Snapshot…"), QKeySequence(Qt::CTRL | Qt::Key_E));
-    freeze = make(tr("&Freeze Snapshot"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
-    changeSnapshotsFolder = make(tr("Change Snaps&hots Folder…"), {});
-    compareWithSnapshot = make(tr("Compare with Snapshot &File…"), {});
+    open = make("open", tr("&Open Folder…"), QKeySequence::Open);
+    newPersona = make("newPersona", tr("&New Persona…"), QKeySequence::New);
+    openExample = make("openExample", tr("Open the E&xample"), {});
+    closeFolder = make("closeFolder", tr("&Close Folder"), QKeySequence(Qt::CTRL | Qt::Key_W));
+    save = make("save", tr("&Save"), QKeySequence(Qt::CTRL | Qt::Key_S));
+    saveAll = make("saveAll", tr("Save &All"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    revert = make("revert", tr("Re&vert"), {});
+    exportSnapshot = make("exportSnapshot",
+                          tr("&Export Snapshot…"),
+                          QKeySequence(Qt::CTRL | Qt::Key_E));
+    freeze = make("freeze", tr("&Freeze Snapshot"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    changeSnapshotsFolder = make("changeSnapshotsFolder", tr("Change Snaps&hots Folder…"), {});
+    compareWithSnapshot = make("compareWithSnapshot", tr("Compare with Snapshot &File…"), {});
     compareMenu = new QMenu(tr("Compare &with Snapshot"), window);
-    copySoul = make(tr("&Copy Soul"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
-    quit = make(tr("&Quit"), QKeySequence::Quit);
+    compareMenu->setObjectName(QStringLiteral("compareMenu"));
+    copySoul = make("copySoul", tr("&Copy Soul"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    quit = make("quit", tr("&Quit"), QKeySequence::Quit);
     // The editors handle these keys themselves while they have the focus; the
     // actions are for the menu, and say what the keys do.
-    undo = make(tr("&Undo"), QKeySequence::Undo);
-    redo = make(tr("&Redo"), QKeySequence::Redo);
-    find = make(tr("&Find…"), QKeySequence::Find);
-    showInvisibles = make(tr("Show &Invisibles"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));
+    undo = make("undo", tr("&Undo"), QKeySequence::Undo);
+    redo = make("redo", tr("&Redo"), QKeySequence::Redo);
+    find = make("find", tr("&Find…"), QKeySequence::Find);
+    showInvisibles = make("showInvisibles",
+                          tr("Show &Invisibles"),
+                          QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));
     showInvisibles->setCheckable(true);
-    showOnDisk = make(tr("Preview What Is on &Disk"),
+    showOnDisk = make("showOnDisk",
+                      tr("Preview What Is on &Disk"),
                       QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
     showOnDisk->setCheckable(true);
-    focusPreview = make(tr("Go to &Preview"), QKeySequence(Qt::CTRL | Qt::Key_0));
+    focusPreview = make("focusPreview", tr("Go to &Preview"), QKeySequence(Qt::CTRL | Qt::Key_0));
     for (int k = 0; k < SlotCount; ++k) {
-        jumpToSlot[size_t(k)] = make(tr("Go to %1").arg(slotName(k)),
-                                     QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + k)));
+        QAction *jump = make("jumpToSlot",
+                             tr("Go to %1").arg(slotName(k)),
+                             QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + k)));
+        jump->setObjectName(jump->objectName() + QString::number(k)); // jumpToSlot0 ...
+        jumpToSlot[size_t(k)] = jump;
     }
     recentMenu = new QMenu(tr("Open &Recent"), window);
+    recentMenu->setObjectName(QStringLiteral("recentMenu"));
     clearRecent = new QAction(tr("&Clear List"), this);
+    clearRecent->setObjectName(QStringLiteral("clearRecent"));
     setRecent({});
     setRecentSnapshots({});
     setFolderOpen(false);
