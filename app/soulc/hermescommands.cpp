@@ -3,6 +3,7 @@
 #include "atomicwrite.h"
 #include "commandline.h"
 #include "commands.h"
+#include "counttext.h"
 #include "hermeslint.h"
 #include "hermesreader.h"
 #include "hermesrule.h"

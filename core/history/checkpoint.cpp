@@ -2,6 +2,7 @@
 // files as they are on disk, and nothing else.
 
 #include "atomicwrite.h"
+#include "counttext.h"
 #include "historycounts.h"
 #include "historyowner.h"
 #include "lint.h"

@@ -3,6 +3,7 @@
 // checked with git again (a checkout by `git worktree add`, `git ls-tree`,
 // `git status`), so every expectation comes from git itself.
 
+#include "composedirectory.h"
 #include "composer.h"
 #include "gitfixture.h"
 #include "historycounts.h"

@@ -662,7 +662,7 @@ void tst_WriteFaults::neverOverwrite()
     case NoReplaceWrite::SaveAllTo: {
         PersonaModel model;
         QVERIFY(model.open(persona.path()).ok());
-        model.setBufferBytes(1, "new soul\n");
+        model.setBufferText(1, u"new soul\n");
         folder = out.filePath(QStringLiteral("persona"));
         const Status saved = model.saveAllTo(folder);
         QVERIFY(!saved.ok());

@@ -1,5 +1,7 @@
 #include "hermeslint.h"
 
+#include "counttext.h"
+
 #include <QDir>
 
 namespace soul {
