@@ -18,7 +18,7 @@ namespace {
 // Pieces longer than this are counted without keeping them: the cache is for
 // the lines of prose a history repeats, not for whole files without a line
 // break.
-constexpr qsizetype MaxKeptPiece = 16 * 1024;
+constexpr qsizetype MaxKeptPiece = qsizetype(16) * 1024;
 
 // Whether a line feed followed by `c` is a point no piece of the built-in
 // encodings crosses. Tokenizer::splitsAtLines() promises it for an ASCII

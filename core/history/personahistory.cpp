@@ -192,15 +192,17 @@ Result<git::TreeSlotEntries> PersonaHistory::Owner::slotsOf(const git_commit *co
 Result<git::Commit> PersonaHistory::Owner::resolve(const QString &rev) const
 {
     using R = Result<git::Commit>;
-    if (git_repository_head_unborn(get()) == 1) {
-        return R::failure(QStringLiteral("the repository at %1 has no commits yet, so '%2' names "
-                                         "nothing. Make the first with a checkpoint.")
-                              .arg(repositoryText, rev));
-    }
     git_object *object = nullptr;
     const int status = git_revparse_single(&object, get(), rev.toUtf8().constData());
     if (status != 0) {
         const QString why = git::lastErrorText();
+        // An empty repository (or a branch not yet born) names nothing yet.
+        if (git_repository_head_unborn(get()) == 1) {
+            return R::failure(QStringLiteral("'%2' names nothing: HEAD in the repository at %1 "
+                                             "has no commit yet. Make the first with a "
+                                             "checkpoint.")
+                                  .arg(repositoryText, rev));
+        }
         if (status == GIT_EAMBIGUOUS)
             return R::failure(QStringLiteral("'%1' is ambiguous in the repository at %2: more than "
                                              "one object starts with it. Give more digits.")
@@ -260,6 +262,12 @@ Result<std::unique_ptr<PersonaHistory>> PersonaHistory::open(const QString &dir)
         return R::failure(QStringLiteral("%1 is not in a git repository, so it has no history. "
                                          "Run 'git init' in it to start one.")
                               .arg(dir));
+    }
+    if (status == GIT_EOWNER) {
+        return R::failure(QStringLiteral("%1: the git repository that holds it belongs to another "
+                                         "user, and git does not trust it (%2). If you do, add it "
+                                         "with 'git config --global --add safe.directory PATH'.")
+                              .arg(dir, git::lastErrorText()));
     }
     if (status != 0) {
         return R::failure(QStringLiteral("%1: cannot open the git repository that holds it (%2).")

@@ -212,7 +212,8 @@ public:
     Result<HistoryCommit> commit(const QString &rev) const;
 
     // The persona's slot files at `rev` (see PersonaRevision), keeping at
-    // most `options.limit` bytes of each.
+    // most `options.limit` bytes of each: a rule's readLimit() to compose,
+    // or -1 for the whole files (to restore one as it was).
     Result<PersonaRevision> readRevision(const QString &rev, const ReadOptions &options) const;
 
     // The soul's bytes and tokens at `commit` and each section's change

@@ -205,7 +205,7 @@ private Q_SLOTS:
         QVERIFY(log->isEmpty());
         QString error;
         QCOMPARE(revisionSoul(*history, QStringLiteral("HEAD"), &error), QByteArray("<failed>"));
-        QVERIFY2(error.contains(QLatin1String("no commits yet"))
+        QVERIFY2(error.contains(QLatin1String("has no commit yet"))
                      && error.contains(QLatin1String("'HEAD'")),
                  qPrintable(error));
 
@@ -561,6 +561,18 @@ private Q_SLOTS:
                  QByteArray(
                      "## SOUL.md\n\nline one\r\nline two\n\n## MEMORY.md\n\nlf one\nlf two"));
         QCOMPARE(read->reads[1].path, read->commit.shortId + QStringLiteral(":SOUL.md"));
+        // A limit keeps the start of a blob; -1 keeps all of it.
+        const Result<PersonaRevision> cut = history->readRevision(QStringLiteral("HEAD"),
+                                                                  ReadOptions(4));
+        QVERIFY(cut.ok());
+        QCOMPARE(cut->reads[1].bytes, QByteArray("line"));
+        QCOMPARE(cut->reads[1].size, qint64(20));
+        QVERIFY(!cut->reads[1].complete);
+        const Result<PersonaRevision> whole = history->readRevision(QStringLiteral("HEAD"),
+                                                                    ReadOptions(-1));
+        QVERIFY(whole.ok());
+        QCOMPARE(whole->reads[1].bytes, QByteArray("line one\r\nline two\r\n"));
+        QVERIFY(whole->reads[1].complete);
     }
 
     void caseVariants()
