@@ -10,6 +10,7 @@
 #include "lint.h"
 #include "openclawreader.h"
 #include "openclawrule.h"
+#include "output.h"
 #include "personahistory.h"
 #include "runtimeprofile.h"
 #include "runtimesoul.h"
@@ -37,57 +38,6 @@
 namespace soul {
 
 namespace {
-
-// write() until everything is out; false with errno set on failure. The soul
-// goes out in one call unless the kernel takes less (a pipe, a signal).
-bool writeAll(int fd, QByteArrayView bytes)
-{
-    const char *data = bytes.data();
-    qsizetype left = bytes.size();
-    while (left > 0) {
-        const ssize_t n = ::write(fd, data, static_cast<size_t>(left));
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return false;
-        }
-        data += n;
-        left -= n;
-    }
-    return true;
-}
-
-int fail(const QString &message)
-{
-    QByteArray line = QByteArrayLiteral("soulc: ") + message.toUtf8();
-    line.append('\n');
-    writeAll(STDERR_FILENO, line);
-    return ExitFailure;
-}
-
-// A written file the disk did not confirm: said, but the command did its work.
-void warnIfAny(const QString &warning)
-{
-    if (warning.isEmpty())
-        return;
-    QByteArray line = QByteArrayLiteral("soulc: warning: ") + warning.toUtf8();
-    line.append('\n');
-    writeAll(STDERR_FILENO, line);
-}
-
-// `error` is the errno of the failed write(), taken at once: building the
-// message allocates, and anything in between may change errno.
-int standardOutputFailed(int error)
-{
-    return fail(QStringLiteral("standard output: cannot write (%1). Check that the file or pipe "
-                               "it goes to can take the output, then run soulc again.")
-                    .arg(systemErrorText(error)));
-}
-
-int writeStandardOutput(QByteArrayView bytes)
-{
-    return writeAll(STDOUT_FILENO, bytes) ? ExitSuccess : standardOutputFailed(errno);
-}
 
 // Where a lint's file is, as the user named the directory: "personas/ava/SOUL.md".
 QString lintPath(const QString &dir, const Lint &lint)

@@ -8,6 +8,7 @@
 #include "hermesreader.h"
 #include "hermesrule.h"
 #include "lint.h"
+#include "output.h"
 #include "slotreader.h"
 #include "tokenizer.h"
 
@@ -24,39 +25,6 @@
 namespace soul {
 
 namespace {
-
-bool writeAll(int fd, QByteArrayView bytes)
-{
-    const char *data = bytes.data();
-    qsizetype left = bytes.size();
-    while (left > 0) {
-        const ssize_t n = ::write(fd, data, static_cast<size_t>(left));
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return false;
-        }
-        data += n;
-        left -= n;
-    }
-    return true;
-}
-
-int fail(const QString &message)
-{
-    writeAll(STDERR_FILENO, QByteArrayLiteral("soulc: ") + message.toUtf8() + '\n');
-    return ExitFailure;
-}
-
-int writeOut(QByteArrayView bytes)
-{
-    if (writeAll(STDOUT_FILENO, bytes))
-        return ExitSuccess;
-    const int error = errno;
-    return fail(QStringLiteral("standard output: cannot write (%1). Check that the file or pipe "
-                               "it goes to can take the output, then run soulc again.")
-                    .arg(systemErrorText(error)));
-}
 
 // Everything the commands say about one persona under Hermes.
 struct HermesReport
@@ -533,7 +501,7 @@ int runHermesCompose(const Invocation &invocation)
             return fail(written.error());
         return ExitSuccess;
     }
-    return writeOut(bytes);
+    return writeStandardOutput(bytes);
 }
 
 int runHermesStat(const Invocation &invocation)
@@ -545,7 +513,8 @@ int runHermesStat(const Invocation &invocation)
     const Result<HermesReport> report = hermesReport(invocation);
     if (!report)
         return fail(report.error());
-    return writeOut(invocation.json ? statJson(*report, *tokenizer) : statText(*report, *tokenizer));
+    return writeStandardOutput(invocation.json ? statJson(*report, *tokenizer)
+                                               : statText(*report, *tokenizer));
 }
 
 int runHermesCheck(const Invocation &invocation)
@@ -558,7 +527,7 @@ int runHermesCheck(const Invocation &invocation)
         out += (lint.file + QStringLiteral(": ") + lintLevelName(lint.level) + QStringLiteral(": ")
                 + lint.message + QLatin1Char('\n'))
                    .toUtf8();
-    if (const int status = writeOut(out); status != ExitSuccess)
+    if (const int status = writeStandardOutput(out); status != ExitSuccess)
         return status;
     return hermesHasProblems(report->composition) || hasErrors(report->lints) ? ExitProblems
                                                                               : ExitSuccess;
