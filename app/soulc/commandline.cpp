@@ -1,6 +1,7 @@
 #include "commandline.h"
 
 #include "counttext.h"
+#include "hermesruntime.h"
 #include "runtimeprofile.h"
 
 #include <QByteArray>
@@ -166,14 +167,19 @@ Hermes options (with --runtime hermes; the defaults are Hermes's):
 
 )";
 
-constexpr char ExportHelp[] = R"(Usage: soulc export [--force] DIR OUT
+constexpr char ExportHelp[] = R"(Usage: soulc export [--runtime NAME] [--force] DIR OUT
 
 Write a frozen snapshot of DIR: the soul to OUT and a manifest of what shaped
 it (found files, their sizes, truncation, SHA-256 digests) to
 OUT.manifest.json. Each file is written atomically.
 
+With --runtime openclaw or hermes, the snapshot is of what that runtime
+injects (what soulc compose --runtime NAME writes), and its manifest names the
+runtime, its settings and what it kept of each file.
+
 Options:
-  -f, --force   overwrite OUT and OUT.manifest.json when they exist
+  --runtime NAME  toolnexus (the default), openclaw or hermes
+  -f, --force     overwrite OUT and OUT.manifest.json when they exist
   -h, --help    show this help
 
 Exit status: 0 success, 2 error or bad usage.
@@ -355,7 +361,8 @@ constexpr char HermesRuntime[] = "hermes";
 
 bool takesRuntime(Command command)
 {
-    return command == Command::Compose || command == Command::Stat || command == Command::Check;
+    return command == Command::Compose || command == Command::Stat || command == Command::Check
+           || command == Command::Export;
 }
 
 bool isHermesOption(const QString &arg)
@@ -471,15 +478,12 @@ void parseCommandArguments(Invocation &invocation,
                 return;
         } else if (info.command == Command::Count && arg == QLatin1String("--ids")) {
             invocation.ids = true;
-        } else if ((info.command == Command::Compose || info.command == Command::Stat
-                    || info.command == Command::Check)
-                   && isValueOption(arg, "--runtime")) {
+        } else if (takesRuntime(info.command) && isValueOption(arg, "--runtime")) {
             QString name;
             if (!takeValue(arguments, i, "--runtime", "a NAME", name, fail))
                 return;
-            if (!runtimeProfileNamed(name) && name != QLatin1String(HermesRuntime)) {
-                fail(QStringLiteral("unknown runtime '%1' (%2, %3).")
-                         .arg(name, runtimeProfileNames(), QLatin1String(HermesRuntime)));
+            if (!runtimeProfileNamed(name)) {
+                fail(QStringLiteral("unknown runtime '%1' (%2).").arg(name, runtimeProfileNames()));
                 return;
             }
             invocation.runtime = name;
@@ -550,6 +554,8 @@ void parseCommandArguments(Invocation &invocation,
         fail(QStringLiteral("option '%1' needs --runtime hermes.").arg(hermesOption));
         return;
     }
+    if (invocation.runtime == QLatin1String(HermesRuntime))
+        invocation.settings = hermesSettingValues(invocation.hermes);
     if (hermesHome && (invocation.hermesHome.isEmpty() || invocation.project.isEmpty())) {
         fail(QStringLiteral("options '--hermes-home' and '--project' go together: the home holds "
                             "SOUL.md and memories/, the project the files Hermes reads from "

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "hermesrule.h"
+#include "runtime.h"
 
 #include <QByteArray>
 #include <QString>
@@ -27,8 +28,8 @@ struct Invocation
     QString encoding;  // count, stat, diff --encoding NAME
     QString tokenizer; // count --tokenizer FILE
     bool ids = false;  // count --ids
-    // compose, stat, check --runtime NAME: "toolnexus" (the default), "openclaw"
-    // or "hermes".
+    // compose, stat, check, export --runtime NAME: "toolnexus" (the default),
+    // "openclaw", "hermes" or another registered runtime.
     QString runtime = QStringLiteral("toolnexus");
     // compose, stat --rev REV; diff --rev A [--rev B]: commits of DIR's git
     // history, in the order given.
@@ -41,6 +42,8 @@ struct Invocation
     QString hermesHome;
     QString project;
     HermesSettings hermes;
+    // The runtime's settings that the options above give (none: its defaults).
+    RuntimeSettings settings;
     // Bad usage, as one sentence without the "soulc: " prefix; the rest of
     // the invocation is then meaningless.
     QString usageError;

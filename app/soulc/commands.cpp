@@ -4,14 +4,12 @@
 #include "commandline.h"
 #include "composer.h"
 #include "counttext.h"
-#include "hermescommands.h"
 #include "historycounts.h"
 #include "inspection.h"
 #include "lint.h"
-#include "openclawreader.h"
-#include "openclawrule.h"
 #include "output.h"
 #include "personahistory.h"
+#include "reporttext.h"
 #include "runtimeprofile.h"
 #include "runtimesoul.h"
 #include "slotreader.h"
@@ -20,6 +18,7 @@
 #include "souldiff.h"
 #include "soultokens.h"
 #include "tokenizer.h"
+#include "toolnexusreport.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -39,129 +38,6 @@ namespace soul {
 
 namespace {
 
-// Where a lint's file is, as the user named the directory: "personas/ava/SOUL.md".
-QString lintPath(const QString &dir, const Lint &lint)
-{
-    const QString clean = QDir::cleanPath(dir);
-    if (clean == QLatin1String("."))
-        return lint.file;
-    return QDir(clean).filePath(lint.file);
-}
-
-QByteArray lintLine(const QString &file, const Lint &lint)
-{
-    return (file + QStringLiteral(": ") + lintLevelName(lint.level) + QStringLiteral(": ")
-            + lint.message + QLatin1Char('\n'))
-        .toUtf8();
-}
-
-struct LintTally
-{
-    qint64 errors = 0;
-    qint64 warnings = 0;
-    qint64 infos = 0;
-
-    void add(const Lint &lint)
-    {
-        switch (lint.level) {
-        case LintLevel::Error:
-            ++errors;
-            break;
-        case LintLevel::Warning:
-            ++warnings;
-            break;
-        case LintLevel::Info:
-            ++infos;
-            break;
-        }
-    }
-
-    // "1 error, 2 warnings", or "-" when there is nothing.
-    QString text() const
-    {
-        QStringList parts;
-        if (errors > 0)
-            parts.append(plural(errors, "error", "errors"));
-        if (warnings > 0)
-            parts.append(plural(warnings, "warning", "warnings"));
-        if (infos > 0)
-            parts.append(plural(infos, "info", "info"));
-        return parts.isEmpty() ? QStringLiteral("-") : parts.join(QStringLiteral(", "));
-    }
-
-    QJsonObject json() const
-    {
-        return QJsonObject{
-            {QStringLiteral("error"), errors},
-            {QStringLiteral("warning"), warnings},
-            {QStringLiteral("info"), infos},
-        };
-    }
-};
-
-LintTally tallyFor(const QList<Lint> &lints, const QString &file)
-{
-    LintTally tally;
-    for (const Lint &lint : lints) {
-        if (file.isNull() || lint.file == file)
-            tally.add(lint);
-    }
-    return tally;
-}
-
-QString presenceName(SlotPresence presence)
-{
-    switch (presence) {
-    case SlotPresence::Present:
-        return QStringLiteral("present");
-    case SlotPresence::Missing:
-        return QStringLiteral("missing");
-    case SlotPresence::DanglingLink:
-        return QStringLiteral("dangling-link");
-    case SlotPresence::Directory:
-        return QStringLiteral("directory");
-    case SlotPresence::NotRegularFile:
-        return QStringLiteral("not-regular-file");
-    case SlotPresence::Unreadable:
-        return QStringLiteral("unreadable");
-    }
-    return {};
-}
-
-// "0.1%", "95.4%", "119.2%"; "<0.1%" for a small file that would round to nothing.
-QString capPercentText(const SlotFacts &facts)
-{
-    const double percent = facts.capShare() * 100.0;
-    if (facts.size > 0 && percent < 0.05)
-        return QStringLiteral("<0.1%");
-    return QString::number(percent, 'f', 1) + QLatin1Char('%');
-}
-
-// Left-aligned text columns and right-aligned number columns, two spaces apart.
-QByteArray renderTable(const QList<QStringList> &rows, const QList<bool> &alignRight)
-{
-    QList<qsizetype> widths(alignRight.size(), 0);
-    for (const QStringList &row : rows) {
-        for (qsizetype c = 0; c < row.size(); ++c)
-            widths[c] = qMax(widths[c], row.at(c).size());
-    }
-    QString out;
-    for (const QStringList &row : rows) {
-        QString line;
-        for (qsizetype c = 0; c < row.size(); ++c) {
-            if (c > 0)
-                line += QStringLiteral("  ");
-            line += alignRight.at(c) ? row.at(c).rightJustified(widths[c])
-                                     : row.at(c).leftJustified(widths[c]);
-        }
-        // The last column is left-aligned; no padding after it.
-        while (line.endsWith(QLatin1Char(' ')))
-            line.chop(1);
-        out += line + QLatin1Char('\n');
-    }
-    return out.toUtf8();
-}
-
 // The tokenizer `--encoding` names (o200k_base when none), or nullptr after
 // reporting an unknown name.
 std::shared_ptr<const Tokenizer> encodingFor(const Invocation &invocation)
@@ -173,431 +49,63 @@ std::shared_ptr<const Tokenizer> encodingFor(const Invocation &invocation)
     return tokenizer;
 }
 
-// The commit a `--rev` stat is of.
-struct RevisionFacts
-{
-    QString rev;
-    QString shortId;
-    QByteArray id;
-};
-
-QByteArray statText(const Inspection &inspection,
-                    const SoulTokenCounts &tokens,
-                    const RevisionFacts *revision = nullptr)
-{
-    QList<QStringList> rows;
-    rows.append({QStringLiteral("slot"),
-                 QStringLiteral("present"),
-                 QStringLiteral("bytes"),
-                 QStringLiteral("tokens"),
-                 QStringLiteral("% of cap"),
-                 QStringLiteral("truncated"),
-                 QStringLiteral("lints")});
-    int present = 0;
-    int truncated = 0;
-    qint64 bytes = 0;
-    for (int slot = 0; slot < SlotCount; ++slot) {
-        const SlotFacts &facts = inspection.slotFacts[size_t(slot)];
-        const QString lints = tallyFor(inspection.lints, facts.name).text();
-        if (!facts.present()) {
-            const QString presentText = facts.presence == SlotPresence::Missing
-                                            ? QStringLiteral("no")
-                                            : QStringLiteral("skipped");
-            rows.append({facts.name,
-                         presentText,
-                         QStringLiteral("-"),
-                         QStringLiteral("-"),
-                         QStringLiteral("-"),
-                         QStringLiteral("-"),
-                         lints});
-            continue;
-        }
-        ++present;
-        truncated += facts.truncated;
-        bytes += facts.size;
-        rows.append({facts.name,
-                     QStringLiteral("yes"),
-                     formatCount(facts.size),
-                     formatCount(tokens.sections[size_t(slot)]),
-                     capPercentText(facts),
-                     facts.truncated ? QStringLiteral("yes") : QStringLiteral("no"),
-                     lints});
-    }
-    rows.append({QStringLiteral("total"),
-                 QStringLiteral("%1 of %2").arg(present).arg(SlotCount),
-                 formatCount(bytes),
-                 QString(),
-                 QString(),
-                 QString::number(truncated),
-                 tallyFor(inspection.lints, QString()).text()});
-
-    QByteArray out = QStringLiteral("persona  %1\n").arg(inspection.directory).toUtf8();
-    if (revision)
-        out += QStringLiteral("commit   %1 (%2)\n").arg(revision->shortId, revision->rev).toUtf8();
-    out += '\n';
-    out += renderTable(rows, {false, false, true, true, true, false, false});
-    if (!inspection.lints.isEmpty()) {
-        out += '\n';
-        for (const Lint &lint : inspection.lints)
-            out += lintLine(lint.file, lint);
-    }
-    const qint64 soulBytes = inspection.composition.soul.size();
-    out += QStringLiteral("\nsoul     %1 bytes, %2 tokens (%3)\nsha256   %4\n")
-               .arg(formatCount(soulBytes),
-                    formatCount(tokens.soul),
-                    tokens.encoding,
-                    QString::fromLatin1(inspection.soulSha256))
-               .toUtf8();
-    return out;
-}
-
-QJsonValue optionalNumber(bool present, double value)
-{
-    return present ? QJsonValue(value) : QJsonValue(QJsonValue::Null);
-}
-
-QByteArray statJson(const Inspection &inspection,
-                    const SoulTokenCounts &tokens,
-                    const RevisionFacts *revision = nullptr)
-{
-    QJsonArray slots;
-    qint64 present = 0;
-    qint64 truncated = 0;
-    qint64 bytes = 0;
-    for (int slot = 0; slot < SlotCount; ++slot) {
-        const SlotFacts &facts = inspection.slotFacts[size_t(slot)];
-        const bool here = facts.present();
-        present += here;
-        truncated += here && facts.truncated;
-        bytes += here ? facts.size : 0;
-        // Two decimals: enough to tell a file near the cap from one at it.
-        const double percent = std::round(facts.capShare() * 10000.0) / 100.0;
-        slots.append(QJsonObject{
-            {QStringLiteral("name"), facts.name},
-            {QStringLiteral("present"), here},
-            {QStringLiteral("status"), presenceName(facts.presence)},
-            {QStringLiteral("bytes"), optionalNumber(here, double(facts.size))},
-            {QStringLiteral("tokens"), optionalNumber(here, double(tokens.sections[size_t(slot)]))},
-            {QStringLiteral("capPercent"), optionalNumber(here, percent)},
-            {QStringLiteral("truncated"), here && facts.truncated},
-            {QStringLiteral("sha256"),
-             here ? QJsonValue(QString::fromLatin1(facts.sha256)) : QJsonValue()},
-            {QStringLiteral("lints"), tallyFor(inspection.lints, facts.name).json()},
-        });
-    }
-    QJsonArray lints;
-    for (const Lint &lint : inspection.lints) {
-        lints.append(QJsonObject{
-            {QStringLiteral("file"), lint.file},
-            {QStringLiteral("slot"),
-             lint.slot >= 0 ? QJsonValue(slotName(lint.slot)) : QJsonValue()},
-            {QStringLiteral("level"), lintLevelName(lint.level)},
-            {QStringLiteral("code"), lint.code},
-            {QStringLiteral("message"), lint.message},
-        });
-    }
-    const qint64 soulBytes = inspection.composition.soul.size();
-    QJsonObject root{
-        {QStringLiteral("directory"), inspection.directory},
-        {QStringLiteral("capBytes"), inspection.rule.capBytes},
-        {QStringLiteral("encoding"), tokens.encoding},
-        {QStringLiteral("slots"), slots},
-        {QStringLiteral("found"), QJsonArray::fromStringList(inspection.composition.found)},
-        {QStringLiteral("lints"), lints},
-        {QStringLiteral("totals"),
-         QJsonObject{
-             {QStringLiteral("present"), present},
-             {QStringLiteral("bytes"), bytes},
-             {QStringLiteral("truncated"), truncated},
-             {QStringLiteral("lints"), tallyFor(inspection.lints, QString()).json()},
-         }},
-        {QStringLiteral("soul"),
-         QJsonObject{
-             {QStringLiteral("bytes"), soulBytes},
-             {QStringLiteral("tokens"), tokens.soul},
-             {QStringLiteral("sha256"), QString::fromLatin1(inspection.soulSha256)},
-         }},
-    };
-    if (revision) {
-        root.insert(QStringLiteral("commit"),
-                    QJsonObject{
-                        {QStringLiteral("rev"), revision->rev},
-                        {QStringLiteral("id"), QString::fromLatin1(revision->id)},
-                        {QStringLiteral("shortId"), revision->shortId},
-                    });
-    }
-    return QJsonDocument(root).toJson(QJsonDocument::Indented);
-}
-
 RuntimeProfile profileOf(const Invocation &invocation)
 {
-    return runtimeProfileNamed(invocation.runtime).value_or(RuntimeProfile::toolnexus());
+    const RuntimeProfile named
+        = runtimeProfileNamed(invocation.runtime).value_or(RuntimeProfile::toolnexus());
+    return RuntimeProfile::of(named.runtime, invocation.settings);
 }
 
-// Everything stat and check say about a folder under OpenClaw.
-struct OpenClawReport
+// Where the runtime reads the persona: DIR, or a runtime's home and the
+// project it runs in.
+RuntimeInput inputOf(const Invocation &invocation)
 {
-    QString directory;
-    OpenClawInput input;
-    OpenClawComposition composition;
-    QList<Lint> lints;
-};
-
-Result<OpenClawReport> openClawReport(const QString &dir, const RuntimeProfile &profile)
-{
-    if (const QString problem = checkDirectory(dir); !problem.isEmpty())
-        return Result<OpenClawReport>::failure(problem);
-    OpenClawReport report;
-    report.input = readOpenClawDirectory(dir);
-    report.directory = report.input.dir;
-    report.composition = composeOpenClaw(report.input, profile.openClaw);
-    report.lints = lintOpenClaw(dir, report.input, report.composition);
-    return report;
+    RuntimeInput input;
+    input.home = invocation.hermesHome;
+    input.project = invocation.project;
+    input.dir = invocation.hermesHome.isEmpty() ? invocation.arguments.at(0) : invocation.project;
+    return input;
 }
 
-// One row of `soulc stat --runtime openclaw`.
-struct OpenClawRow
+// `bytes` to -o FILE (atomically), else to standard output.
+int writeResult(const Invocation &invocation, QByteArrayView bytes)
 {
-    QString name;
-    QString status;      // read, missing, unreadable, absent, not-loaded
-    bool loaded = false; // OpenClaw 2026.9 reads this name at all
-    const OpenClawFileFigures *figures = nullptr;
-    qsizetype raw = 0; // for files it does not load
-};
-
-QList<OpenClawRow> openClawRows(const QString &dir, const OpenClawReport &report)
-{
-    QList<OpenClawRow> rows;
-    const QStringList loaded = openClawFileOrder();
-    QStringList names = loaded;
-    names << QStringLiteral("TOOLS.md") << QStringLiteral("HEARTBEAT.md");
-    for (const QString &name : std::as_const(names)) {
-        OpenClawRow row;
-        row.name = name;
-        row.loaded = loaded.contains(name);
-        for (const OpenClawFileFigures &figures : report.composition.files) {
-            if (figures.name == name)
-                row.figures = &figures;
-        }
-        if (row.figures) {
-            switch (row.figures->kind) {
-            case OpenClawEntry::Kind::Content:
-                row.status = QStringLiteral("read");
-                break;
-            case OpenClawEntry::Kind::Missing:
-                row.status = QStringLiteral("missing");
-                break;
-            case OpenClawEntry::Kind::Unreadable:
-                row.status = QStringLiteral("unreadable");
-                break;
-            }
-        } else if (!row.loaded) {
-            const OpenClawEntry entry = readOpenClawFile(QDir(dir).filePath(name), name);
-            row.status = entry.kind == OpenClawEntry::Kind::Missing ? QStringLiteral("absent")
-                                                                    : QStringLiteral("not-loaded");
-            row.raw = jsTrimmedEnd(entry.text).size();
-        } else {
-            row.status = QStringLiteral("absent");
-        }
-        rows.append(row);
+    if (!invocation.output.isEmpty()) {
+        const Status written = writeFileAtomically(invocation.output, bytes);
+        if (!written)
+            return fail(written.error());
+        warnIfAny(written.warning());
+        return ExitSuccess;
     }
-    return rows;
+    return writeStandardOutput(bytes);
 }
 
-QString sha256Hex(const QByteArray &bytes)
+QByteArray foundLines(const QStringList &names)
 {
-    return QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
-}
-
-QByteArray openClawStatText(const QString &dir,
-                            const OpenClawReport &report,
-                            const Tokenizer &tokenizer)
-{
-    const OpenClawComposition &c = report.composition;
-    const QString dash = QStringLiteral("-");
-    QList<QStringList> table;
-    table.append({QStringLiteral("file"),
-                  QStringLiteral("status"),
-                  QStringLiteral("chars"),
-                  QStringLiteral("injected"),
-                  QStringLiteral("limit"),
-                  QStringLiteral("truncated"),
-                  QStringLiteral("lints")});
-    qint64 raw = 0;
-    qint64 truncated = 0;
-    for (const OpenClawRow &row : openClawRows(dir, report)) {
-        const QString lints = tallyFor(report.lints, row.name).text();
-        if (!row.figures) {
-            table.append({row.name,
-                          row.status == QLatin1String("not-loaded") ? QStringLiteral("not loaded")
-                                                                    : row.status,
-                          row.status == QLatin1String("absent") ? dash : formatCount(row.raw),
-                          dash,
-                          dash,
-                          dash,
-                          lints});
-            continue;
-        }
-        const OpenClawFileFigures &f = *row.figures;
-        const bool missing = f.kind == OpenClawEntry::Kind::Missing;
-        raw += f.raw;
-        truncated += f.truncated;
-        table.append({row.name,
-                      row.status,
-                      missing ? dash : formatCount(f.raw),
-                      formatCount(f.injected),
-                      formatCount(f.limit),
-                      missing ? dash : (f.truncated ? QStringLiteral("yes") : QStringLiteral("no")),
-                      lints});
-    }
-    table.append({QStringLiteral("total"),
-                  QString(),
-                  formatCount(raw),
-                  formatCount(c.totalInjected),
-                  formatCount(c.totalLimit),
-                  QString::number(truncated),
-                  tallyFor(report.lints, QString()).text()});
-    QByteArray out = QStringLiteral("persona  %1\nruntime  OpenClaw 2026.9 (bootstrapMaxChars %2, "
-                                    "bootstrapTotalMaxChars %3)\n\n")
-                         .arg(report.directory,
-                              formatCount(OpenClawSettings().maxChars()),
-                              formatCount(c.totalLimit))
-                         .toUtf8();
-    out += renderTable(table, {false, false, true, true, true, false, false});
-    if (!report.lints.isEmpty()) {
-        out += '\n';
-        for (const Lint &lint : report.lints)
-            out += lintLine(lint.file.isEmpty() ? report.directory : lint.file, lint);
-    }
-    const QByteArray bytes = c.section.toUtf8();
-    out += QStringLiteral("\nsection  %1 characters, %2 bytes, %3 tokens (%4)\nsha256   %5\n")
-               .arg(formatCount(c.section.size()),
-                    formatCount(bytes.size()),
-                    formatCount(tokenizer.count(bytes)),
-                    tokenizer.name(),
-                    sha256Hex(bytes))
-               .toUtf8();
-    return out;
-}
-
-QByteArray openClawStatJson(const QString &dir,
-                            const OpenClawReport &report,
-                            const Tokenizer &tokenizer)
-{
-    const OpenClawComposition &c = report.composition;
-    QJsonArray files;
-    qint64 raw = 0;
-    qint64 truncated = 0;
-    for (const OpenClawRow &row : openClawRows(dir, report)) {
-        QJsonObject file{
-            {QStringLiteral("name"), row.name},
-            {QStringLiteral("status"), row.status},
-            {QStringLiteral("loadedByRuntime"), row.loaded},
-            {QStringLiteral("lints"), tallyFor(report.lints, row.name).json()},
-        };
-        if (row.figures) {
-            const OpenClawFileFigures &f = *row.figures;
-            raw += f.raw;
-            truncated += f.truncated;
-            file.insert(QStringLiteral("path"), f.path);
-            file.insert(QStringLiteral("rawChars"), f.raw);
-            file.insert(QStringLiteral("injectedChars"), f.injected);
-            file.insert(QStringLiteral("injected"), f.injectedAny);
-            file.insert(QStringLiteral("limit"), f.limit);
-            file.insert(QStringLiteral("truncated"), f.truncated);
-            file.insert(QStringLiteral("nearLimit"), f.nearLimit);
-            if (f.cut.truncated) {
-                file.insert(QStringLiteral("keptHead"), f.cut.head.length);
-                file.insert(QStringLiteral("keptTail"), f.cut.tail.length);
-                if (f.name == QLatin1String("AGENTS.md")) {
-                    file.insert(QStringLiteral("digestChars"), f.cut.digestLength);
-                    file.insert(QStringLiteral("omittedPolicyLines"), f.cut.omittedPolicyLines);
-                }
-            }
-        } else {
-            file.insert(QStringLiteral("rawChars"),
-                        row.status == QLatin1String("absent") ? QJsonValue() : QJsonValue(row.raw));
-            file.insert(QStringLiteral("injectedChars"), 0);
-            file.insert(QStringLiteral("injected"), false);
-            file.insert(QStringLiteral("truncated"), false);
-        }
-        files.append(file);
-    }
-    QJsonArray lints;
-    for (const Lint &lint : report.lints) {
-        lints.append(QJsonObject{
-            {QStringLiteral("file"), lint.file},
-            {QStringLiteral("level"), lintLevelName(lint.level)},
-            {QStringLiteral("code"), lint.code},
-            {QStringLiteral("message"), lint.message},
-        });
-    }
-    const QByteArray bytes = c.section.toUtf8();
-    const QJsonObject root{
-        {QStringLiteral("directory"), report.directory},
-        {QStringLiteral("runtime"), QStringLiteral("openclaw")},
-        {QStringLiteral("runtimeName"), QStringLiteral("OpenClaw 2026.9")},
-        {QStringLiteral("settings"),
-         QJsonObject{
-             {QStringLiteral("bootstrapMaxChars"), OpenClawSettings().maxChars()},
-             {QStringLiteral("bootstrapTotalMaxChars"), c.totalLimit},
-         }},
-        {QStringLiteral("files"), files},
-        {QStringLiteral("lints"), lints},
-        {QStringLiteral("totals"),
-         QJsonObject{
-             {QStringLiteral("rawChars"), raw},
-             {QStringLiteral("injectedChars"), c.totalInjected},
-             {QStringLiteral("totalMaxChars"), c.totalLimit},
-             {QStringLiteral("nearLimit"), c.totalNearLimit},
-             {QStringLiteral("truncated"), truncated},
-             {QStringLiteral("lints"), tallyFor(report.lints, QString()).json()},
-         }},
-        {QStringLiteral("notice"), c.notice},
-        {QStringLiteral("bootstrapPending"), c.bootstrapPending},
-        {QStringLiteral("section"),
-         QJsonObject{
-             {QStringLiteral("chars"), c.section.size()},
-             {QStringLiteral("bytes"), bytes.size()},
-             {QStringLiteral("encoding"), tokenizer.name()},
-             {QStringLiteral("tokens"), tokenizer.count(bytes)},
-             {QStringLiteral("sha256"), sha256Hex(bytes)},
-         }},
-    };
-    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+    QByteArray found;
+    for (const QString &name : names)
+        found += name.toUtf8() + '\n';
+    return found;
 }
 
 int runCompose(const Invocation &invocation)
 {
-    const QString &dir = invocation.arguments.at(0);
+    const RuntimeProfile profile = profileOf(invocation);
+    const RuntimeInput input = inputOf(invocation);
+    if (!profile.sectioned()) {
+        // Composed whole: under its budgets a runtime's text is at most a few
+        // hundred KB.
+        const Result<RuntimeComposition> composition = profile.runtime->compose(input,
+                                                                                profile.settings);
+        if (!composition)
+            return fail(composition.error());
+        return writeResult(invocation,
+                           invocation.found ? foundLines(composition->found)
+                                            : composition->text.toUtf8());
+    }
+    const QString &dir = input.dir;
     if (const QString problem = checkDirectory(dir); !problem.isEmpty())
         return fail(problem);
-    const RuntimeProfile profile = profileOf(invocation);
-    if (profile.runtime == Runtime::OpenClaw) {
-        QByteArray section;
-        QStringList names;
-        composeDirectoryTo(
-            dir,
-            [&section](QByteArrayView piece) {
-                section += piece;
-                return true;
-            },
-            profile,
-            &names);
-        QByteArray found;
-        for (const QString &name : std::as_const(names))
-            found += name.toUtf8() + '\n';
-        const QByteArrayView bytes = invocation.found ? QByteArrayView(found)
-                                                      : QByteArrayView(section);
-        if (!invocation.output.isEmpty()) {
-            const Status written = writeFileAtomically(invocation.output, bytes);
-            if (!written)
-                return fail(written.error());
-            warnIfAny(written.warning());
-            return ExitSuccess;
-        }
-        return writeStandardOutput(bytes);
-    }
     if (!invocation.found && invocation.output.isEmpty()) {
         // Streamed slot by slot: memory stays at one slot however large the
         // persona, and no copy of the whole soul is ever made.
@@ -615,21 +123,8 @@ int runCompose(const Invocation &invocation)
     }
     // A file is written whole (atomically), so it needs the whole soul.
     const Composition composition = composeDirectory(dir, profile.rule);
-    QByteArray found;
-    if (invocation.found) {
-        for (const QString &name : composition.found)
-            found += name.toUtf8() + '\n';
-    }
-    const QByteArrayView bytes = invocation.found ? QByteArrayView(found)
-                                                  : QByteArrayView(composition.soul);
-    if (!invocation.output.isEmpty()) {
-        const Status written = writeFileAtomically(invocation.output, bytes);
-        if (!written)
-            return fail(written.error());
-        warnIfAny(written.warning());
-        return ExitSuccess;
-    }
-    return writeStandardOutput(bytes);
+    return writeResult(invocation,
+                       invocation.found ? foundLines(composition.found) : composition.soul);
 }
 
 int runStat(const Invocation &invocation)
@@ -638,22 +133,13 @@ int runStat(const Invocation &invocation)
     if (!tokenizer)
         return ExitFailure;
     const RuntimeProfile profile = profileOf(invocation);
-    if (profile.runtime == Runtime::OpenClaw) {
-        const QString &dir = invocation.arguments.at(0);
-        const Result<OpenClawReport> report = openClawReport(dir, profile);
-        if (!report)
-            return fail(report.error());
-        return writeStandardOutput(invocation.json ? openClawStatJson(dir, *report, *tokenizer)
-                                                   : openClawStatText(dir, *report, *tokenizer));
-    }
-    const Result<Inspection> inspection = inspectDirectory(invocation.arguments.at(0),
-                                                           profile.rule,
-                                                           true);
-    if (!inspection)
-        return fail(inspection.error());
-    const SoulTokenCounts tokens = countSoulTokens(inspection->composition, *tokenizer);
-    return writeStandardOutput(invocation.json ? statJson(*inspection, tokens)
-                                               : statText(*inspection, tokens));
+    const Result<QByteArray> report = profile.runtime->statReport(inputOf(invocation),
+                                                                  profile.settings,
+                                                                  *tokenizer,
+                                                                  invocation.json);
+    if (!report)
+        return fail(report.error());
+    return writeStandardOutput(*report);
 }
 
 // All of standard input.
@@ -743,43 +229,32 @@ int runCount(const Invocation &invocation)
 
 int runCheck(const Invocation &invocation)
 {
-    const QString &dir = invocation.arguments.at(0);
     const RuntimeProfile profile = profileOf(invocation);
-    if (profile.runtime == Runtime::OpenClaw) {
-        const Result<OpenClawReport> report = openClawReport(dir, profile);
-        if (!report)
-            return fail(report.error());
-        QByteArray out;
-        for (const Lint &lint : report->lints)
-            out += lintLine(lint.file.isEmpty() ? QDir::cleanPath(dir) : lintPath(dir, lint), lint);
-        bool truncated = false;
-        for (const OpenClawFileFigures &figures : report->composition.files)
-            truncated = truncated || figures.truncated;
-        if (const int status = writeStandardOutput(out); status != ExitSuccess)
-            return status;
-        return truncated || hasErrors(report->lints) ? ExitProblems : ExitSuccess;
-    }
-    const Result<Inspection> inspection = inspectDirectory(dir, profile.rule, false);
-    if (!inspection)
-        return fail(inspection.error());
+    const RuntimeInput input = inputOf(invocation);
+    const Result<RuntimeComposition> composition = profile.runtime->compose(input, profile.settings);
+    if (!composition)
+        return fail(composition.error());
     QByteArray out;
-    for (const Lint &lint : inspection->lints)
-        out += lintLine(lintPath(dir, lint), lint);
-    bool truncated = false;
-    for (const SlotFacts &facts : inspection->slotFacts)
-        truncated = truncated || (facts.present() && facts.truncated);
+    for (const Lint &lint : composition->lints)
+        out += lintLine(profile.runtime->lintLocation(input, lint), lint);
     if (const int status = writeStandardOutput(out); status != ExitSuccess)
         return status;
-    return truncated || hasErrors(inspection->lints) ? ExitProblems : ExitSuccess;
+    return composition->problems || hasErrors(composition->lints) ? ExitProblems : ExitSuccess;
 }
 
 int runExport(const Invocation &invocation)
 {
-    const Result<Snapshot> snapshot = takeSnapshot(invocation.arguments.at(0),
-                                                   profileOf(invocation).rule);
+    const RuntimeProfile profile = profileOf(invocation);
+    const RuntimeInput input = inputOf(invocation);
+    const Result<Snapshot> snapshot = profile.sectioned() ? takeSnapshot(input.dir, profile.rule)
+                                                          : takeRuntimeSnapshot(input,
+                                                                                *profile.runtime,
+                                                                                profile.settings);
     if (!snapshot)
         return fail(snapshot.error());
-    const Status written = writeSnapshot(*snapshot, invocation.arguments.at(1), invocation.force);
+    const Status written = writeSnapshot(*snapshot,
+                                         invocation.arguments.constLast(),
+                                         invocation.force);
     if (!written)
         return fail(written.error());
     warnIfAny(written.warning());
@@ -975,8 +450,8 @@ int runStatRevision(const Invocation &invocation)
     }
     const RevisionFacts facts{invocation.revs.at(0), revision->commit.shortId, revision->commit.id};
     const SoulTokenCounts tokens = countSoulTokens(inspection.composition, *tokenizer);
-    return writeStandardOutput(invocation.json ? statJson(inspection, tokens, &facts)
-                                               : statText(inspection, tokens, &facts));
+    return writeStandardOutput(invocation.json ? toolnexusStatJson(inspection, tokens, &facts)
+                                               : toolnexusStatText(inspection, tokens, &facts));
 }
 
 // "+42", "-3", "0".
@@ -1153,18 +628,6 @@ int runInvocation(const Invocation &invocation)
         return writeStandardOutput(versionText());
     if (invocation.help)
         return writeStandardOutput(helpText(invocation.command));
-    if (invocation.runtime == QLatin1String("hermes")) {
-        switch (invocation.command) {
-        case Command::Compose:
-            return runHermesCompose(invocation);
-        case Command::Stat:
-            return runHermesStat(invocation);
-        case Command::Check:
-            return runHermesCheck(invocation);
-        default:
-            break;
-        }
-    }
     switch (invocation.command) {
     case Command::Compose:
         return invocation.revs.isEmpty() ? runCompose(invocation) : runComposeRevision(invocation);

@@ -16,7 +16,7 @@ const ComposeRule &ComposeRule::toolnexus()
         r.sectionPrefix = QByteArray(SectionPrefix);
         r.sectionHeadEnd = QByteArray(SectionHeadEnd);
         r.sectionJoin = QByteArray(SectionJoin);
-        r.nearPercent = 85;
+        r.nearPercent = NearPercent;
         return r;
     }();
     return rule;

@@ -20,6 +20,10 @@
 // says how those files are composed.
 namespace soul {
 
+// The share of a cap or budget, in percent, at or above which a file (or a
+// total) is near it: the meters and lints of every runtime.
+inline constexpr int NearPercent = 85;
+
 struct ComposeRule
 {
     // Slots composed, in the order their sections follow each other; a slot
@@ -37,7 +41,7 @@ struct ComposeRule
     QByteArray sectionJoin;
     // At or above this percentage of the cap (rounded up to a whole byte) a
     // file is near the cap.
-    int nearPercent = 85;
+    int nearPercent = NearPercent;
 
     // Today's toolnexus rule: the only place its numbers are written.
     static const ComposeRule &toolnexus();

@@ -1,5 +1,7 @@
 #include "composedirectory.h"
 
+#include <QFileInfo>
+
 #include "slotreader.h"
 
 namespace soul {
@@ -44,6 +46,20 @@ Composition composeDirectory(const QString &dir, const ComposeRule &rule)
             appendSection(result, slot, read.bytes, rule);
     }
     return result;
+}
+
+QString checkDirectory(const QString &dir)
+{
+    const QFileInfo info(dir);
+    if (!info.exists())
+        return QStringLiteral("%1: no such directory. Check the path.").arg(dir);
+    if (!info.isDir())
+        return QStringLiteral("%1: not a directory. Give the folder that holds the persona's "
+                              "Markdown files.")
+            .arg(dir);
+    if (!info.isReadable() || !info.isExecutable())
+        return QStringLiteral("%1: permission denied. Make the directory readable.").arg(dir);
+    return {};
 }
 
 } // namespace soul

@@ -24,4 +24,7 @@ bool composeDirectoryTo(const QString &dir,
                         const ComposeRule &rule,
                         QStringList *found = nullptr);
 
+// A sentence when `dir` is not a usable persona directory, else empty.
+QString checkDirectory(const QString &dir);
+
 } // namespace soul

@@ -28,9 +28,19 @@ QString snapshotFileName(const QString &personaName, const QDateTime &createdAtU
 Result<QString> freezeSnapshot(const QString &personaDir,
                                const QString &snapshotsDir,
                                const QDateTime &at,
-                               const HeldReads &held)
+                               const HeldReads &held,
+                               const Runtime *runtime,
+                               const RuntimeSettings &settings)
 {
-    Result<Snapshot> snapshot = takeSnapshot(personaDir, ComposeRule::toolnexus(), nullptr, held);
+    RuntimeInput input;
+    input.dir = personaDir;
+    Result<Snapshot> snapshot = runtime && !runtime->sectionRule()
+                                    ? takeRuntimeSnapshot(input, *runtime, settings)
+                                    : takeSnapshot(personaDir,
+                                                   runtime ? *runtime->sectionRule()
+                                                           : ComposeRule::toolnexus(),
+                                                   nullptr,
+                                                   held);
     if (!snapshot)
         return Result<QString>::failure(snapshot.error());
     if (at.isValid())

@@ -24,11 +24,14 @@ QString snapshotFileName(const QString &personaName, const QDateTime &createdAtU
 // the disk did not confirm it), or a sentence naming the folder or file that
 // failed. `at`, when valid, stands for the current
 // time (the manifest's createdAt and the name). Files still as `held` has
-// them are not read again (inspectDirectory()).
+// them are not read again (inspectDirectory()). With `runtime`, the snapshot
+// is of what that runtime injects by `settings` (toolnexus's soul without).
 Result<QString> freezeSnapshot(const QString &personaDir,
                                const QString &snapshotsDir,
                                const QDateTime &at = {},
-                               const HeldReads &held = {});
+                               const HeldReads &held = {},
+                               const Runtime *runtime = nullptr,
+                               const RuntimeSettings &settings = {});
 
 // The souls frozen from persona `personaName` in `snapshotsDir`, newest
 // first (by the time in their names), at most `limit`.

@@ -89,20 +89,6 @@ SlotFacts factsOfBytes(int slot, QByteArrayView bytes, const ComposeRule &rule)
     return facts;
 }
 
-QString checkDirectory(const QString &dir)
-{
-    const QFileInfo info(dir);
-    if (!info.exists())
-        return QStringLiteral("%1: no such directory. Check the path.").arg(dir);
-    if (!info.isDir())
-        return QStringLiteral("%1: not a directory. Give the folder that holds the persona's "
-                              "Markdown files.")
-            .arg(dir);
-    if (!info.isReadable() || !info.isExecutable())
-        return QStringLiteral("%1: permission denied. Make the directory readable.").arg(dir);
-    return {};
-}
-
 Result<Inspection> inspectDirectory(const QString &dir,
                                     const ComposeRule &rule,
                                     bool digests,

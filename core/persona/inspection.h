@@ -1,5 +1,6 @@
 #pragma once
 
+#include "composedirectory.h"
 #include "composer.h"
 #include "encodingfacts.h"
 #include "lint.h"
@@ -92,9 +93,6 @@ Inspection inspectReads(const QString &label,
                         const QStringList &entries,
                         bool memoryFolder,
                         const ComposeRule &rule);
-
-// A sentence when `dir` is not a usable persona directory, else empty.
-QString checkDirectory(const QString &dir);
 
 // About 4 bytes a token for English prose; marked approximate wherever shown.
 qint64 approximateTokens(qint64 soulBytes);

@@ -2,6 +2,7 @@
 
 #include "atomicwrite.h"
 
+#include <QCryptographicHash>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -37,6 +38,26 @@ void addSectionLayout(QJsonObject &manifest, const Composition &c)
 
 QJsonObject Snapshot::manifest() const
 {
+    if (ofRuntime()) {
+        return QJsonObject{
+            {QStringLiteral("format"), QLatin1String(ManifestFormat)},
+            {QStringLiteral("version"), ManifestVersion},
+            {QStringLiteral("schema"), ManifestSchema},
+            {QStringLiteral("createdAt"), createdAt.toString(Qt::ISODateWithMs)},
+            {QStringLiteral("directory"), inspection.directory},
+            {QStringLiteral("runtime"), runtimePart},
+            {QStringLiteral("found"), QJsonArray::fromStringList(runtimeFound)},
+            {QStringLiteral("soul"),
+             QJsonObject{
+                 {QStringLiteral("bytes"), qint64(runtimeText.size())},
+                 {QStringLiteral("tokens"), tokens.soul},
+                 {QStringLiteral("encoding"), tokens.encoding},
+                 {QStringLiteral("sha256"),
+                  QString::fromLatin1(
+                      QCryptographicHash::hash(runtimeText, QCryptographicHash::Sha256).toHex())},
+             }},
+        };
+    }
     QJsonArray files;
     for (int slot = 0; slot < SlotCount; ++slot) {
         const SlotFacts &facts = inspection.slotFacts[size_t(slot)];
@@ -91,6 +112,28 @@ Result<Snapshot> takeSnapshot(const QString &dir,
     const std::shared_ptr<const Tokenizer> fallback = tokenizer ? nullptr : Tokenizer::builtin(u"");
     snapshot.tokens = countSoulTokens(snapshot.inspection.composition,
                                       tokenizer ? *tokenizer : *fallback);
+    return snapshot;
+}
+
+Result<Snapshot> takeRuntimeSnapshot(const RuntimeInput &input,
+                                     const Runtime &runtime,
+                                     const RuntimeSettings &settings,
+                                     const Tokenizer *tokenizer)
+{
+    const QDateTime createdAt = QDateTime::currentDateTimeUtc();
+    Result<RuntimeComposition> composition = runtime.compose(input, settings);
+    if (!composition)
+        return Result<Snapshot>::failure(composition.error());
+    Snapshot snapshot;
+    snapshot.createdAt = createdAt;
+    snapshot.inspection.directory = QFileInfo(input.dir).absoluteFilePath();
+    snapshot.runtimeText = composition->text.toUtf8();
+    snapshot.runtimePart = composition->manifest;
+    snapshot.runtimeFound = composition->found;
+    const std::shared_ptr<const Tokenizer> fallback = tokenizer ? nullptr : Tokenizer::builtin(u"");
+    const Tokenizer &counter = tokenizer ? *tokenizer : *fallback;
+    snapshot.tokens.encoding = counter.name();
+    snapshot.tokens.soul = counter.count(snapshot.runtimeText);
     return snapshot;
 }
 

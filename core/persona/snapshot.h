@@ -2,6 +2,7 @@
 
 #include "inspection.h"
 #include "result.h"
+#include "runtime.h"
 #include "soultokens.h"
 
 #include <QDateTime>
@@ -24,7 +25,18 @@ struct Snapshot
     QDateTime createdAt; // UTC
     SoulTokenCounts tokens;
 
-    const QByteArray &soul() const { return inspection.composition.soul; }
+    // A runtime whose text is not the rule's sections (OpenClaw, Hermes): its
+    // text, its part of the manifest (Runtime::compose()), the files it
+    // injected and the text's tokens. Empty for the rule's soul.
+    QByteArray runtimeText;
+    QJsonObject runtimePart;
+    QStringList runtimeFound;
+
+    bool ofRuntime() const { return !runtimePart.isEmpty(); }
+    const QByteArray &soul() const
+    {
+        return ofRuntime() ? runtimeText : inspection.composition.soul;
+    }
     QJsonObject manifest() const;
 };
 
@@ -37,6 +49,14 @@ Result<Snapshot> takeSnapshot(const QString &dir,
                               const ComposeRule &rule,
                               const Tokenizer *tokenizer = nullptr,
                               const HeldReads &held = {});
+
+// What `runtime` injects from `input` by `settings`, frozen: its text, and a
+// manifest that names the runtime, its settings and what it kept of each
+// file. Token counts with `tokenizer`, or o200k_base when it is null.
+Result<Snapshot> takeRuntimeSnapshot(const RuntimeInput &input,
+                                     const Runtime &runtime,
+                                     const RuntimeSettings &settings,
+                                     const Tokenizer *tokenizer = nullptr);
 
 // "OUT" -> "OUT.manifest.json"
 QString manifestPathFor(const QString &soulPath);

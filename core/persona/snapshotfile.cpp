@@ -110,6 +110,16 @@ Result<Manifest> readManifest(const QString &soulPath)
                               .arg(m.schema)
                               .arg(ManifestSchema));
     }
+    // A snapshot of what another runtime injects has no toolnexus sections to
+    // compare one by one.
+    if (const QJsonObject runtime = manifest.value(QStringLiteral("runtime")).toObject();
+        !runtime.isEmpty()) {
+        return R::failure(
+            QStringLiteral("%1: a snapshot of what %2 injects, not of the toolnexus soul, "
+                           "which is what this comparison reads. Choose toolnexus in the "
+                           "preview and freeze again to compare here.")
+                .arg(m.path, runtime.value(QStringLiteral("runtimeName")).toString()));
+    }
     m.bytes = soulFacts.value(QStringLiteral("bytes")).toInteger(-1);
     for (const QJsonValue &name : manifest.value(QStringLiteral("found")).toArray())
         m.found.append(name.toString());

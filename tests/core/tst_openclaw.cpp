@@ -3,6 +3,7 @@
 #include "inspection.h"
 #include "lint.h"
 #include "openclawexamples.h"
+#include "openclawlint.h"
 #include "openclawreader.h"
 #include "openclawrule.h"
 #include "testfiles.h"

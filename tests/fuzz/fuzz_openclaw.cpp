@@ -15,6 +15,7 @@
 #include "fuzzsupport.h"
 
 #include "lint.h"
+#include "openclawlint.h"
 #include "openclawreader.h"
 #include "openclawrule.h"
 

@@ -225,7 +225,7 @@ void tst_RuntimeProfile::chooseOpenClaw()
     PreviewPanel *panel = window()->previewPanel();
     const quint64 before = panel->runtimeComposer()->shownGeneration();
     panel->runtimeChooser()->setCurrentIndex(openClawIndex(panel->runtimeChooser()));
-    QCOMPARE(panel->runtimeProfile().runtime, Runtime::OpenClaw);
+    QCOMPARE(panel->runtimeProfile().id(), QStringLiteral("openclaw"));
     QTRY_VERIFY(panel->runtimeComposer()->shownGeneration() > before
                 && !panel->runtimeComposer()->busy());
 }
@@ -252,10 +252,10 @@ void tst_RuntimeProfile::switchingShowsWhatSoulcComposes()
     QVERIFY(!panel->runtimeText()->isVisible());
 
     chooseOpenClaw();
-    QTRY_VERIFY(panel->maxCharsBox()->isVisible());
+    QTRY_VERIFY(panel->settingBox(QStringLiteral("bootstrapMaxChars"))->isVisible());
     const QByteArray expected = soulcCompose();
     QVERIFY(!expected.isEmpty());
-    const QString section = panel->runtimeComposer()->composition().section;
+    const QString section = panel->runtimeComposer()->composition().text;
     QCOMPARE(section.toUtf8(), expected);
     QVERIFY(section.contains(QStringLiteral("[Policy digest from AGENTS.md]")));
     QVERIFY(!section.contains(QStringLiteral("calculator")));
@@ -263,8 +263,10 @@ void tst_RuntimeProfile::switchingShowsWhatSoulcComposes()
     QVERIFY(!panel->preview()->isVisible());
     QCOMPARE(panel->runtimeText()->toPlainText(),
              SoulPreview::displayText(QString::fromUtf8(expected), false));
-    QCOMPARE(panel->maxCharsBox()->value(), OpenClawSettings::DefaultMaxChars);
-    QCOMPARE(panel->totalMaxCharsBox()->value(), OpenClawSettings::DefaultTotalMaxChars);
+    QCOMPARE(panel->settingBox(QStringLiteral("bootstrapMaxChars"))->value(),
+             OpenClawSettings::DefaultMaxChars);
+    QCOMPARE(panel->settingBox(QStringLiteral("bootstrapTotalMaxChars"))->value(),
+             OpenClawSettings::DefaultTotalMaxChars);
 
     // Back to toolnexus: the soul preview again, and the panes unmarked.
     panel->runtimeChooser()->setCurrentIndex(0);
@@ -276,17 +278,17 @@ void tst_RuntimeProfile::chosenRuntimeIsRemembered()
 {
     openWindow();
     chooseOpenClaw();
-    window()->previewPanel()->maxCharsBox()->setValue(12000);
+    window()->previewPanel()->settingBox(QStringLiteral("bootstrapMaxChars"))->setValue(12000);
     m_fixture.close();
 
     openWindow();
     PreviewPanel *panel = window()->previewPanel();
     QCOMPARE(panel->runtimeChooser()->currentData().toString(), QStringLiteral("openclaw"));
-    QCOMPARE(panel->runtimeProfile().openClaw.maxChars(), 12000);
+    QCOMPARE(OpenClawSettings::from(panel->runtimeProfile().settings).maxChars(), 12000);
     QTRY_VERIFY(!panel->runtimeComposer()->busy()
-                && !panel->runtimeComposer()->composition().section.isEmpty());
+                && !panel->runtimeComposer()->composition().text.isEmpty());
     const OpenClawSettings settings{12000, OpenClawSettings::DefaultTotalMaxChars};
-    QCOMPARE(panel->runtimeComposer()->composition().section,
+    QCOMPARE(panel->runtimeComposer()->composition().text,
              composeOpenClaw(readOpenClawDirectory(m_fixture.dir()), settings).section);
 }
 
@@ -408,12 +410,12 @@ void tst_RuntimeProfile::typingUpdatesTheOpenClawPreview()
     QTRY_VERIFY(panel->runtimeText()->toPlainText().contains(QStringLiteral("zephyrine")));
     QTRY_VERIFY(!panel->runtimeComposer()->busy());
     QCOMPARE(panel->runtimeText()->toPlainText(),
-             SoulPreview::displayText(panel->runtimeComposer()->composition().section, false));
+             SoulPreview::displayText(panel->runtimeComposer()->composition().text, false));
 
     // What is on disk does not have it yet.
     panel->unsavedToggle()->setChecked(false);
     QTRY_VERIFY(!panel->runtimeText()->toPlainText().contains(QStringLiteral("zephyrine")));
-    QCOMPARE(panel->runtimeComposer()->composition().section.toUtf8(), soulcCompose());
+    QCOMPARE(panel->runtimeComposer()->composition().text.toUtf8(), soulcCompose());
 }
 
 void tst_RuntimeProfile::cutPaneMarksFollowTheRule_data()
@@ -490,10 +492,10 @@ void tst_RuntimeProfile::paneHintFollowsTheSettings()
 
     chooseOpenClaw();
     PreviewPanel *panel = window()->previewPanel();
-    panel->maxCharsBox()->setValue(40000);
+    panel->settingBox(QStringLiteral("bootstrapMaxChars"))->setValue(40000);
     QTRY_VERIFY2(!lints->text().contains(QStringLiteral("OpenClaw keeps only about")),
                  qPrintable(lints->text()));
-    panel->maxCharsBox()->setValue(12000);
+    panel->settingBox(QStringLiteral("bootstrapMaxChars"))->setValue(12000);
     QTRY_VERIFY2(lints->text().contains(hint(12000)), qPrintable(lints->text()));
 
     // Back to toolnexus, the hint keeps the settings chosen, here and after a
@@ -521,7 +523,7 @@ void tst_RuntimeProfile::tokensOfWhatOpenClawInjects()
                     && composer->encodingName() == encoding);
         const std::shared_ptr<const Tokenizer> tokenizer = Tokenizer::builtin(encoding);
         QVERIFY(tokenizer);
-        const QString section = composer->composition().section;
+        const QString section = composer->composition().text;
         QCOMPARE(composer->sectionTokens(), tokenizer->count(section.toUtf8()));
         QVERIFY2(panel->runtimeTotalsLabel()->text().contains(
                      QStringLiteral("%1 tokens (%2)")
@@ -530,7 +532,10 @@ void tst_RuntimeProfile::tokensOfWhatOpenClawInjects()
 
         // Each file's text is what stands under its "## path" header, up to the
         // next file's header.
-        const QList<OpenClawFileFigures> &files = composer->composition().files;
+        const OpenClawComposition reference = composeOpenClaw(
+            readOpenClawDirectory(m_fixture.dir()));
+        QCOMPARE(section, reference.section);
+        const QList<OpenClawFileFigures> &files = reference.files;
         int counted = 0;
         for (qsizetype i = 0; i < files.size(); ++i) {
             if (!files.at(i).injectedAny || files.at(i).kind != OpenClawEntry::Kind::Content)

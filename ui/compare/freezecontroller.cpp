@@ -68,26 +68,29 @@ bool FreezeController::freeze()
         return false;
     Q_EMIT statusMessage(tr("Freezing the soul…"));
     // The moment of the request names the snapshot, not when the worker gets to it.
-    m_jobs->run([dir = m_model->directory(),
-                 folder = snapshotsFolder(),
-                 at = QDateTime::currentDateTimeUtc(),
-                 held = m_model->heldReads()] { return freezeSnapshot(dir, folder, at, held); },
-                [this](const Result<QString> &written) {
-                    if (!written) {
-                        Q_EMIT statusMessage(tr("Freeze failed"));
-                        m_prompter->showError(tr("Freeze failed"), written.error());
-                        Q_EMIT failed(written.error());
-                        return;
-                    }
-                    if (!written.warning().isEmpty()) {
-                        m_prompter->showError(tr("Frozen, not confirmed by the disk"),
-                                              written.warning());
-                    }
-                    Q_EMIT statusMessage(
-                        tr("Froze the soul to %1").arg(QDir::toNativeSeparators(written.value())));
-                    Q_EMIT recentChanged();
-                    Q_EMIT frozen(written.value());
-                });
+    m_jobs->run(
+        [dir = m_model->directory(),
+         folder = snapshotsFolder(),
+         at = QDateTime::currentDateTimeUtc(),
+         held = m_model->heldReads(),
+         profile = m_profile] {
+            return freezeSnapshot(dir, folder, at, held, profile.runtime, profile.settings);
+        },
+        [this](const Result<QString> &written) {
+            if (!written) {
+                Q_EMIT statusMessage(tr("Freeze failed"));
+                m_prompter->showError(tr("Freeze failed"), written.error());
+                Q_EMIT failed(written.error());
+                return;
+            }
+            if (!written.warning().isEmpty()) {
+                m_prompter->showError(tr("Frozen, not confirmed by the disk"), written.warning());
+            }
+            Q_EMIT statusMessage(
+                tr("Froze the soul to %1").arg(QDir::toNativeSeparators(written.value())));
+            Q_EMIT recentChanged();
+            Q_EMIT frozen(written.value());
+        });
     return true;
 }
 

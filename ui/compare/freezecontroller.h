@@ -1,5 +1,7 @@
 #pragma once
 
+#include "runtimeprofile.h"
+
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -28,6 +30,8 @@ public:
                      QObject *parent = nullptr);
 
     void setPrompter(Prompter *prompter) { m_prompter = prompter; }
+    // Freeze writes what `profile`'s runtime injects (toolnexus: the soul).
+    void setRuntimeProfile(const RuntimeProfile &profile) { m_profile = profile; }
 
     // Empty until the author chose one.
     QString snapshotsFolder() const;
@@ -62,6 +66,7 @@ private:
     Prompter *m_prompter = nullptr;
     QSettings *m_settings = nullptr;
     SnapshotJobs *m_jobs = nullptr;
+    RuntimeProfile m_profile;
 };
 
 } // namespace soul

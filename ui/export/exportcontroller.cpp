@@ -83,9 +83,18 @@ void ExportController::exportTo(const QString &path, Overwrite overwrite)
 {
     Q_EMIT statusMessage(tr("Exporting the snapshot…"));
     m_jobs->run(
-        [dir = m_model->directory(), path, overwrite, held = m_model->heldReads()]()
-            -> Result<QString> {
-            Result<Snapshot> snapshot = takeSnapshot(dir, ComposeRule::toolnexus(), nullptr, held);
+        [dir = m_model->directory(),
+         path,
+         overwrite,
+         held = m_model->heldReads(),
+         profile = m_profile]() -> Result<QString> {
+            RuntimeInput input;
+            input.dir = dir;
+            Result<Snapshot> snapshot = profile.sectioned()
+                                            ? takeSnapshot(dir, profile.rule, nullptr, held)
+                                            : takeRuntimeSnapshot(input,
+                                                                  *profile.runtime,
+                                                                  profile.settings);
             if (!snapshot)
                 return Result<QString>::failure(snapshot.error());
             const Status s = writeSnapshot(snapshot.value(), path, overwrite == Overwrite::Allowed);
@@ -121,6 +130,16 @@ void ExportController::copySoul(SoulView view)
     mime->setData(QStringLiteral("text/plain;charset=utf-8"), soul);
     QGuiApplication::clipboard()->setMimeData(mime);
     Q_EMIT statusMessage(tr("Copied the soul (%1 bytes) to the clipboard").arg(soul.size()));
+}
+
+void ExportController::copyText(const QByteArray &bytes, const QString &runtimeName)
+{
+    auto *mime = new QMimeData;
+    mime->setText(QString::fromUtf8(bytes));
+    mime->setData(QStringLiteral("text/plain;charset=utf-8"), bytes);
+    QGuiApplication::clipboard()->setMimeData(mime);
+    Q_EMIT statusMessage(
+        tr("Copied what %1 injects (%2 bytes) to the clipboard").arg(runtimeName).arg(bytes.size()));
 }
 
 } // namespace soul

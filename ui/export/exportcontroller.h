@@ -2,6 +2,7 @@
 
 #include "atomicwrite.h"
 #include "personamodel.h"
+#include "runtimeprofile.h"
 
 #include <QObject>
 
@@ -48,6 +49,10 @@ public:
     bool busy() const;
     // Puts the exact soul of `view` on the clipboard.
     void copySoul(SoulView view);
+    // Puts `bytes` (UTF-8), what `runtimeName` injects, on the clipboard.
+    void copyText(const QByteArray &bytes, const QString &runtimeName);
+    // Export writes what `profile`'s runtime injects (toolnexus: the soul).
+    void setRuntimeProfile(const RuntimeProfile &profile) { m_profile = profile; }
 
 Q_SIGNALS:
     void statusMessage(const QString &text);
@@ -61,6 +66,7 @@ private:
     DocumentController *m_documents = nullptr;
     Prompter *m_prompter = nullptr;
     SnapshotJobs *m_jobs = nullptr;
+    RuntimeProfile m_profile;
 };
 
 } // namespace soul

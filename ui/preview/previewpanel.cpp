@@ -2,8 +2,10 @@
 
 #include "counttext.h"
 #include "inspection.h"
+#include "openclawruntime.h"
 #include "personamodel.h"
 #include "runtimecomposer.h"
+#include "runtimeregistry.h"
 #include "soulpreview.h"
 #include "tokenbar.h"
 
@@ -64,8 +66,6 @@ PreviewPanel::PreviewPanel(const PersonaModel *model, QWidget *parent)
     , m_tokenBar(new TokenBar(this))
     , m_runtime(new RuntimeComposer(model, this))
     , m_runtimeChooser(new QComboBox(this))
-    , m_maxChars(new QSpinBox(this))
-    , m_totalMaxChars(new QSpinBox(this))
     , m_runtimeSettings(new QWidget(this))
     , m_runtimeText(new QPlainTextEdit(this))
     , m_runtimeTotals(new QLabel(this))
@@ -122,8 +122,9 @@ PreviewPanel::PreviewPanel(const PersonaModel *model, QWidget *parent)
     connect(m_invisibles, &QCheckBox::toggled, this, &PreviewPanel::showRuntime);
     connect(m_runtime, &RuntimeComposer::updated, this, &PreviewPanel::showRuntime);
     connect(m_copySha, &QToolButton::clicked, this, [this] {
-        if (!m_sha.isEmpty())
-            QGuiApplication::clipboard()->setText(m_sha);
+        const QString sha = shownSha256();
+        if (!sha.isEmpty())
+            QGuiApplication::clipboard()->setText(sha);
     });
     connect(model, &PersonaModel::sectionChanged, this, &PreviewPanel::sectionChanged);
     connect(model, &PersonaModel::slotStateChanged, this, [this] { refreshNote(); });
@@ -141,7 +142,7 @@ void PreviewPanel::rebuild()
     m_preview->rebuild();
     refreshNote();
     refreshTotals();
-    if (m_runtime->profile().runtime != Runtime::Toolnexus)
+    if (!m_runtime->profile().sectioned())
         m_runtime->recomputeNow();
 }
 
@@ -222,36 +223,20 @@ void PreviewPanel::refreshTotals()
 
 QLayout *PreviewPanel::buildRuntimeRow()
 {
-    m_runtimeChooser->addItem(RuntimeProfile::toolnexus().displayName(),
-                              RuntimeProfile::toolnexus().id());
-    m_runtimeChooser->addItem(RuntimeProfile::openClaw2026_9().displayName(),
-                              RuntimeProfile::openClaw2026_9().id());
+    for (const Runtime *runtime : RuntimeRegistry::instance().runtimes())
+        m_runtimeChooser->addItem(runtime->displayName(), runtime->id());
     m_runtimeChooser->setAccessibleName(tr("Runtime"));
     m_runtimeChooser->setToolTip(tr("The agent runtime the preview, the panes' shading and "
                                     "the meters follow"));
     auto *runtimeLabel = new QLabel(tr("Ru&ntime:"), this);
     runtimeLabel->setBuddy(m_runtimeChooser);
 
-    // OpenClaw takes a setting only when it is a number above 0.
-    const auto setUp = [](QSpinBox *box, int value, const QString &name) {
-        box->setRange(1, 100000000);
-        box->setGroupSeparatorShown(true);
-        box->setValue(value);
-        box->setAccessibleName(name);
-        box->setToolTip(tr("OpenClaw's %1 (default %2)").arg(name, formatCount(value)));
-    };
-    setUp(m_maxChars, OpenClawSettings::DefaultMaxChars, QStringLiteral("bootstrapMaxChars"));
-    setUp(m_totalMaxChars,
-          OpenClawSettings::DefaultTotalMaxChars,
-          QStringLiteral("bootstrapTotalMaxChars"));
-    // A row each, under the chooser: side by side they would make the panel
-    // wider when they appear, and every pane and the preview would be laid
-    // out again at the new width.
-    auto *settings = new QFormLayout(m_runtimeSettings);
-    settings->setContentsMargins(0, 0, 0, 0);
-    settings->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);
-    settings->addRow(QStringLiteral("bootstrapMaxChars"), m_maxChars);
-    settings->addRow(QStringLiteral("bootstrapTotalMaxChars"), m_totalMaxChars);
+    // The chosen runtime's settings, a row each under the chooser: side by
+    // side they would make the panel wider when they appear, and every pane
+    // and the preview would be laid out again at the new width.
+    m_settingsForm = new QFormLayout(m_runtimeSettings);
+    m_settingsForm->setContentsMargins(0, 0, 0, 0);
+    m_settingsForm->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);
     m_runtimeSettings->hide();
 
     m_runtimeText->setReadOnly(true);
@@ -264,8 +249,6 @@ QLayout *PreviewPanel::buildRuntimeRow()
     m_runtimeTotals->hide();
 
     connect(m_runtimeChooser, &QComboBox::currentIndexChanged, this, &PreviewPanel::chooseRuntime);
-    connect(m_maxChars, &QSpinBox::valueChanged, this, &PreviewPanel::chooseRuntime);
-    connect(m_totalMaxChars, &QSpinBox::valueChanged, this, &PreviewPanel::chooseRuntime);
 
     auto *row = new QHBoxLayout;
     row->addWidget(runtimeLabel);
@@ -277,27 +260,87 @@ QLayout *PreviewPanel::buildRuntimeRow()
     return rows;
 }
 
+void PreviewPanel::buildSettings(const Runtime &runtime)
+{
+    while (m_settingsForm->rowCount() > 0)
+        m_settingsForm->removeRow(0);
+    m_settingBoxes.clear();
+    m_settingChecks.clear();
+    const RuntimeSettings values = settingsFor(runtime.id());
+    for (const RuntimeSetting &setting : runtime.settings()) {
+        const qint64 value = values.value(setting.key, setting.defaultValue);
+        const QString tip = tr("%1 (default %2)")
+                                .arg(setting.toolTip,
+                                     setting.flag ? (setting.defaultValue ? tr("on") : tr("off"))
+                                                  : formatCount(setting.defaultValue));
+        if (setting.flag) {
+            auto *check = new QCheckBox(setting.label, m_runtimeSettings);
+            check->setChecked(value != 0);
+            check->setToolTip(tip);
+            check->setAccessibleName(setting.key);
+            connect(check, &QCheckBox::toggled, this, &PreviewPanel::chooseRuntime);
+            m_settingsForm->addRow(QString(), check);
+            m_settingChecks.insert(setting.key, check);
+            continue;
+        }
+        auto *box = new QSpinBox(m_runtimeSettings);
+        box->setRange(int(qMin<qint64>(setting.minimum, INT_MAX)),
+                      int(qMin<qint64>(setting.maximum, INT_MAX)));
+        box->setGroupSeparatorShown(true);
+        box->setSpecialValueText(setting.minimumText);
+        box->setValue(int(qBound<qint64>(setting.minimum, value, setting.maximum)));
+        box->setAccessibleName(setting.key);
+        box->setToolTip(tip);
+        connect(box, &QSpinBox::valueChanged, this, &PreviewPanel::chooseRuntime);
+        m_settingsForm->addRow(setting.label, box);
+        m_settingBoxes.insert(setting.key, box);
+    }
+}
+
+RuntimeSettings PreviewPanel::settingsFor(const QString &runtimeId) const
+{
+    return m_settings.value(runtimeId);
+}
+
+void PreviewPanel::setRuntimeSettings(const QString &runtimeId, const RuntimeSettings &settings)
+{
+    m_settings.insert(runtimeId, settings);
+    m_runtime->setHintSettings(OpenClawSettings::from(settingsFor(OpenClawRuntime().id())));
+}
+
 void PreviewPanel::setRuntimeProfile(const RuntimeProfile &profile)
 {
     const QSignalBlocker chooser(m_runtimeChooser);
-    const QSignalBlocker maxChars(m_maxChars);
-    const QSignalBlocker totalMaxChars(m_totalMaxChars);
     m_runtimeChooser->setCurrentIndex(qMax(0, m_runtimeChooser->findData(profile.id())));
-    m_maxChars->setValue(profile.openClaw.maxChars());
-    m_totalMaxChars->setValue(profile.openClaw.totalMaxChars());
-    const bool other = profile.runtime != Runtime::Toolnexus;
-    m_runtimeSettings->setVisible(other);
+    m_settings.insert(profile.id(), profile.settings);
+    m_runtime->setHintSettings(OpenClawSettings::from(settingsFor(OpenClawRuntime().id())));
+    if (m_settingsRuntime != profile.runtime) {
+        m_settingsRuntime = profile.runtime;
+        buildSettings(*profile.runtime);
+    } else {
+        for (auto it = m_settingBoxes.cbegin(); it != m_settingBoxes.cend(); ++it) {
+            const QSignalBlocker blocker(it.value());
+            it.value()->setValue(int(profile.runtime->setting(profile.settings, it.key())));
+        }
+        for (auto it = m_settingChecks.cbegin(); it != m_settingChecks.cend(); ++it) {
+            const QSignalBlocker blocker(it.value());
+            it.value()->setChecked(profile.runtime->setting(profile.settings, it.key()) != 0);
+        }
+    }
+    const bool other = !profile.sectioned();
+    m_runtimeSettings->setVisible(other && m_settingsForm->rowCount() > 0);
     m_preview->setVisible(!other);
     m_runtimeText->setVisible(other);
     m_runtimeTotals->setVisible(other);
-    // The soul's bytes, tokens and SHA-256 are toolnexus's; OpenClaw's
-    // figures are in the line above them.
+    // The soul's bytes, tokens and SHA-256 are of the sections; another
+    // runtime's figures are in the line above them.
     m_totals->setVisible(!other);
-    m_copySha->setVisible(!other);
     m_tokenBar->setVisible(!other);
+    m_copySha->setEnabled(other ? !m_runtimeSha.isEmpty() : !m_sha.isEmpty());
     m_runtime->setProfile(profile);
     if (!other)
         m_runtimeText->clear();
+    Q_EMIT runtimeProfileApplied(profile);
 }
 
 const RuntimePaneView &PreviewPanel::runtimePaneView(int slot) const
@@ -310,54 +353,87 @@ RuntimeProfile PreviewPanel::runtimeProfile() const
     return m_runtime->profile();
 }
 
+QString PreviewPanel::shownSha256() const
+{
+    return m_runtime->profile().sectioned() ? m_sha : m_runtimeSha;
+}
+
+QByteArray PreviewPanel::runtimeBytes() const
+{
+    return m_runtime->composition().text.toUtf8();
+}
+
+QSpinBox *PreviewPanel::settingBox(const QString &key) const
+{
+    return m_settingBoxes.value(key);
+}
+
+QCheckBox *PreviewPanel::settingCheck(const QString &key) const
+{
+    return m_settingChecks.value(key);
+}
+
 void PreviewPanel::chooseRuntime()
 {
-    RuntimeProfile profile = runtimeProfileNamed(m_runtimeChooser->currentData().toString())
-                                 .value_or(RuntimeProfile::toolnexus());
-    profile.openClaw.bootstrapMaxChars = m_maxChars->value();
-    profile.openClaw.bootstrapTotalMaxChars = m_totalMaxChars->value();
+    const Runtime *runtime = RuntimeRegistry::instance().find(
+        m_runtimeChooser->currentData().toString());
+    RuntimeSettings values = settingsFor(runtime ? runtime->id() : QString());
+    if (runtime && runtime == m_settingsRuntime) {
+        for (auto it = m_settingBoxes.cbegin(); it != m_settingBoxes.cend(); ++it)
+            values.insert(it.key(), it.value()->value());
+        for (auto it = m_settingChecks.cbegin(); it != m_settingChecks.cend(); ++it)
+            values.insert(it.key(), it.value()->isChecked() ? 1 : 0);
+    }
+    const RuntimeProfile profile = RuntimeProfile::of(runtime, values);
     setRuntimeProfile(profile);
     Q_EMIT runtimeProfileChosen(profile);
 }
 
 void PreviewPanel::showRuntime()
 {
-    if (m_runtime->profile().runtime == Runtime::Toolnexus) {
+    const RuntimeProfile profile = m_runtime->profile();
+    if (profile.sectioned()) {
         Q_EMIT runtimeUpdated();
         return;
     }
-    const OpenClawComposition &composition = m_runtime->composition();
-    // The section is a few hundred KB at most: shown whole, scroll kept.
-    const QString shown = SoulPreview::displayText(composition.section, m_invisibles->isChecked());
+    const RuntimeComposition &composition = m_runtime->composition();
+    // The text is a few hundred KB at most: shown whole, scroll kept.
+    const QString shown = SoulPreview::displayText(composition.text, m_invisibles->isChecked());
     if (shown != m_runtimeText->toPlainText()) {
         const int scroll = m_runtimeText->verticalScrollBar()->value();
         m_runtimeText->setPlainText(shown);
         m_runtimeText->verticalScrollBar()->setValue(scroll);
     }
     QStringList cut;
-    for (const OpenClawFileFigures &figures : composition.files) {
-        if (figures.truncated)
-            cut.append(figures.name);
+    for (const RuntimeFileView &file : composition.files) {
+        if (file.truncated)
+            cut.append(file.name);
     }
-    const RuntimeProfile profile = m_runtime->profile();
-    const qint64 total = profile.totalBudget();
-    QString text = tr("%1 injects %2 of %3 characters (%4 %)")
-                       .arg(profile.displayName(),
-                            formatCount(composition.totalInjected),
-                            formatCount(total))
-                       .arg(double(composition.totalInjected) * 100.0
-                                / double(qMax<qint64>(1, total)),
-                            0,
-                            'f',
-                            1);
-    if (composition.totalNearLimit)
-        text += tr(", near the total budget");
+    QString text;
+    const qint64 total = composition.totalBudget;
+    if (total > 0) {
+        text = tr("%1 injects %2 of %3 characters (%4 %)")
+                   .arg(profile.displayName(),
+                        formatCount(composition.totalUsed),
+                        formatCount(total))
+                   .arg(double(composition.totalUsed) * 100.0 / double(total), 0, 'f', 1);
+        if (composition.totalUsed >= Runtime::nearLimit(total))
+            text += tr(", near the total budget");
+    } else {
+        text = tr("%1 injects %2 characters")
+                   .arg(profile.displayName(), formatCount(composition.text.size()));
+    }
     if (m_runtime->sectionTokens() >= 0) {
         text += tr(", %1 tokens (%2)")
                     .arg(formatCount(m_runtime->sectionTokens()), m_runtime->encodingName());
     }
     text += tr(" · cut: %1").arg(cut.isEmpty() ? tr("none") : cut.join(QStringLiteral(", ")));
+    m_runtimeSha = QString::fromLatin1(
+        QCryptographicHash::hash(composition.text.toUtf8(), QCryptographicHash::Sha256).toHex());
+    text += tr(" · SHA-256 %1…").arg(m_runtimeSha.left(12));
     m_runtimeTotals->setText(text);
+    m_runtimeTotals->setToolTip(tr("SHA-256: %1").arg(m_runtimeSha));
+    m_copySha->setEnabled(true);
     Q_EMIT runtimeUpdated();
 }
 
@@ -388,7 +464,7 @@ void PreviewPanel::showTotals()
                                            : tr("SHA-256 %1…").arg(m_sha.left(12));
     m_totals->setText(m_totalsText + QStringLiteral(" · ") + digest);
     m_totals->setToolTip(m_sha.isEmpty() ? QString() : tr("SHA-256: %1").arg(m_sha));
-    m_copySha->setEnabled(!m_sha.isEmpty());
+    m_copySha->setEnabled(!shownSha256().isEmpty());
 }
 
 } // namespace soul

@@ -4,6 +4,7 @@
 #include "slots/runtimepaneview.h"
 
 #include <QFutureWatcher>
+#include <QHash>
 #include <QTimer>
 #include <QWidget>
 
@@ -12,6 +13,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QLayout;
 class QPlainTextEdit;
@@ -49,6 +51,12 @@ public:
     // The full SHA-256 (hex) of the soul shown, once computed; empty while
     // it is being computed for the latest text.
     QString soulSha256() const { return m_sha; }
+    // The SHA-256 that Copy SHA-256 copies: of the soul, or of what the
+    // chosen runtime injects; empty while unknown.
+    QString shownSha256() const;
+    // What the chosen runtime injects, as shown (not for a runtime that
+    // composes by sections: that is the model's soul).
+    QByteArray runtimeBytes() const;
     // The totals wait for a pause in typing, or the digest is not there yet.
     bool settling() const { return m_totalsTimer.isActive() || m_digestPending; }
 
@@ -65,13 +73,20 @@ public:
     const RuntimePaneView &runtimePaneView(int slot) const;
     QComboBox *runtimeChooser() const { return m_runtimeChooser; }
     QPlainTextEdit *runtimeText() const { return m_runtimeText; }
-    QSpinBox *maxCharsBox() const { return m_maxChars; }
-    QSpinBox *totalMaxCharsBox() const { return m_totalMaxChars; }
+    // The chosen runtime's setting `key` as shown: a spin box, or a check box
+    // for a flag; nullptr when it has no such setting.
+    QSpinBox *settingBox(const QString &key) const;
+    QCheckBox *settingCheck(const QString &key) const;
+    // The settings last chosen for each runtime, by its id (empty: defaults).
+    RuntimeSettings settingsFor(const QString &runtimeId) const;
+    void setRuntimeSettings(const QString &runtimeId, const RuntimeSettings &settings);
     QLabel *runtimeTotalsLabel() const { return m_runtimeTotals; }
 
 Q_SIGNALS:
     // The user chose another runtime or changed its settings.
     void runtimeProfileChosen(const RuntimeProfile &profile);
+    // The preview follows `profile` now, chosen by the user or set.
+    void runtimeProfileApplied(const RuntimeProfile &profile);
     // A new runtime result is shown; the panes take theirs from it.
     void runtimeUpdated();
 
@@ -80,6 +95,7 @@ private:
     void refreshNote();
     void refreshTotals();
     QLayout *buildRuntimeRow();
+    void buildSettings(const Runtime &runtime);
     void chooseRuntime();
     void showRuntime();
     void digestOutdated();
@@ -95,10 +111,14 @@ private:
     QToolButton *m_copySha = nullptr;
     TokenBar *m_tokenBar = nullptr;
     QString m_sha;
+    QString m_runtimeSha;
     RuntimeComposer *m_runtime = nullptr;
     QComboBox *m_runtimeChooser = nullptr;
-    QSpinBox *m_maxChars = nullptr;
-    QSpinBox *m_totalMaxChars = nullptr;
+    QFormLayout *m_settingsForm = nullptr;
+    QHash<QString, QSpinBox *> m_settingBoxes;
+    QHash<QString, QCheckBox *> m_settingChecks;
+    QHash<QString, RuntimeSettings> m_settings;
+    const Runtime *m_settingsRuntime = nullptr; // whose settings the form shows
     QWidget *m_runtimeSettings = nullptr;
     QPlainTextEdit *m_runtimeText = nullptr;
     QLabel *m_runtimeTotals = nullptr;

@@ -1,7 +1,6 @@
 #include "runtimecomposer.h"
 
 #include "lint.h"
-#include "openclawreader.h"
 #include "soultokencounter.h"
 #include "tokenizer.h"
 #include "utf8.h"
@@ -21,11 +20,12 @@ struct RuntimeComposer::Job
     std::array<bool, SlotCount> bufferPresent{};
     std::array<QByteArray, SlotCount> buffers;
     std::shared_ptr<const Tokenizer> tokenizer; // null: no counts
+    OpenClawSettings hint;
 };
 
 struct RuntimeComposer::Output
 {
-    OpenClawComposition composition;
+    RuntimeComposition composition;
     std::array<RuntimePaneView, SlotCount> panes;
     qint64 sectionTokens = -1;
     QString encoding;
@@ -63,35 +63,11 @@ private:
     std::vector<qsizetype> m_crlf;
 };
 
-// The entries OpenClaw would read if every buffer were saved: a buffer stands
-// for a regular file with its bytes; a file OpenClaw refuses on disk stays
-// refused, and BOOTSTRAP.md is what is on disk.
-OpenClawInput withBuffers(const OpenClawInput &disk,
-                          const std::array<bool, SlotCount> &present,
-                          const std::array<QByteArray, SlotCount> &buffers)
+// A folder that cannot be read (it was removed meanwhile) composes to nothing;
+// the window says so in its own bar.
+RuntimeComposition composedOrEmpty(Result<RuntimeComposition> result)
 {
-    QHash<QString, OpenClawEntry> onDisk;
-    for (const OpenClawEntry &entry : disk.entries)
-        onDisk.insert(entry.name, entry);
-    OpenClawInput input;
-    input.dir = disk.dir;
-    input.bootstrapPending = disk.bootstrapPending;
-    for (const QString &name : openClawFileOrder()) {
-        const int slot = slotIndex(name);
-        const auto found = onDisk.constFind(name);
-        const bool buffer = slot >= 0 && present.at(size_t(slot));
-        if (!buffer
-            || (found != onDisk.constEnd() && found->kind == OpenClawEntry::Kind::Unreadable)) {
-            if (found != onDisk.constEnd())
-                input.entries.append(*found);
-            continue;
-        }
-        OpenClawEntry entry;
-        entry.name = name;
-        entry.text = utf8::decode(buffers.at(size_t(slot)));
-        input.entries.append(entry);
-    }
-    return input;
+    return result ? std::move(result).value() : RuntimeComposition();
 }
 
 } // namespace
@@ -113,10 +89,18 @@ RuntimeComposer::~RuntimeComposer()
 
 void RuntimeComposer::setProfile(const RuntimeProfile &profile)
 {
-    // The OpenClaw settings count under toolnexus too: the panes' hints use them.
-    if (profile == m_profile && profile.openClaw == m_profile.openClaw)
+    if (profile == m_profile)
         return;
     m_profile = profile;
+    recomputeNow();
+}
+
+void RuntimeComposer::setHintSettings(const OpenClawSettings &settings)
+{
+    // The panes' hint about what OpenClaw would keep, under any runtime.
+    if (settings == m_hint)
+        return;
+    m_hint = settings;
     recomputeNow();
 }
 
@@ -125,7 +109,7 @@ void RuntimeComposer::setView(SoulView view)
     if (view == m_view)
         return;
     m_view = view;
-    if (m_profile.runtime != Runtime::Toolnexus)
+    if (!m_profile.sectioned())
         recomputeNow();
 }
 
@@ -133,16 +117,16 @@ void RuntimeComposer::setTokenCounter(const SoulTokenCounter *counter)
 {
     m_counter = counter;
     connect(counter, &SoulTokenCounter::encodingChanged, this, [this] {
-        if (m_profile.runtime != Runtime::Toolnexus)
+        if (!m_profile.sectioned())
             recomputeNow();
     });
-    if (m_profile.runtime != Runtime::Toolnexus)
+    if (!m_profile.sectioned())
         recomputeNow();
 }
 
 void RuntimeComposer::schedule()
 {
-    if (m_profile.runtime != Runtime::Toolnexus)
+    if (!m_profile.sectioned())
         m_timer.start();
 }
 
@@ -161,6 +145,7 @@ void RuntimeComposer::start()
     Job job;
     job.dir = m_model->directory();
     job.profile = m_profile;
+    job.hint = m_hint;
     job.view = m_view;
     if (m_counter)
         job.tokenizer = m_counter->tokenizer();
@@ -170,10 +155,10 @@ void RuntimeComposer::start()
         job.buffers.at(size_t(k)) = state.bufferBytes; // shared, not copied
     }
     const quint64 generation = ++m_requested;
-    if (job.profile.runtime == Runtime::Toolnexus) {
+    if (job.profile.sectioned()) {
         auto output = std::make_shared<Output>();
         for (RuntimePaneView &pane : output->panes)
-            pane.openClaw = job.profile.openClaw;
+            pane.openClaw = job.hint;
         finish(generation, output);
         return;
     }
@@ -190,79 +175,72 @@ std::shared_ptr<RuntimeComposer::Output> RuntimeComposer::run(const Job &job)
     auto output = std::make_shared<Output>();
     if (job.dir.isEmpty())
         return output;
-    const OpenClawSettings &settings = job.profile.openClaw;
-    // The panes' text stands for the files that have a buffer: unless the
-    // preview shows what is on disk, those files are only checked, not read
-    // (on a large persona that is some 12 MiB read and 24 MiB decoded less).
-    QStringList checkOnly;
-    if (job.view == SoulView::Unsaved) {
-        for (int k = 0; k < SlotCount; ++k) {
-            if (job.bufferPresent.at(size_t(k)))
-                checkOnly.append(slotName(k));
-        }
+    const Runtime &runtime = *job.profile.runtime;
+    // The panes hold the buffers: they show what the runtime keeps of those,
+    // and the preview shows that too unless it shows what is on disk.
+    RuntimeInput unsaved;
+    unsaved.dir = job.dir;
+    for (int k = 0; k < SlotCount; ++k) {
+        if (job.bufferPresent.at(size_t(k)))
+            unsaved.buffers.insert(slotName(k), job.buffers.at(size_t(k)));
     }
-    const OpenClawInput disk = readOpenClawDirectory(job.dir, checkOnly);
-    const OpenClawInput unsaved = withBuffers(disk, job.bufferPresent, job.buffers);
-    const OpenClawComposition edited = composeOpenClaw(unsaved, settings);
-    output->composition = job.view == SoulView::Unsaved ? edited : composeOpenClaw(disk, settings);
+    const RuntimeComposition edited = composedOrEmpty(
+        runtime.compose(unsaved, job.profile.settings));
+    if (job.view == SoulView::Unsaved) {
+        output->composition = edited;
+    } else {
+        RuntimeInput disk;
+        disk.dir = job.dir;
+        output->composition = composedOrEmpty(runtime.compose(disk, job.profile.settings));
+    }
 
-    // Exact tokens of the section and of each file's text in it: at most a
-    // few hundred KB under OpenClaw's budgets, counted here off the GUI thread.
+    // Exact tokens of the text and of each file's part in it: at most a few
+    // hundred KB under the runtimes' budgets, counted here off the GUI thread.
     const auto countTokens = [&job](const QString &text) {
         return job.tokenizer ? job.tokenizer->count(text.toUtf8()) : qint64(-1);
     };
-    const qint64 editedTokens = countTokens(edited.section);
-    output->sectionTokens = job.view == SoulView::Unsaved
-                                ? editedTokens
-                                : countTokens(output->composition.section);
+    const qint64 editedTokens = countTokens(edited.text);
+    output->sectionTokens = job.view == SoulView::Unsaved ? editedTokens
+                                                          : countTokens(output->composition.text);
     if (job.tokenizer)
         output->encoding = job.tokenizer->name();
 
-    // The panes hold the buffers: they show what the rule keeps of those.
-    const QList<Lint> lints = lintOpenClaw(job.dir, unsaved, edited);
     for (int k = 0; k < SlotCount; ++k) {
         RuntimePaneView &pane = output->panes.at(size_t(k));
         const QString name = slotName(k);
+        const RuntimeFileView *file = edited.file(name);
         pane.active = true;
-        pane.openClaw = settings;
-        pane.loaded = job.profile.loads(name);
+        pane.openClaw = job.hint;
+        pane.loaded = file && file->loaded;
         pane.budget = job.profile.fileBudget(name);
-        pane.totalUsed = edited.totalInjected;
-        pane.totalBudget = job.profile.totalBudget();
+        pane.totalUsed = edited.totalUsed;
+        pane.totalBudget = edited.totalBudget;
         pane.totalTokens = editedTokens;
         pane.encoding = output->encoding;
         QStringList notes;
-        for (const Lint &lint : lints) {
+        for (const Lint &lint : edited.lints) {
             if (lint.file == name)
                 notes.append(lint.message);
         }
         if (!pane.loaded && notes.isEmpty())
-            notes.append(tr("%1 is not loaded by %2.").arg(name, job.profile.displayName()));
+            notes.append(tr("%1 is not loaded by %2.").arg(name, runtime.displayName()));
         pane.note = notes.join(QLatin1Char(' '));
-        if (!pane.loaded)
+        if (!pane.loaded || !file)
             continue;
-        for (const OpenClawFileFigures &figures : edited.files) {
-            if (figures.name == name && figures.kind == OpenClawEntry::Kind::Content) {
-                pane.used = figures.raw;
-                pane.tokens = !figures.injectedAny ? (job.tokenizer ? 0 : -1)
-                                                   : countTokens(figures.promptText);
-            }
+        if (file->present) {
+            pane.used = file->used;
+            pane.tokens = !file->injected ? (job.tokenizer ? 0 : -1)
+                                          : countTokens(file->injectedText);
         }
-        const OpenClawKept kept = openClawKept(edited, name);
-        pane.whole = kept.whole;
-        const OpenClawEntry *entry = nullptr;
-        for (const OpenClawEntry &candidate : unsaved.entries) {
-            if (candidate.name == name && candidate.kind == OpenClawEntry::Kind::Content)
-                entry = &candidate;
-        }
-        if (!entry || !job.bufferPresent.at(size_t(k)))
+        pane.whole = file->whole;
+        if (!job.bufferPresent.at(size_t(k)) || !file->present)
             continue;
-        const PanePositions positions(entry->text);
-        if (kept.droppedByTotal)
-            pane.dropped = positions.map(KeptRange{0, entry->text.size()});
-        else if (kept.dropped.length > 0)
-            pane.dropped = positions.map(kept.dropped);
-        for (const KeptRange &line : kept.digestLines)
+        // The ranges are in the file's decoded text; the pane holds it
+        // without the BOM and with each CR LF as one line break.
+        const PanePositions positions(utf8::decode(job.buffers.at(size_t(k))));
+        if (file->dropped.length > 0)
+            pane.dropped = positions.map(file->dropped);
+        for (const KeptRange &line : file->marked)
             pane.digestLines.append(positions.map(line));
     }
     return output;

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "contract.h"
-#include "openclawrule.h"
+#include "openclawsettings.h"
 #include "personamodel.h"
 #include "runtimeprofile.h"
 #include "slots/runtimepaneview.h"
@@ -17,10 +17,11 @@ namespace soul {
 
 class SoulTokenCounter;
 
-// The runtime's view of the open persona: for OpenClaw the workspace-files
-// section it would inject, from the editors' buffers or from disk, and what
-// each pane keeps. The rule reads every file once (hundreds of milliseconds on
-// a large persona), so it runs on a worker thread after a pause in typing; one
+// The runtime's view of the open persona, for a runtime that does not compose
+// by sections (OpenClaw, Hermes): what it would inject, from the editors'
+// buffers or from disk, and what each pane keeps. A runtime reads every file
+// once (hundreds of milliseconds on a large persona), so it runs on a worker
+// thread after a pause in typing; one
 // run at a time, and a result older than the one shown, or one whose inputs
 // changed while it ran, is dropped.
 class RuntimeComposer : public QObject
@@ -32,6 +33,9 @@ public:
     ~RuntimeComposer() override;
 
     void setProfile(const RuntimeProfile &profile);
+    // OpenClaw's settings for the panes' hint about what it would keep, which
+    // they show under every runtime.
+    void setHintSettings(const OpenClawSettings &settings);
     const RuntimeProfile &profile() const { return m_profile; }
     void setView(SoulView view);
     // Counts what the runtime injects with the counter's tokenizer, on the
@@ -43,9 +47,10 @@ public:
     void schedule();
     void recomputeNow();
 
-    // The last result shown: the section of the chosen view, and its figures.
-    const OpenClawComposition &composition() const { return m_composition; }
-    // Exact tokens of composition().section, -1 while unknown, and the
+    // The last result shown: the runtime's text of the chosen view, and its
+    // figures.
+    const RuntimeComposition &composition() const { return m_composition; }
+    // Exact tokens of composition().text, -1 while unknown, and the
     // tokenizer's name.
     qint64 sectionTokens() const { return m_sectionTokens; }
     const QString &encodingName() const { return m_encoding; }
@@ -76,7 +81,8 @@ private:
     bool m_again = false;
     quint64 m_requested = 0;
     quint64 m_shown = 0;
-    OpenClawComposition m_composition;
+    OpenClawSettings m_hint;
+    RuntimeComposition m_composition;
     std::array<RuntimePaneView, SlotCount> m_panes;
     const SoulTokenCounter *m_counter = nullptr;
     qint64 m_sectionTokens = -1;

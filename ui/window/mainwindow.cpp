@@ -13,6 +13,7 @@
 #include "preview/previewpanel.h"
 #include "preview/soulpreview.h"
 #include "preview/tokenbar.h"
+#include "runtimeregistry.h"
 #include "slots/panestack.h"
 #include "slots/recoverybar.h"
 #include "slots/slotpane.h"
@@ -51,9 +52,6 @@ namespace {
 
 const QString GeometryKey = QStringLiteral("window/geometry");
 const QString SplitterKey = QStringLiteral("window/splitter");
-const QString RuntimeKey = QStringLiteral("preview/runtime");
-const QString MaxCharsKey = QStringLiteral("preview/openclaw/bootstrapMaxChars");
-const QString TotalMaxCharsKey = QStringLiteral("preview/openclaw/bootstrapTotalMaxChars");
 
 } // namespace
 
@@ -69,6 +67,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     , m_prompter(std::make_unique<DialogPrompter>(this))
     , m_model(new PersonaModel(this))
     , m_tokens(new SoulTokenCounter(m_model, this))
+    , m_runtimeMemory(m_settings.get())
 {
     initSoulStudioResources();
     m_documents = new DocumentController(m_model, m_prompter.get(), m_settings.get(), this);
@@ -97,23 +96,32 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::wireRuntime()
 {
-    RuntimeProfile profile = runtimeProfileNamed(m_settings->value(RuntimeKey).toString())
-                                 .value_or(RuntimeProfile::toolnexus());
-    profile.openClaw.bootstrapMaxChars = m_settings->value(MaxCharsKey, 0).toInt();
-    profile.openClaw.bootstrapTotalMaxChars = m_settings->value(TotalMaxCharsKey, 0).toInt();
     connect(m_preview, &PreviewPanel::runtimeUpdated, this, [this] {
         for (int k = 0; k < SlotCount; ++k)
             m_panes->pane(k)->setRuntimeView(m_preview->runtimePaneView(k));
     });
+    // Each runtime's last settings, so switching back finds them, and the
+    // panes' hint about OpenClaw follows its settings under every runtime.
+    for (const Runtime *runtime : RuntimeRegistry::instance().runtimes())
+        m_preview->setRuntimeSettings(runtime->id(), m_runtimeMemory.settingsOf(*runtime));
     connect(m_preview,
             &PreviewPanel::runtimeProfileChosen,
             this,
             [this](const RuntimeProfile &chosen) {
-                m_settings->setValue(RuntimeKey, chosen.id());
-                m_settings->setValue(MaxCharsKey, chosen.openClaw.maxChars());
-                m_settings->setValue(TotalMaxCharsKey, chosen.openClaw.totalMaxChars());
+                m_runtimeMemory.remember(m_model->directory(), chosen);
             });
-    m_preview->setRuntimeProfile(profile);
+    // Freeze and Export take what the chosen runtime injects.
+    connect(m_preview, &PreviewPanel::runtimeProfileApplied, this, [this](const RuntimeProfile &p) {
+        m_export->setRuntimeProfile(p);
+        m_freeze->setRuntimeProfile(p);
+    });
+    // A folder opens with the runtime chosen for it last time.
+    connect(m_model, &PersonaModel::opened, this, [this](const QString &dir) {
+        const RuntimeProfile profile = m_runtimeMemory.profileFor(dir);
+        if (profile != m_preview->runtimeProfile())
+            m_preview->setRuntimeProfile(profile);
+    });
+    m_preview->setRuntimeProfile(m_runtimeMemory.profileFor(QString()));
 }
 
 void MainWindow::setPrompter(std::unique_ptr<Prompter> prompter)
@@ -428,7 +436,11 @@ void MainWindow::wireActions()
             compareWith(soulPath);
     });
     connect(m_actions->copySoul, &QAction::triggered, m_export, [this] {
-        m_export->copySoul(m_preview->preview()->view());
+        // What the preview shows: the soul, or what the chosen runtime injects.
+        if (m_preview->runtimeProfile().sectioned())
+            m_export->copySoul(m_preview->preview()->view());
+        else
+            m_export->copyText(m_preview->runtimeBytes(), m_preview->runtimeProfile().displayName());
     });
     connect(m_actions->quit, &QAction::triggered, this, &QWidget::close);
     connect(m_actions->undo, &QAction::triggered, this, [this] {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "preview/runtimememory.h"
+
 #include <QMainWindow>
 #include <QTimer>
 
@@ -90,6 +92,7 @@ private:
     std::unique_ptr<Prompter> m_prompter;
     PersonaModel *m_model = nullptr;
     SoulTokenCounter *m_tokens = nullptr;
+    RuntimeMemory m_runtimeMemory;
     DocumentController *m_documents = nullptr;
     ExportController *m_export = nullptr;
     FreezeController *m_freeze = nullptr;

@@ -1,30 +1,27 @@
-#include "hermescommands.h"
+#include "hermesruntime.h"
 
-#include "atomicwrite.h"
-#include "commandline.h"
-#include "commands.h"
 #include "counttext.h"
 #include "hermeslint.h"
 #include "hermesreader.h"
-#include "hermesrule.h"
-#include "lint.h"
-#include "output.h"
-#include "slotreader.h"
+#include "reporttext.h"
 #include "tokenizer.h"
 
-#include <QCryptographicHash>
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
-#include <cerrno>
-#include <unistd.h>
-
 namespace soul {
 
 namespace {
+
+constexpr char ContextWindowKey[] = "contextWindow";
+constexpr char ContextFileMaxCharsKey[] = "contextFileMaxChars";
+constexpr char MemoryCharLimitKey[] = "memoryCharLimit";
+constexpr char UserCharLimitKey[] = "userCharLimit";
+constexpr char MemoryEnabledKey[] = "memoryEnabled";
+constexpr char UserProfileEnabledKey[] = "userProfileEnabled";
 
 // Everything the commands say about one persona under Hermes.
 struct HermesReport
@@ -38,17 +35,16 @@ struct HermesReport
 };
 
 // The files beside the persona's that Hermes never reads, as present.
-QStringList neverReadFiles(const Invocation &invocation)
+QStringList neverReadFiles(const RuntimeInput &input)
 {
-    const bool flat = invocation.hermesHome.isEmpty();
-    const QString dir = flat ? invocation.arguments.at(0) : invocation.project;
+    const bool flat = input.home.isEmpty();
+    const QString dir = flat ? input.dir : input.project;
     QStringList names = {QStringLiteral("IDENTITY.md"),
                          QStringLiteral("TOOLS.md"),
                          QStringLiteral("HEARTBEAT.md")};
     // In a project, the persona files are read from the home, not from here.
     if (!flat
-        && QFileInfo(invocation.project).canonicalFilePath()
-               != QFileInfo(invocation.hermesHome).canonicalFilePath())
+        && QFileInfo(input.project).canonicalFilePath() != QFileInfo(input.home).canonicalFilePath())
         names << QStringLiteral("SOUL.md") << QStringLiteral("MEMORY.md")
               << QStringLiteral("USER.md");
     QStringList present;
@@ -59,30 +55,54 @@ QStringList neverReadFiles(const Invocation &invocation)
     return present;
 }
 
-// `lints`: also lint the persona (stat and check; compose only composes).
-Result<HermesReport> hermesReport(const Invocation &invocation, bool lints = true)
+// What Hermes reads of `input`, with the editor's buffers standing for the
+// persona files of a flat folder.
+Result<HermesInput> readHermesInput(const RuntimeInput &input)
 {
-    const bool flat = invocation.hermesHome.isEmpty();
-    Result<HermesInput> input = flat ? readHermesFlat(invocation.arguments.at(0))
-                                     : readHermesHome(invocation.hermesHome, invocation.project);
-    if (!input)
-        return Result<HermesReport>::failure(input.error());
+    const bool flat = input.home.isEmpty();
+    Result<HermesInput> read = flat ? readHermesFlat(input.dir)
+                                    : readHermesHome(input.home, input.project);
+    if (!read || input.buffers.isEmpty())
+        return read;
+    HermesInput held = std::move(read).value();
+    const auto take = [&input](const QString &name, HermesFile &file) {
+        const auto buffer = input.buffers.constFind(name);
+        if (buffer != input.buffers.cend())
+            file = hermesFileFromBytes(*buffer);
+    };
+    if (flat) {
+        take(QStringLiteral("SOUL.md"), held.soul);
+        take(QStringLiteral("MEMORY.md"), held.memory);
+        take(QStringLiteral("USER.md"), held.user);
+    }
+    // The project files of the folder itself (the last of the chain).
+    if (!held.chain.isEmpty()) {
+        for (auto &[name, file] : held.chain.last().files)
+            take(name, file);
+    }
+    return held;
+}
+
+// `lints`: also lint the persona (stat and check; compose only composes).
+Result<HermesReport> hermesReport(const RuntimeInput &input,
+                                  const HermesSettings &settings,
+                                  bool lints = true)
+{
+    const bool flat = input.home.isEmpty();
+    Result<HermesInput> read = readHermesInput(input);
+    if (!read)
+        return Result<HermesReport>::failure(read.error());
     HermesReport report;
-    report.settings = invocation.hermes;
-    report.input = std::move(input).value();
+    report.settings = settings;
+    report.input = std::move(read).value();
     report.composition = composeHermes(report.input, report.settings);
     report.paths.flat = flat;
-    report.paths.home = flat ? invocation.arguments.at(0) : invocation.hermesHome;
-    report.paths.project = flat ? invocation.arguments.at(0) : invocation.project;
-    report.neverRead = neverReadFiles(invocation);
+    report.paths.home = flat ? input.dir : input.home;
+    report.paths.project = flat ? input.dir : input.project;
+    report.neverRead = neverReadFiles(input);
     if (lints)
         report.lints = lintHermes(report.input, report.composition, report.paths, report.neverRead);
     return report;
-}
-
-QString sha256Hex(const QByteArray &bytes)
-{
-    return QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
 }
 
 QString blockName(HermesBlock block)
@@ -225,29 +245,6 @@ QList<Row> rows(const HermesReport &report)
         out.append(row);
     }
     return out;
-}
-
-QByteArray renderTable(const QList<QStringList> &table, const QList<bool> &alignRight)
-{
-    QList<qsizetype> widths(alignRight.size(), 0);
-    for (const QStringList &row : table) {
-        for (qsizetype c = 0; c < row.size(); ++c)
-            widths[c] = qMax(widths[c], row.at(c).size());
-    }
-    QString out;
-    for (const QStringList &row : table) {
-        QString line;
-        for (qsizetype c = 0; c < row.size(); ++c) {
-            if (c > 0)
-                line += QStringLiteral("  ");
-            line += alignRight.at(c) ? row.at(c).rightJustified(widths[c])
-                                     : row.at(c).leftJustified(widths[c]);
-        }
-        while (line.endsWith(QLatin1Char(' ')))
-            line.chop(1);
-        out += line + QLatin1Char('\n');
-    }
-    return out.toUtf8();
 }
 
 QString settingsText(const HermesSettings &s, qsizetype cap)
@@ -475,62 +472,213 @@ QByteArray statJson(const HermesReport &report, const Tokenizer &tokenizer)
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
+QJsonArray spansJson(const QList<HermesSpan> &spans)
+{
+    QJsonArray out;
+    for (const HermesSpan &span : spans)
+        out.append(QJsonArray{span.start, span.length});
+    return out;
+}
+
 } // namespace
 
-int runHermesCompose(const Invocation &invocation)
+HermesSettings hermesSettings(const RuntimeSettings &values)
 {
-    const Result<HermesReport> report = hermesReport(invocation, false);
+    HermesSettings s;
+    s.contextWindow = values.value(QLatin1String(ContextWindowKey), s.contextWindow);
+    s.contextFileMaxChars = values.value(QLatin1String(ContextFileMaxCharsKey),
+                                         s.contextFileMaxChars);
+    s.memoryCharLimit = values.value(QLatin1String(MemoryCharLimitKey), s.memoryCharLimit);
+    s.userCharLimit = values.value(QLatin1String(UserCharLimitKey), s.userCharLimit);
+    s.memoryEnabled = values.value(QLatin1String(MemoryEnabledKey), 1) != 0;
+    s.userProfileEnabled = values.value(QLatin1String(UserProfileEnabledKey), 1) != 0;
+    return s;
+}
+
+RuntimeSettings hermesSettingValues(const HermesSettings &s)
+{
+    return {{QLatin1String(ContextWindowKey), s.contextWindow},
+            {QLatin1String(ContextFileMaxCharsKey), s.contextFileMaxChars},
+            {QLatin1String(MemoryCharLimitKey), s.memoryCharLimit},
+            {QLatin1String(UserCharLimitKey), s.userCharLimit},
+            {QLatin1String(MemoryEnabledKey), s.memoryEnabled ? 1 : 0},
+            {QLatin1String(UserProfileEnabledKey), s.userProfileEnabled ? 1 : 0}};
+}
+
+QString HermesRuntime::id() const
+{
+    return QStringLiteral("hermes");
+}
+
+QString HermesRuntime::displayName() const
+{
+    return QStringLiteral("Hermes Agent 0.21.3");
+}
+
+QStringList HermesRuntime::files() const
+{
+    // The flat layout: the persona files, then the project files in the order
+    // Hermes looks for them.
+    QStringList names = {QStringLiteral("SOUL.md")};
+    names += hermesChainFileNames();
+    names += hermesProjectFileNames();
+    names << QStringLiteral("MEMORY.md") << QStringLiteral("USER.md");
+    return names;
+}
+
+QStringList HermesRuntime::neverRead() const
+{
+    return {QStringLiteral("IDENTITY.md"),
+            QStringLiteral("TOOLS.md"),
+            QStringLiteral("HEARTBEAT.md")};
+}
+
+QList<RuntimeSetting> HermesRuntime::settings() const
+{
+    const HermesSettings defaults;
+    RuntimeSetting window;
+    window.key = QLatin1String(ContextWindowKey);
+    window.label = QStringLiteral("Context window");
+    window.toolTip = QStringLiteral("The model's context window in tokens, which sets the cap on "
+                                    "SOUL.md and the project file");
+    window.defaultValue = defaults.contextWindow;
+    window.maximum = 100000000;
+    window.minimumText = QStringLiteral("unknown");
+    RuntimeSetting fileMax = window;
+    fileMax.key = QLatin1String(ContextFileMaxCharsKey);
+    fileMax.label = QStringLiteral("context_file_max_chars");
+    fileMax.toolTip = QStringLiteral("config.yaml's context_file_max_chars: the cap, when set");
+    fileMax.defaultValue = defaults.contextFileMaxChars;
+    fileMax.minimumText = QStringLiteral("unset");
+    RuntimeSetting memory;
+    memory.key = QLatin1String(MemoryCharLimitKey);
+    memory.label = QStringLiteral("Memory limit");
+    memory.toolTip = QStringLiteral("memory_char_limit: what MEMORY.md may hold");
+    memory.defaultValue = defaults.memoryCharLimit;
+    memory.minimum = 1;
+    memory.maximum = 10000000;
+    RuntimeSetting user = memory;
+    user.key = QLatin1String(UserCharLimitKey);
+    user.label = QStringLiteral("User limit");
+    user.toolTip = QStringLiteral("user_char_limit: what USER.md may hold");
+    user.defaultValue = defaults.userCharLimit;
+    RuntimeSetting memoryOn;
+    memoryOn.key = QLatin1String(MemoryEnabledKey);
+    memoryOn.label = QStringLiteral("Memory");
+    memoryOn.toolTip = QStringLiteral("memory_enabled: MEMORY.md is injected");
+    memoryOn.flag = true;
+    memoryOn.defaultValue = 1;
+    memoryOn.maximum = 1;
+    RuntimeSetting userOn = memoryOn;
+    userOn.key = QLatin1String(UserProfileEnabledKey);
+    userOn.label = QStringLiteral("User profile");
+    userOn.toolTip = QStringLiteral("user_profile_enabled: USER.md is injected");
+    return {window, fileMax, memory, user, memoryOn, userOn};
+}
+
+qint64 HermesRuntime::fileBudget(QStringView fileName, const RuntimeSettings &values) const
+{
+    const HermesSettings s = hermesSettings(values);
+    if (fileName == QLatin1String("MEMORY.md"))
+        return s.memoryCharLimit;
+    if (fileName == QLatin1String("USER.md"))
+        return s.userCharLimit;
+    return s.cap();
+}
+
+Result<RuntimeComposition> HermesRuntime::compose(const RuntimeInput &input,
+                                                  const RuntimeSettings &values) const
+{
+    const Result<HermesReport> report = hermesReport(input, hermesSettings(values));
     if (!report)
-        return fail(report.error());
+        return Result<RuntimeComposition>::failure(report.error());
     const HermesComposition &c = report->composition;
-    QByteArray bytes;
-    if (invocation.found) {
-        for (const HermesFileReport &f : c.files) {
-            if (f.used)
-                bytes += f.name.toUtf8() + '\n';
-        }
-        for (const HermesMemoryStore *store : {&c.memoryStore, &c.userStore}) {
-            if (!store->block.isEmpty())
-                bytes += store->name.toUtf8() + '\n';
-        }
-    } else {
-        bytes = c.joined.toUtf8();
+    RuntimeComposition out;
+    out.text = c.joined;
+    out.lints = report->lints;
+    out.problems = hermesHasProblems(c);
+    QJsonArray manifestFiles;
+    for (const HermesFileReport &f : c.files) {
+        if (f.used)
+            out.found.append(f.name);
+        RuntimeFileView view;
+        view.name = f.name;
+        view.loaded = f.read;
+        view.present = f.state == HermesFile::State::Text;
+        view.used = view.present ? f.chars : -1;
+        view.budget = c.cap;
+        view.injected = f.used;
+        view.whole = f.used && !f.cut.truncated && !f.scan.blocked();
+        view.truncated = f.used && f.cut.truncated;
+        view.droppedAll = view.present && !f.used;
+        out.files.append(view);
+        manifestFiles.append(QJsonObject{
+            {QStringLiteral("name"), f.name},
+            {QStringLiteral("status"), stateName(f.state)},
+            {QStringLiteral("chars"), f.chars},
+            {QStringLiteral("used"), f.used},
+            {QStringLiteral("truncated"), f.cut.truncated},
+            {QStringLiteral("blocked"), f.used && f.scan.blocked()},
+            {QStringLiteral("kept"), spansJson(f.kept)},
+        });
     }
-    if (!invocation.output.isEmpty()) {
-        if (const Status written = writeFileAtomically(invocation.output, bytes); !written)
-            return fail(written.error());
-        return ExitSuccess;
+    for (const HermesMemoryStore *store : {&c.memoryStore, &c.userStore}) {
+        if (!store->block.isEmpty())
+            out.found.append(store->name);
+        RuntimeFileView view;
+        view.name = store->name;
+        view.loaded = store->enabled;
+        view.present = store->state == HermesFile::State::Text;
+        view.used = view.present ? store->chars : -1;
+        view.budget = store->limit;
+        view.injected = !store->block.isEmpty();
+        view.whole = view.injected;
+        view.injectedText = store->block;
+        out.files.append(view);
+        manifestFiles.append(QJsonObject{
+            {QStringLiteral("name"), store->name},
+            {QStringLiteral("status"), stateName(store->state)},
+            {QStringLiteral("chars"), store->chars},
+            {QStringLiteral("limit"), store->limit},
+            {QStringLiteral("enabled"), store->enabled},
+            {QStringLiteral("kept"), spansJson(store->kept)},
+        });
     }
-    return writeStandardOutput(bytes);
+    for (const auto &[block, span] : c.blocks) {
+        if (block == HermesBlock::Identity && !out.files.isEmpty())
+            out.files.first().injectedText = c.joined.mid(span.start, span.length);
+    }
+    out.manifest = QJsonObject{
+        {QStringLiteral("runtime"), id()},
+        {QStringLiteral("runtimeName"), displayName()},
+        {QStringLiteral("settings"), QJsonObject::fromVariantMap([&values, this] {
+             QVariantMap map;
+             const RuntimeSettings all = withDefaults(values);
+             for (auto it = all.cbegin(); it != all.cend(); ++it)
+                 map.insert(it.key(), it.value());
+             return map;
+         }())},
+        {QStringLiteral("layout"),
+         input.home.isEmpty() ? QStringLiteral("flat") : QStringLiteral("home")},
+        {QStringLiteral("files"), manifestFiles},
+    };
+    return out;
 }
 
-int runHermesStat(const Invocation &invocation)
+Result<QByteArray> HermesRuntime::statReport(const RuntimeInput &input,
+                                             const RuntimeSettings &values,
+                                             const Tokenizer &tokenizer,
+                                             bool json) const
 {
-    auto tokenizer = Tokenizer::builtin(invocation.encoding);
-    if (!tokenizer)
-        return fail(QStringLiteral("unknown encoding '%1'. Use one of: %2.")
-                        .arg(invocation.encoding, builtinEncodings().join(QStringLiteral(", "))));
-    const Result<HermesReport> report = hermesReport(invocation);
+    const Result<HermesReport> report = hermesReport(input, hermesSettings(values));
     if (!report)
-        return fail(report.error());
-    return writeStandardOutput(invocation.json ? statJson(*report, *tokenizer)
-                                               : statText(*report, *tokenizer));
+        return Result<QByteArray>::failure(report.error());
+    return json ? statJson(*report, tokenizer) : statText(*report, tokenizer);
 }
 
-int runHermesCheck(const Invocation &invocation)
+QString HermesRuntime::lintLocation(const RuntimeInput &, const Lint &lint) const
 {
-    const Result<HermesReport> report = hermesReport(invocation);
-    if (!report)
-        return fail(report.error());
-    QByteArray out;
-    for (const Lint &lint : report->lints)
-        out += (lint.file + QStringLiteral(": ") + lintLevelName(lint.level) + QStringLiteral(": ")
-                + lint.message + QLatin1Char('\n'))
-                   .toUtf8();
-    if (const int status = writeStandardOutput(out); status != ExitSuccess)
-        return status;
-    return hermesHasProblems(report->composition) || hasErrors(report->lints) ? ExitProblems
-                                                                              : ExitSuccess;
+    return lint.file;
 }
 
 } // namespace soul

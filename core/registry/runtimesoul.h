@@ -10,11 +10,11 @@ namespace soul {
 
 struct RuntimeProfile;
 
-// What `profile`'s runtime injects for `dir`: for toolnexus the soul of
-// composeDirectoryTo() by the profile's rule, streamed; for OpenClaw the
-// workspace-files section of its system prompt, whole (it is at most a few
-// hundred KB). `found` receives the names of the files whose text was
-// injected.
+// What `profile`'s runtime injects for `dir`: for a runtime that composes by
+// sections (toolnexus) the soul of composeDirectoryTo() by the profile's
+// rule, streamed; for any other its text, whole (under their budgets that is
+// at most a few hundred KB). `found` receives the names of the files whose
+// text was injected. False when a write fails or the folder cannot be read.
 bool composeDirectoryTo(const QString &dir,
                         const SoulWriter &write,
                         const RuntimeProfile &profile,

@@ -1,6 +1,7 @@
 #pragma once
 
-#include "runtimeprofile.h"
+#include "keptrange.h"
+#include "openclawsettings.h"
 
 #include <QList>
 #include <QString>
@@ -46,14 +47,6 @@ struct OpenClawInput
     QString dir;
     QList<OpenClawEntry> entries;
     bool bootstrapPending = false;
-};
-
-// A span of a file's trim-ended text.
-struct KeptRange
-{
-    qsizetype start = 0;
-    qsizetype length = 0;
-    bool operator==(const KeptRange &o) const { return start == o.start && length == o.length; }
 };
 
 // How one file's text was cut to its limit: what the window shades and the

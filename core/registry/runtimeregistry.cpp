@@ -1,0 +1,64 @@
+#include "runtimeregistry.h"
+
+#include "hermesruntime.h"
+#include "openclawruntime.h"
+#include "toolnexusruntime.h"
+
+#include <QStringList>
+
+#include <algorithm>
+
+namespace soul {
+
+RuntimeRegistry &RuntimeRegistry::instance()
+{
+    static RuntimeRegistry registry;
+    return registry;
+}
+
+RuntimeRegistry::RuntimeRegistry()
+{
+    add(std::make_unique<ToolnexusRuntime>());
+    add(std::make_unique<OpenClawRuntime>());
+    add(std::make_unique<HermesRuntime>());
+}
+
+const Runtime *RuntimeRegistry::find(QStringView id) const
+{
+    for (const Runtime *runtime : m_list) {
+        if (runtime->id() == id)
+            return runtime;
+    }
+    return nullptr;
+}
+
+QString RuntimeRegistry::ids() const
+{
+    QStringList out;
+    for (const Runtime *runtime : m_list)
+        out.append(runtime->id());
+    return out.join(QStringLiteral(", "));
+}
+
+bool RuntimeRegistry::add(std::unique_ptr<Runtime> runtime)
+{
+    if (!runtime || find(runtime->id()))
+        return false;
+    m_list.append(runtime.get());
+    m_owned.push_back(std::move(runtime));
+    return true;
+}
+
+bool RuntimeRegistry::remove(QStringView id)
+{
+    const Runtime *runtime = find(id);
+    if (!runtime || runtime == m_list.first())
+        return false;
+    m_list.removeOne(runtime);
+    m_owned.erase(std::find_if(m_owned.begin(), m_owned.end(), [runtime](const auto &owned) {
+        return owned.get() == runtime;
+    }));
+    return true;
+}
+
+} // namespace soul

@@ -1,0 +1,34 @@
+#pragma once
+
+#include "hermesrule.h"
+#include "runtime.h"
+
+namespace soul {
+
+// Hermes Agent 0.21.3 (docs/hermes-0.21.3.md): its identity, project-context,
+// memory and user-profile blocks, from a flat persona folder or from a Hermes
+// home and the project it runs in.
+class HermesRuntime final : public Runtime
+{
+public:
+    QString id() const override;
+    QString displayName() const override;
+    QStringList files() const override;
+    QStringList neverRead() const override;
+    BudgetUnit budgetUnit() const override { return BudgetUnit::CodePoints; }
+    QList<RuntimeSetting> settings() const override;
+    qint64 fileBudget(QStringView fileName, const RuntimeSettings &settings) const override;
+    Result<RuntimeComposition> compose(const RuntimeInput &input,
+                                       const RuntimeSettings &settings) const override;
+    Result<QByteArray> statReport(const RuntimeInput &input,
+                                  const RuntimeSettings &settings,
+                                  const Tokenizer &tokenizer,
+                                  bool json) const override;
+    QString lintLocation(const RuntimeInput &input, const Lint &lint) const override;
+};
+
+// Hermes's settings from a runtime's settings by key, and back.
+HermesSettings hermesSettings(const RuntimeSettings &values);
+RuntimeSettings hermesSettingValues(const HermesSettings &settings);
+
+} // namespace soul

@@ -1,0 +1,145 @@
+#pragma once
+
+#include "keptrange.h"
+#include "lintitem.h"
+#include "result.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QJsonObject>
+#include <QList>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+#include <QStringView>
+
+// An agent runtime, as Soul Studio asks about it: which files it reads and in
+// what order, what it injects from them (with what it keeps of each), its
+// lints, its settings with their defaults, and the report `soulc stat`
+// prints. Each runtime implements this in a folder of its own
+// (runtime/toolnexus/, runtime/openclaw/, runtime/hermes/); the registry
+// (registry/runtimeregistry.h) lists them. Nothing outside those folders
+// decides anything by which runtime it is.
+namespace soul {
+
+class Tokenizer;
+struct ComposeRule;
+
+// The unit a runtime measures files and budgets in.
+enum class BudgetUnit { Bytes, Utf16Units, CodePoints };
+
+// One number a runtime's output depends on, with its default. The window
+// shows a spin box for each; a flag is 0 or 1 and shows as a check box.
+struct RuntimeSetting
+{
+    QString key;   // as the runtime's own config names it: "bootstrapMaxChars"
+    QString label; // "Per file"
+    QString toolTip;
+    qint64 defaultValue = 0;
+    qint64 minimum = 0;
+    qint64 maximum = 0;
+    bool flag = false;
+    QString minimumText; // shown for the minimum ("unset"), when it means something else
+};
+
+// Setting values by key. A key the runtime does not list is ignored; one it
+// lists and that is missing takes its default.
+using RuntimeSettings = QMap<QString, qint64>;
+
+// Where a runtime reads a persona from.
+struct RuntimeInput
+{
+    QString dir; // the persona folder
+    // A runtime with a home of its own (Hermes) reads the persona files from
+    // `home` and the project files from `project`; both empty: `dir` is both
+    // (the flat layout).
+    QString home;
+    QString project;
+    // Editor texts that stand for files, by the names files() gives: the
+    // runtime reads them as if saved. A file not here is read from disk.
+    QHash<QString, QByteArray> buffers;
+};
+
+// What one file comes to in the runtime's text: its pane's shading and meter.
+// Ranges are in the file's decoded text (utf8::decode of its bytes: BOM and
+// CRs included).
+struct RuntimeFileView
+{
+    QString name;
+    bool loaded = false;     // the runtime reads this name at all
+    bool present = false;    // it took part with text of its own
+    bool whole = false;      // injected untouched (up to trailing white space)
+    bool truncated = false;  // present, and less of it injected than it holds
+    bool droppedAll = false; // present, and none of it is injected
+    KeptRange dropped;       // the middle that is not injected; empty if none
+    QList<KeptRange> marked; // lines restated elsewhere (OpenClaw's policy digest)
+    qint64 used = -1;        // its length in the runtime's unit; -1 when absent
+    qint64 budget = 0;       // its own budget, in the same unit
+    bool injected = false;   // any of it reaches the agent
+    QString injectedText;    // what the runtime's text holds of it, for its token count
+};
+
+struct RuntimeComposition
+{
+    QString text;      // what the runtime injects, exactly
+    QStringList found; // the files whose text is in it, in its order
+    QList<RuntimeFileView> files;
+    qint64 totalUsed = 0;
+    qint64 totalBudget = -1; // -1: no total
+    QList<Lint> lints;
+    // `soulc check` exits 1 for this, as for a lint error: a file cut,
+    // blocked or over a limit.
+    bool problems = false;
+    // The runtime's own part of a snapshot manifest: its settings, and each
+    // file's digest and kept ranges.
+    QJsonObject manifest;
+
+    const RuntimeFileView *file(QStringView name) const;
+};
+
+class Runtime
+{
+public:
+    virtual ~Runtime() = default;
+
+    // "openclaw": the name soulc's --runtime takes and settings are kept under.
+    virtual QString id() const = 0;
+    // "OpenClaw 2026.9": the name shown to people.
+    virtual QString displayName() const = 0;
+    // The files it reads, relative to the persona folder, in its order.
+    virtual QStringList files() const = 0;
+    // Persona files it never reads: their panes say so.
+    virtual QStringList neverRead() const { return {}; }
+
+    virtual BudgetUnit budgetUnit() const = 0;
+    virtual QList<RuntimeSetting> settings() const { return {}; }
+    virtual qint64 fileBudget(QStringView fileName, const RuntimeSettings &settings) const = 0;
+    // -1: no total budget.
+    virtual qint64 totalBudget(const RuntimeSettings &settings) const;
+
+    // What it injects from `input`, with its lints. Fails with a sentence
+    // naming the folder when there is nothing to read at all.
+    virtual Result<RuntimeComposition> compose(const RuntimeInput &input,
+                                               const RuntimeSettings &settings) const = 0;
+    // What `soulc stat` prints of `input`, as a table or as JSON.
+    virtual Result<QByteArray> statReport(const RuntimeInput &input,
+                                          const RuntimeSettings &settings,
+                                          const Tokenizer &tokenizer,
+                                          bool json) const = 0;
+    // How `soulc check` names the file of `lint`.
+    virtual QString lintLocation(const RuntimeInput &input, const Lint &lint) const;
+
+    // A runtime whose text is one section per file by a ComposeRule names
+    // the rule: the window then updates its preview one section at a time,
+    // and soulc streams the text. Others compose whole.
+    virtual const ComposeRule *sectionRule() const { return nullptr; }
+
+    bool reads(QStringView fileName) const;
+    // `values` completed with the defaults of every setting.
+    RuntimeSettings withDefaults(const RuntimeSettings &values) const;
+    qint64 setting(const RuntimeSettings &values, const QString &key) const;
+    // At or above this a file, or the total, is "near its limit" (85%, up).
+    static qint64 nearLimit(qint64 budget);
+};
+
+} // namespace soul

@@ -1,0 +1,251 @@
+#include "commandline.h"
+#include "commands.h"
+#include "freeze.h"
+#include "notesruntime.h"
+#include "runtimeprofile.h"
+#include "runtimeregistry.h"
+#include "runtimesoul.h"
+#include "snapshot.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace soul;
+using soul::test::NotesRuntime;
+
+namespace {
+
+bool writeFile(const QString &path, const QByteArray &bytes)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+}
+
+QByteArray readFile(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// What NotesRuntime injects for the folder init() writes, with three lines a
+// file: NOTES.md cut after its third line, SOUL.md whole.
+constexpr char Expected[] = "# NOTES.md\none\ntwo\nthree\n---\n# SOUL.md\nKind and brief.\n";
+
+} // namespace
+
+// A runtime that is not built in, added by registering it and touching no
+// other runtime's code: the registry lists it, and the composer, soulc's
+// commands and Freeze take it through the interface alone.
+class tst_ThirdRuntime : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void init();
+
+    void registryListsIt();
+    void aSecondWithItsIdIsRefused();
+    void composesThroughTheInterface();
+    void buffersStandForTheirFiles();
+    void settingsChangeWhatItKeeps();
+    void freezeWritesItsText();
+    void soulcComposesAndExportsIt();
+    void soulcCheckReportsItsLints();
+    void soulcNamesItAmongTheRuntimes();
+
+private:
+    int soulc(const QStringList &arguments) const
+    {
+        return runInvocation(parseCommandLine(arguments));
+    }
+
+    QTemporaryDir m_root;
+    QString m_dir;
+};
+
+void tst_ThirdRuntime::initTestCase()
+{
+    QVERIFY(RuntimeRegistry::instance().add(std::make_unique<NotesRuntime>()));
+}
+
+void tst_ThirdRuntime::cleanupTestCase()
+{
+    QVERIFY(RuntimeRegistry::instance().remove(u"notes"));
+    QVERIFY(!RuntimeRegistry::instance().find(u"notes"));
+}
+
+void tst_ThirdRuntime::init()
+{
+    QVERIFY(m_root.isValid());
+    m_dir = m_root.filePath(QString::fromLatin1(QTest::currentTestFunction()));
+    QVERIFY(QDir().mkpath(m_dir));
+    QVERIFY(writeFile(m_dir + QStringLiteral("/NOTES.md"), "one\ntwo\nthree\nfour\n"));
+    QVERIFY(writeFile(m_dir + QStringLiteral("/SOUL.md"), "Kind and brief.\n"));
+    QVERIFY(writeFile(m_dir + QStringLiteral("/IDENTITY.md"), "Name: Kip\n"));
+}
+
+void tst_ThirdRuntime::registryListsIt()
+{
+    const RuntimeRegistry &registry = RuntimeRegistry::instance();
+    QCOMPARE(registry.ids(), QStringLiteral("toolnexus, openclaw, hermes, notes"));
+    QCOMPARE(registry.defaultRuntime()->id(), QStringLiteral("toolnexus"));
+    const Runtime *notes = registry.find(u"notes");
+    QVERIFY(notes);
+    QCOMPARE(notes->displayName(), QStringLiteral("Notes 1.0"));
+    const std::optional<RuntimeProfile> profile = runtimeProfileNamed(u"notes");
+    QVERIFY(profile);
+    QCOMPARE(profile->runtime, notes);
+    QVERIFY(!profile->sectioned());
+    QCOMPARE(profile->settings.value(QLatin1String(NotesRuntime::MaxLinesKey)), qint64(3));
+    QCOMPARE(profile->fileBudget(u"SOUL.md"), qint64(3));
+    QCOMPARE(profile->loadedFiles(),
+             QStringList({QStringLiteral("NOTES.md"), QStringLiteral("SOUL.md")}));
+    QVERIFY(!profile->loads(u"IDENTITY.md"));
+}
+
+void tst_ThirdRuntime::aSecondWithItsIdIsRefused()
+{
+    QVERIFY(!RuntimeRegistry::instance().add(std::make_unique<NotesRuntime>()));
+    QVERIFY(!RuntimeRegistry::instance().remove(u"toolnexus"));
+    QCOMPARE(RuntimeRegistry::instance().runtimes().size(), 4);
+}
+
+void tst_ThirdRuntime::composesThroughTheInterface()
+{
+    QByteArray written;
+    QStringList found;
+    QVERIFY(composeDirectoryTo(
+        m_dir,
+        [&written](QByteArrayView piece) {
+            written += piece;
+            return true;
+        },
+        *runtimeProfileNamed(u"notes"),
+        &found));
+    QCOMPARE(written, QByteArray(Expected));
+    QCOMPARE(found, QStringList({QStringLiteral("NOTES.md"), QStringLiteral("SOUL.md")}));
+}
+
+void tst_ThirdRuntime::buffersStandForTheirFiles()
+{
+    const Runtime *notes = RuntimeRegistry::instance().find(u"notes");
+    RuntimeInput input;
+    input.dir = m_dir;
+    input.buffers.insert(QStringLiteral("SOUL.md"), "Bold.\nLoud.\n");
+    const Result<RuntimeComposition> c = notes->compose(input, {});
+    QVERIFY(c);
+    QCOMPARE(c->text, QStringLiteral("# NOTES.md\none\ntwo\nthree\n---\n# SOUL.md\nBold.\nLoud.\n"));
+    const RuntimeFileView *soulFile = c->file(u"SOUL.md");
+    QVERIFY(soulFile);
+    QVERIFY(soulFile->whole);
+    QVERIFY(c->file(u"NOTES.md")->truncated);
+    // Nothing was written: the file keeps its bytes.
+    QCOMPARE(readFile(m_dir + QStringLiteral("/SOUL.md")), QByteArray("Kind and brief.\n"));
+}
+
+void tst_ThirdRuntime::settingsChangeWhatItKeeps()
+{
+    RuntimeProfile profile = *runtimeProfileNamed(u"notes");
+    profile.settings.insert(QLatin1String(NotesRuntime::MaxLinesKey), 1);
+    RuntimeInput input;
+    input.dir = m_dir;
+    const Result<RuntimeComposition> c = profile.runtime->compose(input, profile.settings);
+    QVERIFY(c);
+    QCOMPARE(c->text, QStringLiteral("# NOTES.md\none\n---\n# SOUL.md\nKind and brief."));
+    QCOMPARE(profile.fileBudget(u"NOTES.md"), qint64(1));
+}
+
+void tst_ThirdRuntime::freezeWritesItsText()
+{
+    const Runtime *notes = RuntimeRegistry::instance().find(u"notes");
+    const QString snapshots = m_root.filePath(QStringLiteral("snapshots"));
+    const Result<QString> frozen = freezeSnapshot(m_dir, snapshots, {}, {}, notes, {});
+    QVERIFY2(frozen, qPrintable(frozen.error()));
+    QCOMPARE(readFile(*frozen), QByteArray(Expected));
+    const QJsonObject manifest
+        = QJsonDocument::fromJson(readFile(manifestPathFor(*frozen))).object();
+    const QJsonObject runtime = manifest.value(QStringLiteral("runtime")).toObject();
+    QCOMPARE(runtime.value(QStringLiteral("runtime")).toString(), QStringLiteral("notes"));
+    QCOMPARE(runtime.value(QStringLiteral("settings"))
+                 .toObject()
+                 .value(QStringLiteral("maxLines"))
+                 .toInt(),
+             3);
+    QCOMPARE(manifest.value(QStringLiteral("soul")).toObject().value(QStringLiteral("bytes")).toInt(),
+             int(sizeof(Expected) - 1));
+
+    // Without the runtime, Freeze still writes the toolnexus soul.
+    const Result<QString> plain = freezeSnapshot(m_dir, snapshots);
+    QVERIFY(plain);
+    QVERIFY(readFile(*plain).startsWith("## SOUL.md\n\nKind and brief."));
+}
+
+void tst_ThirdRuntime::soulcComposesAndExportsIt()
+{
+    const QString out = m_root.filePath(QStringLiteral("composed.md"));
+    QCOMPARE(soulc({QStringLiteral("compose"),
+                    QStringLiteral("--runtime"),
+                    QStringLiteral("notes"),
+                    QStringLiteral("-o"),
+                    out,
+                    m_dir}),
+             ExitSuccess);
+    QCOMPARE(readFile(out), QByteArray(Expected));
+
+    const QString exported = m_root.filePath(QStringLiteral("exported.soul.md"));
+    QCOMPARE(soulc({QStringLiteral("export"),
+                    QStringLiteral("--runtime"),
+                    QStringLiteral("notes"),
+                    m_dir,
+                    exported}),
+             ExitSuccess);
+    QCOMPARE(readFile(exported), QByteArray(Expected));
+    const QJsonObject manifest
+        = QJsonDocument::fromJson(readFile(manifestPathFor(exported))).object();
+    QCOMPARE(manifest.value(QStringLiteral("runtime"))
+                 .toObject()
+                 .value(QStringLiteral("runtimeName"))
+                 .toString(),
+             QStringLiteral("Notes 1.0"));
+    // An export never replaces a file without --force.
+    QCOMPARE(soulc({QStringLiteral("export"),
+                    QStringLiteral("--runtime"),
+                    QStringLiteral("notes"),
+                    m_dir,
+                    exported}),
+             ExitFailure);
+}
+
+void tst_ThirdRuntime::soulcCheckReportsItsLints()
+{
+    // NOTES.md is cut: a problem, exit 1.
+    QCOMPARE(soulc({QStringLiteral("check"),
+                    QStringLiteral("--runtime"),
+                    QStringLiteral("notes"),
+                    m_dir}),
+             ExitProblems);
+    QVERIFY(writeFile(m_dir + QStringLiteral("/NOTES.md"), "one\n"));
+    QCOMPARE(soulc({QStringLiteral("check"),
+                    QStringLiteral("--runtime"),
+                    QStringLiteral("notes"),
+                    m_dir}),
+             ExitSuccess);
+}
+
+void tst_ThirdRuntime::soulcNamesItAmongTheRuntimes()
+{
+    const Invocation invocation = parseCommandLine(
+        {QStringLiteral("compose"), QStringLiteral("--runtime"), QStringLiteral("nope"), m_dir});
+    QVERIFY2(invocation.usageError.contains(
+                 QStringLiteral("unknown runtime 'nope' (toolnexus, openclaw, hermes, notes).")),
+             qPrintable(invocation.usageError));
+}
+
+QTEST_GUILESS_MAIN(tst_ThirdRuntime)
+#include "tst_thirdruntime.moc"
