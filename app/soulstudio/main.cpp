@@ -1,4 +1,5 @@
 #include "personamodel.h"
+#include "runtimeprofile.h"
 #include "testcontrol.h"
 #include "window/mainwindow.h"
 
@@ -30,17 +31,31 @@ int main(int argc, char *argv[])
                                               "Print a line once the window is ready, then quit "
                                               "(for smoke tests)."));
     parser.addOption(quitAfterLoad);
+    const QCommandLineOption runtime(
+        QStringLiteral("runtime"),
+        QApplication::translate("main",
+                                "Preview what runtime NAME injects (%1); remembered for DIR.")
+            .arg(soul::runtimeProfileNames()),
+        QStringLiteral("NAME"));
+    parser.addOption(runtime);
     // For tests of the real process only; see testcontrol.h.
     QCommandLineOption testStdin(QStringLiteral("test-stdin"),
                                  QStringLiteral("Read test commands from standard input."));
     testStdin.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOption(testStdin);
     parser.process(app);
+    if (parser.isSet(runtime) && !soul::runtimeProfileNamed(parser.value(runtime))) {
+        QTextStream(stderr) << "soulstudio: unknown runtime '" << parser.value(runtime) << "' ("
+                            << soul::runtimeProfileNames() << ")." << Qt::endl;
+        return 2;
+    }
 
     soul::MainWindow window;
     window.show();
     const QStringList args = parser.positionalArguments();
     window.start(args.isEmpty() ? QString() : args.first());
+    if (parser.isSet(runtime))
+        window.chooseRuntime(parser.value(runtime));
     if (parser.isSet(testStdin))
         new soul::TestControl(&window); // owned by the window
 

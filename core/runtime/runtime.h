@@ -72,11 +72,19 @@ struct RuntimeFileView
     bool truncated = false;  // present, and less of it injected than it holds
     bool droppedAll = false; // present, and none of it is injected
     KeptRange dropped;       // the middle that is not injected; empty if none
-    QList<KeptRange> marked; // lines restated elsewhere (OpenClaw's policy digest)
-    qint64 used = -1;        // its length in the runtime's unit; -1 when absent
-    qint64 budget = 0;       // its own budget, in the same unit
-    bool injected = false;   // any of it reaches the agent
-    QString injectedText;    // what the runtime's text holds of it, for its token count
+    // Places the author should see: lines restated elsewhere (OpenClaw's
+    // policy digest), text a scan refuses (Hermes); `markNote` says why, and
+    // `markWarns` when the mark is a problem rather than a fact.
+    QList<KeptRange> marked;
+    QString markNote;
+    bool markWarns = false;
+    // One line about the file as the runtime sees it, shown before its lints
+    // ("MEMORY [7% — 163/2,200 chars], 3 entries").
+    QString status;
+    qint64 used = -1;      // its length in the runtime's unit; -1 when absent
+    qint64 budget = 0;     // its own budget, in the same unit
+    bool injected = false; // any of it reaches the agent
+    QString injectedText;  // what the runtime's text holds of it, for its token count
 };
 
 struct RuntimeComposition

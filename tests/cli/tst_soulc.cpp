@@ -605,6 +605,59 @@ private Q_SLOTS:
         }
     }
 
+    // export --runtime NAME writes what compose --runtime NAME writes, with a
+    // manifest that names the runtime and its settings.
+    void exportRuntime_data()
+    {
+        QTest::addColumn<QString>("runtime");
+        QTest::addColumn<QString>("name");
+        QTest::newRow("openclaw") << QStringLiteral("openclaw")
+                                  << QStringLiteral("OpenClaw 2026.9");
+        QTest::newRow("hermes") << QStringLiteral("hermes")
+                                << QStringLiteral("Hermes Agent 0.21.3");
+    }
+
+    void exportRuntime()
+    {
+        QFETCH(QString, runtime);
+        QFETCH(QString, name);
+        const QString dir = makePersona(QStringLiteral("persona"),
+                                        {{QStringLiteral("AGENTS.md"), "Be brief.\n"},
+                                         {QStringLiteral("SOUL.md"), "Kip, curious.\n"},
+                                         {QStringLiteral("MEMORY.md"), "likes tea\n"},
+                                         {QStringLiteral("USER.md"), "Muthu.\n"}});
+        QVERIFY(!dir.isEmpty());
+        const Run composed = soulc(
+            {QStringLiteral("compose"), QStringLiteral("--runtime"), runtime, dir});
+        QCOMPARE(composed.exitCode, ExitSuccess);
+        QVERIFY(!composed.out.isEmpty());
+
+        const QString out = m_dir->filePath(QStringLiteral("exported.soul.md"));
+        const Run run = soulc(
+            {QStringLiteral("export"), QStringLiteral("--runtime"), runtime, dir, out});
+        QCOMPARE(run.err, QByteArray());
+        QCOMPARE(run.exitCode, ExitSuccess);
+        QCOMPARE(readFile(out), composed.out);
+        const QJsonObject manifest
+            = QJsonDocument::fromJson(readFile(out + QStringLiteral(".manifest.json"))).object();
+        QCOMPARE(manifest.value(QStringLiteral("format")).toString(),
+                 QStringLiteral("soul-snapshot"));
+        const QJsonObject part = manifest.value(QStringLiteral("runtime")).toObject();
+        QCOMPARE(part.value(QStringLiteral("runtime")).toString(), runtime);
+        QCOMPARE(part.value(QStringLiteral("runtimeName")).toString(), name);
+        QVERIFY(!part.value(QStringLiteral("settings")).toObject().isEmpty());
+        QVERIFY(!part.value(QStringLiteral("files")).toArray().isEmpty());
+        QCOMPARE(manifest[QStringLiteral("soul")][QStringLiteral("sha256")].toString().toLatin1(),
+                 sha256Hex(composed.out));
+        QCOMPARE(manifest[QStringLiteral("soul")][QStringLiteral("bytes")].toInteger(),
+                 qint64(composed.out.size()));
+
+        // Compare with Snapshot reads toolnexus souls, and says so of this one.
+        const Run diff = soulc({QStringLiteral("diff"), out, dir});
+        QCOMPARE(diff.exitCode, ExitFailure);
+        QVERIFY2(diff.err.contains(name.toUtf8()), diff.err.constData());
+    }
+
     void exportSnapshot()
     {
         const QString dir = makePersona(QStringLiteral("persona"),
@@ -974,7 +1027,8 @@ private Q_SLOTS:
              QStringLiteral(
                  "Usage: soulc stat [--runtime NAME | --rev REV] [--encoding NAME] [--json] DIR")},
             {QStringLiteral("check"), QStringLiteral("Usage: soulc check [--runtime NAME] DIR")},
-            {QStringLiteral("export"), QStringLiteral("Usage: soulc export [--force] DIR OUT")},
+            {QStringLiteral("export"),
+             QStringLiteral("Usage: soulc export [--runtime NAME] [--force] DIR OUT")},
             {QStringLiteral("count"),
              QStringLiteral("Usage: soulc count [--encoding NAME | --tokenizer FILE] FILE...")},
             {QStringLiteral("diff"),

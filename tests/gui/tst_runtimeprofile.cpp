@@ -183,12 +183,16 @@ private Q_SLOTS:
     void paneHintFollowsTheSettings();
     void tokensOfWhatOpenClawInjects();
     void cutPaneMarksFollowTheRule();
+    void hermesPreviewEqualsSoulc();
+    void hermesMarksWhatItsScanBlocks();
+    void chosenRuntimeIsRememberedPerFolder();
 
 private:
     QString path(const QString &name) const { return m_fixture.filePath(name); }
     void openWindow();
     void chooseOpenClaw();
-    QByteArray soulcCompose() const;
+    QByteArray soulcCompose(const QString &runtime = QStringLiteral("openclaw")) const;
+    void chooseRuntime(const QString &id);
     SlotPane *pane(const QString &name) const { return window()->panes()->pane(slotIndex(name)); }
 
     MainWindow *window() const { return m_fixture.window(); }
@@ -220,6 +224,16 @@ void tst_RuntimeProfile::openWindow()
     m_fixture.open(m_fixture.dir());
 }
 
+void tst_RuntimeProfile::chooseRuntime(const QString &id)
+{
+    PreviewPanel *panel = window()->previewPanel();
+    const quint64 before = panel->runtimeComposer()->shownGeneration();
+    panel->runtimeChooser()->setCurrentIndex(panel->runtimeChooser()->findData(id));
+    QCOMPARE(panel->runtimeProfile().id(), id);
+    QTRY_VERIFY(panel->runtimeComposer()->shownGeneration() > before
+                && !panel->runtimeComposer()->busy());
+}
+
 void tst_RuntimeProfile::chooseOpenClaw()
 {
     PreviewPanel *panel = window()->previewPanel();
@@ -230,14 +244,11 @@ void tst_RuntimeProfile::chooseOpenClaw()
                 && !panel->runtimeComposer()->busy());
 }
 
-QByteArray tst_RuntimeProfile::soulcCompose() const
+QByteArray tst_RuntimeProfile::soulcCompose(const QString &runtime) const
 {
     QProcess soulc;
     soulc.start(QStringLiteral(SOUL_BIN_DIR "/soulc"),
-                {QStringLiteral("compose"),
-                 QStringLiteral("--runtime"),
-                 QStringLiteral("openclaw"),
-                 m_fixture.dir()});
+                {QStringLiteral("compose"), QStringLiteral("--runtime"), runtime, m_fixture.dir()});
     if (!soulc.waitForFinished(30000) || soulc.exitCode() != 0)
         return {};
     return soulc.readAllStandardOutput();
@@ -574,6 +585,95 @@ void tst_RuntimeProfile::tokensOfWhatOpenClawInjects()
         // TOOLS.md is not injected: no count.
         QCOMPARE(pane(QStringLiteral("TOOLS.md"))->runtimeView().tokens, qint64(-1));
     }
+}
+
+void tst_RuntimeProfile::hermesPreviewEqualsSoulc()
+{
+    QVERIFY(writeInPlace(path(QStringLiteral("MEMORY.md")),
+                         "likes tea\n§\nlikes tea\n§\nreads at night\n"));
+    QVERIFY(writeInPlace(path(QStringLiteral("USER.md")), "Call me Sam.\n"));
+    openWindow();
+    chooseRuntime(QStringLiteral("hermes"));
+    PreviewPanel *panel = window()->previewPanel();
+    const QByteArray expected = soulcCompose(QStringLiteral("hermes"));
+    QVERIFY(!expected.isEmpty());
+    QCOMPARE(panel->runtimeComposer()->composition().text.toUtf8(), expected);
+    QCOMPARE(panel->runtimeText()->toPlainText(),
+             SoulPreview::displayText(QString::fromUtf8(expected), false));
+    // Its settings are Hermes's own, with its defaults.
+    QVERIFY(panel->settingBox(QStringLiteral("memoryCharLimit")));
+    QCOMPARE(panel->settingBox(QStringLiteral("memoryCharLimit"))->value(), 2200);
+    QVERIFY(panel->settingCheck(QStringLiteral("memoryEnabled"))->isChecked());
+    // The memory pane says what Hermes prints over it, and drops the duplicate.
+    const RuntimePaneView &memory = pane(QStringLiteral("MEMORY.md"))->runtimeView();
+    QVERIFY(memory.loaded);
+    QVERIFY2(memory.note.contains(QStringLiteral("MEMORY [")), qPrintable(memory.note));
+    QVERIFY2(memory.note.contains(QStringLiteral("2 entries, 1 duplicate dropped")),
+             qPrintable(memory.note));
+    QCOMPARE(memory.budget, qint64(2200));
+    // Files Hermes never reads say so.
+    const RuntimePaneView &tools = pane(QStringLiteral("TOOLS.md"))->runtimeView();
+    QVERIFY(!tools.loaded);
+    QVERIFY2(tools.note.contains(QStringLiteral("TOOLS.md is never read by Hermes")),
+             qPrintable(tools.note));
+
+    // Memory off: the preview loses the block, as soulc's --no-memory.
+    panel->settingCheck(QStringLiteral("memoryEnabled"))->setChecked(false);
+    QTRY_VERIFY(
+        !panel->runtimeComposer()->busy()
+        && !panel->runtimeComposer()->composition().text.contains(QStringLiteral("likes tea")));
+    QProcess soulc;
+    soulc.start(QStringLiteral(SOUL_BIN_DIR "/soulc"),
+                {QStringLiteral("compose"),
+                 QStringLiteral("--runtime"),
+                 QStringLiteral("hermes"),
+                 QStringLiteral("--no-memory"),
+                 m_fixture.dir()});
+    QVERIFY(soulc.waitForFinished(30000));
+    QCOMPARE(panel->runtimeComposer()->composition().text.toUtf8(), soulc.readAllStandardOutput());
+}
+
+void tst_RuntimeProfile::hermesMarksWhatItsScanBlocks()
+{
+    // A joined emoji (U+200D between its parts) blocks the whole SOUL.md.
+    const QByteArray soul = "I am a coder \xf0\x9f\x91\xa9\xe2\x80\x8d\xf0\x9f\x92\xbb.\n";
+    QVERIFY(writeInPlace(path(QStringLiteral("SOUL.md")), soul));
+    openWindow();
+    chooseRuntime(QStringLiteral("hermes"));
+    const QString text = window()->previewPanel()->runtimeComposer()->composition().text;
+    QVERIFY2(text.startsWith(
+                 QStringLiteral("[BLOCKED: SOUL.md contained potential prompt injection "
+                                "(invisible_unicode_U+200D)")),
+             qPrintable(text));
+    const RuntimePaneView &view = pane(QStringLiteral("SOUL.md"))->runtimeView();
+    QVERIFY(view.markWarns);
+    QVERIFY2(view.markNote.contains(QStringLiteral("invisible_unicode_U+200D")),
+             qPrintable(view.markNote));
+    QCOMPARE(view.digestLines.size(), 1);
+    // The mark is on the joiner itself, in the pane's text.
+    const QString paneText = pane(QStringLiteral("SOUL.md"))->editor()->toPlainText();
+    QCOMPARE(paneText.mid(view.digestLines.first().start, view.digestLines.first().length),
+             QString(QChar(0x200D)));
+    QVERIFY2(view.note.contains(QStringLiteral("BLOCKED")), qPrintable(view.note));
+}
+
+void tst_RuntimeProfile::chosenRuntimeIsRememberedPerFolder()
+{
+    // This folder with Hermes, another with OpenClaw: each opens with its own.
+    openWindow();
+    chooseRuntime(QStringLiteral("hermes"));
+    const QString other = m_fixture.filePath(QStringLiteral("other"));
+    QVERIFY(QDir().mkpath(other));
+    QVERIFY(writeInPlace(other + QStringLiteral("/SOUL.md"), "Other.\n"));
+    m_fixture.open(other);
+    QCOMPARE(window()->previewPanel()->runtimeProfile().id(), QStringLiteral("hermes"));
+    chooseOpenClaw();
+    m_fixture.close();
+
+    m_fixture.open(m_fixture.dir());
+    QCOMPARE(window()->previewPanel()->runtimeProfile().id(), QStringLiteral("hermes"));
+    m_fixture.open(other);
+    QCOMPARE(window()->previewPanel()->runtimeProfile().id(), QStringLiteral("openclaw"));
 }
 
 QTEST_MAIN(tst_RuntimeProfile)

@@ -218,8 +218,11 @@ std::shared_ptr<RuntimeComposer::Output> RuntimeComposer::run(const Job &job)
         pane.totalTokens = editedTokens;
         pane.encoding = output->encoding;
         QStringList notes;
+        if (file && !file->status.isEmpty())
+            notes.append(file->status);
         for (const Lint &lint : edited.lints) {
-            if (lint.file == name)
+            // A runtime names a file as the pane does, or by its path.
+            if (lint.file == name || lint.file.endsWith(QLatin1Char('/') + name))
                 notes.append(lint.message);
         }
         if (!pane.loaded && notes.isEmpty())
@@ -233,6 +236,8 @@ std::shared_ptr<RuntimeComposer::Output> RuntimeComposer::run(const Job &job)
                                           : countTokens(file->injectedText);
         }
         pane.whole = file->whole;
+        pane.markNote = file->markNote;
+        pane.markWarns = file->markWarns;
         if (!job.bufferPresent.at(size_t(k)) || !file->present)
             continue;
         // The ranges are in the file's decoded text; the pane holds it

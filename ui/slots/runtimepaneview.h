@@ -19,11 +19,15 @@ struct RuntimePaneView
     // The middle the agent never reads (the whole text when the total ran out
     // before the file).
     KeptRange dropped;
-    QList<KeptRange> digestLines; // AGENTS.md lines restated in the policy digest
-    QString note;                 // why the file is not loaded, refused or cut
-    qint64 used = -1;             // the file's length in the runtime's unit; -1 when absent
-    qint64 budget = 0;            // its per-file budget
-    qint64 totalUsed = 0;         // all files' injected length
+    // Places the runtime marks (AGENTS.md lines restated in OpenClaw's policy
+    // digest, text Hermes's scan blocks), why, and whether that is a problem.
+    QList<KeptRange> digestLines;
+    QString markNote;
+    bool markWarns = false;
+    QString note;         // why the file is not loaded, refused or cut
+    qint64 used = -1;     // the file's length in the runtime's unit; -1 when absent
+    qint64 budget = 0;    // its per-file budget
+    qint64 totalUsed = 0; // all files' injected length
     qint64 totalBudget = 0;
     // Exact tokens of what the runtime injects of the file (its text under its
     // header) and of the whole section, in `encoding`; -1 while unknown (no

@@ -440,8 +440,9 @@ void SlotPane::addRuntimeMarks(QList<QTextEdit::ExtraSelection> &selections) con
     shaded.setProperty(RuntimeMarkProperty, int(DroppedMark));
     add(dropped.start, dropped.length, shaded);
     QTextCharFormat digest;
-    digest.setBackground(QColor(0x3c, 0xa0, 0x50, 0x40));
-    digest.setToolTip(tr("Restated in the policy digest"));
+    digest.setBackground(m_runtimeView.markWarns ? QColor(0xd0, 0x30, 0x30, 0x50)
+                                                 : QColor(0x3c, 0xa0, 0x50, 0x40));
+    digest.setToolTip(m_runtimeView.markNote);
     digest.setProperty(RuntimeMarkProperty, int(DigestMark));
     for (const KeptRange &line : m_runtimeView.digestLines) {
         if (onScreen(line.start + line.length, true) >= first && onScreen(line.start, false) <= last)

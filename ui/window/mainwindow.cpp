@@ -124,6 +124,17 @@ void MainWindow::wireRuntime()
     m_preview->setRuntimeProfile(m_runtimeMemory.profileFor(QString()));
 }
 
+bool MainWindow::chooseRuntime(const QString &id)
+{
+    const Runtime *runtime = RuntimeRegistry::instance().find(id);
+    if (!runtime)
+        return false;
+    const RuntimeProfile profile = RuntimeProfile::of(runtime, m_preview->settingsFor(id));
+    m_preview->setRuntimeProfile(profile);
+    m_runtimeMemory.remember(m_model->directory(), profile);
+    return true;
+}
+
 void MainWindow::setPrompter(std::unique_ptr<Prompter> prompter)
 {
     m_prompter = std::move(prompter);

@@ -51,6 +51,9 @@ public:
 
     // Opens `dir`, or without one the last folder, else the start view.
     void start(const QString &dir);
+    // Previews what the runtime `id` injects, with its last settings, and
+    // remembers the choice for the open folder. False for an unknown id.
+    bool chooseRuntime(const QString &id);
 
     PersonaModel *model() const { return m_model; }
     DocumentController *documents() const { return m_documents; }

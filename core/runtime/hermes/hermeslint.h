@@ -1,7 +1,7 @@
 #pragma once
 
 #include "hermesrule.h"
-#include "lint.h"
+#include "lintitem.h"
 
 #include <QList>
 #include <QString>

@@ -5,12 +5,17 @@
 #include "hermesreader.h"
 #include "reporttext.h"
 #include "tokenizer.h"
+#include "utf8.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+
+#include <algorithm>
+#include <vector>
 
 namespace soul {
 
@@ -472,6 +477,65 @@ QByteArray statJson(const HermesReport &report, const Tokenizer &tokenizer)
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
+// Maps positions of Hermes's text of a file (BOM dropped, CR LF and a lone
+// CR read as LF) to the file's decoded text (utf8::decode of its bytes: BOM
+// and CR LF kept), which RuntimeFileView's ranges are in.
+class DecodedPositions
+{
+public:
+    explicit DecodedPositions(QStringView decoded)
+        : m_bom(decoded.startsWith(QChar(0xFEFF)) ? 1 : 0)
+    {
+        qsizetype hermes = 0;
+        for (qsizetype i = m_bom; i < decoded.size(); ++i, ++hermes) {
+            if (decoded.at(i) == QLatin1Char('\r') && i + 1 < decoded.size()
+                && decoded.at(i + 1) == QLatin1Char('\n')) {
+                m_crlf.push_back(hermes);
+                ++i;
+            }
+        }
+    }
+
+    qsizetype map(qsizetype position) const
+    {
+        const auto before = std::lower_bound(m_crlf.begin(), m_crlf.end(), position)
+                            - m_crlf.begin();
+        return position + m_bom + before;
+    }
+
+    KeptRange map(qsizetype start, qsizetype length) const
+    {
+        const qsizetype from = map(start);
+        return {from, map(start + length) - from};
+    }
+
+private:
+    qsizetype m_bom = 0;
+    std::vector<qsizetype> m_crlf;
+};
+
+// The decoded text of `name` as the window holds it (its buffer) or as it is
+// on disk; empty when it cannot be read.
+QString decodedText(const RuntimeInput &input, const QString &name)
+{
+    const auto buffer = input.buffers.constFind(name);
+    if (buffer != input.buffers.cend())
+        return utf8::decode(*buffer);
+    QFile file(QDir(input.dir).filePath(name));
+    return file.open(QIODevice::ReadOnly) ? utf8::decode(file.readAll()) : QString();
+}
+
+// The places of a scan's findings.
+QList<KeptRange> findingRanges(const HermesScan &scan, const DecodedPositions &positions)
+{
+    QList<KeptRange> out;
+    for (const HermesFinding &finding : scan.findings) {
+        if (finding.start >= 0)
+            out.append(positions.map(finding.start, qMax<qsizetype>(1, finding.length)));
+    }
+    return out;
+}
+
 QJsonArray spansJson(const QList<HermesSpan> &spans)
 {
     QJsonArray out;
@@ -611,6 +675,21 @@ Result<RuntimeComposition> HermesRuntime::compose(const RuntimeInput &input,
         view.whole = f.used && !f.cut.truncated && !f.scan.blocked();
         view.truncated = f.used && f.cut.truncated;
         view.droppedAll = view.present && !f.used;
+        // In a flat folder the files are the panes': mark what the scan
+        // blocks and what the cut drops.
+        if (input.home.isEmpty() && view.present) {
+            const DecodedPositions positions(decodedText(input, f.name));
+            if (f.used && f.scan.blocked()) {
+                view.marked = findingRanges(f.scan, positions);
+                view.markNote = QStringLiteral("Hermes's threat scan matches here (%1): the "
+                                               "whole file becomes a BLOCKED line")
+                                    .arg(f.scan.ids().join(QStringLiteral(", ")));
+                view.markWarns = true;
+            } else if (f.cut.truncated && f.kept.size() == 2) {
+                const qsizetype from = f.kept.first().end();
+                view.dropped = positions.map(from, f.kept.last().start - from);
+            }
+        }
         out.files.append(view);
         manifestFiles.append(QJsonObject{
             {QStringLiteral("name"), f.name},
@@ -634,6 +713,39 @@ Result<RuntimeComposition> HermesRuntime::compose(const RuntimeInput &input,
         view.injected = !store->block.isEmpty();
         view.whole = view.injected;
         view.injectedText = store->block;
+        if (!store->enabled) {
+            view.status
+                = QStringLiteral("%1 is off in Hermes's settings: not injected.").arg(store->name);
+        } else if (view.present) {
+            qsizetype duplicates = 0;
+            for (const HermesMemoryEntry &entry : store->entries)
+                duplicates += entry.duplicateOf >= 0;
+            view.status = QStringLiteral("%1 [%2], %3")
+                              .arg(store->title.section(QLatin1Char(' '), 0, 0),
+                                   store->usage,
+                                   plural(store->entries.size() - duplicates, "entry", "entries"));
+            if (duplicates > 0)
+                view.status += QStringLiteral(", %1 dropped")
+                                   .arg(plural(duplicates, "duplicate", "duplicates"));
+            view.status += QLatin1Char('.');
+        }
+        if (input.home.isEmpty() && view.present) {
+            const DecodedPositions positions(decodedText(input, store->name));
+            QStringList ids;
+            for (const HermesMemoryEntry &entry : store->entries) {
+                if (!entry.scan.blocked())
+                    continue;
+                view.marked += findingRanges(entry.scan, positions);
+                ids += entry.scan.ids();
+            }
+            if (!view.marked.isEmpty()) {
+                ids.removeDuplicates();
+                view.markNote = QStringLiteral("Hermes's threat scan matches here (%1): the "
+                                               "entry becomes a BLOCKED line")
+                                    .arg(ids.join(QStringLiteral(", ")));
+                view.markWarns = true;
+            }
+        }
         out.files.append(view);
         manifestFiles.append(QJsonObject{
             {QStringLiteral("name"), store->name},

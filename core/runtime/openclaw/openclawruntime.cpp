@@ -436,6 +436,8 @@ Result<RuntimeComposition> OpenClawRuntime::compose(const RuntimeInput &input,
         else
             view.dropped = kept.dropped;
         view.marked = kept.digestLines;
+        if (!view.marked.isEmpty())
+            view.markNote = QStringLiteral("Restated in the policy digest");
         out.files.append(view);
     }
     out.manifest = QJsonObject{
