@@ -756,9 +756,20 @@ Result<RuntimeComposition> HermesRuntime::compose(const RuntimeInput &input,
             {QStringLiteral("kept"), spansJson(store->kept)},
         });
     }
-    for (const auto &[block, span] : c.blocks) {
-        if (block == HermesBlock::Identity && !out.files.isEmpty())
-            out.files.first().injectedText = c.joined.mid(span.start, span.length);
+    // What each file's text comes to in the prompt: the identity block is
+    // SOUL.md's (or its BLOCKED line); the project-context block is the
+    // winning file's, whole when one file gave it.
+    qsizetype projectFiles = 0;
+    for (const HermesFileReport &f : c.files)
+        projectFiles += f.used && f.block == HermesBlock::ProjectContext;
+    for (qsizetype i = 0; i < c.files.size(); ++i) {
+        const HermesFileReport &f = c.files.at(i);
+        if (!f.used)
+            continue;
+        if (f.block == HermesBlock::Identity)
+            out.files[i].injectedText = c.identity;
+        else if (f.block == HermesBlock::ProjectContext && projectFiles == 1)
+            out.files[i].injectedText = c.projectContext;
     }
     out.manifest = QJsonObject{
         {QStringLiteral("runtime"), id()},
