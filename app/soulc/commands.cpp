@@ -1,5 +1,6 @@
 #include "commands.h"
 
+#include "agentcommands.h"
 #include "atomicwrite.h"
 #include "commandline.h"
 #include "composer.h"
@@ -135,31 +136,6 @@ QString capPercentText(const SlotFacts &facts)
     if (facts.size > 0 && percent < 0.05)
         return QStringLiteral("<0.1%");
     return QString::number(percent, 'f', 1) + QLatin1Char('%');
-}
-
-// Left-aligned text columns and right-aligned number columns, two spaces apart.
-QByteArray renderTable(const QList<QStringList> &rows, const QList<bool> &alignRight)
-{
-    QList<qsizetype> widths(alignRight.size(), 0);
-    for (const QStringList &row : rows) {
-        for (qsizetype c = 0; c < row.size(); ++c)
-            widths[c] = qMax(widths[c], row.at(c).size());
-    }
-    QString out;
-    for (const QStringList &row : rows) {
-        QString line;
-        for (qsizetype c = 0; c < row.size(); ++c) {
-            if (c > 0)
-                line += QStringLiteral("  ");
-            line += alignRight.at(c) ? row.at(c).rightJustified(widths[c])
-                                     : row.at(c).leftJustified(widths[c]);
-        }
-        // The last column is left-aligned; no padding after it.
-        while (line.endsWith(QLatin1Char(' ')))
-            line.chop(1);
-        out += line + QLatin1Char('\n');
-    }
-    return out.toUtf8();
 }
 
 // The tokenizer `--encoding` names (o200k_base when none), or nullptr after
@@ -1169,6 +1145,8 @@ int runInvocation(const Invocation &invocation)
     case Command::Compose:
         return invocation.revs.isEmpty() ? runCompose(invocation) : runComposeRevision(invocation);
     case Command::Stat:
+        if (invocation.all)
+            return runStatAll(invocation);
         return invocation.revs.isEmpty() ? runStat(invocation) : runStatRevision(invocation);
     case Command::Check:
         return runCheck(invocation);
@@ -1182,6 +1160,8 @@ int runInvocation(const Invocation &invocation)
         return runLog(invocation);
     case Command::Checkpoint:
         return runCheckpoint(invocation);
+    case Command::Agents:
+        return runAgents(invocation);
     case Command::None:
         break;
     }

@@ -227,29 +227,6 @@ QList<Row> rows(const HermesReport &report)
     return out;
 }
 
-QByteArray renderTable(const QList<QStringList> &table, const QList<bool> &alignRight)
-{
-    QList<qsizetype> widths(alignRight.size(), 0);
-    for (const QStringList &row : table) {
-        for (qsizetype c = 0; c < row.size(); ++c)
-            widths[c] = qMax(widths[c], row.at(c).size());
-    }
-    QString out;
-    for (const QStringList &row : table) {
-        QString line;
-        for (qsizetype c = 0; c < row.size(); ++c) {
-            if (c > 0)
-                line += QStringLiteral("  ");
-            line += alignRight.at(c) ? row.at(c).rightJustified(widths[c])
-                                     : row.at(c).leftJustified(widths[c]);
-        }
-        while (line.endsWith(QLatin1Char(' ')))
-            line.chop(1);
-        out += line + QLatin1Char('\n');
-    }
-    return out.toUtf8();
-}
-
 QString settingsText(const HermesSettings &s, qsizetype cap)
 {
     QString window

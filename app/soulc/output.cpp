@@ -54,4 +54,27 @@ int writeStandardOutput(QByteArrayView bytes)
     return writeAll(STDOUT_FILENO, bytes) ? ExitSuccess : standardOutputFailed(errno);
 }
 
+QByteArray renderTable(const QList<QStringList> &rows, const QList<bool> &alignRight)
+{
+    QList<qsizetype> widths(alignRight.size(), 0);
+    for (const QStringList &row : rows) {
+        for (qsizetype c = 0; c < row.size(); ++c)
+            widths[c] = qMax(widths[c], row.at(c).size());
+    }
+    QString out;
+    for (const QStringList &row : rows) {
+        QString line;
+        for (qsizetype c = 0; c < row.size(); ++c) {
+            if (c > 0)
+                line += QStringLiteral("  ");
+            line += alignRight.at(c) ? row.at(c).rightJustified(widths[c])
+                                     : row.at(c).leftJustified(widths[c]);
+        }
+        while (line.endsWith(QLatin1Char(' ')))
+            line.chop(1);
+        out += line + QLatin1Char('\n');
+    }
+    return out.toUtf8();
+}
+
 } // namespace soul

@@ -1,7 +1,10 @@
 #pragma once
 
+#include <QByteArray>
 #include <QByteArrayView>
+#include <QList>
 #include <QString>
+#include <QStringList>
 
 // What every soulc command writes: its output on standard output, and a
 // failure or a warning as one "soulc: ..." line on standard error.
@@ -23,5 +26,10 @@ int standardOutputFailed(int error);
 
 // Writes `bytes` to standard output: ExitSuccess, or the failure said.
 int writeStandardOutput(QByteArrayView bytes);
+
+// The rows as a table: left-aligned text columns and right-aligned number
+// columns (`alignRight`, one flag a column), two spaces apart, no padding
+// after the last column.
+QByteArray renderTable(const QList<QStringList> &rows, const QList<bool> &alignRight);
 
 } // namespace soul
