@@ -45,16 +45,17 @@ struct AgentFigures
     int truncatedFiles = 0;
 };
 
-AgentFigures measure(const OpenClawAgent &agent, const Tokenizer &tokenizer)
+// `tokenizer` is null only when the workspace is no folder.
+AgentFigures measure(const OpenClawAgent &agent, const Tokenizer *tokenizer)
 {
     AgentFigures figures;
     figures.totalMaxChars = agent.settings.totalMaxChars();
     figures.exists = QFileInfo(agent.workspace).isDir();
-    if (!figures.exists)
+    if (!figures.exists || !tokenizer)
         return figures;
     const Composition composition = composeDirectory(agent.workspace);
     figures.soulBytes = composition.soul.size();
-    figures.soulTokens = countSoulTokens(composition, tokenizer).soul;
+    figures.soulTokens = countSoulTokens(composition, *tokenizer).soul;
     const OpenClawComposition openClaw = composeOpenClaw(readOpenClawDirectory(agent.workspace),
                                                          agent.settings);
     figures.injectedChars = openClaw.totalInjected;
@@ -66,7 +67,7 @@ AgentFigures measure(const OpenClawAgent &agent, const Tokenizer &tokenizer)
 
 QByteArray agentsText(const OpenClawRoster &roster,
                       const QList<AgentFigures> &figures,
-                      const Tokenizer &tokenizer)
+                      const QString &encoding)
 {
     QList<QStringList> rows;
     rows.append({QStringLiteral("agent"),
@@ -96,7 +97,7 @@ QByteArray agentsText(const OpenClawRoster &roster,
                                   ? QString()
                                   : QStringLiteral(" (none: the single agent main)"),
                               roster.stateDir,
-                              tokenizer.name())
+                              encoding)
                          .toUtf8();
     out += renderTable(rows, {false, false, false, true, true, true, true, false});
     return out;
@@ -104,7 +105,7 @@ QByteArray agentsText(const OpenClawRoster &roster,
 
 QByteArray agentsJson(const OpenClawRoster &roster,
                       const QList<AgentFigures> &figures,
-                      const Tokenizer &tokenizer)
+                      const QString &encoding)
 {
     QJsonArray agents;
     for (qsizetype i = 0; i < roster.agents.size(); ++i) {
@@ -143,7 +144,7 @@ QByteArray agentsJson(const OpenClawRoster &roster,
         {QStringLiteral("config"), roster.configPath},
         {QStringLiteral("configExists"), roster.configExists},
         {QStringLiteral("stateDir"), roster.stateDir},
-        {QStringLiteral("encoding"), tokenizer.name()},
+        {QStringLiteral("encoding"), encoding},
         {QStringLiteral("agents"), agents},
     };
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
@@ -164,18 +165,26 @@ struct PersonaRow
 
 int runAgents(const Invocation &invocation)
 {
-    const auto tokenizer = tokenizerFor(invocation);
-    if (!tokenizer)
-        return ExitFailure;
+    const QString encoding = invocation.encoding.isEmpty() ? builtinEncodings().first()
+                                                           : invocation.encoding;
+    if (!builtinEncodings().contains(encoding)) {
+        return fail(QStringLiteral("unknown encoding '%1'. Use one of: %2.")
+                        .arg(encoding, builtinEncodings().join(QStringLiteral(", "))));
+    }
     const Result<OpenClawRoster> roster = readOpenClawRoster(OpenClawPaths::system(),
                                                              invocation.config);
     if (!roster)
         return fail(roster.error());
+    // The encoding's ranks take a moment to load: only when there is a soul to count.
+    std::shared_ptr<const Tokenizer> tokenizer;
     QList<AgentFigures> figures;
-    for (const OpenClawAgent &agent : roster->agents)
-        figures.append(measure(agent, *tokenizer));
-    return writeStandardOutput(invocation.json ? agentsJson(*roster, figures, *tokenizer)
-                                               : agentsText(*roster, figures, *tokenizer));
+    for (const OpenClawAgent &agent : roster->agents) {
+        if (!tokenizer && QFileInfo(agent.workspace).isDir())
+            tokenizer = Tokenizer::builtin(encoding);
+        figures.append(measure(agent, tokenizer.get()));
+    }
+    return writeStandardOutput(invocation.json ? agentsJson(*roster, figures, encoding)
+                                               : agentsText(*roster, figures, encoding));
 }
 
 int runStatAll(const Invocation &invocation)

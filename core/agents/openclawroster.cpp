@@ -107,6 +107,8 @@ public:
             }
             entries.append({QStringLiteral("main"), QString(), {}});
         }
+        if (Status targets = checkTargets(entries); !targets)
+            return Result<QList<OpenClawAgent>>::failure(targets.error());
         return resolve(entries);
     }
 
@@ -253,6 +255,51 @@ private:
                             QStringLiteral("a roster of several agents needs agents.ownership "
                                            "\"explicit\" or one agent marked default: true."));
         m_legacyDefault = !m_explicit && marked == 1;
+        return {};
+    }
+
+    // The agents the config names elsewhere must be in the roster: OpenClaw
+    // refuses a config whose system agent, heartbeat agent, talk agent or a
+    // binding's agent is not.
+    Status checkTargets(const QList<Entry> &entries) const
+    {
+        QStringList ids;
+        for (const Entry &entry : entries)
+            ids.append(normalizeAgentId(entry.key));
+        struct Target
+        {
+            QString pointer;
+            QJsonValue agentId;
+        };
+        QList<Target> targets{
+            {QStringLiteral("/agents/defaults/heartbeat/agentId"),
+             m_defaults.value(QStringLiteral("heartbeat"))
+                 .toObject()
+                 .value(QStringLiteral("agentId"))},
+            {QStringLiteral("/agents/defaults/systemAgent/agentId"),
+             m_defaults.value(QStringLiteral("systemAgent"))
+                 .toObject()
+                 .value(QStringLiteral("agentId"))},
+            {QStringLiteral("/talk/agentId"),
+             m_config.root.value(QStringLiteral("talk")).toObject().value(QStringLiteral("agentId"))},
+        };
+        const QJsonArray bindings = m_config.root.value(QStringLiteral("bindings")).toArray();
+        for (qsizetype i = 0; i < bindings.size(); ++i) {
+            const QJsonValue agentId = bindings.at(i).toObject().value(QStringLiteral("agentId"));
+            if (agentId != QJsonValue(QStringLiteral("main")))
+                targets.append({QStringLiteral("/bindings/%1/agentId").arg(i), agentId});
+        }
+        for (const Target &target : std::as_const(targets)) {
+            if (target.agentId.isString()
+                && !ids.contains(normalizeAgentId(target.agentId.toString()))) {
+                const QString path = target.pointer.mid(1).replace(QLatin1Char('/'),
+                                                                   QLatin1Char('.'));
+                return statusAt(target.pointer,
+                                QStringLiteral("%1 names the agent \"%2\", which is not in the "
+                                               "roster.")
+                                    .arg(path, target.agentId.toString()));
+            }
+        }
         return {};
     }
 
