@@ -210,7 +210,7 @@ public:
                 Result<Node> done = process(element, file, chain);
                 if (!done)
                     return done;
-                element = std::move(*done);
+                element = std::move(done).value();
             }
             return out;
         }
@@ -226,7 +226,7 @@ public:
             Result<Node> done = process(value, file, chain);
             if (!done)
                 return done;
-            rest.members.append({key, std::move(*done)});
+            rest.members.append({key, std::move(done).value()});
         }
         if (!include)
             return rest;
@@ -473,7 +473,7 @@ Result<OpenClawConfig> readOpenClawConfig(const QString &path,
     Result<Node> resolved = includes.process(*parsed, path, {path});
     if (!resolved)
         return Result<OpenClawConfig>::failure(resolved.error());
-    Node root = std::move(*resolved);
+    Node root = std::move(resolved).value();
     if (!root.isObject()) {
         return Result<OpenClawConfig>::failure(
             QStringLiteral("%1: the config must be an object ({ ... }) at its top level.").arg(path));
