@@ -1,7 +1,7 @@
 #pragma once
 
 #include "result.h"
-#include "runtimeprofile.h"
+#include "runtime/runtimeprofile.h"
 
 #include <QList>
 #include <QString>

@@ -1,8 +1,8 @@
-#include "json5.h"
-#include "openclawconfig.h"
-#include "openclawpaths.h"
-#include "openclawroster.h"
-#include "personafolders.h"
+#include "agents/json5.h"
+#include "agents/openclawconfig.h"
+#include "agents/openclawpaths.h"
+#include "agents/openclawroster.h"
+#include "agents/personafolders.h"
 #include "testfiles.h"
 
 #include <QDir>

@@ -9,7 +9,7 @@
 // hold exactly, which JavaScript, and so OpenClaw, does not.)
 #include "fuzzsupport.h"
 
-#include "json5.h"
+#include "agents/json5.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
