@@ -386,12 +386,6 @@ private:
             if (!ids.contains(defaultId))
                 defaultId.clear();
         }
-        const QString profile = m_paths.variable("OPENCLAW_PROFILE");
-        const bool profileMatters = m_paths.variable("OPENCLAW_WORKSPACE_DIR").isEmpty()
-                                    && m_paths.variable("OPENCLAW_STATE_DIR").isEmpty()
-                                    && !profile.isEmpty()
-                                    && profile.toLower() != QLatin1String("default");
-
         QList<OpenClawAgent> agents;
         for (const Entry &entry : entries) {
             OpenClawAgent agent;
@@ -407,12 +401,6 @@ private:
                 agent.workspace = m_paths.userPath(shared);
                 agent.workspaceSource = QStringLiteral("agents.defaults.workspace");
             } else if (agent.id == dataOwner) {
-                if (profileMatters && !isProfileName(profile)) {
-                    return failAt(QString(),
-                                  QStringLiteral("OPENCLAW_PROFILE \"%1\" is not a valid profile "
-                                                 "name (letters, digits, _ and -).")
-                                      .arg(profile));
-                }
                 agent.workspace = m_paths.defaultWorkspace();
                 agent.workspaceSource = defaultWorkspaceSource();
             } else if (!shared.isEmpty()) {
@@ -487,6 +475,18 @@ QString budgetSourceText(BudgetSource source, const QString &agentId)
 
 Result<OpenClawRoster> readOpenClawRoster(const OpenClawPaths &paths, const QString &configFile)
 {
+    // OpenClaw stops at a profile name it cannot make a folder of, wherever
+    // the profile would place the default workspace.
+    const QString profile = paths.variable("OPENCLAW_PROFILE");
+    if (paths.variable("OPENCLAW_WORKSPACE_DIR").isEmpty()
+        && paths.variable("OPENCLAW_STATE_DIR").isEmpty() && !profile.isEmpty()
+        && profile.toLower() != QLatin1String("default") && !isProfileName(profile)) {
+        return Result<OpenClawRoster>::failure(
+            QStringLiteral("OPENCLAW_PROFILE \"%1\" is not a profile name OpenClaw takes (a "
+                           "letter or digit, then letters, digits, _ and -, at most 64). Set "
+                           "another, or unset it.")
+                .arg(profile));
+    }
     OpenClawRoster roster;
     roster.configPath = configFile.isEmpty() ? paths.configPath() : paths.userPath(configFile);
     roster.stateDir = paths.stateDir();

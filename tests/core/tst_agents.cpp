@@ -393,6 +393,9 @@ void TestAgents::roster_data()
                   QStringLiteral("{ agents: { entries: { a: { workspace: '${ROOT}/a' } } } }")},
                  {QStringLiteral("cwd/.env"), QStringLiteral("ROOT=/x\n")}}
         << Texts{} << QStringList{} << QStringLiteral("unsupported");
+    QTest::newRow("profile that is no folder name")
+        << Texts{} << Texts{{QStringLiteral("OPENCLAW_PROFILE"), QStringLiteral("bad name")}}
+        << QStringList{} << QStringLiteral("OPENCLAW_PROFILE \"bad name\" is not a profile name");
     QTest::newRow("budget that is not a whole number")
         << Texts{{config,
                   QStringLiteral("{ agents: { entries: { a: { bootstrapMaxChars: 1.5 } } } }")}}
