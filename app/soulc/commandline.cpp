@@ -147,10 +147,13 @@ The config is OpenClaw's: OPENCLAW_CONFIG_PATH, else openclaw.json in the
 state directory (OPENCLAW_STATE_DIR, else ~/.openclaw). It is JSON5 and may
 use $include and ${VAR}. Both rosters are read (agents.entries keyed by id,
 and the older agents.list); no config is the single agent 'main'. The
-default agent's workspace is <stateDir>/workspace, moved by
-OPENCLAW_WORKSPACE_DIR and OPENCLAW_PROFILE; every other agent's is
-<stateDir>/workspace-<id>, or <agents.defaults.workspace>/<id>;
-agents.entries.<id>.workspace overrides both. Each agent's budgets are its
+agent that owns the default workspace (a sole agent, or the one marked
+default: true) works in agents.defaults.workspace, else in
+<stateDir>/workspace, moved by OPENCLAW_WORKSPACE_DIR and OPENCLAW_PROFILE;
+every other agent in <agents.defaults.workspace>/<id>, else
+<stateDir>/workspace-<id>; agents.entries.<id>.workspace overrides both.
+With agents.ownership "explicit" the default agent is
+agents.defaults.systemAgent.agentId. Each agent's budgets are its
 bootstrapMaxChars and bootstrapTotalMaxChars from agents.entries.<id>, else
 agents.defaults, else OpenClaw's (20,000 and 60,000); --json says where
 each came from.
