@@ -449,7 +449,8 @@ Result<OpenClawConfig> readOpenClawConfig(const QString &path,
     OpenClawConfig config;
     config.path = path;
     const QFileInfo info(path);
-    if (!info.exists() && !info.isSymLink()) {
+    // As fs.existsSync: a link that leads nowhere is no file.
+    if (!info.exists()) {
         if (mustExist) {
             return Result<OpenClawConfig>::failure(
                 QStringLiteral("%1: there is no such config file. Name an existing OpenClaw "

@@ -348,6 +348,21 @@ private:
         return m_defaults.value(QStringLiteral("workspace")).toString().trimmed();
     }
 
+    // A sentence when OPENCLAW_PROFILE places the default workspace and is
+    // not a name OpenClaw takes, else empty.
+    QString profileProblem() const
+    {
+        const QString profile = m_paths.variable("OPENCLAW_PROFILE");
+        if (!m_paths.variable("OPENCLAW_WORKSPACE_DIR").isEmpty()
+            || !m_paths.variable("OPENCLAW_STATE_DIR").isEmpty() || profile.isEmpty()
+            || profile.toLower() == QLatin1String("default") || isProfileName(profile))
+            return {};
+        return QStringLiteral("OPENCLAW_PROFILE \"%1\" is not a profile name OpenClaw takes (a "
+                              "letter or digit, then letters, digits, _ and -, at most 64). Set "
+                              "another, or unset it.")
+            .arg(profile);
+    }
+
     // Where the default workspace comes from, for workspaceSource.
     QString defaultWorkspaceSource() const
     {
@@ -401,6 +416,10 @@ private:
                 agent.workspace = m_paths.userPath(shared);
                 agent.workspaceSource = QStringLiteral("agents.defaults.workspace");
             } else if (agent.id == dataOwner) {
+                // OpenClaw stops at a profile name it cannot make a folder
+                // of, when it needs the default workspace.
+                if (const QString problem = profileProblem(); !problem.isEmpty())
+                    return Result<QList<OpenClawAgent>>::failure(problem);
                 agent.workspace = m_paths.defaultWorkspace();
                 agent.workspaceSource = defaultWorkspaceSource();
             } else if (!shared.isEmpty()) {
@@ -475,18 +494,6 @@ QString budgetSourceText(BudgetSource source, const QString &agentId)
 
 Result<OpenClawRoster> readOpenClawRoster(const OpenClawPaths &paths, const QString &configFile)
 {
-    // OpenClaw stops at a profile name it cannot make a folder of, wherever
-    // the profile would place the default workspace.
-    const QString profile = paths.variable("OPENCLAW_PROFILE");
-    if (paths.variable("OPENCLAW_WORKSPACE_DIR").isEmpty()
-        && paths.variable("OPENCLAW_STATE_DIR").isEmpty() && !profile.isEmpty()
-        && profile.toLower() != QLatin1String("default") && !isProfileName(profile)) {
-        return Result<OpenClawRoster>::failure(
-            QStringLiteral("OPENCLAW_PROFILE \"%1\" is not a profile name OpenClaw takes (a "
-                           "letter or digit, then letters, digits, _ and -, at most 64). Set "
-                           "another, or unset it.")
-                .arg(profile));
-    }
     OpenClawRoster roster;
     roster.configPath = configFile.isEmpty() ? paths.configPath() : paths.userPath(configFile);
     roster.stateDir = paths.stateDir();

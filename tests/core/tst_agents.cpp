@@ -396,6 +396,10 @@ void TestAgents::roster_data()
     QTest::newRow("profile that is no folder name")
         << Texts{} << Texts{{QStringLiteral("OPENCLAW_PROFILE"), QStringLiteral("bad name")}}
         << QStringList{} << QStringLiteral("OPENCLAW_PROFILE \"bad name\" is not a profile name");
+    QTest::newRow("profile that is no folder name, where no agent needs it")
+        << Texts{{config, QStringLiteral("{ agents: { entries: { a: { workspace: '/a' } } } }")}}
+        << Texts{{QStringLiteral("OPENCLAW_PROFILE"), QStringLiteral("bad name")}}
+        << QStringList{QStringLiteral("a /a default")} << QString();
     QTest::newRow("budget that is not a whole number")
         << Texts{{config,
                   QStringLiteral("{ agents: { entries: { a: { bootstrapMaxChars: 1.5 } } } }")}}
