@@ -37,6 +37,9 @@ Commands:
                    file, newest first, with the soul's size and tokens
   checkpoint DIR   commit DIR's slot files, and only them, to its git
                    repository
+  agents           OpenClaw's agents as it resolves them: each one's
+                   workspace, its soul's size and tokens and what OpenClaw
+                   injects against the agent's own budgets
 
 compose, stat and diff take --rev REV to read DIR as a commit of its git
 repository has it (any revision git understands: HEAD~2, a tag, a short
@@ -95,6 +98,7 @@ Exit status: 0 success, 2 error or bad usage.
 
 constexpr char StatHelp[]
     = R"(Usage: soulc stat [--runtime NAME | --rev REV] [--encoding NAME] [--json] DIR
+       soulc stat --all [--encoding NAME] [--json] PARENT
 
 Show, for each slot of DIR, whether it is present, its size in bytes, the
 tokens of its section in the soul, its share of the @CAPBYTES@-byte cap,
@@ -110,6 +114,10 @@ exact token count.
 With --rev REV, the same of DIR as commit REV of its git repository has it
 (see 'soulc compose --help'), and the commit's id.
 
+With --all, one row for each persona folder under PARENT (each subfolder
+that holds a slot file; hidden ones are passed over), by name: the slots
+present, the soul's bytes and exact tokens, the truncated slots, the lints.
+
 With --runtime hermes: each file Hermes Agent 0.21.3 reads or passes over,
 its block, its status (read, blocked, empty, not chosen, never read, ...),
 its characters (code points, stripped) and how many reach the prompt, its
@@ -121,10 +129,45 @@ Options:
   --runtime NAME    toolnexus (the default), openclaw or hermes
   --rev REV         DIR as commit REV has it (toolnexus only)
   --encoding NAME   count with NAME: o200k_base (the default) or cl100k_base
+  --all             every persona folder under PARENT, one row each
   --json            print the same facts as JSON
   -h, --help        show this help
 
 Exit status: 0 success, 2 error or bad usage.
+)";
+
+constexpr char AgentsHelp[] = R"(Usage: soulc agents [--config FILE] [--encoding NAME] [--json]
+
+List OpenClaw 2026.9's agents as 'openclaw agents list' resolves them, one a
+line: the id, whether it is the default agent, its workspace (absolute),
+whether the workspace exists, its soul's bytes and exact tokens (as 'soulc
+stat' counts them), and the characters OpenClaw injects from it against the
+agent's own budget.
+
+The config is OpenClaw's: OPENCLAW_CONFIG_PATH, else openclaw.json in the
+state directory (OPENCLAW_STATE_DIR, else ~/.openclaw). It is JSON5 and may
+use $include and ${VAR}. Both rosters are read (agents.entries keyed by id,
+and the older agents.list); no config is the single agent 'main'. The
+agent that owns the default workspace (a sole agent, or the one marked
+default: true) works in agents.defaults.workspace, else in
+<stateDir>/workspace, moved by OPENCLAW_WORKSPACE_DIR and OPENCLAW_PROFILE;
+every other agent in <agents.defaults.workspace>/<id>, else
+<stateDir>/workspace-<id>; agents.entries.<id>.workspace overrides both.
+With agents.ownership "explicit" the default agent is
+agents.defaults.systemAgent.agentId. Each agent's budgets are its
+bootstrapMaxChars and bootstrapTotalMaxChars from agents.entries.<id>, else
+agents.defaults, else OpenClaw's (20,000 and 60,000); --json says where
+each came from.
+
+Options:
+  --config FILE     read FILE instead of OpenClaw's config
+  --encoding NAME   count with NAME: o200k_base (the default) or cl100k_base
+  --json            print the roster as JSON
+  -h, --help        show this help
+
+Exit status: 0 success, 2 when the config cannot be read, is not valid
+JSON5, or holds a roster OpenClaw refuses (the message names the file and
+line), or on bad usage.
 )";
 
 constexpr char CheckHelp[] = R"(Usage: soulc check [--runtime NAME] DIR
@@ -306,6 +349,7 @@ constexpr CommandInfo Commands[] = {
     {Command::Diff, "diff", 2, "A and B"},
     {Command::Log, "log", 1, "DIR"},
     {Command::Checkpoint, "checkpoint", 1, "DIR"},
+    {Command::Agents, "agents", 0, ""},
 };
 
 const CommandInfo *findCommand(const QString &name)
@@ -469,7 +513,8 @@ void parseCommandArguments(Invocation &invocation,
             invocation.output = arg.mid(2);
             outputGiven = true;
         } else if ((info.command == Command::Count || info.command == Command::Stat
-                    || info.command == Command::Diff || info.command == Command::Log)
+                    || info.command == Command::Diff || info.command == Command::Log
+                    || info.command == Command::Agents)
                    && isValueOption(arg, "--encoding")) {
             if (!takeValue(arguments, i, "--encoding", "a NAME", invocation.encoding, fail))
                 return;
@@ -516,9 +561,14 @@ void parseCommandArguments(Invocation &invocation,
                 return;
             hermesOption = arg.section(QLatin1Char('='), 0, 0);
         } else if ((info.command == Command::Stat || info.command == Command::Diff
-                    || info.command == Command::Log)
+                    || info.command == Command::Log || info.command == Command::Agents)
                    && arg == QLatin1String("--json")) {
             invocation.json = true;
+        } else if (info.command == Command::Agents && isValueOption(arg, "--config")) {
+            if (!takeValue(arguments, i, "--config", "a FILE", invocation.config, fail))
+                return;
+        } else if (info.command == Command::Stat && arg == QLatin1String("--all")) {
+            invocation.all = true;
         } else if (info.command == Command::Export
                    && (arg == QLatin1String("-f") || arg == QLatin1String("--force"))) {
             invocation.force = true;
@@ -549,6 +599,12 @@ void parseCommandArguments(Invocation &invocation,
                  .arg(invocation.runtime));
         return;
     }
+    if (invocation.all
+        && (!invocation.revs.isEmpty() || invocation.runtime != QLatin1String("toolnexus"))) {
+        fail(QStringLiteral("option '--all' takes neither '--rev' nor '--runtime': it measures "
+                            "each folder by the toolnexus rule."));
+        return;
+    }
     const bool hermesHome = !invocation.hermesHome.isEmpty() || !invocation.project.isEmpty();
     if (!hermesOption.isEmpty() && invocation.runtime != QLatin1String(HermesRuntime)) {
         fail(QStringLiteral("option '%1' needs --runtime hermes.").arg(hermesOption));
@@ -566,8 +622,9 @@ void parseCommandArguments(Invocation &invocation,
     // home and project, DIR is not given.
     const bool revDiff = info.command == Command::Diff && !invocation.revs.isEmpty();
     const int wanted = (revDiff ? 1 : info.arguments) - (hermesHome ? 1 : 0);
-    const QLatin1String names(revDiff ? "DIR" : info.argumentNames);
-    if (invocation.arguments.size() < (hermesHome ? wanted : qMax(wanted, 1))) {
+    const QLatin1String names(revDiff ? "DIR" : invocation.all ? "PARENT" : info.argumentNames);
+    const int minimum = info.arguments == 0 ? 0 : (hermesHome ? wanted : qMax(wanted, 1));
+    if (invocation.arguments.size() < minimum) {
         fail(QStringLiteral("missing %1.").arg(names));
         return;
     }
@@ -664,6 +721,8 @@ QByteArray helpText(Command command)
         return QByteArray(LogHelp);
     case Command::Checkpoint:
         return QByteArray(CheckpointHelp);
+    case Command::Agents:
+        return QByteArray(AgentsHelp);
     }
     return {};
 }

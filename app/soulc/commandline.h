@@ -13,7 +13,7 @@
 // not otherwise need.
 namespace soul {
 
-enum class Command { None, Compose, Stat, Check, Export, Count, Diff, Log, Checkpoint };
+enum class Command { None, Compose, Stat, Check, Export, Count, Diff, Log, Checkpoint, Agents };
 
 struct Invocation
 {
@@ -34,7 +34,9 @@ struct Invocation
     // compose, stat --rev REV; diff --rev A [--rev B]: commits of DIR's git
     // history, in the order given.
     QStringList revs;
-    QString message; // checkpoint -m MESSAGE
+    QString message;  // checkpoint -m MESSAGE
+    QString config;   // agents --config FILE: this OpenClaw config instead of OpenClaw's own
+    bool all = false; // stat --all PARENT: every persona folder under PARENT
     // --runtime hermes: a Hermes home and the project it runs in
     // (--hermes-home HOME --project DIR) instead of a flat DIR, and the
     // settings (--context-window, --context-file-max-chars,

@@ -1,5 +1,6 @@
 #include "commands.h"
 
+#include "agentcommands.h"
 #include "atomicwrite.h"
 #include "commandline.h"
 #include "composer.h"
@@ -632,6 +633,8 @@ int runInvocation(const Invocation &invocation)
     case Command::Compose:
         return invocation.revs.isEmpty() ? runCompose(invocation) : runComposeRevision(invocation);
     case Command::Stat:
+        if (invocation.all)
+            return runStatAll(invocation);
         return invocation.revs.isEmpty() ? runStat(invocation) : runStatRevision(invocation);
     case Command::Check:
         return runCheck(invocation);
@@ -645,6 +648,8 @@ int runInvocation(const Invocation &invocation)
         return runLog(invocation);
     case Command::Checkpoint:
         return runCheckpoint(invocation);
+    case Command::Agents:
+        return runAgents(invocation);
     case Command::None:
         break;
     }

@@ -1,7 +1,10 @@
 #pragma once
 
+#include <QByteArray>
 #include <QByteArrayView>
+#include <QList>
 #include <QString>
+#include <QStringList>
 
 // What every soulc command writes: its output on standard output, and a
 // failure or a warning as one "soulc: ..." line on standard error.

@@ -17,6 +17,7 @@
 #include <QJsonObject>
 #include <QLocale>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QRegularExpression>
 #include <QScopeGuard>
 #include <QStandardPaths>
@@ -96,12 +97,16 @@ class TstSoulc : public QObject
 
 private:
     // Runs soulc with `arguments` in the fixture's directory (or `workingDir`).
+    // `environment`, when not empty, is all soulc sees of the environment.
     Run soulc(const QStringList &arguments,
               const QString &workingDir = {},
-              const QByteArray &input = {}) const
+              const QByteArray &input = {},
+              const QProcessEnvironment &environment = {}) const
     {
         QProcess process;
         process.setWorkingDirectory(workingDir.isEmpty() ? m_dir->path() : workingDir);
+        if (!environment.isEmpty())
+            process.setProcessEnvironment(environment);
         process.start(soulcPath(), arguments);
         if (process.waitForStarted(30000)) {
             process.write(input);
@@ -1822,6 +1827,196 @@ private Q_SLOTS:
 
         const Run check = soulc({QStringLiteral("check"), ava});
         QVERIFY2(check.exitCode == ExitSuccess, check.out.constData());
+    }
+
+    // An environment with HOME in the fixture and nothing of the user's.
+    QProcessEnvironment agentsEnvironment() const
+    {
+        QProcessEnvironment environment;
+        environment.insert(QStringLiteral("HOME"), m_dir->filePath(QStringLiteral("home")));
+        environment.insert(QStringLiteral("PATH"), qEnvironmentVariable("PATH"));
+        return environment;
+    }
+
+    void agentsJson()
+    {
+        // Three agents: one with a soul and its own budget, one with a
+        // missing workspace, the default one in the state directory.
+        const QString state = m_dir->filePath(QStringLiteral("home/.openclaw"));
+        QVERIFY(QDir().mkpath(state));
+        QVERIFY(writeFile(QDir(state).filePath(QStringLiteral("openclaw.json")),
+                          "{\n"
+                          "  // three agents\n"
+                          "  agents: {\n"
+                          "    defaults: { bootstrapTotalMaxChars: 50000 },\n"
+                          "    entries: {\n"
+                          "      main: { default: true },\n"
+                          "      coach: { workspace: '~/coach', bootstrapMaxChars: 0x1F40 },\n"
+                          "      gone: {},\n"
+                          "    },\n"
+                          "  },\n"
+                          "}\n"));
+        const QString coach = makePersona(QStringLiteral("home/coach"),
+                                          {{QStringLiteral("SOUL.md"), "# Coach\n\nBrief.\n"}});
+        QVERIFY(!coach.isEmpty());
+        QVERIFY(QDir().mkpath(QDir(state).filePath(QStringLiteral("workspace"))));
+
+        const Run run = soulc({QStringLiteral("agents"), QStringLiteral("--json")},
+                              {},
+                              {},
+                              agentsEnvironment());
+        QCOMPARE(run.err, QByteArray());
+        QCOMPARE(run.exitCode, ExitSuccess);
+        const QJsonObject root = QJsonDocument::fromJson(run.out).object();
+        QCOMPARE(root.value(QStringLiteral("config")).toString(),
+                 QDir(state).filePath(QStringLiteral("openclaw.json")));
+        const QJsonArray agents = root.value(QStringLiteral("agents")).toArray();
+        QCOMPARE(agents.size(), 3);
+
+        const QJsonObject main = agents.at(0).toObject();
+        QCOMPARE(main.value(QStringLiteral("id")).toString(), QStringLiteral("main"));
+        QCOMPARE(main.value(QStringLiteral("isDefault")).toBool(), true);
+        QCOMPARE(main.value(QStringLiteral("workspace")).toString(),
+                 QDir(state).filePath(QStringLiteral("workspace")));
+        QCOMPARE(main.value(QStringLiteral("exists")).toBool(), true);
+        QCOMPARE(main.value(QStringLiteral("soul")).toObject().value(QStringLiteral("bytes")).toInt(),
+                 0);
+
+        const QJsonObject coachAgent = agents.at(1).toObject();
+        QCOMPARE(coachAgent.value(QStringLiteral("workspace")).toString(), coach);
+        QCOMPARE(coachAgent.value(QStringLiteral("isDefault")).toBool(), false);
+        const QJsonObject soul = coachAgent.value(QStringLiteral("soul")).toObject();
+        QCOMPARE(soul.value(QStringLiteral("bytes")).toInt(), composeDirectory(coach).soul.size());
+        QVERIFY(soul.value(QStringLiteral("tokens")).toInt() > 0);
+        const QJsonObject budgets = coachAgent.value(QStringLiteral("budgets")).toObject();
+        QCOMPARE(budgets.value(QStringLiteral("bootstrapMaxChars")).toInt(), 8000);
+        QCOMPARE(budgets.value(QStringLiteral("bootstrapMaxCharsFrom")).toString(),
+                 QStringLiteral("agents.entries.coach"));
+        QCOMPARE(budgets.value(QStringLiteral("bootstrapTotalMaxChars")).toInt(), 50000);
+        QCOMPARE(budgets.value(QStringLiteral("bootstrapTotalMaxCharsFrom")).toString(),
+                 QStringLiteral("agents.defaults"));
+        const QJsonObject openClaw = coachAgent.value(QStringLiteral("openclaw")).toObject();
+        QCOMPARE(openClaw.value(QStringLiteral("totalMaxChars")).toInt(), 50000);
+        QVERIFY(openClaw.value(QStringLiteral("injectedChars")).toInt() > 0);
+
+        const QJsonObject gone = agents.at(2).toObject();
+        QCOMPARE(gone.value(QStringLiteral("workspace")).toString(),
+                 QDir(state).filePath(QStringLiteral("workspace-gone")));
+        QCOMPARE(gone.value(QStringLiteral("exists")).toBool(), false);
+        QVERIFY(!gone.contains(QStringLiteral("soul")));
+
+        // The table says the same.
+        const Run text = soulc({QStringLiteral("agents")}, {}, {}, agentsEnvironment());
+        QCOMPARE(text.exitCode, ExitSuccess);
+        QVERIFY2(text.out.contains("\ngone   no       missing"), text.out.constData());
+        QVERIFY2(text.out.contains("\nmain   yes      yes"), text.out.constData());
+    }
+
+    void agentsConfig_data()
+    {
+        QTest::addColumn<QByteArray>("config");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QByteArray>("says"); // in the output, or in the error
+
+        QTest::newRow("list roster") << QByteArray("{ agents: { list: [ { id: 'solo' } ] } }")
+                                     << ExitSuccess << QByteArray("\"id\": \"solo\"");
+        QTest::newRow("invalid JSON5 names file and line")
+            << QByteArray("{\n  agents: {\n    entries: [\n  }\n}\n") << ExitFailure
+            << QByteArray("other.json5: line 4, column 3: not valid JSON5");
+        QTest::newRow("refused roster names file and line")
+            << QByteArray("{\n  agents: {\n    entries: { a: {}, b: {} },\n  },\n}\n")
+            << ExitFailure << QByteArray("other.json5 line 2: a roster of several agents");
+        QTest::newRow("missing include")
+            << QByteArray("{ $include: './nope.json5' }") << ExitFailure
+            << QByteArray("$include \"./nope.json5\": there is no file");
+    }
+
+    void agentsConfig()
+    {
+        QFETCH(QByteArray, config);
+        QFETCH(int, exitCode);
+        QFETCH(QByteArray, says);
+        QVERIFY(writeFile(m_dir->filePath(QStringLiteral("other.json5")), config));
+        const Run run = soulc({QStringLiteral("agents"),
+                               QStringLiteral("--json"),
+                               QStringLiteral("--config"),
+                               QStringLiteral("other.json5")},
+                              {},
+                              {},
+                              agentsEnvironment());
+        QCOMPARE(run.exitCode, exitCode);
+        const QByteArray said = exitCode == ExitSuccess ? run.out : run.err;
+        QVERIFY2(said.contains(says), said.constData());
+        if (exitCode != ExitSuccess) {
+            QVERIFY(run.err.startsWith("soulc: "));
+            QCOMPARE(run.out, QByteArray());
+        }
+    }
+
+    void agentsMissingConfig()
+    {
+        const Run named = soulc({QStringLiteral("agents"), QStringLiteral("--config=none.json")},
+                                {},
+                                {},
+                                agentsEnvironment());
+        QCOMPARE(named.exitCode, ExitFailure);
+        QVERIFY2(named.err.contains("none.json: there is no such config file"),
+                 named.err.constData());
+        // No config where OpenClaw looks: the single agent main.
+        const Run none = soulc({QStringLiteral("agents")}, {}, {}, agentsEnvironment());
+        QCOMPARE(none.exitCode, ExitSuccess);
+        QVERIFY2(none.out.contains("(none: the single agent main)"), none.out.constData());
+        QVERIFY2(none.out.contains("\nmain   yes      missing"), none.out.constData());
+    }
+
+    void statAll()
+    {
+        QVERIFY(!makePersona(QStringLiteral("team/work"),
+                             {{QStringLiteral("SOUL.md"), "# Work\n"},
+                              {QStringLiteral("USER.md"), "Dana\n"}})
+                     .isEmpty());
+        QVERIFY(!makePersona(QStringLiteral("team/coach"),
+                             {{QStringLiteral("AGENTS.md"), "Be brief.\n"}})
+                     .isEmpty());
+        QVERIFY(!makePersona(QStringLiteral("team/notes"), {{QStringLiteral("notes.md"), "x\n"}})
+                     .isEmpty());
+
+        const Run json = soulc({QStringLiteral("stat"),
+                                QStringLiteral("--all"),
+                                QStringLiteral("--json"),
+                                QStringLiteral("team")});
+        QCOMPARE(json.err, QByteArray());
+        QCOMPARE(json.exitCode, ExitSuccess);
+        const QJsonArray personas
+            = QJsonDocument::fromJson(json.out).object().value(QStringLiteral("personas")).toArray();
+        QCOMPARE(personas.size(), 2);
+        QCOMPARE(personas.at(0).toObject().value(QStringLiteral("name")).toString(),
+                 QStringLiteral("coach"));
+        const QJsonObject work = personas.at(1).toObject();
+        QCOMPARE(work.value(QStringLiteral("name")).toString(), QStringLiteral("work"));
+        QCOMPARE(work.value(QStringLiteral("slots")).toArray().size(), 2);
+        const QString workDir = m_dir->filePath(QStringLiteral("team/work"));
+        QCOMPARE(work.value(QStringLiteral("soul")).toObject().value(QStringLiteral("bytes")).toInt(),
+                 composeDirectory(workDir).soul.size());
+
+        const Run text = soulc(
+            {QStringLiteral("stat"), QStringLiteral("--all"), QStringLiteral("team")});
+        QCOMPARE(text.exitCode, ExitSuccess);
+        QVERIFY2(text.out.contains("\ncoach    1 of 7"), text.out.constData());
+        QVERIFY2(text.out.contains("\nwork     2 of 7"), text.out.constData());
+        QVERIFY(!text.out.contains("notes"));
+
+        const Run rev = soulc({QStringLiteral("stat"),
+                               QStringLiteral("--all"),
+                               QStringLiteral("--rev"),
+                               QStringLiteral("HEAD"),
+                               QStringLiteral("team")});
+        QCOMPARE(rev.exitCode, ExitFailure);
+        QVERIFY2(rev.err.contains("'--all' takes neither"), rev.err.constData());
+        const Run notFolder = soulc(
+            {QStringLiteral("stat"), QStringLiteral("--all"), QStringLiteral("nope")});
+        QCOMPARE(notFolder.exitCode, ExitFailure);
+        QVERIFY2(notFolder.err.contains("nope is not a folder"), notFolder.err.constData());
     }
 };
 
