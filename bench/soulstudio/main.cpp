@@ -27,12 +27,22 @@
 // typical_openclaw and large_openclaw switch the preview to OpenClaw 2026.9
 // after open (runtime_switch_ms: until its preview and pane marks are shown;
 // runtime_switch_gui_cpu_ms: the GUI thread's part of it), then type as above.
+// history_timeline: the History panel's timeline of 2,000 commits drawn
+// into a 1200x300 image once every commit's counts exist: the first paint
+// (which gathers the figures from the list) and the median and slowest of 20
+// paints after it. Without a repository the 2,000 commits are made up (seven
+// slots growing and shrinking); "--timeline-repo DIR" reads DIR's history
+// instead (bench/history/soulc-log.sh with KEEP=1 makes one) and adds the
+// time the worker took to list and count it (history_load_ms).
 
 #include "../../tests/core/testfiles.h"
 #include "../../tests/gui/quietprompter.h"
 #include "compare/comparecontroller.h"
 #include "compare/comparedialog.h"
 #include "compare/freezecontroller.h"
+#include "history/historylistmodel.h"
+#include "history/historyloader.h"
+#include "history/historytimeline.h"
 #include "personamodel.h"
 #include "preview/previewpanel.h"
 #include "preview/runtimecomposer.h"
@@ -50,6 +60,7 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
+#include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QKeyEvent>
@@ -266,6 +277,79 @@ QJsonObject measureO200k()
         std::fprintf(stderr, "soulstudio-bench: o200k_base counted nothing\n");
     return {{QStringLiteral("o200k_load_ms"), round2(loadMs)},
             {QStringLiteral("o200k_extra_rss_mib"), round2(currentRssMib() - before)}};
+}
+
+// 2,000 made-up commits, newest first, each slot's tokens drifting.
+QList<std::pair<int, SoulFigures>> madeUpHistory(HistoryListModel &rows, int commits)
+{
+    QList<HistoryCommit> list;
+    QList<std::pair<int, SoulFigures>> figures;
+    quint32 state = 12345;
+    std::array<qint64, SlotCount> tokens = {400, 900, 300, 500, 200, 100, 1200};
+    const QDateTime start = QDateTime::fromSecsSinceEpoch(1700000000, Qt::UTC);
+    for (int n = 0; n < commits; ++n) {
+        HistoryCommit commit;
+        commit.id = QByteArray::number(n).rightJustified(40, '0');
+        commit.shortId = QString::fromLatin1(commit.id.right(7));
+        commit.authorTime = start.addSecs(3600 * qint64(commits - n));
+        commit.summary = QStringLiteral("edit %1").arg(n);
+        list.append(commit);
+        SoulFigures f;
+        for (int k = 0; k < SlotCount; ++k) {
+            state = state * 1664525u + 1013904223u;
+            tokens[size_t(k)] = std::max<qint64>(10, tokens[size_t(k)] + qint64(state >> 28) - 7);
+            f.sectionTokens[size_t(k)] = tokens[size_t(k)];
+            f.sectionBytes[size_t(k)] = tokens[size_t(k)] * 4;
+            f.soulTokens += tokens[size_t(k)];
+        }
+        figures.append({n, f});
+    }
+    rows.appendCommits(list);
+    return figures;
+}
+
+QJsonObject measureTimeline(const QString &repo)
+{
+    HistoryListModel rows;
+    QJsonObject result;
+    if (repo.isEmpty()) {
+        rows.setFigures(madeUpHistory(rows, 2000));
+        result.insert(QStringLiteral("history"), QStringLiteral("2,000 made-up commits"));
+    } else {
+        HistoryLoader loader(&rows);
+        QEventLoop loop;
+        QObject::connect(&loader, &HistoryLoader::finished, &loop, &QEventLoop::quit);
+        QElapsedTimer load;
+        load.start();
+        loader.load(repo, QStringLiteral("o200k_base"), ComposeRule::toolnexus());
+        loop.exec();
+        result.insert(QStringLiteral("history_load_ms"), round2(double(load.nsecsElapsed()) / 1e6));
+        if (loader.status() != HistoryStatus::Ready)
+            std::fprintf(stderr, "soulstudio-bench: %s\n", qPrintable(loader.errorText()));
+        result.insert(QStringLiteral("history"), repo);
+    }
+    result.insert(QStringLiteral("commits"), rows.count());
+    result.insert(QStringLiteral("measured"), rows.measured());
+    HistoryTimeline timeline(&rows);
+    timeline.resize(1200, 300);
+    timeline.setBudget(128000);
+    timeline.setCapBytes(ComposeRule::toolnexus().capBytes);
+    timeline.setSelectedRow(rows.count() / 2);
+    QImage image(timeline.size(), QImage::Format_ARGB32_Premultiplied);
+    const auto paint = [&] {
+        QElapsedTimer timer;
+        timer.start();
+        timeline.render(&image);
+        return double(timer.nsecsElapsed()) / 1e6;
+    };
+    result.insert(QStringLiteral("first_paint_ms"), round2(paint()));
+    std::vector<double> times;
+    for (int i = 0; i < 20; ++i)
+        times.push_back(paint());
+    std::sort(times.begin(), times.end());
+    result.insert(QStringLiteral("paint_p50_ms"), round2(times[times.size() / 2]));
+    result.insert(QStringLiteral("paint_max_ms"), round2(times.back()));
+    return result;
 }
 
 struct Persona
@@ -642,6 +726,15 @@ int main(int argc, char *argv[])
         QTextStream(stdout) << QJsonDocument(measureO200k()).toJson(QJsonDocument::Compact);
         return 0;
     }
+    // The History timeline alone (it needs no window).
+    if (args.contains(QStringLiteral("--timeline-only"))) {
+        const qsizetype at = args.indexOf(QStringLiteral("--timeline-repo"));
+        const QString repo = at >= 0 && at + 1 < args.size() ? args.at(at + 1) : QString();
+        QTextStream(stdout) << QJsonDocument(QJsonObject{{QStringLiteral("history_timeline"),
+                                                          measureTimeline(repo)}})
+                                   .toJson(QJsonDocument::Indented);
+        return 0;
+    }
     QJsonObject result;
     if (which.isEmpty()) {
         QProcess child;
@@ -671,6 +764,7 @@ int main(int argc, char *argv[])
             const QJsonObject one = QJsonDocument::fromJson(child.readAllStandardOutput()).object();
             result.insert(name, one.value(name));
         }
+        result.insert(QStringLiteral("history_timeline"), measureTimeline(QString()));
         const QJsonObject line = result.value(QStringLiteral("one_line")).toObject();
         const QJsonObject lines = result.value(QStringLiteral("lines_1mb")).toObject();
         result.insert(QStringLiteral("one_line_open_ratio"),

@@ -1,0 +1,349 @@
+#include "historytimeline.h"
+
+#include "counttext.h"
+#include "historylistmodel.h"
+
+#include <QHelpEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+
+namespace soul {
+
+namespace {
+
+constexpr int LeftMargin = 64;
+constexpr int RightMargin = 8;
+constexpr int TopMargin = 22;
+constexpr int BottomMargin = 20;
+
+// A round step for about `ticks` lines up to `top`.
+qint64 tickStep(qint64 top, int ticks)
+{
+    const double raw = double(std::max<qint64>(top, 1)) / ticks;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    for (const double factor : {1.0, 2.0, 5.0, 10.0}) {
+        if (factor * magnitude >= raw)
+            return std::max<qint64>(1, qint64(factor * magnitude));
+    }
+    return std::max<qint64>(1, qint64(10 * magnitude));
+}
+
+} // namespace
+
+HistoryTimeline::HistoryTimeline(HistoryListModel *rows, QWidget *parent)
+    : QWidget(parent)
+    , m_rows(rows)
+{
+    setObjectName(QStringLiteral("historyTimeline"));
+    setMouseTracking(false);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setAccessibleName(tr("Timeline of the soul's tokens per file"));
+    const auto changed = [this] {
+        m_dirty = true;
+        update();
+    };
+    connect(rows, &QAbstractItemModel::modelReset, this, changed);
+    connect(rows, &QAbstractItemModel::rowsInserted, this, changed);
+    connect(rows, &QAbstractItemModel::dataChanged, this, changed);
+}
+
+QColor HistoryTimeline::slotColour(int slot)
+{
+    static const std::array<QColor, SlotCount> colours = {QColor(0x4e, 0x79, 0xa7),
+                                                          QColor(0xf2, 0x8e, 0x2b),
+                                                          QColor(0xe1, 0x57, 0x59),
+                                                          QColor(0x76, 0xb7, 0xb2),
+                                                          QColor(0x59, 0xa1, 0x4f),
+                                                          QColor(0xed, 0xc9, 0x48),
+                                                          QColor(0xb0, 0x7a, 0xa1)};
+    return colours.at(size_t(std::clamp(slot, 0, SlotCount - 1)));
+}
+
+void HistoryTimeline::setBudget(qint64 tokens)
+{
+    if (tokens == m_budget)
+        return;
+    m_budget = tokens;
+    update();
+}
+
+void HistoryTimeline::setCapBytes(qint64 bytes)
+{
+    if (bytes == m_capBytes)
+        return;
+    m_capBytes = bytes;
+    update();
+}
+
+void HistoryTimeline::setSelectedRow(int row)
+{
+    if (row == m_selected)
+        return;
+    m_selected = row;
+    update();
+}
+
+QSize HistoryTimeline::sizeHint() const
+{
+    return {480, 180};
+}
+
+QSize HistoryTimeline::minimumSizeHint() const
+{
+    return {240, 120};
+}
+
+void HistoryTimeline::rebuild() const
+{
+    if (!m_dirty)
+        return;
+    m_dirty = false;
+    const int n = m_rows->count();
+    m_tokens.assign(size_t(n), {});
+    m_totals.assign(size_t(n), 0);
+    m_maxTotal = 0;
+    qint64 bytes = 0;
+    qint64 tokens = 0;
+    for (int index = 0; index < n; ++index) {
+        const std::optional<SoulFigures> &figures = m_rows->figures(rowOfIndex(index));
+        std::array<qint32, SlotCount> &column = m_tokens[size_t(index)];
+        if (!figures) {
+            column.fill(-1);
+            continue;
+        }
+        qint64 total = 0;
+        for (int k = 0; k < SlotCount; ++k) {
+            const qint64 t = std::max<qint64>(0, figures->sectionTokens[size_t(k)]);
+            column[size_t(k)] = qint32(std::min<qint64>(t, INT32_MAX));
+            total += t;
+            if (figures->sectionTokens[size_t(k)] > 0) {
+                bytes += figures->sectionBytes[size_t(k)];
+                tokens += figures->sectionTokens[size_t(k)];
+            }
+        }
+        m_totals[size_t(index)] = total;
+        m_maxTotal = std::max(m_maxTotal, total);
+    }
+    m_bytesPerToken = tokens > 0 ? double(bytes) / double(tokens) : 0;
+}
+
+int HistoryTimeline::rowOfIndex(int index) const
+{
+    return m_rows->count() - 1 - index;
+}
+
+QRect HistoryTimeline::plotRect() const
+{
+    return rect().adjusted(LeftMargin, TopMargin, -RightMargin, -BottomMargin);
+}
+
+qint64 HistoryTimeline::chartTop() const
+{
+    const qint64 top = std::max<qint64>(m_maxTotal + m_maxTotal / 10, 10);
+    const qint64 step = tickStep(top, 4);
+    return (top + step - 1) / step * step;
+}
+
+int HistoryTimeline::indexAtX(int x) const
+{
+    const QRect plot = plotRect();
+    const int n = m_rows->count();
+    if (n == 0 || x < plot.left() || x > plot.right())
+        return -1;
+    return std::clamp(int(qint64(x - plot.left()) * n / std::max(1, plot.width())), 0, n - 1);
+}
+
+int HistoryTimeline::rowAt(const QPoint &point) const
+{
+    const QRect plot = plotRect();
+    if (point.y() < plot.top() || point.y() > plot.bottom())
+        return -1;
+    const int index = indexAtX(point.x());
+    return index < 0 ? -1 : rowOfIndex(index);
+}
+
+QPoint HistoryTimeline::pointOf(int row) const
+{
+    const int n = m_rows->count();
+    if (row < 0 || row >= n)
+        return {};
+    const QRect plot = plotRect();
+    const int index = n - 1 - row;
+    // The columns that draw this commit: [first, last).
+    const qint64 first = (qint64(index) * plot.width() + n - 1) / n;
+    const qint64 last = (qint64(index + 1) * plot.width() + n - 1) / n;
+    if (last <= first)
+        return {}; // more commits than pixels: another commit's column stands here
+    return {plot.left() + int((first + last - 1) / 2), plot.center().y()};
+}
+
+void HistoryTimeline::paintEvent(QPaintEvent *)
+{
+    rebuild();
+    QPainter painter(this);
+    painter.fillRect(rect(), palette().base());
+    const QRect plot = plotRect();
+    const int n = m_rows->count();
+    painter.setPen(palette().color(QPalette::Text));
+    if (n == 0 || m_maxTotal == 0) {
+        painter.drawText(rect(),
+                         Qt::AlignCenter,
+                         n == 0 ? tr("No commits to draw") : tr("Counting tokens…"));
+        return;
+    }
+    const qint64 top = chartTop();
+    const auto yOf = [&](qint64 tokens) {
+        return plot.bottom() - int(double(tokens) * plot.height() / double(top));
+    };
+
+    // The grid and the token axis.
+    const qint64 step = tickStep(top, 4);
+    QColor grid = palette().color(QPalette::Mid);
+    grid.setAlpha(90);
+    const QFontMetrics metrics = fontMetrics();
+    for (qint64 value = 0; value <= top; value += step) {
+        const int y = yOf(value);
+        painter.setPen(grid);
+        painter.drawLine(plot.left(), y, plot.right(), y);
+        painter.setPen(palette().color(QPalette::Text));
+        painter.drawText(QRect(0, y - metrics.height() / 2, LeftMargin - 6, metrics.height()),
+                         Qt::AlignRight | Qt::AlignVCenter,
+                         formatCount(value));
+    }
+
+    // One stacked bar a commit, or one commit a pixel column when there are
+    // more commits than columns.
+    const int columns = plot.width();
+    const int drawn = std::min(n, columns);
+    for (int c = 0; c < drawn; ++c) {
+        int x0;
+        int x1;
+        int index;
+        if (n <= columns) {
+            index = c;
+            // The columns rowAt() gives this commit.
+            x0 = plot.left() + int((qint64(c) * columns + n - 1) / n);
+            x1 = plot.left() + int((qint64(c + 1) * columns + n - 1) / n);
+            if (x1 - x0 > 2)
+                x1 -= 1; // a gap between wide bars
+        } else {
+            x0 = plot.left() + c;
+            x1 = x0 + 1;
+            index = int(qint64(c) * n / columns);
+        }
+        const std::array<qint32, SlotCount> &column = m_tokens[size_t(index)];
+        if (column[0] < 0)
+            continue; // not counted yet
+        qint64 below = 0;
+        for (int k = 0; k < SlotCount; ++k) {
+            if (column[size_t(k)] <= 0)
+                continue;
+            const int yTop = yOf(below + column[size_t(k)]);
+            const int yBottom = yOf(below);
+            painter.fillRect(QRect(QPoint(x0, yTop), QPoint(x1 - 1, yBottom)), slotColour(k));
+            below += column[size_t(k)];
+        }
+    }
+
+    // The selected commit.
+    if (m_selected >= 0 && m_selected < n) {
+        const int index = n - 1 - m_selected;
+        const int x = plot.left() + int((qint64(index) * columns + columns / 2) / n);
+        QPen pen(palette().color(QPalette::Highlight), 2);
+        painter.setPen(pen);
+        painter.drawLine(x, plot.top(), x, plot.bottom());
+    }
+
+    // The budget and the cap, dashed, or said in the legend when above.
+    QStringList above;
+    const auto limitLine = [&](qint64 tokens, const QString &label, const QColor &colour) {
+        if (tokens <= 0)
+            return;
+        if (tokens > top) {
+            above.append(label);
+            return;
+        }
+        QPen pen(colour, 1.5, Qt::DashLine);
+        painter.setPen(pen);
+        const int y = yOf(tokens);
+        painter.drawLine(plot.left(), y, plot.right(), y);
+        painter.drawText(plot.left() + 4, y - 3, label);
+    };
+    limitLine(m_budget,
+              tr("context budget %1").arg(formatCount(m_budget)),
+              QColor(0xc0, 0x30, 0x30));
+    if (m_capBytes > 0 && m_bytesPerToken > 0) {
+        const qint64 capTokens = qint64(double(m_capBytes) / m_bytesPerToken);
+        limitLine(capTokens,
+                  tr("per-file cap ≈ %1").arg(formatCount(capTokens)),
+                  QColor(0x80, 0x80, 0x80));
+    }
+
+    // The legend: a swatch a slot, then what is above the chart.
+    int x = plot.left();
+    const int y = 4;
+    for (int k = 0; k < SlotCount; ++k) {
+        const QString name = slotName(k);
+        painter.fillRect(QRect(x, y + 3, 10, 10), slotColour(k));
+        painter.setPen(palette().color(QPalette::Text));
+        painter.drawText(x + 13, y + metrics.ascent(), name);
+        x += 13 + metrics.horizontalAdvance(name) + 10;
+    }
+    if (!above.isEmpty()) {
+        const QString text = tr("above the chart: %1").arg(above.join(QStringLiteral(", ")));
+        painter.setPen(palette().color(QPalette::PlaceholderText));
+        painter.drawText(QRect(plot.left(), plot.bottom() + 3, plot.width(), BottomMargin - 3),
+                         Qt::AlignRight | Qt::AlignVCenter,
+                         text);
+    }
+    // The oldest and newest dates under the chart.
+    painter.setPen(palette().color(QPalette::Text));
+    const QString format = QStringLiteral("yyyy-MM-dd");
+    painter.drawText(QRect(plot.left(), plot.bottom() + 3, plot.width(), BottomMargin - 3),
+                     Qt::AlignLeft | Qt::AlignVCenter,
+                     m_rows->commit(n - 1).authorTime.toString(format));
+    if (above.isEmpty()) {
+        painter.drawText(QRect(plot.left(), plot.bottom() + 3, plot.width(), BottomMargin - 3),
+                         Qt::AlignRight | Qt::AlignVCenter,
+                         m_rows->commit(0).authorTime.toString(format));
+    }
+}
+
+void HistoryTimeline::mousePressEvent(QMouseEvent *event)
+{
+    if (event->button() != Qt::LeftButton) {
+        QWidget::mousePressEvent(event);
+        return;
+    }
+    const int row = rowAt(event->position().toPoint());
+    if (row >= 0) {
+        setSelectedRow(row);
+        Q_EMIT rowClicked(row);
+    }
+}
+
+bool HistoryTimeline::event(QEvent *event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto *help = static_cast<QHelpEvent *>(event);
+        const int row = rowAt(help->pos());
+        if (row < 0) {
+            QToolTip::hideText();
+            return true;
+        }
+        const HistoryCommit &commit = m_rows->commit(row);
+        const std::optional<SoulFigures> &figures = m_rows->figures(row);
+        QString text = commit.shortId + QLatin1Char(' ') + commit.summary;
+        if (figures)
+            text += tr("\n%1 tokens").arg(formatCount(figures->soulTokens));
+        QToolTip::showText(help->globalPos(), text, this);
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+} // namespace soul
