@@ -33,7 +33,8 @@
 // paints after it. Without a repository the 2,000 commits are made up (seven
 // slots growing and shrinking); "--timeline-repo DIR" reads DIR's history
 // instead (bench/history/soulc-log.sh with KEEP=1 makes one) and adds the
-// time the worker took to list and count it (history_load_ms).
+// time the worker took to list and count it (history_load_ms). Run it alone
+// with "soulstudio-bench --timeline-only [--timeline-repo DIR]".
 
 #include "../../tests/core/testfiles.h"
 #include "../../tests/gui/quietprompter.h"

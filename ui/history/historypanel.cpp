@@ -90,9 +90,9 @@ HistoryPanel::HistoryPanel(HistoryListModel *rows, QWidget *parent)
     m_list->header()->setStretchLastSection(true);
     m_list->header()->setSectionResizeMode(HistoryListModel::TimeColumn,
                                            QHeaderView::ResizeToContents);
-    m_list->setColumnWidth(HistoryListModel::AuthorColumn, 110);
-    m_list->setColumnWidth(HistoryListModel::MessageColumn, 200);
-    m_list->setColumnWidth(HistoryListModel::TokensColumn, 64);
+    m_list->setColumnWidth(HistoryListModel::AuthorColumn, 90);
+    m_list->setColumnWidth(HistoryListModel::MessageColumn, 160);
+    m_list->setColumnWidth(HistoryListModel::TokensColumn, 56);
     connect(m_list->selectionModel(),
             &QItemSelectionModel::selectionChanged,
             this,
@@ -150,14 +150,19 @@ HistoryPanel::HistoryPanel(HistoryListModel *rows, QWidget *parent)
     splitter->addWidget(m_timeline);
     splitter->addWidget(m_list);
     splitter->addWidget(soulBox);
-    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 3);
-    splitter->setStretchFactor(2, 3);
+    splitter->setStretchFactor(2, 2);
     splitter->setChildrenCollapsible(false);
     m_pages->addWidget(splitter);
 
     showStatus(HistoryStatus::Closed, {}, {});
     showSoulError({});
+}
+
+QSize HistoryPanel::sizeHint() const
+{
+    return {600, 700};
 }
 
 void HistoryPanel::showStatus(HistoryStatus status, const QString &error, const QString &busy)
@@ -271,7 +276,13 @@ void HistoryPanel::fillFiles(const CommitSoul &soul)
         if (soul.present[size_t(k)])
             m_file->addItem(slotName(k), k);
     }
-    const int again = m_file->findData(previous);
+    // The file chosen before, else the first one this commit changed.
+    int again = m_file->findData(previous);
+    const int row = m_rows->rowOf(soul.commitId);
+    for (int k = 0; again < 0 && row >= 0 && k < SlotCount; ++k) {
+        if (m_rows->commit(row).change(k) != SlotChange::Unchanged)
+            again = m_file->findData(k);
+    }
     if (again >= 0)
         m_file->setCurrentIndex(again);
 }

@@ -54,6 +54,9 @@ public:
     // Progress of the counts: "measured of total".
     void showProgress(int measured, int total);
 
+    // Wide enough for the list's columns and the timeline's legend.
+    QSize sizeHint() const override;
+
     HistoryTimeline *timeline() const { return m_timeline; }
     QTreeView *list() const { return m_list; }
     QPlainTextEdit *soulView() const { return m_soul; }

@@ -1,5 +1,6 @@
 #include "historytimeline.h"
 
+#include "composerule.h"
 #include "counttext.h"
 #include "historylistmodel.h"
 
@@ -17,8 +18,10 @@ namespace {
 
 constexpr int LeftMargin = 64;
 constexpr int RightMargin = 8;
-constexpr int TopMargin = 22;
 constexpr int BottomMargin = 20;
+constexpr int Swatch = 10;
+constexpr int SwatchGap = 3;
+constexpr int ItemGap = 10;
 
 // A round step for about `ticks` lines up to `top`.
 qint64 tickStep(qint64 top, int ticks)
@@ -46,7 +49,10 @@ HistoryTimeline::HistoryTimeline(HistoryListModel *rows, QWidget *parent)
         m_dirty = true;
         update();
     };
-    connect(rows, &QAbstractItemModel::modelReset, this, changed);
+    connect(rows, &QAbstractItemModel::modelReset, this, [this, changed] {
+        m_selected = -1; // the rows are others now
+        changed();
+    });
     connect(rows, &QAbstractItemModel::rowsInserted, this, changed);
     connect(rows, &QAbstractItemModel::dataChanged, this, changed);
 }
@@ -136,9 +142,30 @@ int HistoryTimeline::rowOfIndex(int index) const
     return m_rows->count() - 1 - index;
 }
 
+QList<QRect> HistoryTimeline::legendItems() const
+{
+    // A swatch and a name a slot, wrapped at the widget's width.
+    const QFontMetrics metrics = fontMetrics();
+    QList<QRect> items;
+    int x = LeftMargin;
+    int y = 2;
+    for (int k = 0; k < SlotCount; ++k) {
+        const int w = Swatch + SwatchGap + metrics.horizontalAdvance(slotName(k));
+        if (x + w > width() - RightMargin && x > LeftMargin) {
+            x = LeftMargin;
+            y += metrics.height();
+        }
+        items.append(QRect(x, y, w, metrics.height()));
+        x += w + ItemGap;
+    }
+    return items;
+}
+
 QRect HistoryTimeline::plotRect() const
 {
-    return rect().adjusted(LeftMargin, TopMargin, -RightMargin, -BottomMargin);
+    // The legend's lines, then a line for what is above the chart.
+    const int top = legendItems().constLast().bottom() + 1 + fontMetrics().height() + 4;
+    return rect().adjusted(LeftMargin, top, -RightMargin, -BottomMargin);
 }
 
 qint64 HistoryTimeline::chartTop() const
@@ -274,43 +301,47 @@ void HistoryTimeline::paintEvent(QPaintEvent *)
         painter.drawText(plot.left() + 4, y - 3, label);
     };
     limitLine(m_budget,
-              tr("context budget %1").arg(formatCount(m_budget)),
+              tr("context budget %1 tokens").arg(formatCount(m_budget)),
               QColor(0xc0, 0x30, 0x30));
     if (m_capBytes > 0 && m_bytesPerToken > 0) {
-        const qint64 capTokens = qint64(double(m_capBytes) / m_bytesPerToken);
+        // An estimate: rounded to a thousand, not to pretend a digit.
+        const qint64 capTokens
+            = std::max<qint64>(1000,
+                               qint64(double(m_capBytes) / m_bytesPerToken / 1000.0 + 0.5) * 1000);
         limitLine(capTokens,
-                  tr("per-file cap ≈ %1").arg(formatCount(capTokens)),
+                  tr("per-file cap %1 ≈ %2 tokens")
+                      .arg(formatBytes(m_capBytes))
+                      .arg(formatCount(capTokens)),
                   QColor(0x80, 0x80, 0x80));
     }
 
     // The legend: a swatch a slot, then what is above the chart.
-    int x = plot.left();
-    const int y = 4;
+    const QList<QRect> items = legendItems();
     for (int k = 0; k < SlotCount; ++k) {
-        const QString name = slotName(k);
-        painter.fillRect(QRect(x, y + 3, 10, 10), slotColour(k));
+        const QRect item = items.at(k);
+        painter.fillRect(QRect(item.left(), item.center().y() - Swatch / 2, Swatch, Swatch),
+                         slotColour(k));
         painter.setPen(palette().color(QPalette::Text));
-        painter.drawText(x + 13, y + metrics.ascent(), name);
-        x += 13 + metrics.horizontalAdvance(name) + 10;
+        painter.drawText(item.adjusted(Swatch + SwatchGap, 0, 0, 0),
+                         Qt::AlignLeft | Qt::AlignVCenter,
+                         slotName(k));
     }
-    if (!above.isEmpty()) {
-        const QString text = tr("above the chart: %1").arg(above.join(QStringLiteral(", ")));
-        painter.setPen(palette().color(QPalette::PlaceholderText));
-        painter.drawText(QRect(plot.left(), plot.bottom() + 3, plot.width(), BottomMargin - 3),
-                         Qt::AlignRight | Qt::AlignVCenter,
-                         text);
-    }
+    const QRect note(plot.left(), items.constLast().bottom() + 1, plot.width(), metrics.height());
+    painter.setPen(palette().color(QPalette::PlaceholderText));
+    painter.drawText(note,
+                     Qt::AlignLeft | Qt::AlignVCenter,
+                     above.isEmpty()
+                         ? tr("Tokens per file at each commit, oldest on the left")
+                         : tr("Above the chart: %1").arg(above.join(QStringLiteral("; "))));
     // The oldest and newest dates under the chart.
     painter.setPen(palette().color(QPalette::Text));
     const QString format = QStringLiteral("yyyy-MM-dd");
     painter.drawText(QRect(plot.left(), plot.bottom() + 3, plot.width(), BottomMargin - 3),
                      Qt::AlignLeft | Qt::AlignVCenter,
                      m_rows->commit(n - 1).authorTime.toString(format));
-    if (above.isEmpty()) {
-        painter.drawText(QRect(plot.left(), plot.bottom() + 3, plot.width(), BottomMargin - 3),
-                         Qt::AlignRight | Qt::AlignVCenter,
-                         m_rows->commit(0).authorTime.toString(format));
-    }
+    painter.drawText(QRect(plot.left(), plot.bottom() + 3, plot.width(), BottomMargin - 3),
+                     Qt::AlignRight | Qt::AlignVCenter,
+                     m_rows->commit(0).authorTime.toString(format));
 }
 
 void HistoryTimeline::mousePressEvent(QMouseEvent *event)

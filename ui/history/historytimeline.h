@@ -58,6 +58,8 @@ private:
     // The figures as drawn, oldest first, rebuilt when the rows change.
     void rebuild() const;
     QRect plotRect() const;
+    // Where each slot's swatch and name stand in the legend.
+    QList<QRect> legendItems() const;
     // The commit index (0: oldest) drawn at column x of the plot, or -1.
     int indexAtX(int x) const;
     int rowOfIndex(int index) const;
