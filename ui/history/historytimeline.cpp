@@ -35,6 +35,15 @@ qint64 tickStep(qint64 top, int ticks)
     return std::max<qint64>(1, qint64(10 * magnitude));
 }
 
+// With more commits than columns, the commit column `c` of `columns` draws:
+// the first is the oldest and the last the newest, the rest evenly between.
+int sampledIndex(int c, int n, int columns)
+{
+    if (columns <= 1)
+        return n - 1;
+    return std::clamp(int((qint64(c) * (n - 1) + (columns - 1) / 2) / (columns - 1)), 0, n - 1);
+}
+
 } // namespace
 
 HistoryTimeline::HistoryTimeline(HistoryListModel *rows, QWidget *parent)
@@ -181,7 +190,10 @@ int HistoryTimeline::indexAtX(int x) const
     const int n = m_rows->count();
     if (n == 0 || x < plot.left() || x > plot.right())
         return -1;
-    return std::clamp(int(qint64(x - plot.left()) * n / std::max(1, plot.width())), 0, n - 1);
+    const int columns = std::max(1, plot.width());
+    if (n > columns)
+        return sampledIndex(x - plot.left(), n, columns);
+    return std::clamp(int(qint64(x - plot.left()) * n / columns), 0, n - 1);
 }
 
 int HistoryTimeline::rowAt(const QPoint &point) const
@@ -200,6 +212,15 @@ QPoint HistoryTimeline::pointOf(int row) const
         return {};
     const QRect plot = plotRect();
     const int index = n - 1 - row;
+    if (n > plot.width()) {
+        // The column nearest to this commit, if it draws it.
+        const int column = plot.width() > 1
+                               ? int((qint64(index) * (plot.width() - 1) + (n - 1) / 2) / (n - 1))
+                               : 0;
+        if (sampledIndex(column, n, plot.width()) != index)
+            return {}; // another commit's column stands here
+        return {plot.left() + column, plot.center().y()};
+    }
     // The columns that draw this commit: [first, last).
     const qint64 first = (qint64(index) * plot.width() + n - 1) / n;
     const qint64 last = (qint64(index + 1) * plot.width() + n - 1) / n;
@@ -260,7 +281,7 @@ void HistoryTimeline::paintEvent(QPaintEvent *)
         } else {
             x0 = plot.left() + c;
             x1 = x0 + 1;
-            index = int(qint64(c) * n / columns);
+            index = sampledIndex(c, n, columns);
         }
         const std::array<qint32, SlotCount> &column = m_tokens[size_t(index)];
         if (column[0] < 0)
@@ -278,8 +299,13 @@ void HistoryTimeline::paintEvent(QPaintEvent *)
 
     // The selected commit.
     if (m_selected >= 0 && m_selected < n) {
-        const int index = n - 1 - m_selected;
-        const int x = plot.left() + int((qint64(index) * columns + columns / 2) / n);
+        // Where the commit is drawn, or where it would be between two
+        // drawn ones.
+        const QPoint at = pointOf(m_selected);
+        const int x = at.isNull() ? plot.left()
+                                        + int(qint64(n - 1 - m_selected) * (columns - 1)
+                                              / std::max(1, n - 1))
+                                  : at.x();
         QPen pen(palette().color(QPalette::Highlight), 2);
         painter.setPen(pen);
         painter.drawLine(x, plot.top(), x, plot.bottom());
