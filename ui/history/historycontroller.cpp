@@ -361,7 +361,9 @@ bool HistoryController::makeCheckpoint(Asking asking)
     QStringList parts = plan->message.split(QStringLiteral("; "));
     if (parts.size() == plan->slots.size()) {
         for (qsizetype i = 0; i < parts.size(); ++i) {
-            if (!savedHere(plan->slots.at(i).slot))
+            // A file added or removed says so already.
+            const CheckpointSlot &planned = plan->slots.at(i);
+            if (planned.change == SlotChange::Modified && !savedHere(planned.slot))
                 parts[i] += tr(" (changed outside Soul Studio)");
         }
     }
