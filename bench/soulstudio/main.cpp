@@ -27,6 +27,11 @@
 // typical_openclaw and large_openclaw switch the preview to OpenClaw 2026.9
 // after open (runtime_switch_ms: until its preview and pane marks are shown;
 // runtime_switch_gui_cpu_ms: the GUI thread's part of it), then type as above.
+// typical_history: the typical persona in a repository of 200 checkpoints
+// (each a line added to MEMORY.md), opened with the History panel shown; the
+// history is listed and counted before the typing starts (history_load_ms:
+// from opening the folder until the last count arrived),
+// so the keystrokes are timed with the panel open.
 // history_timeline: the History panel's timeline of 2,000 commits drawn
 // into a 1200x300 image once every commit's counts exist: the first paint
 // (which gathers the figures from the list) and the median and slowest of 20
@@ -41,6 +46,8 @@
 #include "compare/comparecontroller.h"
 #include "compare/comparedialog.h"
 #include "compare/freezecontroller.h"
+#include "history/historycontroller.h"
+#include "history/historycounts.h"
 #include "history/historylistmodel.h"
 #include "history/historyloader.h"
 #include "history/historytimeline.h"
@@ -68,6 +75,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QProcess>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -362,6 +370,7 @@ struct Persona
     bool resize = false;           // five window resizes after typing
     bool openClaw = false;         // switch to OpenClaw 2026.9 after open, then type
     bool compare = false;          // freeze, edit MEMORY.md, type with a compare open
+    bool history = false;          // 200 checkpoints, typed in with the History panel shown
 };
 
 // Freezes the persona, changes one word in MEMORY.md and opens a compare
@@ -459,6 +468,33 @@ void runCompare(MainWindow &window, QJsonObject &result)
     settle(window);
 }
 
+// `dir` made a repository with `count` checkpoints, each a line more of
+// MEMORY.md, which ends as `memory`.
+void makeCheckpoints(const QString &dir, const QByteArray &memory, int count)
+{
+    if (const Status made = PersonaHistory::initRepository(dir); !made) {
+        std::fprintf(stderr, "soulstudio-bench: %s\n", qPrintable(made.error()));
+        return;
+    }
+    auto opened = PersonaHistory::open(dir);
+    if (!opened) {
+        std::fprintf(stderr, "soulstudio-bench: %s\n", qPrintable(opened.error()));
+        return;
+    }
+    HistoryCounts counts(Tokenizer::builtin(u"o200k_base"));
+    for (int n = 0; n < count; ++n) {
+        QByteArray text = memory;
+        for (int line = 0; line < n; ++line)
+            text += "- note " + QByteArray::number(line) + " about the user\n";
+        writeFile(slotPath(dir, 6), n + 1 == count ? memory : text, false);
+        const Result<Checkpoint> made = (*opened)->checkpoint(QString(), counts);
+        if (!made) {
+            std::fprintf(stderr, "soulstudio-bench: %s\n", qPrintable(made.error()));
+            return;
+        }
+    }
+}
+
 QJsonObject run(const QString &settings, const Persona &persona)
 {
     QTemporaryDir dir;
@@ -471,6 +507,12 @@ QJsonObject run(const QString &settings, const Persona &persona)
         if (!sparse.open(QIODevice::WriteOnly) || !sparse.resize(persona.sparseSlotBytes))
             std::fprintf(stderr, "soulstudio-bench: cannot make a sparse file here\n");
     }
+
+    if (persona.history)
+        makeCheckpoints(dir.path(), persona.files[6], 200);
+    // The panel shows (and reads the history) only in the history run.
+    QSettings(settings, QSettings::IniFormat)
+        .setValue(QStringLiteral("history/visible"), persona.history);
 
     MainWindow::Options options;
     options.settingsFile = settings;
@@ -487,8 +529,13 @@ QJsonObject run(const QString &settings, const Persona &persona)
     SlotPane *pane = window.panes()->pane(persona.typeIn);
     QPlainTextEdit *editor = pane->editor();
 
-    const qint64 readBefore = test::bytesReadSoFar();
+    // From start() until the History panel listed and counted every commit.
+    double historyMs = -1;
     QElapsedTimer timer;
+    QObject::connect(window.history()->loader(), &HistoryLoader::finished, &window, [&] {
+        historyMs = double(timer.nsecsElapsed()) / 1e6;
+    });
+    const qint64 readBefore = test::bytesReadSoFar();
     const double openCpu = threadCpuMs();
     timer.start();
     window.start(dir.path());
@@ -503,6 +550,15 @@ QJsonObject run(const QString &settings, const Persona &persona)
     const qint64 readAtOpen = readBefore >= 0 ? test::bytesReadSoFar() - readBefore : -1;
     if (pane->reloadPending())
         std::fprintf(stderr, "soulstudio-bench: the pane typed in is not loaded\n");
+    if (persona.history) {
+        waitFor(
+            [&] {
+                return window.history()->loader()->status() == HistoryStatus::Ready
+                       && !window.history()->loader()->isRunning();
+            },
+            60000);
+        settle(window);
+    }
     SoulTokenCounter *counter = window.tokenCounter();
     const double countedAfterOpen = waitForCounts(counter, [&] { return counter->isSettled(); });
     const double countsAfterOpenMs = countedAfterOpen < 0 ? -1 : double(timer.nsecsElapsed()) / 1e6;
@@ -574,6 +630,10 @@ QJsonObject run(const QString &settings, const Persona &persona)
         {QStringLiteral("keystroke_count_p95_ms"), round2(percentile(keystrokeCounts, 0.95))},
         {QStringLiteral("counts_after_open_ms"), round2(countsAfterOpenMs)},
     };
+    if (persona.history) {
+        result.insert(QStringLiteral("history_load_ms"), round2(historyMs));
+        result.insert(QStringLiteral("history_commits"), window.history()->rows()->count());
+    }
     if (persona.openClaw) {
         result.insert(QStringLiteral("runtime_switch_ms"), round2(switchMs));
         result.insert(QStringLiteral("runtime_switch_gui_cpu_ms"), round2(switchGuiMs));
@@ -651,6 +711,13 @@ Persona persona(const QString &name)
 {
     // A compare open on its own row, so that the plain rows' peak memory is
     // the window's without it.
+    if (name.endsWith(QLatin1String("_history"))) {
+        Persona base = persona(name.chopped(int(sizeof("_history") - 1)));
+        base.history = true;
+        base.disk = false;
+        base.resize = false;
+        return base;
+    }
     if (name.endsWith(QLatin1String("_compare"))) {
         Persona base = persona(name.chopped(int(sizeof("_compare") - 1)));
         base.compare = true;
@@ -715,6 +782,7 @@ int main(int argc, char *argv[])
                                QStringLiteral("typical_openclaw"),
                                QStringLiteral("large_openclaw"),
                                QStringLiteral("typical_compare"),
+                               QStringLiteral("typical_history"),
                                QStringLiteral("large_compare")};
     // "--only NAME" runs one persona in this process (also for profiling).
     const QStringList args = QCoreApplication::arguments();

@@ -96,6 +96,7 @@ private Q_SLOTS:
     void timelineHitTesting();
     void changedSinceCheckpoint();
     void compareWithCommit();
+    void panelIsRemembered();
 
 private:
     // A repository at "repo" with the persona at `sub` in it, three commits
@@ -361,6 +362,7 @@ void tst_HistoryPanel::checkpoint_data()
     QTest::newRow("nothing to commit") << QStringLiteral("clean") << false << false;
     QTest::newRow("no repository, created") << QStringLiteral("none") << true << true;
     QTest::newRow("no repository, declined") << QStringLiteral("none") << false << false;
+    QTest::newRow("index locked by another git") << QStringLiteral("locked") << false << false;
 }
 
 void tst_HistoryPanel::checkpoint()
@@ -375,8 +377,10 @@ void tst_HistoryPanel::checkpoint()
     } else {
         dir = makeHistory(QString());
         QVERIFY(!dir.isEmpty());
-        if (kind == QLatin1String("changed"))
+        if (kind != QLatin1String("clean"))
             QVERIFY(test::writeBytes(QDir(dir).filePath(QStringLiteral("SOUL.md")), SoulThree));
+        if (kind == QLatin1String("locked"))
+            QVERIFY(test::writeBytes(QDir(dir).filePath(QStringLiteral(".git/index.lock")), ""));
     }
     const QByteArray before = kind == QLatin1String("none")
                                   ? QByteArray()
@@ -388,6 +392,18 @@ void tst_HistoryPanel::checkpoint()
     // Ctrl+Alt+S.
     QTest::keyClick(window(), Qt::Key_S, Qt::ControlModifier | Qt::AltModifier);
     QCOMPARE(spy.size(), made ? 1 : 0);
+    if (kind == QLatin1String("locked")) {
+        // Said in a sentence; the commit, the index and the file as they were.
+        QCOMPARE(prompter()->errors.size(), 1);
+        QVERIFY2(prompter()->errors.first().contains(QLatin1String("index.lock")),
+                 qPrintable(prompter()->errors.first()));
+        QCOMPARE(m_git->revParse(dir, QStringLiteral("HEAD")), before);
+        QCOMPARE(test::readBytes(QDir(dir).filePath(QStringLiteral("SOUL.md"))), SoulThree);
+        const QByteArray staged = m_git->git(dir,
+                                             {QStringLiteral("diff"), QStringLiteral("--cached")});
+        QVERIFY2(!staged.isNull() && staged.isEmpty(), staged.constData());
+        return;
+    }
     QVERIFY2(prompter()->errors.isEmpty(), qPrintable(prompter()->errors.join(QLatin1Char('\n'))));
     QCOMPARE(prompter()->asked.contains(QStringLiteral("createRepository")),
              kind == QLatin1String("none"));
@@ -626,6 +642,32 @@ void tst_HistoryPanel::compareWithCommit()
     QTRY_VERIFY(window()->compareDialog() && window()->compareDialog()->isVisible());
     QVERIFY(prompter()->errors.isEmpty());
     QCOMPARE(treeContents(dir), tree); // nothing written in the persona
+}
+
+void tst_HistoryPanel::panelIsRemembered()
+{
+    const QString dir = makeHistory(QString());
+    QVERIFY(!dir.isEmpty());
+    openWindow(dir);
+    QVERIFY(!history()->dock()->isVisible()); // hidden the first time
+    showHistory();
+    m_fixture.reopen();
+    QVERIFY(history()->dock()->isVisible());
+    QVERIFY(action("showHistory")->isChecked());
+    action("showHistory")->trigger();
+    QVERIFY(!history()->dock()->isVisible());
+    m_fixture.reopen();
+    QVERIFY(!history()->dock()->isVisible());
+    // A window destroyed without closing (the benchmark's, a crash handler's)
+    // hides the dock after its settings are gone: nothing is written then.
+    {
+        MainWindow window(m_fixture.options());
+        window.show();
+        window.findChild<QAction *>(QStringLiteral("showHistory"))->trigger();
+        QVERIFY(window.history()->dock()->isVisible());
+    }
+    m_fixture.reopen();
+    QVERIFY(history()->dock()->isVisible());
 }
 
 QTEST_MAIN(tst_HistoryPanel)

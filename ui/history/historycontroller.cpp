@@ -201,10 +201,16 @@ void HistoryController::attach(QMainWindow *window,
     connect(m_dock, &QDockWidget::visibilityChanged, this, [this, toggle](bool visible) {
         // A dock tabbed behind another one is not visible but still open.
         toggle->setChecked(!m_dock->isHidden());
-        m_settings->setValue(VisibleKey, !m_dock->isHidden());
         if (visible)
             load();
     });
+    // Remembered when the user shows or hides it (the menu, its key, the
+    // dock's close button), not when the window hides it on the way out:
+    // by then the settings may be gone.
+    connect(toggle, &QAction::triggered, this, [this](bool checked) {
+        m_settings->setValue(VisibleKey, checked);
+    });
+    m_dock->installEventFilter(this);
     connect(checkpointAction, &QAction::triggered, this, [this] { checkpoint(); });
     m_onSave = onSave;
     onSave->setCheckable(true);
@@ -222,6 +228,13 @@ void HistoryController::attach(QMainWindow *window,
     connect(m_panel, &HistoryPanel::compareRequested, this, &HistoryController::compareWith);
     connect(m_panel, &HistoryPanel::diffRequested, this, &HistoryController::diffWithCheckpoint);
     showStatus();
+}
+
+bool HistoryController::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_dock && event->type() == QEvent::Close)
+        m_settings->setValue(VisibleKey, false);
+    return QObject::eventFilter(watched, event);
 }
 
 void HistoryController::setBudget(qint64 tokens)

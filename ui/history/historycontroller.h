@@ -101,6 +101,9 @@ Q_SIGNALS:
     // `soulPath` (outside the persona folder, removed with the controller).
     void compareRequested(const QString &soulPath);
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     enum class Asking { Yes, No };
     bool makeCheckpoint(Asking asking);
