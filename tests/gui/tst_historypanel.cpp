@@ -609,9 +609,16 @@ void tst_HistoryPanel::changedSinceCheckpoint()
     const QString dir = makeHistory(QString());
     QVERIFY(!dir.isEmpty());
     openWindow(dir);
-    showHistory();
-    // Another program (the agent) writes MEMORY.md.
+    // Another program (the agent) writes MEMORY.md: its pane says so, with
+    // the panel hidden too.
     QVERIFY(test::writeBytes(QDir(dir).filePath(QStringLiteral("MEMORY.md")), MemoryTwo));
+    const QLabel *note = window()->panes()->pane(slotIndex(u"MEMORY.md"))->checkpointNote();
+    QTRY_VERIFY(note->isVisible());
+    QVERIFY2(note->text().contains(QLatin1String("by something other than Soul Studio")),
+             qPrintable(note->text()));
+    QVERIFY(!window()->panes()->pane(slotIndex(u"SOUL.md"))->checkpointNote()->isVisible());
+    QVERIFY(!history()->dock()->isVisible());
+    showHistory();
     QTRY_COMPARE(history()->changedSinceCheckpoint(), QList<int>{slotIndex(u"MEMORY.md")});
     QVERIFY(panel()->changedLabel()->isVisible());
     QVERIFY2(panel()->changedLabel()->text().contains(
@@ -626,6 +633,7 @@ void tst_HistoryPanel::changedSinceCheckpoint()
     action("checkpoint")->trigger();
     QTRY_VERIFY(history()->changedSinceCheckpoint().isEmpty());
     QTRY_VERIFY(!panel()->changedLabel()->isVisible());
+    QVERIFY(!note->isVisible());
 }
 
 void tst_HistoryPanel::compareWithCommit()

@@ -57,7 +57,7 @@ HistoryController::HistoryController(PersonaModel *model,
         m_headWatcher.cancel();
         m_head = HeadFiles{};
         m_head.none = true;
-        m_changed.clear();
+        showChanged();
         m_loader->clear();
         m_stale = true;
     });
@@ -76,10 +76,11 @@ HistoryController::HistoryController(PersonaModel *model,
     m_changedTimer.setSingleShot(true);
     m_changedTimer.setInterval(200);
     connect(&m_changedTimer, &QTimer::timeout, this, &HistoryController::showChanged);
-    connect(m_model, &PersonaModel::slotStateChanged, this, [this] {
-        if (m_panel && m_panel->isVisible())
-            m_changedTimer.start();
-    });
+    // The panes say which files differ from the last checkpoint, with the
+    // panel shown or not: HEAD's files are read on open and after each
+    // checkpoint or reload, the disk is compared after each change.
+    connect(m_model, &PersonaModel::slotStateChanged, this, [this] { m_changedTimer.start(); });
+    connect(m_model, &PersonaModel::opened, this, &HistoryController::readHeadFiles);
     connect(m_loader, &HistoryLoader::finished, this, &HistoryController::readHeadFiles);
     connect(&m_headWatcher, &QFutureWatcher<HeadFiles>::finished, this, [this] {
         if (m_headWatcher.isCanceled())
@@ -111,7 +112,7 @@ HistoryController::~HistoryController() = default;
 
 void HistoryController::readHeadFiles()
 {
-    if (!m_model->isOpen() || m_loader->status() != HistoryStatus::Ready) {
+    if (!m_model->isOpen() || !insideRepository(m_model->directory())) {
         m_head = HeadFiles{};
         m_head.none = true;
         showChanged();
@@ -130,6 +131,20 @@ void HistoryController::showChanged()
             const bool inHead = head.presence == SlotPresence::Present;
             if (inHead != disk.diskPresent() || (inHead && head.bytes != disk.diskBytes))
                 m_changed.append(k);
+        }
+    }
+    for (int k = 0; k < SlotCount; ++k) {
+        QString note;
+        if (m_changed.contains(k)) {
+            note = tr("Changed since the last checkpoint (%1), %2. <a href=\"diff\">Show the "
+                      "diff</a>")
+                       .arg(m_head.revision.commit.shortId,
+                            savedHere(k) ? tr("saved in Soul Studio")
+                                         : tr("by something other than Soul Studio"));
+        }
+        if (note != m_notes[size_t(k)]) {
+            m_notes[size_t(k)] = note;
+            Q_EMIT checkpointNoteChanged(k, note);
         }
     }
     if (!m_panel)
@@ -407,6 +422,7 @@ bool HistoryController::makeCheckpoint(Asking asking)
     const QString summary = made->message.section(QLatin1Char('\n'), 0, 0);
     Q_EMIT statusMessage(tr("Checkpoint %1: %2").arg(made->shortId, summary));
     Q_EMIT checkpointMade(made->shortId, made->message);
+    readHeadFiles();
     refresh();
     return true;
 }

@@ -95,6 +95,9 @@ public:
 
 Q_SIGNALS:
     void statusMessage(const QString &text);
+    // What the pane of `slot` says about its file against the last
+    // checkpoint (rich text with a link to the diff); empty: nothing.
+    void checkpointNoteChanged(int slot, const QString &note);
     // A checkpoint was made (its short id and message).
     void checkpointMade(const QString &shortId, const QString &message);
     // Compare the live soul with a commit, written as the snapshot at
@@ -132,6 +135,7 @@ private:
     QFutureWatcher<HeadFiles> m_headWatcher;
     HeadFiles m_head;                           // the last checkpoint's files
     QList<int> m_changed;                       // slots whose file differs from m_head's
+    std::array<QString, SlotCount> m_notes;     // what each pane was told
     QTimer m_changedTimer;                      // a burst of disk changes is compared once
     std::unique_ptr<QTemporaryDir> m_snapshots; // the commits written for Compare
     QTimer m_onSaveTimer;                       // a Save All makes one checkpoint

@@ -149,6 +149,16 @@ void MainWindow::wireHistory()
         showMessage(text, 8000);
     });
     connect(m_history, &HistoryController::compareRequested, this, &MainWindow::compareWith);
+    connect(m_history,
+            &HistoryController::checkpointNoteChanged,
+            m_panes,
+            [this](int slot, const QString &note) { m_panes->pane(slot)->setCheckpointNote(note); });
+    for (int k = 0; k < SlotCount; ++k) {
+        connect(m_panes->pane(k),
+                &SlotPane::checkpointDiffRequested,
+                m_history,
+                &HistoryController::diffWithCheckpoint);
+    }
 }
 
 void MainWindow::compareWith(const QString &soulPath)

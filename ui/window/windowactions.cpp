@@ -40,7 +40,7 @@ WindowActions::WindowActions(QWidget *window)
     checkpoint = make("checkpoint",
                       tr("Check&point…"),
                       QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_S));
-    checkpointOnSave = make("checkpointOnSave", tr("Checkpoint on Every Sa&ve"), {});
+    checkpointOnSave = make("checkpointOnSave", tr("Checkpoint on Ever&y Save"), {});
     checkpointOnSave->setCheckable(true);
     showHistory = make("showHistory", tr("&History"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_H));
     showHistory->setCheckable(true);
