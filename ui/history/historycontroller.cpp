@@ -62,6 +62,9 @@ HistoryController::HistoryController(PersonaModel *model,
         m_stale = true;
     });
     connect(m_tokens, &SoulTokenCounter::encodingChanged, this, [this] {
+        // The first tokenizer's arrival after an open changes nothing here.
+        if (encoding() == m_loadedEncoding)
+            return;
         m_stale = true;
         load();
     });
@@ -282,7 +285,8 @@ void HistoryController::load()
     m_stale = false;
     m_soulWatcher.cancel();
     m_panel->showSoulError({});
-    m_loader->load(m_model->directory(), encoding(), m_model->rule());
+    m_loadedEncoding = encoding();
+    m_loader->load(m_model->directory(), m_loadedEncoding, m_model->rule());
 }
 
 void HistoryController::showStatus()

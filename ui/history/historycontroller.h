@@ -140,6 +140,7 @@ private:
     std::unique_ptr<QTemporaryDir> m_snapshots; // the commits written for Compare
     QTimer m_onSaveTimer;                       // a Save All makes one checkpoint
     bool m_stale = true;                        // the list does not show the open folder's history
+    QString m_loadedEncoding;                   // the encoding the list was counted in
 };
 
 } // namespace soul

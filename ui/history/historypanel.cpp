@@ -162,7 +162,7 @@ HistoryPanel::HistoryPanel(HistoryListModel *rows, QWidget *parent)
 
 QSize HistoryPanel::sizeHint() const
 {
-    return {600, 700};
+    return {520, 700};
 }
 
 void HistoryPanel::showStatus(HistoryStatus status, const QString &error, const QString &busy)
