@@ -92,6 +92,7 @@ private Q_SLOTS:
     void restoreIsUndoableAndUnsaved_data();
     void restoreIsUndoableAndUnsaved();
     void restoreAllLeavesDisk();
+    void restoreKeepsTheCommitsBytes();
     void timelineHitTesting_data();
     void timelineHitTesting();
     void changedSinceCheckpoint();
@@ -544,6 +545,34 @@ void tst_HistoryPanel::restoreAllLeavesDisk()
     QVERIFY(prompter()->errors.isEmpty());
     QCOMPARE(treeContents(dir), tree);
     QVERIFY(window()->statusMessage()->text().contains(QLatin1String("MEMORY.md did not exist")));
+}
+
+void tst_HistoryPanel::restoreKeepsTheCommitsBytes()
+{
+    // A commit's CR LF file (and BOM) comes back as it was stored, not in the
+    // line breaks of the file on disk now.
+    const QString dir = m_fixture.filePath(QStringLiteral("crlf"));
+    QVERIFY(QDir().mkpath(dir));
+    QVERIFY(!m_git->git(dir, {QStringLiteral("init"), QStringLiteral("-q")}).isNull());
+    const QString path = QDir(dir).filePath(QStringLiteral("SOUL.md"));
+    const QByteArray old = "\xEF\xBB\xBFYou are Kip.\r\nYou are terse.\r\n";
+    QVERIFY(test::writeBytes(path, old));
+    QVERIFY(!m_git->commitAll(dir, QStringLiteral("crlf")).isEmpty());
+    QVERIFY(test::writeBytes(path, SoulTwo));
+    QVERIFY(!m_git->commitAll(dir, QStringLiteral("lf")).isEmpty());
+    openWindow(dir);
+    showHistory();
+    const int slot = slotIndex(u"SOUL.md");
+    window()->panes()->showPane(slot);
+    QVERIFY(history()->restoreFile(1, slot));
+    QCOMPARE(window()->model()->slot(slot).bufferBytes, old);
+    QVERIFY(window()->model()->slot(slot).dirty);
+    QCOMPARE(window()->panes()->pane(slot)->editor()->toPlainText(),
+             QStringLiteral("You are Kip.\nYou are terse.\n"));
+    QCOMPARE(test::readBytes(path), SoulTwo);
+    // Saved, the file holds the commit's bytes.
+    QVERIFY(window()->documents()->save(slot));
+    QCOMPARE(test::readBytes(path), old);
 }
 
 void tst_HistoryPanel::timelineHitTesting_data()

@@ -257,7 +257,7 @@ void HistoryPanel::showSoul(const CommitSoul &soul)
     if (row < 0 || row != selectedRow())
         return; // another commit was selected meanwhile
     const HistoryCommit &commit = m_rows->commit(row);
-    m_soulTitle->setText(tr("The soul at %1 (%2), read only: %3")
+    m_soulTitle->setText(tr("The soul at %1 (%2) as toolnexus composes it, read only: %3")
                              .arg(commit.shortId,
                                   commit.authorTime.toString(QStringLiteral("yyyy-MM-dd HH:mm")),
                                   commit.summary));
