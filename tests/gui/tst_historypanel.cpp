@@ -629,6 +629,15 @@ void tst_HistoryPanel::timelineHitTesting()
         last = row;
     }
     QCOMPARE(last, 0);
+    // The keys: Home the oldest, Right a newer one, End the newest.
+    QTest::keyClick(timeline, Qt::Key_Home);
+    QCOMPARE(panel()->selectedRow(), commits - 1);
+    QTest::keyClick(timeline, Qt::Key_Right);
+    QCOMPARE(panel()->selectedRow(), commits - 2);
+    QTest::keyClick(timeline, Qt::Key_Left);
+    QCOMPARE(panel()->selectedRow(), commits - 1);
+    QTest::keyClick(timeline, Qt::Key_End);
+    QCOMPARE(panel()->selectedRow(), 0);
     QCOMPARE(timeline->rowAt(QPoint(2, middle)), -1);    // the axis
     QCOMPARE(timeline->rowAt(QPoint(width / 2, 1)), -1); // the legend
 }

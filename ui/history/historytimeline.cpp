@@ -5,6 +5,7 @@
 #include "historylistmodel.h"
 
 #include <QHelpEvent>
+#include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -52,6 +53,7 @@ HistoryTimeline::HistoryTimeline(HistoryListModel *rows, QWidget *parent)
 {
     setObjectName(QStringLiteral("historyTimeline"));
     setMouseTracking(false);
+    setFocusPolicy(Qt::StrongFocus);
     setAttribute(Qt::WA_OpaquePaintEvent);
     setAccessibleName(tr("Timeline of the soul's tokens per file"));
     const auto changed = [this] {
@@ -381,6 +383,33 @@ void HistoryTimeline::mousePressEvent(QMouseEvent *event)
         setSelectedRow(row);
         Q_EMIT rowClicked(row);
     }
+}
+
+void HistoryTimeline::keyPressEvent(QKeyEvent *event)
+{
+    const int n = m_rows->count();
+    int row = -1;
+    switch (event->key()) {
+    case Qt::Key_Left: // older: a higher row
+        row = m_selected < 0 ? 0 : std::min(n - 1, m_selected + 1);
+        break;
+    case Qt::Key_Right:
+        row = m_selected < 0 ? 0 : std::max(0, m_selected - 1);
+        break;
+    case Qt::Key_Home:
+        row = n - 1;
+        break;
+    case Qt::Key_End:
+        row = 0;
+        break;
+    default:
+        QWidget::keyPressEvent(event);
+        return;
+    }
+    if (n == 0 || row < 0 || row == m_selected)
+        return;
+    setSelectedRow(row);
+    Q_EMIT rowClicked(row);
 }
 
 bool HistoryTimeline::event(QEvent *event)

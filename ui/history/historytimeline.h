@@ -47,11 +47,15 @@ public:
     QSize minimumSizeHint() const override;
 
 Q_SIGNALS:
+    // A commit was clicked, or chosen with the keys.
     void rowClicked(int row);
 
 protected:
     void paintEvent(QPaintEvent *event) override;
     void mousePressEvent(QMouseEvent *event) override;
+    // Left and Right select the older and the newer commit, Home and End the
+    // oldest and the newest.
+    void keyPressEvent(QKeyEvent *event) override;
     bool event(QEvent *event) override;
 
 private:
