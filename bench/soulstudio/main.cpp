@@ -27,12 +27,30 @@
 // typical_openclaw and large_openclaw switch the preview to OpenClaw 2026.9
 // after open (runtime_switch_ms: until its preview and pane marks are shown;
 // runtime_switch_gui_cpu_ms: the GUI thread's part of it), then type as above.
+// typical_history: the typical persona in a repository of 200 checkpoints
+// (each a line added to MEMORY.md), opened with the History panel shown; the
+// history is listed and counted before the typing starts (history_load_ms:
+// from opening the folder until the last count arrived),
+// so the keystrokes are timed with the panel open.
+// history_timeline: the History panel's timeline of 2,000 commits drawn
+// into a 1200x300 image once every commit's counts exist: the first paint
+// (which gathers the figures from the list) and the median and slowest of 20
+// paints after it. Without a repository the 2,000 commits are made up (seven
+// slots growing and shrinking); "--timeline-repo DIR" reads DIR's history
+// instead (bench/history/soulc-log.sh with KEEP=1 makes one) and adds the
+// time the worker took to list and count it (history_load_ms). Run it alone
+// with "soulstudio-bench --timeline-only [--timeline-repo DIR]".
 
 #include "../../tests/core/testfiles.h"
 #include "../../tests/gui/quietprompter.h"
 #include "compare/comparecontroller.h"
 #include "compare/comparedialog.h"
 #include "compare/freezecontroller.h"
+#include "history/historycontroller.h"
+#include "history/historycounts.h"
+#include "history/historylistmodel.h"
+#include "history/historyloader.h"
+#include "history/historytimeline.h"
 #include "personamodel.h"
 #include "preview/previewpanel.h"
 #include "preview/runtimecomposer.h"
@@ -50,12 +68,14 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
+#include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QProcess>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -268,6 +288,79 @@ QJsonObject measureO200k()
             {QStringLiteral("o200k_extra_rss_mib"), round2(currentRssMib() - before)}};
 }
 
+// 2,000 made-up commits, newest first, each slot's tokens drifting.
+QList<std::pair<int, SoulFigures>> madeUpHistory(HistoryListModel &rows, int commits)
+{
+    QList<HistoryCommit> list;
+    QList<std::pair<int, SoulFigures>> figures;
+    quint32 state = 12345;
+    std::array<qint64, SlotCount> tokens = {400, 900, 300, 500, 200, 100, 1200};
+    const QDateTime start = QDateTime::fromSecsSinceEpoch(1700000000, Qt::UTC);
+    for (int n = 0; n < commits; ++n) {
+        HistoryCommit commit;
+        commit.id = QByteArray::number(n).rightJustified(40, '0');
+        commit.shortId = QString::fromLatin1(commit.id.right(7));
+        commit.authorTime = start.addSecs(3600 * qint64(commits - n));
+        commit.summary = QStringLiteral("edit %1").arg(n);
+        list.append(commit);
+        SoulFigures f;
+        for (int k = 0; k < SlotCount; ++k) {
+            state = state * 1664525u + 1013904223u;
+            tokens[size_t(k)] = std::max<qint64>(10, tokens[size_t(k)] + qint64(state >> 28) - 7);
+            f.sectionTokens[size_t(k)] = tokens[size_t(k)];
+            f.sectionBytes[size_t(k)] = tokens[size_t(k)] * 4;
+            f.soulTokens += tokens[size_t(k)];
+        }
+        figures.append({n, f});
+    }
+    rows.appendCommits(list);
+    return figures;
+}
+
+QJsonObject measureTimeline(const QString &repo)
+{
+    HistoryListModel rows;
+    QJsonObject result;
+    if (repo.isEmpty()) {
+        rows.setFigures(madeUpHistory(rows, 2000));
+        result.insert(QStringLiteral("history"), QStringLiteral("2,000 made-up commits"));
+    } else {
+        HistoryLoader loader(&rows);
+        QEventLoop loop;
+        QObject::connect(&loader, &HistoryLoader::finished, &loop, &QEventLoop::quit);
+        QElapsedTimer load;
+        load.start();
+        loader.load(repo, QStringLiteral("o200k_base"), ComposeRule::toolnexus());
+        loop.exec();
+        result.insert(QStringLiteral("history_load_ms"), round2(double(load.nsecsElapsed()) / 1e6));
+        if (loader.status() != HistoryStatus::Ready)
+            std::fprintf(stderr, "soulstudio-bench: %s\n", qPrintable(loader.errorText()));
+        result.insert(QStringLiteral("history"), repo);
+    }
+    result.insert(QStringLiteral("commits"), rows.count());
+    result.insert(QStringLiteral("measured"), rows.measured());
+    HistoryTimeline timeline(&rows);
+    timeline.resize(1200, 300);
+    timeline.setBudget(128000);
+    timeline.setCapBytes(ComposeRule::toolnexus().capBytes);
+    timeline.setSelectedRow(rows.count() / 2);
+    QImage image(timeline.size(), QImage::Format_ARGB32_Premultiplied);
+    const auto paint = [&] {
+        QElapsedTimer timer;
+        timer.start();
+        timeline.render(&image);
+        return double(timer.nsecsElapsed()) / 1e6;
+    };
+    result.insert(QStringLiteral("first_paint_ms"), round2(paint()));
+    std::vector<double> times;
+    for (int i = 0; i < 20; ++i)
+        times.push_back(paint());
+    std::sort(times.begin(), times.end());
+    result.insert(QStringLiteral("paint_p50_ms"), round2(times[times.size() / 2]));
+    result.insert(QStringLiteral("paint_max_ms"), round2(times.back()));
+    return result;
+}
+
 struct Persona
 {
     std::vector<QByteArray> files; // one per slot; empty: no file
@@ -277,6 +370,7 @@ struct Persona
     bool resize = false;           // five window resizes after typing
     bool openClaw = false;         // switch to OpenClaw 2026.9 after open, then type
     bool compare = false;          // freeze, edit MEMORY.md, type with a compare open
+    bool history = false;          // 200 checkpoints, typed in with the History panel shown
 };
 
 // Freezes the persona, changes one word in MEMORY.md and opens a compare
@@ -374,6 +468,33 @@ void runCompare(MainWindow &window, QJsonObject &result)
     settle(window);
 }
 
+// `dir` made a repository with `count` checkpoints, each a line more of
+// MEMORY.md, which ends as `memory`.
+void makeCheckpoints(const QString &dir, const QByteArray &memory, int count)
+{
+    if (const Status made = PersonaHistory::initRepository(dir); !made) {
+        std::fprintf(stderr, "soulstudio-bench: %s\n", qPrintable(made.error()));
+        return;
+    }
+    auto opened = PersonaHistory::open(dir);
+    if (!opened) {
+        std::fprintf(stderr, "soulstudio-bench: %s\n", qPrintable(opened.error()));
+        return;
+    }
+    HistoryCounts counts(Tokenizer::builtin(u"o200k_base"));
+    for (int n = 0; n < count; ++n) {
+        QByteArray text = memory;
+        for (int line = 0; line < n; ++line)
+            text += "- note " + QByteArray::number(line) + " about the user\n";
+        writeFile(slotPath(dir, 6), n + 1 == count ? memory : text, false);
+        const Result<Checkpoint> made = (*opened)->checkpoint(QString(), counts);
+        if (!made) {
+            std::fprintf(stderr, "soulstudio-bench: %s\n", qPrintable(made.error()));
+            return;
+        }
+    }
+}
+
 QJsonObject run(const QString &settings, const Persona &persona)
 {
     QTemporaryDir dir;
@@ -386,6 +507,12 @@ QJsonObject run(const QString &settings, const Persona &persona)
         if (!sparse.open(QIODevice::WriteOnly) || !sparse.resize(persona.sparseSlotBytes))
             std::fprintf(stderr, "soulstudio-bench: cannot make a sparse file here\n");
     }
+
+    if (persona.history)
+        makeCheckpoints(dir.path(), persona.files[6], 200);
+    // The panel shows (and reads the history) only in the history run.
+    QSettings(settings, QSettings::IniFormat)
+        .setValue(QStringLiteral("history/visible"), persona.history);
 
     MainWindow::Options options;
     options.settingsFile = settings;
@@ -402,8 +529,13 @@ QJsonObject run(const QString &settings, const Persona &persona)
     SlotPane *pane = window.panes()->pane(persona.typeIn);
     QPlainTextEdit *editor = pane->editor();
 
-    const qint64 readBefore = test::bytesReadSoFar();
+    // From start() until the History panel listed and counted every commit.
+    double historyMs = -1;
     QElapsedTimer timer;
+    QObject::connect(window.history()->loader(), &HistoryLoader::finished, &window, [&] {
+        historyMs = double(timer.nsecsElapsed()) / 1e6;
+    });
+    const qint64 readBefore = test::bytesReadSoFar();
     const double openCpu = threadCpuMs();
     timer.start();
     window.start(dir.path());
@@ -418,6 +550,15 @@ QJsonObject run(const QString &settings, const Persona &persona)
     const qint64 readAtOpen = readBefore >= 0 ? test::bytesReadSoFar() - readBefore : -1;
     if (pane->reloadPending())
         std::fprintf(stderr, "soulstudio-bench: the pane typed in is not loaded\n");
+    if (persona.history) {
+        waitFor(
+            [&] {
+                return window.history()->loader()->status() == HistoryStatus::Ready
+                       && !window.history()->loader()->isRunning();
+            },
+            60000);
+        settle(window);
+    }
     SoulTokenCounter *counter = window.tokenCounter();
     const double countedAfterOpen = waitForCounts(counter, [&] { return counter->isSettled(); });
     const double countsAfterOpenMs = countedAfterOpen < 0 ? -1 : double(timer.nsecsElapsed()) / 1e6;
@@ -489,6 +630,10 @@ QJsonObject run(const QString &settings, const Persona &persona)
         {QStringLiteral("keystroke_count_p95_ms"), round2(percentile(keystrokeCounts, 0.95))},
         {QStringLiteral("counts_after_open_ms"), round2(countsAfterOpenMs)},
     };
+    if (persona.history) {
+        result.insert(QStringLiteral("history_load_ms"), round2(historyMs));
+        result.insert(QStringLiteral("history_commits"), window.history()->rows()->count());
+    }
     if (persona.openClaw) {
         result.insert(QStringLiteral("runtime_switch_ms"), round2(switchMs));
         result.insert(QStringLiteral("runtime_switch_gui_cpu_ms"), round2(switchGuiMs));
@@ -566,6 +711,13 @@ Persona persona(const QString &name)
 {
     // A compare open on its own row, so that the plain rows' peak memory is
     // the window's without it.
+    if (name.endsWith(QLatin1String("_history"))) {
+        Persona base = persona(name.chopped(int(sizeof("_history") - 1)));
+        base.history = true;
+        base.disk = false;
+        base.resize = false;
+        return base;
+    }
     if (name.endsWith(QLatin1String("_compare"))) {
         Persona base = persona(name.chopped(int(sizeof("_compare") - 1)));
         base.compare = true;
@@ -630,6 +782,7 @@ int main(int argc, char *argv[])
                                QStringLiteral("typical_openclaw"),
                                QStringLiteral("large_openclaw"),
                                QStringLiteral("typical_compare"),
+                               QStringLiteral("typical_history"),
                                QStringLiteral("large_compare")};
     // "--only NAME" runs one persona in this process (also for profiling).
     const QStringList args = QCoreApplication::arguments();
@@ -640,6 +793,15 @@ int main(int argc, char *argv[])
     // windows load it lazily, as the program does.
     if (args.contains(QStringLiteral("--o200k-only"))) {
         QTextStream(stdout) << QJsonDocument(measureO200k()).toJson(QJsonDocument::Compact);
+        return 0;
+    }
+    // The History timeline alone (it needs no window).
+    if (args.contains(QStringLiteral("--timeline-only"))) {
+        const qsizetype at = args.indexOf(QStringLiteral("--timeline-repo"));
+        const QString repo = at >= 0 && at + 1 < args.size() ? args.at(at + 1) : QString();
+        QTextStream(stdout) << QJsonDocument(QJsonObject{{QStringLiteral("history_timeline"),
+                                                          measureTimeline(repo)}})
+                                   .toJson(QJsonDocument::Indented);
         return 0;
     }
     QJsonObject result;
@@ -671,6 +833,7 @@ int main(int argc, char *argv[])
             const QJsonObject one = QJsonDocument::fromJson(child.readAllStandardOutput()).object();
             result.insert(name, one.value(name));
         }
+        result.insert(QStringLiteral("history_timeline"), measureTimeline(QString()));
         const QJsonObject line = result.value(QStringLiteral("one_line")).toObject();
         const QJsonObject lines = result.value(QStringLiteral("lines_1mb")).toObject();
         result.insert(QStringLiteral("one_line_open_ratio"),

@@ -716,8 +716,17 @@ void PersonaModel::restoreRecovery(int slot)
     // copy, replaced or removed as the buffer changes.
     m_recoveryKept.at(size_t(slot)) = KeptBuffer{bytes, offer->diskSha256};
     offer.reset();
-    // The recovered bytes bring their own line break and BOM; the pane
-    // writes them back in that format, not in the file's.
+    takeBytes(slot, bytes);
+    Q_EMIT bufferReplaced(slot);
+    Q_EMIT recoveryChanged(slot);
+    // setBuffer() reports nothing when the buffer already held these bytes.
+    Q_EMIT slotStateChanged(slot);
+}
+
+void PersonaModel::takeBytes(int slot, const QByteArray &bytes)
+{
+    // The bytes bring their own line break and BOM; the pane writes them back
+    // in that format, not in the file's.
     SlotState &state = m_slots.at(size_t(slot));
     EditorText text = toEditorText(bytes);
     state.format = text.format;
@@ -727,10 +736,22 @@ void PersonaModel::restoreRecovery(int slot)
     state.readOnlyReason = text.obstacles.join(QLatin1Char(' '));
     setBuffer(slot, bytes, true);
     m_paneTextCache[size_t(slot)] = std::move(text.text);
+}
+
+Status PersonaModel::replaceBuffer(int slot, const QByteArray &bytes)
+{
+    if (!isOpen())
+        return Status::failure(tr("No persona folder is open."));
+    if (hasRecovery(slot)) {
+        return Status::failure(
+            tr("%1 was not restored: its pane offers text recovered from an earlier run. "
+               "Restore or discard that first.")
+                .arg(slotName(slot)));
+    }
+    takeBytes(slot, bytes);
     Q_EMIT bufferReplaced(slot);
-    Q_EMIT recoveryChanged(slot);
-    // setBuffer() reports nothing when the buffer already held these bytes.
     Q_EMIT slotStateChanged(slot);
+    return {};
 }
 
 void PersonaModel::discardRecovery(int slot)

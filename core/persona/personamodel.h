@@ -231,6 +231,11 @@ public:
     bool recoveryPredatesDisk(int slot) const;
     // The buffer takes the recovered text and is dirty; the offer ends.
     void restoreRecovery(int slot);
+    // The buffer takes `bytes` (a file as a commit of its history had it),
+    // unsaved until saved; the pane takes the text as one undoable edit
+    // (bufferReplaced), and nothing is written. Fails with a sentence, changing
+    // nothing, when no folder is open or recovered text waits for an answer.
+    Status replaceBuffer(int slot, const QByteArray &bytes);
     // Forgets the recovered text; the buffer stays as it is.
     void discardRecovery(int slot);
     // How long after a change the dirty buffers are written (tests shorten it).
@@ -276,6 +281,9 @@ private:
                       std::optional<SlotRead> given = std::nullopt) const;
     void applyDiskChange(int slot, std::optional<SlotRead> given = std::nullopt);
     void setBuffer(int slot, const QByteArray &bytes, bool present);
+    // The buffer takes `bytes` with their own line break and BOM, and the
+    // pane text is made from them.
+    void takeBytes(int slot, const QByteArray &bytes);
     void recomputeUnsaved(int slot);
     void recomputeOnDisk(int slot);
     void touchRefresh();

@@ -149,6 +149,15 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     m_runtimeNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_runtimeNote->setAccessibleName(tr("%1 under the runtime").arg(name));
     m_runtimeNote->hide();
+    m_checkpointNote = new QLabel(this);
+    m_checkpointNote->setObjectName(QStringLiteral("checkpointNote"));
+    m_checkpointNote->setWordWrap(true);
+    m_checkpointNote->setTextFormat(Qt::RichText);
+    m_checkpointNote->setAccessibleName(tr("%1 against the last checkpoint").arg(name));
+    m_checkpointNote->hide();
+    connect(m_checkpointNote, &QLabel::linkActivated, this, [this] {
+        Q_EMIT checkpointDiffRequested(m_slot);
+    });
 
     auto *header = new QHBoxLayout;
     header->setSpacing(8);
@@ -197,6 +206,7 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     layout->addWidget(m_runtimeMeter);
     layout->addWidget(m_runtimeNote);
     layout->addWidget(m_lints);
+    layout->addWidget(m_checkpointNote);
     layout->addWidget(m_readOnly);
     layout->addWidget(m_absentNote);
     layout->addWidget(m_longLineNote);
@@ -357,6 +367,12 @@ void SlotPane::follow()
     m_loading = false;
     m_editor->verticalScrollBar()->setValue(vertical);
     m_editor->horizontalScrollBar()->setValue(horizontal);
+}
+
+void SlotPane::setCheckpointNote(const QString &text)
+{
+    m_checkpointNote->setText(text);
+    m_checkpointNote->setVisible(!text.isEmpty());
 }
 
 void SlotPane::setShowInvisibles(bool show)

@@ -102,6 +102,10 @@ public:
     const RuntimePaneView &runtimeView() const { return m_runtimeView; }
     RuntimeMeter *runtimeMeter() const { return m_runtimeMeter; }
     QLabel *runtimeNote() const { return m_runtimeNote; }
+    // The note that the file differs from the last checkpoint and who wrote
+    // it, with a link to the diff (checkpointDiffRequested()); empty hides it.
+    void setCheckpointNote(const QString &text);
+    QLabel *checkpointNote() const { return m_checkpointNote; }
     // The format property that tells the runtime's marks from other marks.
     enum RuntimeMark { DroppedMark = 1, DigestMark = 2 };
     static constexpr int RuntimeMarkProperty = 0x100000 + 71; // QTextFormat::UserProperty + 71
@@ -122,6 +126,8 @@ Q_SIGNALS:
     void compareRecoveryRequested(int slot);
     void discardRecoveryRequested(int slot);
     void focused(int slot);
+    // The link in the checkpoint note: the file against the last checkpoint.
+    void checkpointDiffRequested(int slot);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -176,6 +182,7 @@ private:
     QTimer m_lintTimer;
     RuntimeMeter *m_runtimeMeter = nullptr;
     QLabel *m_runtimeNote = nullptr;
+    QLabel *m_checkpointNote = nullptr;
     RuntimePaneView m_runtimeView;
 };
 

@@ -1,6 +1,7 @@
 #include "dialogprompter.h"
 
 #include "contract.h"
+#include "history/checkpointdialog.h"
 
 #include <QCheckBox>
 #include <QCoreApplication>
@@ -246,6 +247,32 @@ bool DialogPrompter::askDropUnsaved(const QString &file)
     box.setDefaultButton(QMessageBox::Cancel);
     box.exec();
     return box.clickedButton() == discard;
+}
+
+bool DialogPrompter::askCreateRepository(const QString &dir, const QString &why)
+{
+    QMessageBox box(QMessageBox::Question,
+                    tr("Create a repository"),
+                    tr("%1 is not in a git repository.").arg(QDir::toNativeSeparators(dir)),
+                    QMessageBox::NoButton,
+                    m_parent);
+    box.setInformativeText(
+        tr("%1 Create one in this folder (as OpenClaw does for a new workspace)? Nothing is "
+           "committed until you make a checkpoint.")
+            .arg(why));
+    QPushButton *create = box.addButton(tr("Create Repository"), QMessageBox::AcceptRole);
+    box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(create);
+    box.exec();
+    return box.clickedButton() == create;
+}
+
+QString DialogPrompter::askCheckpointMessage(const QString &suggested, const QString &note)
+{
+    CheckpointDialog dialog(suggested, note, m_parent);
+    if (dialog.exec() != QDialog::Accepted)
+        return {};
+    return dialog.message();
 }
 
 } // namespace soul

@@ -28,6 +28,8 @@ public:
     bool askReplaceExport(const QStringList &paths) override;
     bool askDropUnsaved(const QString &file) override;
     QString askTokenizerFile(const QString &start) override;
+    bool askCreateRepository(const QString &dir, const QString &why) override;
+    QString askCheckpointMessage(const QString &suggested, const QString &note) override;
 
 private:
     QPointer<QWidget> m_parent;

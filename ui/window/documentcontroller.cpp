@@ -131,6 +131,7 @@ bool DocumentController::save(int slot)
         m_prompter->showError(tr("Saved %1, not confirmed by the disk").arg(slotName(slot)),
                               saved.warning());
     Q_EMIT statusMessage(tr("Saved %1").arg(slotName(slot)));
+    Q_EMIT slotSaved(slot);
     return true;
 }
 

@@ -78,6 +78,8 @@ public:
 Q_SIGNALS:
     void recentChanged();
     void statusMessage(const QString &text);
+    // Slot `slot` was saved by this window (its file now holds the buffer).
+    void slotSaved(int slot);
 
 private:
     void remember(const QString &dir);

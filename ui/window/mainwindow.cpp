@@ -9,6 +9,7 @@
 #include "export/exportcontroller.h"
 #include "findbar.h"
 #include "freedmemory.h"
+#include "history/historycontroller.h"
 #include "personamodel.h"
 #include "preview/previewpanel.h"
 #include "preview/soulpreview.h"
@@ -24,6 +25,7 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
 #include <QLabel>
@@ -74,6 +76,12 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     m_export = new ExportController(m_model, m_documents, m_prompter.get(), this);
     m_freeze = new FreezeController(m_model, m_documents, m_prompter.get(), m_settings.get(), this);
     m_freedMemory = new FreedMemory(this);
+    m_history = new HistoryController(m_model,
+                                      m_documents,
+                                      m_tokens,
+                                      m_prompter.get(),
+                                      m_settings.get(),
+                                      this);
     m_actions = new WindowActions(this);
     setWindowIcon(QIcon(QStringLiteral(":/soulstudio/icons/soulstudio.svg")));
     setAcceptDrops(true);
@@ -83,6 +91,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     wireActions();
     wireTokens();
     wireRuntime();
+    wireHistory();
     showFolderState();
     // Roomy by default, but never larger than the screen it opens on; after
     // the first run, as the user left it.
@@ -141,6 +150,34 @@ void MainWindow::setPrompter(std::unique_ptr<Prompter> prompter)
     m_documents->setPrompter(m_prompter.get());
     m_export->setPrompter(m_prompter.get());
     m_freeze->setPrompter(m_prompter.get());
+    m_history->setPrompter(m_prompter.get());
+}
+
+void MainWindow::wireHistory()
+{
+    m_history->attach(this,
+                      m_actions->showHistory,
+                      m_actions->checkpoint,
+                      m_actions->checkpointOnSave);
+    m_history->setBudget(m_preview->tokenBar()->budget());
+    connect(m_preview->tokenBar()->budgetChooser(),
+            &QComboBox::currentTextChanged,
+            m_history,
+            [this] { m_history->setBudget(m_preview->tokenBar()->budget()); });
+    connect(m_history, &HistoryController::statusMessage, this, [this](const QString &text) {
+        showMessage(text, 8000);
+    });
+    connect(m_history, &HistoryController::compareRequested, this, &MainWindow::compareWith);
+    connect(m_history,
+            &HistoryController::checkpointNoteChanged,
+            m_panes,
+            [this](int slot, const QString &note) { m_panes->pane(slot)->setCheckpointNote(note); });
+    for (int k = 0; k < SlotCount; ++k) {
+        connect(m_panes->pane(k),
+                &SlotPane::checkpointDiffRequested,
+                m_history,
+                &HistoryController::diffWithCheckpoint);
+    }
 }
 
 void MainWindow::compareWith(const QString &soulPath)

@@ -21,6 +21,7 @@ class ExportController;
 class FindBar;
 class FreezeController;
 class FreedMemory;
+class HistoryController;
 class PaneStack;
 class PersonaModel;
 class PreviewPanel;
@@ -59,6 +60,7 @@ public:
     DocumentController *documents() const { return m_documents; }
     ExportController *exporter() const { return m_export; }
     FreezeController *freezer() const { return m_freeze; }
+    HistoryController *history() const { return m_history; }
     // The compare dialog, once a comparison was asked for.
     CompareDialog *compareDialog() const { return m_compare; }
     // Opens the compare dialog on the snapshot at `soulPath`.
@@ -84,6 +86,8 @@ private:
     void wireRuntime();
     void wireActions();
     void wireTokens();
+    // The History dock, its actions and the budget its timeline draws.
+    void wireHistory();
     void showFolderState();
     void showStatus();
     // The actions that depend on the pane last focused.
@@ -100,6 +104,7 @@ private:
     ExportController *m_export = nullptr;
     FreezeController *m_freeze = nullptr;
     FreedMemory *m_freedMemory = nullptr;
+    HistoryController *m_history = nullptr;
     CompareDialog *m_compare = nullptr;
     WindowActions *m_actions = nullptr;
     QStackedWidget *m_stack = nullptr;

@@ -107,6 +107,25 @@ public:
         Q_UNUSED(start);
         return {};
     }
+
+    // `dir` is in no git repository: true to make it one (git init) so its
+    // history can start. `why` says what asked.
+    virtual bool askCreateRepository(const QString &dir, const QString &why)
+    {
+        Q_UNUSED(dir);
+        Q_UNUSED(why);
+        return false;
+    }
+
+    // The message of a checkpoint, prefilled with `suggested` (what changed);
+    // `note` says what it leaves out (unsaved panes). A null string when
+    // cancelled.
+    virtual QString askCheckpointMessage(const QString &suggested, const QString &note)
+    {
+        Q_UNUSED(suggested);
+        Q_UNUSED(note);
+        return {};
+    }
 };
 
 } // namespace soul

@@ -37,6 +37,13 @@ WindowActions::WindowActions(QWidget *window)
     compareWithSnapshot = make("compareWithSnapshot", tr("Compare with Snapshot &File…"), {});
     compareMenu = new QMenu(tr("Compare &with Snapshot"), window);
     compareMenu->setObjectName(QStringLiteral("compareMenu"));
+    checkpoint = make("checkpoint",
+                      tr("Check&point…"),
+                      QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_S));
+    checkpointOnSave = make("checkpointOnSave", tr("Checkpoint on Ever&y Save"), {});
+    checkpointOnSave->setCheckable(true);
+    showHistory = make("showHistory", tr("&History"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_H));
+    showHistory->setCheckable(true);
     copySoul = make("copySoul", tr("&Copy Soul"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     quit = make("quit", tr("&Quit"), QKeySequence::Quit);
     // The editors handle these keys themselves while they have the focus; the
@@ -84,6 +91,8 @@ void WindowActions::fillMenuBar(QMenuBar *bar) const
     file->addMenu(compareMenu);
     file->addAction(changeSnapshotsFolder);
     file->addSeparator();
+    file->addActions({checkpoint, checkpointOnSave});
+    file->addSeparator();
     file->addActions({closeFolder, quit});
 
     QMenu *edit = bar->addMenu(tr("&Edit"));
@@ -94,7 +103,7 @@ void WindowActions::fillMenuBar(QMenuBar *bar) const
     edit->addAction(copySoul);
 
     QMenu *view = bar->addMenu(tr("&View"));
-    view->addActions({showOnDisk, showInvisibles, focusPreview});
+    view->addActions({showOnDisk, showInvisibles, focusPreview, showHistory});
     view->addSeparator();
     for (QAction *jump : jumpToSlot)
         view->addAction(jump);
@@ -149,7 +158,8 @@ void WindowActions::setFolderOpen(bool isOpen)
                             find,
                             focusPreview,
                             freeze,
-                            compareWithSnapshot})
+                            compareWithSnapshot,
+                            checkpoint})
         action->setEnabled(isOpen);
     for (QAction *jump : jumpToSlot)
         jump->setEnabled(isOpen);

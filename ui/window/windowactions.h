@@ -55,7 +55,10 @@ public:
     QAction *freeze = nullptr;
     QAction *changeSnapshotsFolder = nullptr;
     QAction *compareWithSnapshot = nullptr;
-    QMenu *compareMenu = nullptr; // owned by the window
+    QAction *checkpoint = nullptr;
+    QAction *checkpointOnSave = nullptr; // checkable
+    QAction *showHistory = nullptr;      // checkable
+    QMenu *compareMenu = nullptr;        // owned by the window
     QAction *copySoul = nullptr;
     QAction *quit = nullptr;
     QAction *undo = nullptr;

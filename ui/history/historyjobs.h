@@ -1,0 +1,115 @@
+#pragma once
+
+#include "composerule.h"
+#include "history/personahistory.h"
+#include "result.h"
+
+#include <QList>
+#include <QMutex>
+#include <QString>
+
+#include <memory>
+#include <utility>
+
+template<typename T>
+class QPromise;
+
+// What the history panel runs off the window's thread: the log and each
+// commit's figures, a commit's files, what a checkpoint would commit. Each
+// job opens its own PersonaHistory (one serves one thread) and hands back
+// plain values.
+namespace soul {
+
+class HistoryCounts;
+
+// How the persona's history stands, as the panel shows it.
+enum class HistoryStatus {
+    Closed,       // no folder open
+    Loading,      // the log is being read
+    NoRepository, // the folder is in no git repository
+    Empty,        // a repository without a commit that touches the slot files
+    Ready,        // commits listed (their figures may still be coming)
+    Failed,       // the repository could not be read; the error says why
+};
+
+// One step of a load: the first says the status, then commits come newest
+// first, then their figures; the last has `finished`.
+struct HistoryBatch
+{
+    HistoryStatus status = HistoryStatus::Loading;
+    QString error;          // the sentence, when Failed
+    QString busy;           // why a checkpoint cannot be made now (a merge), or empty
+    QString repositoryRoot; // the working tree's root
+    QList<HistoryCommit> commits;
+    QList<std::pair<int, SoulFigures>> figures; // the row (0: newest) and its figures
+    bool finished = false;
+};
+
+// The counts of a history's sections, kept across loads while the encoding
+// and the rule stay, so a blob counted once is not counted again after a
+// checkpoint or a refresh. Shared by the jobs; get() builds the counts (and
+// loads the tokenizer) on the calling worker.
+class SharedHistoryCounts
+{
+public:
+    std::shared_ptr<HistoryCounts> get(const QString &encoding, const ComposeRule &rule);
+
+private:
+    QMutex m_mutex;
+    QString m_key;                           // guarded by m_mutex
+    std::shared_ptr<HistoryCounts> m_counts; // guarded by m_mutex
+};
+
+// Whether `dir` or a folder above it holds a ".git": no repository, as
+// opposed to one that cannot be read.
+bool insideRepository(const QString &dir);
+
+// The log of `dir`'s repository, then each commit's figures, newest first,
+// as batches; stops early when the promise is cancelled.
+void loadHistory(QPromise<HistoryBatch> &promise,
+                 const QString &dir,
+                 const std::shared_ptr<SharedHistoryCounts> &counts,
+                 const QString &encoding,
+                 const ComposeRule &rule);
+
+// The slot files of `dir` at commit `commitId`, whole (limit -1) or as the
+// rule reads them.
+Result<PersonaRevision> readCommit(const QString &dir, const QByteArray &commitId, qint64 limit);
+
+// The slot files at HEAD, whole, to tell which files changed since the last
+// checkpoint; `none` when HEAD has no commit yet.
+struct HeadFiles
+{
+    QString error;
+    bool none = false;
+    PersonaRevision revision;
+};
+HeadFiles readHead(const QString &dir);
+
+// A commit's soul, composed by `rule` from its blobs, with what the panel
+// says about it (checkout conversions, links), or why it cannot be read.
+struct CommitSoul
+{
+    QString error; // the sentence when the commit could not be read
+    QByteArray commitId;
+    QByteArray soul;
+    QStringList notes;
+    std::array<bool, SlotCount> present{};
+};
+CommitSoul composeCommit(const QString &dir, const QByteArray &commitId, const ComposeRule &rule);
+
+// Commit `commitId` of `dir` as a snapshot (the soul and its manifest,
+// counted in `encoding`) written into `folder`, for the snapshot comparison:
+// the soul file's path, or a sentence.
+struct CommitSnapshot
+{
+    QString error;
+    QString soulPath;
+};
+CommitSnapshot writeCommitSnapshot(const QString &dir,
+                                   const QByteArray &commitId,
+                                   const ComposeRule &rule,
+                                   const QString &encoding,
+                                   const QString &folder);
+
+} // namespace soul
