@@ -1,5 +1,7 @@
 #include "openclawroster.h"
 
+#include "registry/runtimeregistry.h"
+
 #include "openclawconfig.h"
 #include "openclawpaths.h"
 
@@ -508,6 +510,11 @@ Result<OpenClawRoster> readOpenClawRoster(const OpenClawPaths &paths, const QStr
         return Result<OpenClawRoster>::failure(agents.error());
     roster.agents = *agents;
     return roster;
+}
+
+RuntimeProfile OpenClawAgent::profile() const
+{
+    return RuntimeProfile::of(RuntimeRegistry::instance().find(u"openclaw"), settings.values());
 }
 
 } // namespace soul

@@ -2,6 +2,7 @@
 
 #include "result.h"
 #include "registry/runtimeprofile.h"
+#include "runtime/openclaw/openclawsettings.h"
 
 #include <QList>
 #include <QString>
@@ -47,7 +48,7 @@ struct OpenClawAgent
     // "agents.defaults.workspace", "OPENCLAW_WORKSPACE_DIR", ...
     QString workspaceSource;
 
-    RuntimeProfile profile() const { return RuntimeProfile::openClaw2026_9(settings); }
+    RuntimeProfile profile() const;
 };
 
 struct OpenClawRoster
