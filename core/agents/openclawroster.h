@@ -1,7 +1,7 @@
 #pragma once
 
-#include "result.h"
 #include "registry/runtimeprofile.h"
+#include "result.h"
 #include "runtime/openclaw/openclawsettings.h"
 
 #include <QList>

@@ -479,7 +479,9 @@ void TestAgents::budgets()
     QCOMPARE(half.settings.maxChars(), 12000);
     QCOMPARE(budgetSourceText(half.maxCharsSource, half.id), QStringLiteral("agents.entries.half"));
     QCOMPARE(budgetSourceText(half.totalMaxCharsSource, half.id), QStringLiteral("agents.defaults"));
-    QCOMPARE(half.profile().openClaw.totalMaxChars(), 120000);
+    QCOMPARE(half.profile().id(), QStringLiteral("openclaw"));
+    QCOMPARE(half.profile().totalBudget(), qint64(120000));
+    QCOMPARE(half.profile().fileBudget(u"SOUL.md"), qint64(12000));
 }
 
 void TestAgents::missingConfigFile()
