@@ -25,7 +25,7 @@
 // o200k_extra_rss_mib, the time and resident memory that loading o200k_base
 // (and counting 1 MiB with it) adds.
 // typical_openclaw and large_openclaw switch the preview to OpenClaw 2026.9
-// after open (runtime_switch_ms: until its preview and pane marks are shown;
+// after open, typical_hermes and large_hermes to Hermes Agent 0.21.3 (runtime_switch_ms: until its preview and pane marks are shown;
 // runtime_switch_gui_cpu_ms: the GUI thread's part of it), then type as above.
 // typical_history: the typical persona in a repository of 200 checkpoints
 // (each a line added to MEMORY.md), opened with the History panel shown; the
@@ -368,9 +368,9 @@ struct Persona
     int typeIn = 1;                // the pane typed in
     bool disk = false;             // time external writes to USER.md
     bool resize = false;           // five window resizes after typing
-    bool openClaw = false;         // switch to OpenClaw 2026.9 after open, then type
-    bool compare = false;          // freeze, edit MEMORY.md, type with a compare open
-    bool history = false;          // 200 checkpoints, typed in with the History panel shown
+    QString runtime;      // a runtime to switch the preview to after open ("openclaw"), then type
+    bool compare = false; // freeze, edit MEMORY.md, type with a compare open
+    bool history = false; // 200 checkpoints, typed in with the History panel shown
 };
 
 // Freezes the persona, changes one word in MEMORY.md and opens a compare
@@ -570,11 +570,11 @@ QJsonObject run(const QString &settings, const Persona &persona)
     double switchGuiMs = -1;
     PreviewPanel *panel = window.previewPanel();
     QComboBox *chooser = panel->runtimeChooser();
-    if (persona.openClaw) {
+    if (!persona.runtime.isEmpty()) {
         const quint64 shown = panel->runtimeComposer()->shownGeneration();
         const double cpu = threadCpuMs();
         timer.restart();
-        chooser->setCurrentIndex(chooser->findData(QStringLiteral("openclaw")));
+        chooser->setCurrentIndex(chooser->findData(persona.runtime));
         switchGuiMs = threadCpuMs() - cpu;
         switchMs = waitFor([&] {
             return panel->runtimeComposer()->shownGeneration() > shown
@@ -582,7 +582,9 @@ QJsonObject run(const QString &settings, const Persona &persona)
         });
         settle(window);
         if (panel->runtimeText()->toPlainText().isEmpty())
-            std::fprintf(stderr, "soulstudio-bench: the OpenClaw preview is empty\n");
+            std::fprintf(stderr,
+                         "soulstudio-bench: the %s preview is empty\n",
+                         qPrintable(persona.runtime));
     }
 
     // Keystrokes in the middle of the pane's text.
@@ -634,7 +636,7 @@ QJsonObject run(const QString &settings, const Persona &persona)
         result.insert(QStringLiteral("history_load_ms"), round2(historyMs));
         result.insert(QStringLiteral("history_commits"), window.history()->rows()->count());
     }
-    if (persona.openClaw) {
+    if (!persona.runtime.isEmpty()) {
         result.insert(QStringLiteral("runtime_switch_ms"), round2(switchMs));
         result.insert(QStringLiteral("runtime_switch_gui_cpu_ms"), round2(switchGuiMs));
         // Back to the default, so the settings file leaves other runs as they were.
@@ -725,9 +727,12 @@ Persona persona(const QString &name)
         base.resize = false;
         return base;
     }
-    if (name.endsWith(QLatin1String("_openclaw"))) {
-        Persona base = persona(name.chopped(int(sizeof("_openclaw") - 1)));
-        base.openClaw = true;
+    for (const char *runtime : {"openclaw", "hermes"}) {
+        const QString suffix = QLatin1Char('_') + QLatin1String(runtime);
+        if (!name.endsWith(suffix))
+            continue;
+        Persona base = persona(name.chopped(suffix.size()));
+        base.runtime = QLatin1String(runtime);
         base.disk = false;
         base.resize = false;
         return base;
@@ -781,6 +786,8 @@ int main(int argc, char *argv[])
                                QStringLiteral("sparse_1gib"),
                                QStringLiteral("typical_openclaw"),
                                QStringLiteral("large_openclaw"),
+                               QStringLiteral("typical_hermes"),
+                               QStringLiteral("large_hermes"),
                                QStringLiteral("typical_compare"),
                                QStringLiteral("typical_history"),
                                QStringLiteral("large_compare")};

@@ -28,9 +28,9 @@ inline constexpr std::array<const char *, SlotCount> BootstrapOrder = {
     "MEMORY.md",
 };
 
-// The texts of the toolnexus rule, as ComposeRule::toolnexus() takes them.
-// Kept as literals for the code that takes apart or rebuilds a toolnexus soul
-// (its section map, the diff, the preview's range edits, the token counter).
+// The texts of the toolnexus rule, as ComposeRule::toolnexus() takes them:
+// the program reads them through the rule (the composer, the section map,
+// the diff, the token counter); the tests write them out to check it.
 inline constexpr char TruncationNotice[] = "\n[truncated: exceeds 2 MB bootstrap cap]";
 inline constexpr qsizetype TruncationNoticeBytes = sizeof(TruncationNotice) - 1;
 

@@ -1,5 +1,7 @@
 #include "liveprefix.h"
 
+#include "composerule.h"
+
 #include <algorithm>
 
 namespace soul {
@@ -8,7 +10,6 @@ namespace {
 
 // Blocks of about this size: a keystroke encodes one or two of them.
 constexpr qsizetype BlockBytes = qsizetype(16) * 1024;
-constexpr qsizetype JoinBytes = qsizetype(sizeof(SectionJoin) - 1);
 // How far an edit may move the text after it and still find it again: the
 // blocks after a paste of up to this many bytes keep their counts.
 constexpr qsizetype MoveWindow = qsizetype(64) * 1024;
@@ -22,6 +23,12 @@ constexpr size_t HeldBlocks = 2;
 bool sameBytes(QByteArrayView a, QByteArrayView b)
 {
     return a.size() == b.size() && (a.data() == b.data() || a == b);
+}
+
+// The toolnexus rule's join between sections, which a live soul is made with.
+const QByteArray &sectionJoin()
+{
+    return ComposeRule::toolnexus().sectionJoin;
 }
 
 bool isAsciiLetter(char c)
@@ -38,7 +45,7 @@ SectionedSoul joinSections(const LiveSections &live, const QString &label)
     qsizetype total = 0;
     for (const auto &section : live.section) {
         if (section)
-            total += section->size() + JoinBytes;
+            total += section->size() + sectionJoin().size();
     }
     s.soul.reserve(total);
     for (int slot = 0; slot < SlotCount; ++slot) {
@@ -46,7 +53,7 @@ SectionedSoul joinSections(const LiveSections &live, const QString &label)
         if (!section)
             continue;
         if (!s.soul.isEmpty())
-            s.soul.append(SectionJoin);
+            s.soul.append(sectionJoin());
         s.sectionOffset[size_t(slot)] = s.soul.size();
         s.sectionLength[size_t(slot)] = section->size();
         s.truncated[size_t(slot)] = live.truncated[size_t(slot)];
@@ -58,12 +65,12 @@ SectionedSoul joinSections(const LiveSections &live, const QString &label)
 
 qsizetype LivePrefix::Chunk::size() const
 {
-    return section.size() + (joined ? JoinBytes : 0);
+    return section.size() + (joined ? sectionJoin().size() : 0);
 }
 
 char LivePrefix::Chunk::at(qsizetype i) const
 {
-    return i < section.size() ? section[i] : SectionJoin[i - section.size()];
+    return i < section.size() ? section[i] : sectionJoin().at(i - section.size());
 }
 
 QByteArrayView LivePrefix::Chunk::slice(qsizetype from, qsizetype to, QByteArray &scratch) const
@@ -110,7 +117,7 @@ qsizetype chunkSuffix(const C &a, const C &b, qsizetype limit)
 {
     if (a.joined != b.joined)
         return 0;
-    const qsizetype join = a.joined ? JoinBytes : 0;
+    const qsizetype join = a.joined ? sectionJoin().size() : 0;
     if (limit <= join)
         return limit;
     return join + commonSuffixLength(a.section, b.section, limit - join);
@@ -412,7 +419,7 @@ LiveComparison LivePrefix::compare(const LiveSections &live)
         size_t ib = first;
         qsizetype oa = 0;
         qsizetype ob = 0;
-        const QByteArrayView join(SectionJoin, JoinBytes);
+        const QByteArrayView join(sectionJoin());
         auto run = [&join](const Chunk &c, qsizetype o) {
             return o < c.section.size() ? c.section.sliced(o) : join.sliced(o - c.section.size());
         };

@@ -1,5 +1,7 @@
 #include "sectionedsoul.h"
 
+#include "composerule.h"
+
 namespace soul {
 
 QByteArrayView SectionedSoul::section(int slot) const
@@ -31,8 +33,9 @@ int SectionedSoul::slotAt(qsizetype offset) const
 
 qsizetype sectionHeadLength(int slot)
 {
-    return qsizetype(sizeof(SectionPrefix) - 1) + qsizetype(qstrlen(BootstrapOrder[size_t(slot)]))
-           + qsizetype(sizeof(SectionHeadEnd) - 1);
+    const ComposeRule &rule = ComposeRule::toolnexus();
+    return rule.sectionPrefix.size() + qsizetype(qstrlen(BootstrapOrder[size_t(slot)]))
+           + rule.sectionHeadEnd.size();
 }
 
 SectionedSoul sectionedSoul(const Composition &composition, const QString &label)
@@ -51,6 +54,7 @@ Result<SectionedSoul> recoverSections(const QByteArray &soul,
                                       const QStringList &found,
                                       const QString &soulPath)
 {
+    const ComposeRule &rule = ComposeRule::toolnexus();
     SectionedSoul s;
     s.label = soulPath;
     s.soul = soul;
@@ -64,14 +68,13 @@ Result<SectionedSoul> recoverSections(const QByteArray &soul,
                                "order belongs. Export the persona again.")
                     .arg(soulPath, name));
         }
-        const QByteArray head = QByteArray(SectionPrefix) + BootstrapOrder[size_t(slot)]
-                                + SectionHeadEnd;
+        const QByteArray head = rule.sectionHead(slot);
         qsizetype at = -1;
         if (previous < 0) {
             at = soul.startsWith(head) ? 0 : -1;
         } else {
-            const qsizetype join = soul.indexOf(QByteArray(SectionJoin) + head, from);
-            at = join < 0 ? -1 : join + qsizetype(sizeof(SectionJoin) - 1);
+            const qsizetype join = soul.indexOf(rule.sectionJoin + head, from);
+            at = join < 0 ? -1 : join + rule.sectionJoin.size();
         }
         if (at < 0) {
             return Result<SectionedSoul>::failure(
@@ -80,7 +83,7 @@ Result<SectionedSoul> recoverSections(const QByteArray &soul,
                     .arg(soulPath, name));
         }
         if (previous >= 0) {
-            s.sectionLength[size_t(previous)] = at - qsizetype(sizeof(SectionJoin) - 1)
+            s.sectionLength[size_t(previous)] = at - rule.sectionJoin.size()
                                                 - s.sectionOffset[size_t(previous)];
         }
         s.sectionOffset[size_t(slot)] = at;
@@ -96,8 +99,7 @@ Result<SectionedSoul> recoverSections(const QByteArray &soul,
                 .arg(soulPath));
     for (int slot = 0; slot < SlotCount; ++slot) {
         if (s.present(slot))
-            s.truncated[size_t(slot)] = s.body(slot).endsWith(
-                QByteArrayView(TruncationNotice, TruncationNoticeBytes));
+            s.truncated[size_t(slot)] = s.body(slot).endsWith(rule.notice);
     }
     return s;
 }

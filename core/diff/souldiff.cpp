@@ -1,5 +1,6 @@
 #include "souldiff.h"
 
+#include "composerule.h"
 #include "sequencediff.h"
 
 #include <QHash>
@@ -181,11 +182,8 @@ FirstChange firstChangeInSection(int slot,
     const qsizetype bodyOffset = sectionOffset + sectionHeadLength(slot);
     // The truncation notice is not in the file: a change there is put on
     // the last line the agent gets.
-    const qsizetype text
-        = body.size()
-          - (truncated && body.endsWith(QByteArrayView(TruncationNotice, TruncationNoticeBytes))
-                 ? TruncationNoticeBytes
-                 : 0);
+    const QByteArray &notice = ComposeRule::toolnexus().notice;
+    const qsizetype text = body.size() - (truncated && body.endsWith(notice) ? notice.size() : 0);
     const qsizetype within = qBound<qsizetype>(0, bytePrefix - bodyOffset, text);
     const QByteArrayView before = body.first(within);
     change.offset = bodyOffset + within;

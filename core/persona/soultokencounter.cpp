@@ -1,5 +1,6 @@
 #include "soultokencounter.h"
 
+#include "composerule.h"
 #include "tokenizer.h"
 
 #include <QFileInfo>
@@ -390,7 +391,7 @@ void SoulTokenCounter::runJob(Job &job)
     }
     if (complete && next.lastJoined < 0 && !job.cancelled) {
         QByteArray tail = text.sliced(lastChunk.begin).toByteArray();
-        tail += SectionJoin;
+        tail += ComposeRule::toolnexus().sectionJoin;
         next.lastJoined = tokenizer.count(tail);
     }
     complete = complete && next.lastJoined >= 0;

@@ -631,6 +631,21 @@ void tst_RuntimeProfile::hermesPreviewEqualsSoulc()
                  m_fixture.dir()});
     QVERIFY(soulc.waitForFinished(30000));
     QCOMPARE(panel->runtimeComposer()->composition().text.toUtf8(), soulc.readAllStandardOutput());
+    // The preview took only what changed, and shows the text exactly.
+    QCOMPARE(panel->runtimeText()->toPlainText(),
+             SoulPreview::displayText(panel->runtimeComposer()->composition().text, false));
+
+    // An edit in the middle of a memory entry: the preview follows it.
+    QPlainTextEdit *editor = pane(QStringLiteral("MEMORY.md"))->editor();
+    panel->settingCheck(QStringLiteral("memoryEnabled"))->setChecked(true);
+    QTextCursor cursor(editor->document());
+    cursor.setPosition(4);
+    cursor.insertText(QStringLiteral("rooibos and "));
+    QTRY_VERIFY(!panel->runtimeComposer()->busy()
+                && panel->runtimeComposer()->composition().text.contains(
+                    QStringLiteral("likes rooibos and tea")));
+    QCOMPARE(panel->runtimeText()->toPlainText(),
+             SoulPreview::displayText(panel->runtimeComposer()->composition().text, false));
 }
 
 void tst_RuntimeProfile::hermesMarksWhatItsScanBlocks()

@@ -52,6 +52,33 @@ QByteArray soulDigest(const QByteArrayList &parts,
     return hash.result().toHex();
 }
 
+// Makes `edit`, which shows `before`, show `after` by replacing only what lies
+// between their common start and end: one range edit instead of setting the
+// whole text, so a runtime whose text is megabytes (Hermes injects its memory
+// files whole) costs the window what changed, and the scroll stays put.
+void replaceChangedText(QPlainTextEdit *edit, const QString &before, const QString &after)
+{
+    const qsizetype shorter = qMin(before.size(), after.size());
+    qsizetype head = 0;
+    while (head < shorter && before.at(head) == after.at(head))
+        ++head;
+    // Never between the halves of a surrogate pair.
+    if (head > 0 && head < shorter && before.at(head).isLowSurrogate())
+        --head;
+    qsizetype tail = 0;
+    while (tail < shorter - head
+           && before.at(before.size() - 1 - tail) == after.at(after.size() - 1 - tail))
+        ++tail;
+    if (tail > 0 && before.at(before.size() - tail).isLowSurrogate())
+        --tail;
+    QTextCursor cursor(edit->document());
+    cursor.beginEditBlock();
+    cursor.setPosition(int(head));
+    cursor.setPosition(int(before.size() - tail), QTextCursor::KeepAnchor);
+    cursor.insertText(after.mid(head, after.size() - tail - head));
+    cursor.endEditBlock();
+}
+
 } // namespace
 
 PreviewPanel::PreviewPanel(const PersonaModel *model, QWidget *parent)
@@ -338,8 +365,10 @@ void PreviewPanel::setRuntimeProfile(const RuntimeProfile &profile)
     m_tokenBar->setVisible(!other);
     m_copySha->setEnabled(other ? !m_runtimeSha.isEmpty() : !m_sha.isEmpty());
     m_runtime->setProfile(profile);
-    if (!other)
+    if (!other) {
         m_runtimeText->clear();
+        m_runtimeShown.clear();
+    }
     Q_EMIT runtimeProfileApplied(profile);
 }
 
@@ -399,10 +428,9 @@ void PreviewPanel::showRuntime()
     const RuntimeComposition &composition = m_runtime->composition();
     // The text is a few hundred KB at most: shown whole, scroll kept.
     const QString shown = SoulPreview::displayText(composition.text, m_invisibles->isChecked());
-    if (shown != m_runtimeText->toPlainText()) {
-        const int scroll = m_runtimeText->verticalScrollBar()->value();
-        m_runtimeText->setPlainText(shown);
-        m_runtimeText->verticalScrollBar()->setValue(scroll);
+    if (shown != m_runtimeShown) {
+        replaceChangedText(m_runtimeText, m_runtimeShown, shown);
+        m_runtimeShown = shown;
     }
     QStringList cut;
     for (const RuntimeFileView &file : composition.files) {
@@ -428,8 +456,7 @@ void PreviewPanel::showRuntime()
                     .arg(formatCount(m_runtime->sectionTokens()), m_runtime->encodingName());
     }
     text += tr(" · cut: %1").arg(cut.isEmpty() ? tr("none") : cut.join(QStringLiteral(", ")));
-    m_runtimeSha = QString::fromLatin1(
-        QCryptographicHash::hash(composition.text.toUtf8(), QCryptographicHash::Sha256).toHex());
+    m_runtimeSha = m_runtime->textSha256();
     text += tr(" · SHA-256 %1…").arg(m_runtimeSha.left(12));
     m_runtimeTotals->setText(text);
     m_runtimeTotals->setToolTip(tr("SHA-256: %1").arg(m_runtimeSha));

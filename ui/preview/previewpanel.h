@@ -112,6 +112,7 @@ private:
     TokenBar *m_tokenBar = nullptr;
     QString m_sha;
     QString m_runtimeSha;
+    QString m_runtimeShown; // what m_runtimeText shows, as set
     RuntimeComposer *m_runtime = nullptr;
     QComboBox *m_runtimeChooser = nullptr;
     QFormLayout *m_settingsForm = nullptr;

@@ -5,6 +5,7 @@
 #include "tokenizer.h"
 #include "utf8.h"
 
+#include <QCryptographicHash>
 #include <QHash>
 
 #include <algorithm>
@@ -29,6 +30,7 @@ struct RuntimeComposer::Output
     std::array<RuntimePaneView, SlotCount> panes;
     qint64 sectionTokens = -1;
     QString encoding;
+    QString sha256;
 };
 
 namespace {
@@ -204,6 +206,11 @@ std::shared_ptr<RuntimeComposer::Output> RuntimeComposer::run(const Job &job)
                                                           : countTokens(output->composition.text);
     if (job.tokenizer)
         output->encoding = job.tokenizer->name();
+    // Hermes injects memory files whole: megabytes to hash, here rather than
+    // on the window's thread.
+    output->sha256 = QString::fromLatin1(
+        QCryptographicHash::hash(output->composition.text.toUtf8(), QCryptographicHash::Sha256)
+            .toHex());
 
     for (int k = 0; k < SlotCount; ++k) {
         RuntimePaneView &pane = output->panes.at(size_t(k));
@@ -263,6 +270,7 @@ void RuntimeComposer::finish(quint64 generation, const std::shared_ptr<Output> &
         m_panes = std::move(output->panes);
         m_sectionTokens = output->sectionTokens;
         m_encoding = std::move(output->encoding);
+        m_sha256 = std::move(output->sha256);
         Q_EMIT updated();
     }
     if (m_again) {

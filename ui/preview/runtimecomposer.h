@@ -54,6 +54,8 @@ public:
     // tokenizer's name.
     qint64 sectionTokens() const { return m_sectionTokens; }
     const QString &encodingName() const { return m_encoding; }
+    // The SHA-256 (hex) of composition().text as UTF-8.
+    const QString &textSha256() const { return m_sha256; }
     const RuntimePaneView &paneView(int slot) const { return m_panes.at(size_t(slot)); }
     // A change is waiting for its pause, or a run has not reported yet.
     bool busy() const { return m_timer.isActive() || m_running; }
@@ -87,6 +89,7 @@ private:
     const SoulTokenCounter *m_counter = nullptr;
     qint64 m_sectionTokens = -1;
     QString m_encoding;
+    QString m_sha256;
 };
 
 } // namespace soul
