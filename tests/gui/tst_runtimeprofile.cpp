@@ -639,7 +639,7 @@ void tst_RuntimeProfile::hermesPreviewEqualsSoulc()
     QPlainTextEdit *editor = pane(QStringLiteral("MEMORY.md"))->editor();
     panel->settingCheck(QStringLiteral("memoryEnabled"))->setChecked(true);
     QTextCursor cursor(editor->document());
-    cursor.setPosition(4);
+    cursor.setPosition(6); // after "likes "
     cursor.insertText(QStringLiteral("rooibos and "));
     QTRY_VERIFY(!panel->runtimeComposer()->busy()
                 && panel->runtimeComposer()->composition().text.contains(
