@@ -40,9 +40,8 @@ void tst_BuffersOnly::equalsAFolderOfThoseFiles_data()
     bootstrap.insert(QStringLiteral("BOOTSTRAP.md"), "Ask the user their name.\n");
     const Files large{{QStringLiteral("SOUL.md"), QByteArray(2097153, 'a')},
                       {QStringLiteral("TOOLS.md"), "grep, sed\n"}};
-    for (const QString &runtime : {QStringLiteral("toolnexus"),
-                                  QStringLiteral("openclaw"),
-                                  QStringLiteral("hermes")}) {
+    for (const QString &runtime :
+         {QStringLiteral("toolnexus"), QStringLiteral("openclaw"), QStringLiteral("hermes")}) {
         QTest::addRow("%s: SOUL.md alone", qPrintable(runtime)) << runtime << soulOnly;
         QTest::addRow("%s: five files", qPrintable(runtime)) << runtime << persona;
         QTest::addRow("%s: BOOTSTRAP.md", qPrintable(runtime)) << runtime << bootstrap;
@@ -70,9 +69,9 @@ void tst_BuffersOnly::equalsAFolderOfThoseFiles()
     // The same folder with every file the runtime reads on disk, each other
     // than its buffer: none of it may reach the text.
     QStringList names = r->files();
-    names << QStringLiteral("SOUL.md") << QStringLiteral("AGENTS.md")
-          << QStringLiteral("MEMORY.md") << QStringLiteral("USER.md")
-          << QStringLiteral("BOOTSTRAP.md") << QStringLiteral("CLAUDE.md");
+    names << QStringLiteral("SOUL.md") << QStringLiteral("AGENTS.md") << QStringLiteral("MEMORY.md")
+          << QStringLiteral("USER.md") << QStringLiteral("BOOTSTRAP.md")
+          << QStringLiteral("CLAUDE.md");
     for (const QString &name : std::as_const(names))
         QVERIFY(test::writeFile(dir.filePath(name), "DISKONLY " + name.toUtf8() + "\n"));
     RuntimeInput buffers;

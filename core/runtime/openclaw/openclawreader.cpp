@@ -95,7 +95,8 @@ OpenClawEntry readOpenClawFile(const QString &path, const QString &name, bool re
     if (info.st_nlink > 1)
         return openClawUnreadable(name, QStringLiteral("path must not be hardlinked"));
     if (info.st_size > OpenClawMaxFileBytes)
-        return openClawUnreadable(name, QStringLiteral("File exceeds %1 bytes").arg(OpenClawMaxFileBytes));
+        return openClawUnreadable(name,
+                                  QStringLiteral("File exceeds %1 bytes").arg(OpenClawMaxFileBytes));
     // O_NOFOLLOW and O_NONBLOCK: if the path was swapped for a link or a FIFO
     // since the lstat, the open fails or returns at once instead of following
     // or blocking; the fstat below then refuses what is not a regular file.
@@ -109,7 +110,9 @@ OpenClawEntry readOpenClawFile(const QString &path, const QString &name, bool re
         ::close(fd);
         return S_ISREG(opened.st_mode)
                    ? openClawUnreadable(name, ioReason(error))
-                   : openClawUnreadable(name, QStringLiteral("path does not have the required file type"));
+                   : openClawUnreadable(name,
+                                        QStringLiteral(
+                                            "path does not have the required file type"));
     }
     if (!read) {
         ::close(fd);
@@ -134,7 +137,8 @@ OpenClawEntry readOpenClawFile(const QString &path, const QString &name, bool re
         if (bytes.size() > OpenClawMaxFileBytes) {
             ::close(fd);
             return openClawUnreadable(name,
-                              QStringLiteral("File exceeds %1 bytes").arg(OpenClawMaxFileBytes));
+                                      QStringLiteral("File exceeds %1 bytes")
+                                          .arg(OpenClawMaxFileBytes));
         }
     }
     ::close(fd);

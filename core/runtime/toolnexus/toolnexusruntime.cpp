@@ -43,8 +43,8 @@ Result<Inspection> inspectWithBuffers(const RuntimeInput &input, const ComposeRu
     const QDir dir(input.dir);
     const QStringList entries = input.buffersOnly
                                     ? QStringList(input.buffers.keys())
-                                    : dir.entryList(QDir::AllEntries | QDir::Hidden
-                                                    | QDir::System | QDir::NoDotAndDotDot);
+                                    : dir.entryList(QDir::AllEntries | QDir::Hidden | QDir::System
+                                                    | QDir::NoDotAndDotDot);
     const bool memoryFolder = !input.buffersOnly
                               && QFileInfo(dir.filePath(QStringLiteral("memory"))).isDir();
     return inspectReads(dir.absolutePath(), reads, entries, memoryFolder, rule);
