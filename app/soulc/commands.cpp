@@ -17,6 +17,7 @@
 #include "snapshot.h"
 #include "snapshotfile.h"
 #include "souldiff.h"
+#include "souldifftext.h"
 #include "soultokens.h"
 #include "tokenizer.h"
 #include "toolnexusreport.h"
@@ -341,30 +342,21 @@ int runDiff(const Invocation &invocation)
                                                        : revisionSoul(first, revs.at(1));
     if (!b)
         return fail(b.error());
-    const auto status = compareSections(*a, *b);
-    const StablePrefix prefix = stablePrefix(a->soul, b->soul, *encoding);
-    const std::optional<FirstChange> change = firstChange(*a, *b, status, qsizetype(prefix.bytes));
     QByteArray out;
+    bool identical = false;
     if (invocation.json) {
+        const auto status = compareSections(*a, *b);
+        const StablePrefix prefix = stablePrefix(a->soul, b->soul, *encoding);
+        const std::optional<FirstChange> change
+            = firstChange(*a, *b, status, qsizetype(prefix.bytes));
         out = diffJson(*a, *b, *encoding, status, prefix, change);
+        identical = prefix.identical;
     } else {
-        out = unifiedSoulDiff(*a, *b);
-        out += QStringLiteral("stable prefix: %1 of %2 %3 (%4%)")
-                   .arg(prefix.tokens)
-                   .arg(prefix.totalTokens)
-                   .arg(encoding->unit)
-                   .arg(prefix.percent())
-                   .toUtf8();
-        if (change)
-            out += QStringLiteral("; first change: %1 line %2")
-                       .arg(change->file)
-                       .arg(change->line)
-                       .toUtf8();
-        out += '\n';
+        out = soulDiffText(*a, *b, *encoding, &identical);
     }
     if (const int written = writeStandardOutput(out); written != ExitSuccess)
         return written;
-    return prefix.identical ? ExitSuccess : ExitProblems;
+    return identical ? ExitSuccess : ExitProblems;
 }
 
 // ---- history ---------------------------------------------------------------

@@ -58,6 +58,9 @@ struct RuntimeInput
     // Editor texts that stand for files, by the names files() gives: the
     // runtime reads them as if saved. A file not here is read from disk.
     QHash<QString, QByteArray> buffers;
+    // The buffers are the whole folder (a commit's files): a name not among
+    // them is absent, and nothing is read from disk.
+    bool buffersOnly = false;
 };
 
 // What one file comes to in the runtime's text: its pane's shading and meter.

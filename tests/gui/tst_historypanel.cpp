@@ -11,6 +11,7 @@
 #include "history/historytimeline.h"
 #include "history/personahistory.h"
 #include "personamodel.h"
+#include "preview/previewpanel.h"
 #include "quietprompter.h"
 #include "slots/panestack.h"
 #include "slots/slotpane.h"
@@ -24,6 +25,7 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -82,6 +84,8 @@ private Q_SLOTS:
     void listContents_data();
     void listContents();
     void selectionShowsSoulAtCommit();
+    void selectionComposesForTheChosenRuntime_data();
+    void selectionComposesForTheChosenRuntime();
     void states_data();
     void states();
     void midMergeIsReadOnly();
@@ -97,6 +101,8 @@ private Q_SLOTS:
     void timelineHitTesting();
     void changedSinceCheckpoint();
     void compareWithCommit();
+    void compareTwoCommits_data();
+    void compareTwoCommits();
     void panelIsRemembered();
 
 private:
@@ -267,6 +273,69 @@ void tst_HistoryPanel::selectionShowsSoulAtCommit()
     // The oldest commit had SOUL.md alone.
     QCOMPARE(panel()->fileChooser()->count(), 1);
     QCOMPARE(panel()->fileChooser()->currentText(), QStringLiteral("SOUL.md"));
+}
+
+void tst_HistoryPanel::selectionComposesForTheChosenRuntime_data()
+{
+    QTest::addColumn<QString>("runtime");
+    QTest::newRow("openclaw") << QStringLiteral("openclaw");
+    QTest::newRow("hermes") << QStringLiteral("hermes");
+}
+
+// With a runtime chosen in the preview, a commit's soul is what that runtime
+// injects from a checkout of the commit (soulc compose of `git worktree add`),
+// whatever the folder holds on disk now.
+void tst_HistoryPanel::selectionComposesForTheChosenRuntime()
+{
+    QFETCH(QString, runtime);
+    const QString dir = makeHistory(QString());
+    QVERIFY2(!dir.isEmpty(), qPrintable(m_git->lastError()));
+    // On disk only, never committed: no commit's soul may hold them.
+    QVERIFY(test::writeBytes(QDir(dir).filePath(QStringLiteral("BOOTSTRAP.md")), "Ask.\n"));
+    QVERIFY(test::writeBytes(QDir(dir).filePath(QStringLiteral("AGENTS.md")), "On disk.\n"));
+    openWindow(dir);
+    QComboBox *chooser = window()->previewPanel()->runtimeChooser();
+    chooser->setCurrentIndex(chooser->findData(runtime));
+    QCOMPARE(window()->previewPanel()->runtimeProfile().id(), runtime);
+    showHistory();
+    const QList<HistoryCommit> log = coreLog(dir);
+    QCOMPARE(log.size(), 3);
+    for (int row = 0; row < log.size(); ++row) {
+        const QString checkout = m_fixture.filePath(QStringLiteral("checkout%1").arg(row));
+        QVERIFY2(!m_git
+                      ->git(dir,
+                            {QStringLiteral("worktree"),
+                             QStringLiteral("add"),
+                             QStringLiteral("-q"),
+                             QStringLiteral("--detach"),
+                             checkout,
+                             QString::fromLatin1(log.at(row).id)})
+                      .isNull(),
+                 qPrintable(m_git->lastError()));
+        QProcess soulc;
+        soulc.start(QStringLiteral(SOUL_BIN_DIR "/soulc"),
+                    {QStringLiteral("compose"), QStringLiteral("--runtime"), runtime, checkout});
+        QVERIFY(soulc.waitForFinished(30000));
+        QCOMPARE(soulc.exitCode(), 0);
+        // The text names the folder it was composed from: the checkout's
+        // stands for the persona's.
+        const QString expected
+            = QString::fromUtf8(soulc.readAllStandardOutput()).replace(checkout, dir);
+        QVERIFY(!expected.isEmpty());
+        panel()->selectRow(row);
+        QTRY_COMPARE(panel()->soulView()->toPlainText(), expected);
+        QVERIFY(!expected.contains(QLatin1String("On disk.")));
+        const QString title
+            = panel()->findChild<QLabel *>(QStringLiteral("historySoulTitle"))->text();
+        QVERIFY2(title.contains(window()->previewPanel()->runtimeProfile().displayName()),
+                 qPrintable(title));
+    }
+    // What the history cannot hold is said.
+    const QString notes = panel()->findChild<QLabel *>(QStringLiteral("historyNotes"))->text();
+    if (runtime == QLatin1String("openclaw"))
+        QVERIFY2(notes.contains(QLatin1String("BOOTSTRAP.md")), qPrintable(notes));
+    QVERIFY2(notes.contains(window()->previewPanel()->runtimeProfile().displayName()),
+             qPrintable(notes));
 }
 
 void tst_HistoryPanel::states_data()
@@ -688,6 +757,60 @@ void tst_HistoryPanel::compareWithCommit()
     QTRY_VERIFY(window()->compareDialog() && window()->compareDialog()->isVisible());
     QVERIFY(prompter()->errors.isEmpty());
     QCOMPARE(treeContents(dir), tree); // nothing written in the persona
+}
+
+void tst_HistoryPanel::compareTwoCommits_data()
+{
+    QTest::addColumn<QString>("runtime");
+    QTest::newRow("toolnexus") << QStringLiteral("toolnexus");
+    QTest::newRow("openclaw") << QStringLiteral("openclaw");
+}
+
+// Two rows selected, Compare These Two: for toolnexus what `soulc diff --rev
+// OLDER --rev NEWER` prints; for another runtime the diff of what it injects.
+void tst_HistoryPanel::compareTwoCommits()
+{
+    QFETCH(QString, runtime);
+    const QString dir = makeHistory(QString());
+    QVERIFY(!dir.isEmpty());
+    openWindow(dir);
+    QComboBox *chooser = window()->previewPanel()->runtimeChooser();
+    chooser->setCurrentIndex(chooser->findData(runtime));
+    showHistory();
+    const QList<HistoryCommit> log = coreLog(dir);
+    QCOMPARE(log.size(), 3);
+    QPushButton *compareTwo = panel()->findChild<QPushButton *>(
+        QStringLiteral("historyCompareTwo"));
+    panel()->selectRow(0);
+    QVERIFY(!compareTwo->isEnabled());
+    auto *list = panel()->findChild<QTreeView *>(QStringLiteral("historyList"));
+    list->selectionModel()->select(history()->rows()->index(2, 0),
+                                   QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    QCOMPARE(panel()->selectedRows(), (QList<int>{0, 2}));
+    QVERIFY(compareTwo->isEnabled());
+    QTest::mouseClick(compareTwo, Qt::LeftButton);
+    QTRY_COMPARE(prompter()->diffs.size(), 1);
+    QVERIFY(prompter()->errors.isEmpty());
+    const QString diff = prompter()->diffs.first();
+    if (runtime == QLatin1String("toolnexus")) {
+        QProcess soulc;
+        soulc.start(QStringLiteral(SOUL_BIN_DIR "/soulc"),
+                    {QStringLiteral("diff"),
+                     QStringLiteral("--rev"),
+                     QString::fromLatin1(log.at(2).id),
+                     QStringLiteral("--rev"),
+                     QString::fromLatin1(log.at(0).id),
+                     QStringLiteral("--encoding"),
+                     QStringLiteral("o200k_base"),
+                     dir});
+        QVERIFY(soulc.waitForFinished(30000));
+        QCOMPARE(soulc.exitCode(), 1); // they differ
+        QCOMPARE(diff, QString::fromUtf8(soulc.readAllStandardOutput()));
+    } else {
+        // The oldest had SOUL.md alone, the newest the longer SOUL.md and a memory.
+        QVERIFY2(diff.contains(QLatin1String("+You answer in plain words.")), qPrintable(diff));
+        QVERIFY2(diff.contains(QLatin1String("+- prefers metric units")), qPrintable(diff));
+    }
 }
 
 void tst_HistoryPanel::panelIsRemembered()

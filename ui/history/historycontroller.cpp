@@ -100,6 +100,15 @@ HistoryController::HistoryController(PersonaModel *model,
         else
             Q_EMIT compareRequested(written.soulPath);
     });
+    connect(&m_diffWatcher, &QFutureWatcher<CommitsDiff>::finished, this, [this] {
+        if (m_diffWatcher.isCanceled())
+            return;
+        const CommitsDiff diff = m_diffWatcher.result();
+        if (!diff.error.isEmpty())
+            m_prompter->showError(tr("Could not compare"), diff.error);
+        else
+            m_prompter->showCompare(m_diffTitle, diff.diff);
+    });
     connect(&m_soulWatcher, &QFutureWatcher<CommitSoul>::finished, this, [this] {
         if (!m_panel || m_soulWatcher.isCanceled())
             return;
@@ -179,6 +188,26 @@ void HistoryController::diffWithCheckpoint(int slot)
                                disk.diskPresent() ? lines(disk.diskBytes) : QStringList()));
 }
 
+void HistoryController::compareCommits(int older, int newer)
+{
+    if (!m_model->isOpen() || older < 0 || older >= m_rows->count() || newer < 0
+        || newer >= m_rows->count())
+        return;
+    m_diffTitle = tr("The soul at %1 against %2, as %3 composes it")
+                      .arg(m_rows->commit(older).shortId,
+                           m_rows->commit(newer).shortId,
+                           m_profile.sectioned() ? QStringLiteral("toolnexus")
+                                                 : m_profile.displayName());
+    m_diffWatcher.cancel();
+    m_diffWatcher.setFuture(QtConcurrent::run(diffCommits,
+                                              m_model->directory(),
+                                              m_rows->commit(older).id,
+                                              m_rows->commit(newer).id,
+                                              m_profile,
+                                              m_model->rule(),
+                                              encoding()));
+}
+
 void HistoryController::compareWith(int row)
 {
     if (!m_model->isOpen() || row < 0 || row >= m_rows->count())
@@ -244,6 +273,7 @@ void HistoryController::attach(QMainWindow *window,
     });
     connect(m_panel, &HistoryPanel::restoreAllRequested, this, [this](int row) { restoreAll(row); });
     connect(m_panel, &HistoryPanel::compareRequested, this, &HistoryController::compareWith);
+    connect(m_panel, &HistoryPanel::compareTwoRequested, this, &HistoryController::compareCommits);
     connect(m_panel, &HistoryPanel::diffRequested, this, &HistoryController::diffWithCheckpoint);
     showStatus();
 }
@@ -303,10 +333,26 @@ void HistoryController::showSoulOf(int row)
     if (row < 0 || row >= m_rows->count() || !m_model->isOpen())
         return;
     m_soulWatcher.cancel();
-    m_soulWatcher.setFuture(QtConcurrent::run(composeCommit,
-                                              m_model->directory(),
-                                              m_rows->commit(row).id,
-                                              m_model->rule()));
+    if (m_profile.sectioned()) {
+        m_soulWatcher.setFuture(QtConcurrent::run(composeCommit,
+                                                  m_model->directory(),
+                                                  m_rows->commit(row).id,
+                                                  m_model->rule()));
+    } else {
+        m_soulWatcher.setFuture(QtConcurrent::run(composeCommitAs,
+                                                  m_model->directory(),
+                                                  m_rows->commit(row).id,
+                                                  m_profile));
+    }
+}
+
+void HistoryController::setRuntimeProfile(const RuntimeProfile &profile)
+{
+    if (profile == m_profile)
+        return;
+    m_profile = profile;
+    if (m_panel && m_panel->selectedRow() >= 0)
+        showSoulOf(m_panel->selectedRow());
 }
 
 bool HistoryController::checkpointOnSave() const

@@ -60,6 +60,10 @@ public:
 
     // The context budget the timeline draws, in tokens.
     void setBudget(qint64 tokens);
+    // The runtime a selected commit's soul is composed for (the preview's
+    // choice); a runtime that composes by sections composes by the folder's
+    // rule, as before.
+    void setRuntimeProfile(const RuntimeProfile &profile);
     // Reads the history again (when the panel is shown).
     void refresh();
 
@@ -92,6 +96,9 @@ public:
     // Writes commit `row` as a snapshot on a worker, then asks for the
     // comparison (compareRequested()).
     void compareWith(int row);
+    // Shows what changed from commit `older` to commit `newer` (composed for
+    // the runtime chosen, see diffCommits()), read on a worker.
+    void compareCommits(int older, int newer);
 
 Q_SIGNALS:
     void statusMessage(const QString &text);
@@ -132,6 +139,7 @@ private:
     QAction *m_onSave = nullptr;
     QFutureWatcher<CommitSoul> m_soulWatcher;
     QFutureWatcher<CommitSnapshot> m_snapshotWatcher;
+    QFutureWatcher<CommitsDiff> m_diffWatcher;
     QFutureWatcher<HeadFiles> m_headWatcher;
     HeadFiles m_head;                           // the last checkpoint's files
     QList<int> m_changed;                       // slots whose file differs from m_head's
@@ -141,6 +149,8 @@ private:
     QTimer m_onSaveTimer;                       // a Save All makes one checkpoint
     bool m_stale = true;                        // the list does not show the open folder's history
     QString m_loadedEncoding;                   // the encoding the list was counted in
+    RuntimeProfile m_profile;                   // the runtime a commit's soul is shown for
+    QString m_diffTitle;                        // what the comparison of two commits is
 };
 
 } // namespace soul

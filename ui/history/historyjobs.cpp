@@ -2,7 +2,9 @@
 
 #include "history/historycounts.h"
 #include "inspection.h"
+#include "linediff.h"
 #include "snapshot.h"
+#include "souldifftext.h"
 #include "soultokens.h"
 #include "tokenizer.h"
 
@@ -14,6 +16,30 @@
 namespace soul {
 
 namespace {
+
+// What the panel says about a commit's files beside the soul.
+QStringList revisionNotes(const PersonaRevision &revision)
+{
+    QStringList notes;
+    if (revision.folderMissing)
+        notes.append(QObject::tr("The folder did not exist at this commit."));
+    for (int k = 0; k < SlotCount; ++k) {
+        const SlotRead &read = revision.reads[size_t(k)];
+        if (read.isSymlink && read.presence == SlotPresence::Present) {
+            notes.append(
+                QObject::tr("%1 is a symbolic link at this commit: the file it leads to in the "
+                            "same commit is shown.")
+                    .arg(slotName(k)));
+        }
+        if (revision.checkoutConverts[size_t(k)]) {
+            notes.append(
+                QObject::tr("%1: a checkout would convert its bytes (.gitattributes or "
+                            "core.autocrlf); the soul is composed from the bytes git stores.")
+                    .arg(slotName(k)));
+        }
+    }
+    return notes;
+}
 
 // A batch of figures goes to the window at least this often while counting.
 constexpr qint64 FiguresIntervalMs = 100;
@@ -177,23 +203,94 @@ CommitSoul composeCommit(const QString &dir, const QByteArray &commitId, const C
     const Composition composition = compose(slotBuffers(revision->reads), rule);
     result.soul = composition.soul;
     result.present = composition.present;
-    if (revision->folderMissing)
-        result.notes.append(QObject::tr("The folder did not exist at this commit."));
+    result.notes = revisionNotes(*revision);
+    return result;
+}
+
+CommitSoul composeCommitAs(const QString &dir,
+                           const QByteArray &commitId,
+                           const RuntimeProfile &profile)
+{
+    CommitSoul result;
+    result.commitId = commitId;
+    result.runtimeName = profile.displayName();
+    const Result<PersonaRevision> revision = readCommit(dir, commitId, -1);
+    if (!revision) {
+        result.error = revision.error();
+        return result;
+    }
+    RuntimeInput input;
+    input.dir = dir;
+    input.buffersOnly = true;
     for (int k = 0; k < SlotCount; ++k) {
         const SlotRead &read = revision->reads[size_t(k)];
-        if (read.isSymlink && read.presence == SlotPresence::Present) {
-            result.notes.append(
-                QObject::tr("%1 is a symbolic link at this commit: the file it leads to in the "
-                            "same commit is shown.")
-                    .arg(slotName(k)));
-        }
-        if (revision->checkoutConverts[size_t(k)]) {
-            result.notes.append(
-                QObject::tr("%1: a checkout would convert its bytes (.gitattributes or "
-                            "core.autocrlf); the soul is composed from the bytes git stores.")
-                    .arg(slotName(k)));
-        }
+        result.present[size_t(k)] = read.presence == SlotPresence::Present;
+        if (result.present[size_t(k)])
+            input.buffers.insert(slotName(k), read.bytes);
     }
+    const Result<RuntimeComposition> composed = profile.runtime->compose(input, profile.settings);
+    if (!composed) {
+        result.error = composed.error();
+        return result;
+    }
+    result.soul = composed->text.toUtf8();
+    QStringList notHeld;
+    for (const QString &name : profile.loadedFiles()) {
+        if (slotIndex(name) < 0)
+            notHeld.append(name);
+    }
+    result.notes.append(
+        notHeld.isEmpty()
+            ? QObject::tr("What %1 injects, from the slot files this commit holds.")
+                  .arg(result.runtimeName)
+            : QObject::tr("What %1 injects, from the slot files this commit holds; the history "
+                          "keeps only slot files, so %2 count as absent.")
+                  .arg(result.runtimeName, notHeld.join(QStringLiteral(", "))));
+    result.notes += revisionNotes(*revision);
+    return result;
+}
+
+CommitsDiff diffCommits(const QString &dir,
+                        const QByteArray &older,
+                        const QByteArray &newer,
+                        const RuntimeProfile &profile,
+                        const ComposeRule &rule,
+                        const QString &encoding)
+{
+    CommitsDiff result;
+    if (!profile.sectioned()) {
+        const CommitSoul a = composeCommitAs(dir, older, profile);
+        const CommitSoul b = composeCommitAs(dir, newer, profile);
+        result.error = a.error.isEmpty() ? b.error : a.error;
+        if (result.error.isEmpty()) {
+            const auto lines = [](const QByteArray &soul) {
+                return QString::fromUtf8(soul).split(QLatin1Char('\n'));
+            };
+            result.diff = lineDiff(QString::fromLatin1(older),
+                                   lines(a.soul),
+                                   QString::fromLatin1(newer),
+                                   lines(b.soul));
+        }
+        return result;
+    }
+    const Result<TokenEncoding> encodingUsed = tokenEncoding(encoding);
+    if (!encodingUsed) {
+        result.error = encodingUsed.error();
+        return result;
+    }
+    std::array<SectionedSoul, 2> souls;
+    const std::array<QByteArray, 2> ids = {older, newer};
+    for (size_t k = 0; k < ids.size(); ++k) {
+        const Result<PersonaRevision> revision = readCommit(dir, ids.at(k), rule.readLimit());
+        if (!revision) {
+            result.error = revision.error();
+            return result;
+        }
+        souls.at(k) = sectionedSoul(compose(slotBuffers(revision->reads), rule),
+                                    QString::fromLatin1(ids.at(k)) + QLatin1Char(':')
+                                        + QDir::cleanPath(dir));
+    }
+    result.diff = QString::fromUtf8(soulDiffText(souls[0], souls[1], *encodingUsed));
     return result;
 }
 

@@ -3,6 +3,7 @@
 #include "composerule.h"
 #include "history/personahistory.h"
 #include "result.h"
+#include "runtimeprofile.h"
 
 #include <QList>
 #include <QMutex>
@@ -93,10 +94,34 @@ struct CommitSoul
     QString error; // the sentence when the commit could not be read
     QByteArray commitId;
     QByteArray soul;
+    QString runtimeName = QStringLiteral("toolnexus"); // who composed it
     QStringList notes;
-    std::array<bool, SlotCount> present{};
+    std::array<bool, SlotCount> present{}; // the slot files the commit holds
 };
 CommitSoul composeCommit(const QString &dir, const QByteArray &commitId, const ComposeRule &rule);
+// The same by `profile`'s runtime, whichever it is: the commit's slot files,
+// whole, are the folder (RuntimeInput::buffersOnly), so a file the runtime
+// reads that the history does not hold counts as absent, and a note says so.
+CommitSoul composeCommitAs(const QString &dir,
+                           const QByteArray &commitId,
+                           const RuntimeProfile &profile);
+
+// Two commits' souls compared, `older` against `newer`: for a runtime that
+// composes by sections (toolnexus) what `soulc diff --rev OLDER --rev NEWER
+// DIR` prints (the sections' diff, the stable prefix in `encoding`, the
+// first change); for another runtime the line diff of what it injects at
+// each. Or why a commit cannot be read.
+struct CommitsDiff
+{
+    QString error;
+    QString diff;
+};
+CommitsDiff diffCommits(const QString &dir,
+                        const QByteArray &older,
+                        const QByteArray &newer,
+                        const RuntimeProfile &profile,
+                        const ComposeRule &rule,
+                        const QString &encoding);
 
 // Commit `commitId` of `dir` as a snapshot (the soul and its manifest,
 // counted in `encoding`) written into `folder`, for the snapshot comparison:

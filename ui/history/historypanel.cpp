@@ -9,6 +9,8 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
+
+#include <algorithm>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -85,7 +87,8 @@ HistoryPanel::HistoryPanel(HistoryListModel *rows, QWidget *parent)
     m_list->setRootIsDecorated(false);
     m_list->setUniformRowHeights(true); // 2,000 rows lay out at once
     m_list->setAlternatingRowColors(true);
-    m_list->setSelectionMode(QAbstractItemView::SingleSelection);
+    // Two rows (Ctrl+click) can be compared with each other.
+    m_list->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_list->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_list->header()->setStretchLastSection(true);
     m_list->header()->setSectionResizeMode(HistoryListModel::TimeColumn,
@@ -102,9 +105,11 @@ HistoryPanel::HistoryPanel(HistoryListModel *rows, QWidget *parent)
     auto *soulLayout = new QVBoxLayout(soulBox);
     soulLayout->setContentsMargins(0, 0, 0, 0);
     m_soulTitle = new QLabel(tr("Select a commit to see the soul as it was."), soulBox);
+    m_soulTitle->setObjectName(QStringLiteral("historySoulTitle"));
     m_soulTitle->setWordWrap(true);
     soulLayout->addWidget(m_soulTitle);
     m_notes = new QLabel(soulBox);
+    m_notes->setObjectName(QStringLiteral("historyNotes"));
     m_notes->setWordWrap(true);
     m_notes->hide();
     soulLayout->addWidget(m_notes);
@@ -129,6 +134,16 @@ HistoryPanel::HistoryPanel(HistoryListModel *rows, QWidget *parent)
         tr("Put every file as it was into the panes, unsaved; nothing is written until you save"));
     m_compare = new QPushButton(tr("Compare with Live"), soulBox);
     m_compare->setObjectName(QStringLiteral("historyCompare"));
+    m_compareTwo = new QPushButton(tr("Compare These Two"), soulBox);
+    m_compareTwo->setObjectName(QStringLiteral("historyCompareTwo"));
+    m_compareTwo->setToolTip(tr("Select two commits (Ctrl+click) to see what changed between "
+                                "them, the older against the newer"));
+    m_compareTwo->setEnabled(false);
+    connect(m_compareTwo, &QPushButton::clicked, this, [this] {
+        const QList<int> chosen = selectedRows();
+        if (chosen.size() == 2)
+            Q_EMIT compareTwoRequested(chosen.at(1), chosen.at(0));
+    });
     connect(m_restoreFile, &QPushButton::clicked, this, [this] {
         if (selectedRow() >= 0 && m_file->currentIndex() >= 0)
             Q_EMIT restoreFileRequested(selectedRow(), m_file->currentData().toInt());
@@ -145,6 +160,7 @@ HistoryPanel::HistoryPanel(HistoryListModel *rows, QWidget *parent)
     actions->addWidget(m_restoreFile);
     actions->addWidget(m_restoreAll);
     actions->addWidget(m_compare);
+    actions->addWidget(m_compareTwo);
     soulLayout->addLayout(actions);
 
     splitter->addWidget(m_timeline);
@@ -234,12 +250,26 @@ void HistoryPanel::selectRow(int row)
 
 int HistoryPanel::selectedRow() const
 {
+    const QModelIndex current = m_list->currentIndex();
+    if (current.isValid() && m_list->selectionModel()->isRowSelected(current.row(), {}))
+        return current.row();
+    const QList<int> rows = selectedRows();
+    return rows.isEmpty() ? -1 : rows.first();
+}
+
+QList<int> HistoryPanel::selectedRows() const
+{
+    QList<int> rows;
     const QModelIndexList selected = m_list->selectionModel()->selectedRows();
-    return selected.isEmpty() ? -1 : selected.first().row();
+    for (const QModelIndex &index : selected)
+        rows.append(index.row());
+    std::sort(rows.begin(), rows.end());
+    return rows;
 }
 
 void HistoryPanel::selectionChanged()
 {
+    m_compareTwo->setEnabled(selectedRows().size() == 2);
     const int row = selectedRow();
     m_timeline->setSelectedRow(row);
     if (row < 0) {
@@ -257,9 +287,10 @@ void HistoryPanel::showSoul(const CommitSoul &soul)
     if (row < 0 || row != selectedRow())
         return; // another commit was selected meanwhile
     const HistoryCommit &commit = m_rows->commit(row);
-    m_soulTitle->setText(tr("The soul at %1 (%2) as toolnexus composes it, read only: %3")
+    m_soulTitle->setText(tr("The soul at %1 (%2) as %3 composes it, read only: %4")
                              .arg(commit.shortId,
                                   commit.authorTime.toString(QStringLiteral("yyyy-MM-dd HH:mm")),
+                                  soul.runtimeName,
                                   commit.summary));
     m_notes->setText(soul.notes.join(QLatin1Char('\n')));
     m_notes->setVisible(!soul.notes.isEmpty());

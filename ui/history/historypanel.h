@@ -41,7 +41,10 @@ public:
     void setRestoreEnabled(bool enabled);
     // Selects `row` in the list and the timeline (as a click does).
     void selectRow(int row);
+    // The row whose soul is shown: the current one among those selected.
     int selectedRow() const;
+    // Every selected row, top (newest) first; Compare These Two takes two.
+    QList<int> selectedRows() const;
     // The files that differ from the last checkpoint (`checkpoint`, a short
     // id), and whether Soul Studio saved each; each name links to its diff.
     struct Changed
@@ -72,6 +75,9 @@ Q_SIGNALS:
     void restoreFileRequested(int row, int slot);
     void restoreAllRequested(int row);
     void compareRequested(int row);
+    // Two rows are selected and Compare These Two pressed (`older` is the
+    // row further down, the older commit).
+    void compareTwoRequested(int older, int newer);
     // Show the file of `slot` at the last checkpoint against the disk.
     void diffRequested(int slot);
 
@@ -95,6 +101,7 @@ private:
     QPushButton *m_restoreFile = nullptr;
     QPushButton *m_restoreAll = nullptr;
     QPushButton *m_compare = nullptr;
+    QPushButton *m_compareTwo = nullptr;
     HistoryStatus m_shown = HistoryStatus::Closed;
     QString m_busy;
     bool m_restoreEnabled = false;

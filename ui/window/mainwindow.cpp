@@ -123,6 +123,7 @@ void MainWindow::wireRuntime()
     connect(m_preview, &PreviewPanel::runtimeProfileApplied, this, [this](const RuntimeProfile &p) {
         m_export->setRuntimeProfile(p);
         m_freeze->setRuntimeProfile(p);
+        m_history->setRuntimeProfile(p);
     });
     // A folder opens with the runtime chosen for it last time.
     connect(m_model, &PersonaModel::opened, this, [this](const QString &dir) {

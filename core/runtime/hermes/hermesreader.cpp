@@ -144,6 +144,41 @@ Result<HermesInput> readHermesHome(const QString &home, const QString &project)
     return readProject(std::move(input), project);
 }
 
+HermesInput hermesInputFromFiles(const QString &home,
+                                 const QString &project,
+                                 const QHash<QString, QByteArray> &files)
+{
+    const auto file = [&files](const QString &name) {
+        const auto bytes = files.constFind(name);
+        return bytes == files.cend() ? HermesFile() : hermesFileFromBytes(*bytes);
+    };
+    HermesInput input;
+    input.homePath = hermesAbsolutePath(home);
+    input.soul = file(QStringLiteral("SOUL.md"));
+    input.memory = file(QStringLiteral("MEMORY.md"));
+    input.user = file(QStringLiteral("USER.md"));
+    // The project alone: no folder above it is read.
+    HermesProjectDirectory dir;
+    const QString resolved = QFileInfo(project).canonicalFilePath();
+    dir.path = resolved.isEmpty() ? hermesAbsolutePath(project) : resolved;
+    for (const QString &name : hermesChainFileNames() + hermesProjectFileNames()) {
+        if (files.contains(name))
+            dir.files.append({name, file(name)});
+    }
+    input.chain.append(dir);
+    const QString rules = QStringLiteral(".cursor/rules/");
+    QStringList names;
+    for (auto it = files.cbegin(); it != files.cend(); ++it) {
+        if (it.key().startsWith(rules) && it.key().endsWith(QLatin1String(".mdc"))
+            && !it.key().mid(rules.size()).contains(QLatin1Char('/')))
+            names.append(it.key().mid(rules.size()));
+    }
+    std::sort(names.begin(), names.end(), codePointLess);
+    for (const QString &name : std::as_const(names))
+        input.cursorRules.append({rules + name, file(rules + name)});
+    return input;
+}
+
 Result<HermesInput> readHermesFlat(const QString &dir)
 {
     if (!QFileInfo(dir).isDir())

@@ -3,6 +3,8 @@
 #include "hermesrule.h"
 #include "result.h"
 
+#include <QByteArray>
+#include <QHash>
 #include <QString>
 
 // Reading the files Hermes Agent 0.21.3 reads, from disk, as it reads them:
@@ -23,6 +25,15 @@ QString hermesAbsolutePath(const QString &path);
 // it, and the project files of every directory from that root down.
 // Fails, with a sentence, when either is not a directory.
 Result<HermesInput> readHermesHome(const QString &home, const QString &project);
+
+// What Hermes reads when `files` (name -> bytes; project files by their
+// names in `project`, rules as ".cursor/rules/NAME.mdc") are every file
+// there is: the persona files of `home` (SOUL.md, MEMORY.md, USER.md) and
+// the project files of `project` alone, no folder above it. A name not in
+// `files` is missing; nothing is read from disk.
+HermesInput hermesInputFromFiles(const QString &home,
+                                 const QString &project,
+                                 const QHash<QString, QByteArray> &files);
 
 // A flat persona folder: its SOUL.md, MEMORY.md and USER.md are read as a
 // home's (the home's path is the folder's), and the folder is the project.

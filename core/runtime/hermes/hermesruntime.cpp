@@ -54,7 +54,8 @@ QStringList neverReadFiles(const RuntimeInput &input)
               << QStringLiteral("USER.md");
     QStringList present;
     for (const QString &name : std::as_const(names)) {
-        if (QFileInfo::exists(QDir(dir).filePath(name)))
+        if (input.buffersOnly ? input.buffers.contains(name)
+                              : QFileInfo::exists(QDir(dir).filePath(name)))
             present.append(name);
     }
     return present;
@@ -65,6 +66,15 @@ QStringList neverReadFiles(const RuntimeInput &input)
 Result<HermesInput> readHermesInput(const RuntimeInput &input)
 {
     const bool flat = input.home.isEmpty();
+    if (input.buffersOnly) {
+        if (!QFileInfo(flat ? input.dir : input.project).isDir())
+            return Result<HermesInput>::failure(
+                QStringLiteral("%1 is not a directory. Give a persona folder.")
+                    .arg(flat ? input.dir : input.project));
+        return hermesInputFromFiles(flat ? input.dir : input.home,
+                                    flat ? input.dir : input.project,
+                                    input.buffers);
+    }
     Result<HermesInput> read = flat ? readHermesFlat(input.dir)
                                     : readHermesHome(input.home, input.project);
     if (!read || input.buffers.isEmpty())
@@ -521,6 +531,8 @@ QString decodedText(const RuntimeInput &input, const QString &name)
     const auto buffer = input.buffers.constFind(name);
     if (buffer != input.buffers.cend())
         return utf8::decode(*buffer);
+    if (input.buffersOnly)
+        return {};
     QFile file(QDir(input.dir).filePath(name));
     return file.open(QIODevice::ReadOnly) ? utf8::decode(file.readAll()) : QString();
 }

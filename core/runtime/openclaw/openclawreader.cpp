@@ -14,9 +14,7 @@
 
 namespace soul {
 
-namespace {
-
-OpenClawEntry unreadable(const QString &name, const QString &reason)
+OpenClawEntry openClawUnreadable(const QString &name, const QString &reason)
 {
     OpenClawEntry entry;
     entry.name = name;
@@ -25,6 +23,8 @@ OpenClawEntry unreadable(const QString &name, const QString &reason)
     entry.text = QStringLiteral("[UNREADABLE: ") + reason + QLatin1Char(']');
     return entry;
 }
+
+namespace {
 
 // The system's sentence for an error, as one line of at most 300 units.
 QString ioReason(int error)
@@ -86,30 +86,33 @@ OpenClawEntry readOpenClawFile(const QString &path, const QString &name, bool re
             entry.kind = OpenClawEntry::Kind::Missing;
             return entry;
         }
-        return unreadable(name, ioReason(errno));
+        return openClawUnreadable(name, ioReason(errno));
     }
     if (S_ISLNK(info.st_mode))
-        return unreadable(name, QStringLiteral("symlink path component not allowed"));
+        return openClawUnreadable(name, QStringLiteral("symlink path component not allowed"));
     if (!S_ISREG(info.st_mode))
-        return unreadable(name, QStringLiteral("path does not have the required file type"));
+        return openClawUnreadable(name, QStringLiteral("path does not have the required file type"));
     if (info.st_nlink > 1)
-        return unreadable(name, QStringLiteral("path must not be hardlinked"));
+        return openClawUnreadable(name, QStringLiteral("path must not be hardlinked"));
     if (info.st_size > OpenClawMaxFileBytes)
-        return unreadable(name, QStringLiteral("File exceeds %1 bytes").arg(OpenClawMaxFileBytes));
+        return openClawUnreadable(name,
+                                  QStringLiteral("File exceeds %1 bytes").arg(OpenClawMaxFileBytes));
     // O_NOFOLLOW and O_NONBLOCK: if the path was swapped for a link or a FIFO
     // since the lstat, the open fails or returns at once instead of following
     // or blocking; the fstat below then refuses what is not a regular file.
     const int fd = ::open(native.constData(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
-        return unreadable(name, ioReason(errno));
+        return openClawUnreadable(name, ioReason(errno));
     QByteArray bytes;
     struct stat opened = {};
     if (::fstat(fd, &opened) != 0 || !S_ISREG(opened.st_mode)) {
         const int error = errno;
         ::close(fd);
         return S_ISREG(opened.st_mode)
-                   ? unreadable(name, ioReason(error))
-                   : unreadable(name, QStringLiteral("path does not have the required file type"));
+                   ? openClawUnreadable(name, ioReason(error))
+                   : openClawUnreadable(name,
+                                        QStringLiteral(
+                                            "path does not have the required file type"));
     }
     if (!read) {
         ::close(fd);
@@ -126,15 +129,16 @@ OpenClawEntry readOpenClawFile(const QString &path, const QString &name, bool re
                 continue;
             const int error = errno;
             ::close(fd);
-            return unreadable(name, ioReason(error));
+            return openClawUnreadable(name, ioReason(error));
         }
         if (n == 0)
             break;
         bytes.append(buffer, n);
         if (bytes.size() > OpenClawMaxFileBytes) {
             ::close(fd);
-            return unreadable(name,
-                              QStringLiteral("File exceeds %1 bytes").arg(OpenClawMaxFileBytes));
+            return openClawUnreadable(name,
+                                      QStringLiteral("File exceeds %1 bytes")
+                                          .arg(OpenClawMaxFileBytes));
         }
     }
     ::close(fd);

@@ -28,6 +28,9 @@ OpenClawInput readOpenClawDirectory(const QString &dir);
 // whether OpenClaw would refuse them; this saves reading and holding it twice.
 OpenClawInput readOpenClawDirectory(const QString &dir, const QStringList &checkOnly);
 
+// An entry OpenClaw refuses for `reason`: its "[UNREADABLE: reason]" line.
+OpenClawEntry openClawUnreadable(const QString &name, const QString &reason);
+
 // One file at `path`, with OpenClaw's checks in their order (a missing path,
 // a link, not a regular file, hard-linked, over 2 MiB, a read error).
 // With `read` false the checks end at the open, and the entry's text is empty.

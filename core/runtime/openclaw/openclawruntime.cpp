@@ -39,8 +39,45 @@ RuntimeSettings OpenClawSettings::values() const
             {QLatin1String(TotalMaxCharsKey), totalMaxChars()}};
 }
 
+namespace {
+
+// The buffers as the whole folder: each name OpenClaw reads comes from its
+// buffer, else is missing (USER.md and MEMORY.md only when listed, so only
+// when among the buffers; BOOTSTRAP.md only while pending, that is, when
+// among them).
+OpenClawInput readOpenClawBuffers(const RuntimeInput &input)
+{
+    OpenClawInput read;
+    read.dir = openClawDirectoryPath(input.dir);
+    read.bootstrapPending = input.buffers.contains(QStringLiteral("BOOTSTRAP.md"));
+    for (const QString &name : openClawFileOrder()) {
+        const auto buffer = input.buffers.constFind(name);
+        const bool listedOnly = name == QLatin1String("USER.md")
+                                || name == QLatin1String("MEMORY.md")
+                                || name == QLatin1String("BOOTSTRAP.md");
+        if (buffer == input.buffers.cend() && listedOnly)
+            continue;
+        OpenClawEntry entry;
+        entry.name = name;
+        if (buffer == input.buffers.cend())
+            entry.kind = OpenClawEntry::Kind::Missing;
+        else if (buffer->size() > OpenClawMaxFileBytes)
+            entry = openClawUnreadable(name,
+                                       QStringLiteral("File exceeds %1 bytes")
+                                           .arg(OpenClawMaxFileBytes));
+        else
+            entry.text = utf8::decode(*buffer);
+        read.entries.append(entry);
+    }
+    return read;
+}
+
+} // namespace
+
 OpenClawInput readOpenClawInput(const RuntimeInput &input)
 {
+    if (input.buffersOnly)
+        return readOpenClawBuffers(input);
     // The buffers stand for their files: those are only checked, not read
     // (on a large persona that is some 12 MiB read and 24 MiB decoded less).
     QStringList checkOnly;

@@ -30,7 +30,8 @@ public:
 
 // What OpenClaw reads of `input`: the folder, with the editor's buffers
 // standing for the files they are of. A buffer stands for a regular file
-// with its bytes; a file OpenClaw refuses on disk stays refused.
+// with its bytes; a file OpenClaw refuses on disk stays refused. With
+// `buffersOnly` the buffers are the folder and the disk is not read.
 OpenClawInput readOpenClawInput(const RuntimeInput &input);
 
 } // namespace soul

@@ -23,11 +23,16 @@ Result<Inspection> inspectWithBuffers(const RuntimeInput &input, const ComposeRu
     std::array<SlotRead, SlotCount> reads;
     for (int slot = 0; slot < SlotCount; ++slot) {
         const auto buffer = input.buffers.constFind(slotName(slot));
+        SlotRead &read = reads.at(size_t(slot));
         if (buffer == input.buffers.cend()) {
-            reads.at(size_t(slot)) = readSlot(input.dir, slot, rule.readLimit());
+            if (input.buffersOnly) {
+                read.slot = slot;
+                read.path = slotPath(input.dir, slot);
+            } else {
+                read = readSlot(input.dir, slot, rule.readLimit());
+            }
             continue;
         }
-        SlotRead &read = reads.at(size_t(slot));
         read.slot = slot;
         read.path = slotPath(input.dir, slot);
         read.presence = SlotPresence::Present;
@@ -36,9 +41,12 @@ Result<Inspection> inspectWithBuffers(const RuntimeInput &input, const ComposeRu
         read.complete = true;
     }
     const QDir dir(input.dir);
-    const QStringList entries = dir.entryList(QDir::AllEntries | QDir::Hidden | QDir::System
-                                              | QDir::NoDotAndDotDot);
-    const bool memoryFolder = QFileInfo(dir.filePath(QStringLiteral("memory"))).isDir();
+    const QStringList entries = input.buffersOnly
+                                    ? QStringList(input.buffers.keys())
+                                    : dir.entryList(QDir::AllEntries | QDir::Hidden | QDir::System
+                                                    | QDir::NoDotAndDotDot);
+    const bool memoryFolder = !input.buffersOnly
+                              && QFileInfo(dir.filePath(QStringLiteral("memory"))).isDir();
     return inspectReads(dir.absolutePath(), reads, entries, memoryFolder, rule);
 }
 
@@ -83,7 +91,7 @@ Result<RuntimeComposition> ToolnexusRuntime::compose(const RuntimeInput &input,
 {
     if (const QString problem = checkDirectory(input.dir); !problem.isEmpty())
         return Result<RuntimeComposition>::failure(problem);
-    Result<Inspection> inspected = input.buffers.isEmpty()
+    Result<Inspection> inspected = input.buffers.isEmpty() && !input.buffersOnly
                                        ? inspectDirectory(input.dir, m_rule, false)
                                        : inspectWithBuffers(input, m_rule);
     if (!inspected)
