@@ -333,9 +333,10 @@ void HistoryTimeline::paintEvent(QPaintEvent *)
               QColor(0xc0, 0x30, 0x30));
     if (m_capBytes > 0 && m_bytesPerToken > 0) {
         // An estimate: rounded to a thousand, not to pretend a digit.
-        const qint64 capTokens
-            = std::max<qint64>(1000,
-                               qint64(double(m_capBytes) / m_bytesPerToken / 1000.0 + 0.5) * 1000);
+        const qint64 capTokens = std::max<qint64>(1000,
+                                                  qint64(std::llround(double(m_capBytes)
+                                                                      / m_bytesPerToken / 1000.0))
+                                                      * 1000);
         limitLine(capTokens,
                   tr("per-file cap %1 ≈ %2 tokens")
                       .arg(formatBytes(m_capBytes))
