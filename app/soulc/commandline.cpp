@@ -329,7 +329,7 @@ Options:
 
 Exit status: 0 committed, 1 nothing to commit (the slot files are as HEAD
 has them), 2 error (DIR in no repository, a merge under way, a locked
-index) or bad usage.
+index, a read-only repository, a full disk) or bad usage.
 )";
 
 struct CommandInfo

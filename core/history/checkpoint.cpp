@@ -8,9 +8,11 @@
 #include "lint.h"
 #include "slotreader.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 
+#include <algorithm>
 #include <cerrno>
 #include <optional>
 #include <sys/stat.h>
@@ -204,16 +206,208 @@ Result<git::Signature> signature(git_repository *repo,
     return git::Signature(made);
 }
 
-// Puts the index file back as it was before a failed checkpoint wrote it.
-Status restoreIndex(const QString &path, const std::optional<QByteArray> &original)
+// The errno behind libgit2's last failure when the system refused a write,
+// else `saved` (errno right after the call): libgit2 ends the message of an
+// OS error with strerror()'s words.
+int lastSystemError(int saved)
 {
-    if (original)
-        return writeFileAtomically(path, *original);
-    if (::unlink(QFile::encodeName(path).constData()) != 0 && errno != ENOENT) {
-        return Status::failure(
-            QStringLiteral("%1: cannot remove it (%2).").arg(path, systemErrorText(errno)));
+    const git_error *error = git_error_last();
+    if (error && error->klass == GIT_ERROR_OS && error->message) {
+        const QString message = QString::fromUtf8(error->message);
+        for (const int candidate : {ENOSPC, EDQUOT, EROFS, EIO, EFBIG, EACCES, EPERM}) {
+            if (message.contains(systemErrorText(candidate)))
+                return candidate;
+        }
     }
-    return {};
+    switch (saved) {
+    case ENOSPC:
+    case EDQUOT:
+    case EROFS:
+    case EIO:
+    case EFBIG:
+        return saved;
+    default:
+        return 0;
+    }
+}
+
+// What to do after the repository refused a write with `error` (0: not
+// known), ending in a full stop.
+QString writeAdvice(int error)
+{
+    switch (error) {
+    case ENOSPC:
+        return QStringLiteral("The disk is full: free some space on it, then checkpoint again; "
+                              "nothing was committed.");
+    case EDQUOT:
+        return QStringLiteral("Your disk quota is used up: free some space, then checkpoint "
+                              "again; nothing was committed.");
+    case EROFS:
+        return QStringLiteral("The file system is read-only: mount it read-write, then "
+                              "checkpoint again; nothing was committed.");
+    case EIO:
+        return QStringLiteral("The device failed to store the data: check the disk, then "
+                              "checkpoint again; nothing was committed.");
+    default:
+        return QStringLiteral("Check that it is writable and the disk has space; nothing was "
+                              "committed.");
+    }
+}
+
+// The index file as it was before a checkpoint wrote it, to put back when
+// HEAD cannot be moved after all. Kept under a second name (a hard link, which
+// takes no space, so the index comes back on a full disk too), or, where the
+// file system has no hard links, as bytes written back.
+class IndexBackup
+{
+public:
+    IndexBackup(QString indexPath, std::optional<QByteArray> bytes)
+        : m_index(std::move(indexPath))
+        , m_bytes(std::move(bytes))
+    {}
+    ~IndexBackup() { drop(); }
+    IndexBackup(const IndexBackup &) = delete;
+    IndexBackup &operator=(const IndexBackup &) = delete;
+
+    // Before the index is written.
+    void take()
+    {
+        if (!m_bytes)
+            return; // no index yet: putting it back removes the new one
+        const QString link
+            = QStringLiteral("%1.before-checkpoint-%2").arg(m_index).arg(qint64(::getpid()));
+        const QByteArray local = QFile::encodeName(link);
+        ::unlink(local.constData()); // left by a run that crashed
+        if (::link(QFile::encodeName(m_index).constData(), local.constData()) == 0)
+            m_link = link;
+    }
+
+    // The old index in place again.
+    Status restore()
+    {
+        if (!m_link.isEmpty()) {
+            if (::rename(QFile::encodeName(m_link).constData(),
+                         QFile::encodeName(m_index).constData())
+                == 0) {
+                m_link.clear();
+                return {};
+            }
+            drop();
+        }
+        if (m_bytes)
+            return writeFileAtomically(m_index, *m_bytes);
+        if (::unlink(QFile::encodeName(m_index).constData()) != 0 && errno != ENOENT) {
+            return Status::failure(
+                QStringLiteral("%1: cannot remove it (%2).").arg(m_index, systemErrorText(errno)));
+        }
+        return {};
+    }
+
+    // The second name goes; the index stays as it is.
+    void drop()
+    {
+        if (!m_link.isEmpty())
+            ::unlink(QFile::encodeName(m_link).constData());
+        m_link.clear();
+    }
+
+private:
+    QString m_index;
+    std::optional<QByteArray> m_bytes;
+    QString m_link;
+};
+
+// The reflogs a move of HEAD appends a line to (HEAD's, and its branch's), as
+// they were. libgit2 appends them before it writes the ref, so a ref that
+// cannot be written (a full disk) leaves a line, or on a full disk part of
+// one, for a commit nothing points to; restore() takes it off again.
+class ReflogGuard
+{
+public:
+    explicit ReflogGuard(git_repository *repo)
+    {
+        const QString gitDir = QFile::decodeName(git_repository_path(repo));
+        const QString commonDir = QFile::decodeName(git_repository_commondir(repo));
+        add(gitDir, QStringLiteral("HEAD"));
+        git_reference *head = nullptr;
+        if (git_reference_lookup(&head, repo, "HEAD") == 0) {
+            const git::Reference owned(head);
+            if (git_reference_type(head) == GIT_REFERENCE_SYMBOLIC)
+                add(commonDir, QString::fromUtf8(git_reference_symbolic_target(head)));
+        }
+        git_error_clear();
+    }
+
+    // Takes off what a failed move from `from` (zero: an unborn branch) to
+    // `to` appended, and removes the logs and folders it created. Lines
+    // another git added meanwhile stay.
+    void restore(const git_oid &from, const git_oid &to)
+    {
+        const QByteArray ours = git::hex(from) + ' ' + git::hex(to) + ' ';
+        for (const Log &log : m_logs) {
+            QFile file(log.path);
+            if (!file.open(QIODevice::ReadOnly))
+                continue;
+            // A log that was not there may have been left empty.
+            if (log.existed && file.size() <= log.size)
+                continue;
+            if (!file.seek(log.size))
+                continue;
+            const QByteArray tail = file.read(ours.size());
+            file.close();
+            if (!ours.startsWith(tail))
+                continue;
+            const QByteArray local = QFile::encodeName(log.path);
+            if (log.existed)
+                ::truncate(local.constData(), off_t(log.size));
+            else
+                ::unlink(local.constData());
+        }
+        for (const QString &folder : m_folders)
+            ::rmdir(QFile::encodeName(folder).constData()); // only when empty
+    }
+
+private:
+    struct Log
+    {
+        QString path;
+        bool existed = false;
+        qint64 size = 0;
+    };
+
+    void add(const QString &base, const QString &refName)
+    {
+        Log log;
+        log.path = QDir(base).filePath(QStringLiteral("logs/") + refName);
+        struct stat st = {};
+        log.existed = ::stat(QFile::encodeName(log.path).constData(), &st) == 0;
+        log.size = log.existed ? qint64(st.st_size) : 0;
+        m_logs.append(log);
+        const QString root = QDir::cleanPath(base);
+        for (QString folder = QFileInfo(log.path).path();
+             folder.size() > root.size() && !QFileInfo::exists(folder);
+             folder = QFileInfo(folder).path()) {
+            m_folders.append(folder);
+        }
+        // The deepest first, so each is empty when its turn comes.
+        m_folders.removeDuplicates();
+        std::sort(m_folders.begin(), m_folders.end(), [](const QString &a, const QString &b) {
+            return a.size() > b.size();
+        });
+    }
+
+    QList<Log> m_logs;
+    QStringList m_folders;
+};
+
+bool objectExists(git_repository *repo, const git_oid &id)
+{
+    git_odb *odb = nullptr;
+    if (git_repository_odb(&odb, repo) != 0)
+        return false;
+    const bool exists = git_odb_exists(odb, &id) == 1;
+    git_odb_free(odb);
+    return exists;
 }
 
 QString lockedText(const QString &repository, const QString &lockPath)
@@ -357,10 +551,10 @@ Result<Checkpoint> PersonaHistory::checkpoint(const QString &message, HistoryCou
         git_oid emptyId;
         if (git_treebuilder_new(&builder, o.get(), nullptr) != 0
             || git_treebuilder_write(&emptyId, builder) != 0) {
+            const int error = lastSystemError(errno);
             git_treebuilder_free(builder);
-            return R::failure(QStringLiteral("cannot write to the repository at %1 (%2). Check "
-                                             "that it is writable and the disk has space.")
-                                  .arg(o.repositoryText, git::lastErrorText()));
+            return R::failure(QStringLiteral("cannot write to the repository at %1 (%2). %3")
+                                  .arg(o.repositoryText, git::lastErrorText(), writeAdvice(error)));
         }
         git_treebuilder_free(builder);
         git_tree *tree = nullptr;
@@ -386,11 +580,12 @@ Result<Checkpoint> PersonaHistory::checkpoint(const QString &message, HistoryCou
                             && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode));
         if (onDisk) {
             if (git_index_add_bypath(index.get(), path.constData()) != 0) {
+                const int error = lastSystemError(errno);
                 const QString why = git::lastErrorText();
                 discard();
                 return R::failure(QStringLiteral("%1: cannot add it to the repository at %2 (%3). "
-                                                 "Nothing was committed.")
-                                      .arg(diskPath, o.repositoryText, why));
+                                                 "%4")
+                                      .arg(diskPath, o.repositoryText, why, writeAdvice(error)));
             }
             const git_index_entry *staged = git_index_get_bypath(index.get(), path.constData(), 0);
             if (!staged) {
@@ -429,15 +624,14 @@ Result<Checkpoint> PersonaHistory::checkpoint(const QString &message, HistoryCou
         return result;
     }
 
-    const QString writeAdvice = QStringLiteral("Check that it is writable and the disk has space; "
-                                               "nothing was committed.");
     git_oid treeId;
     if (git_tree_create_updated(&treeId, o.get(), baseline.get(), updates.size(), updates.data())
         != 0) {
+        const int error = lastSystemError(errno);
         const QString why = git::lastErrorText();
         discard();
         return R::failure(QStringLiteral("cannot write to the repository at %1 (%2). %3")
-                              .arg(o.repositoryText, why, writeAdvice));
+                              .arg(o.repositoryText, why, writeAdvice(error)));
     }
     git_tree *rawTree = nullptr;
     if (git_tree_lookup(&rawTree, o.get(), &treeId) != 0) {
@@ -465,43 +659,65 @@ Result<Checkpoint> PersonaHistory::checkpoint(const QString &message, HistoryCou
 
     // The index first: when it cannot be written (locked meanwhile, a full
     // disk), HEAD has not moved and nothing refers to the new objects.
+    IndexBackup backup(indexPath, originalIndex);
+    backup.take();
     if (git_index_write(index.get()) != 0) {
+        const int error = lastSystemError(errno);
         const QString why = git::lastErrorText();
         discard();
         if (QFileInfo::exists(lockPath))
             return R::failure(lockedText(o.repositoryText, lockPath));
-        return R::failure(
-            QStringLiteral("%1: cannot write the index (%2). %3").arg(indexPath, why, writeAdvice));
+        return R::failure(QStringLiteral("%1: cannot write the index (%2). %3")
+                              .arg(indexPath, why, writeAdvice(error)));
     }
 
     const git_commit *parents[1] = {headCommit.get()};
-    git_oid commitId;
+    git_oid commitId{};
+    ReflogGuard reflogs(o.get());
     // "HEAD" moves the branch HEAD names (creating it in an empty
     // repository), or a detached HEAD itself, only if it still points where
     // it did: a commit made meanwhile is not lost.
-    if (git_commit_create(&commitId,
-                          o.get(),
-                          "HEAD",
-                          author->get(),
-                          committer->get(),
-                          nullptr,
-                          pretty.buf.ptr,
-                          tree.get(),
-                          headCommit ? 1 : 0,
-                          parents)
-        != 0) {
-        const QString why = git::lastErrorText();
-        const Status restored = restoreIndex(indexPath, originalIndex);
+    int created = git_commit_create(&commitId,
+                                    o.get(),
+                                    "HEAD",
+                                    author->get(),
+                                    committer->get(),
+                                    nullptr,
+                                    pretty.buf.ptr,
+                                    tree.get(),
+                                    headCommit ? 1 : 0,
+                                    parents);
+    // libgit2 1.5 reports success when the commit object could not be
+    // written (a full disk), having left HEAD alone: a commit the object
+    // store does not hold was not made.
+    const int error = lastSystemError(errno);
+    const QString why = git::lastErrorText();
+    if (created == 0 && !objectExists(o.get(), commitId))
+        created = -1;
+    if (created != 0) {
+        if (!git_oid_is_zero(&commitId)) {
+            git_oid from{};
+            if (headCommit)
+                git_oid_cpy(&from, git_commit_id(headCommit.get()));
+            reflogs.restore(from, commitId);
+        }
+        const Status restored = backup.restore();
         discard();
         if (!restored) {
             return R::failure(QStringLiteral("cannot commit in the repository at %1 (%2), and the "
                                              "index could not be put back: %3")
                                   .arg(o.repositoryText, why, restored.error()));
         }
+        if (error != 0) {
+            return R::failure(QStringLiteral("cannot commit in the repository at %1 (%2). %3 HEAD "
+                                             "and the index are as they were.")
+                                  .arg(o.repositoryText, why, writeAdvice(error)));
+        }
         return R::failure(QStringLiteral("cannot commit in the repository at %1 (%2). HEAD and "
                                          "the index are as they were; nothing was committed.")
                               .arg(o.repositoryText, why));
     }
+    backup.drop();
     result.id = git::hex(commitId);
     git_commit *made = nullptr;
     if (git_commit_lookup(&made, o.get(), &commitId) == 0) {

@@ -236,10 +236,11 @@ public:
     // with nothingToCommit and nothing written.
     //
     // A failure (the index locked by another git, a read-only repository, a
-    // full disk, HEAD moved meanwhile, a merge under way) leaves HEAD, the
-    // index and the files as they were and says why; at most objects nothing
-    // refers to are left in the object store, as a failed `git commit`
-    // leaves them, for `git gc` to drop.
+    // full disk at any of its writes, HEAD moved meanwhile, a merge under
+    // way) leaves HEAD, the refs and their reflogs, the index and the files
+    // as they were and says why (a full disk: that it is full, and to free
+    // space); at most objects nothing refers to are left in the object
+    // store, as a failed `git commit` leaves them, for `git gc` to drop.
     Result<Checkpoint> checkpoint(const QString &message, HistoryCounts &counts);
 
     // The libgit2 repository and what was found about it (historyowner.h,

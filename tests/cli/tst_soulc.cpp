@@ -7,6 +7,7 @@
 #include "gitfixture.h"
 #include "openclawexamples.h"
 #include "tokenizer.h"
+#include "writefaults.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -1696,6 +1697,48 @@ private Q_SLOTS:
                           QStringLiteral("--count"),
                           QStringLiteral("HEAD")}),
                  QByteArray("2\n"));
+    }
+
+    // A full disk: exit 2 with a sentence that says so, and HEAD where it
+    // was; once there is room, the same command commits.
+    void checkpointFullDisk()
+    {
+        QTemporaryDir mountPoint;
+        QVERIFY(mountPoint.isValid());
+        if (::geteuid() != 0)
+            QSKIP("only root can mount the small tmpfs that is filled here");
+        test::ScratchTmpfs tmpfs(mountPoint.path(), "size=2m");
+        if (!tmpfs.mounted())
+            QSKIP(qPrintable(tmpfs.why()));
+        test::GitFixture git(m_dir->path());
+        const QByteArray home = qgetenv("HOME");
+        qputenv("HOME", QFile::encodeName(m_dir->path()));
+        const auto restoreHome = qScopeGuard([&home] { qputenv("HOME", home); });
+        const QString dir = mountPoint.filePath(QStringLiteral("kip"));
+        QVERIFY(QDir().mkpath(dir));
+        QVERIFY(!git.git(dir, {QStringLiteral("init"), QStringLiteral("-q")}).isNull());
+        QVERIFY(writeFile(QDir(dir).filePath(QStringLiteral("SOUL.md")), "You are Kip.\n"));
+        const QByteArray first = git.commitAll(dir, QStringLiteral("one"));
+        QVERIFY(!first.isEmpty());
+        QVERIFY(writeFile(QDir(dir).filePath(QStringLiteral("SOUL.md")), "You are Kip, terse.\n"));
+        const QString ballast = mountPoint.filePath(QStringLiteral("ballast"));
+        QString error;
+        QVERIFY2(test::fillFileSystem(ballast, 0, &error), qPrintable(error));
+
+        const Run full = soulc({QStringLiteral("checkpoint"), dir});
+        QCOMPARE(full.exitCode, ExitFailure);
+        QCOMPARE(full.out, QByteArray());
+        QVERIFY2(full.err.startsWith("soulc: ") && full.err.contains("No space left on device")
+                     && full.err.contains("The disk is full: free some space on it, then "
+                                          "checkpoint again; nothing was committed."),
+                 full.err.constData());
+        QCOMPARE(git.revParse(dir, QStringLiteral("HEAD")), first);
+
+        QVERIFY(QFile::remove(ballast));
+        const Run freed = soulc({QStringLiteral("checkpoint"), dir});
+        QCOMPARE(freed.err, QByteArray());
+        QCOMPARE(freed.exitCode, ExitSuccess);
+        QCOMPARE(git.revParse(dir, QStringLiteral("HEAD~1")), first);
     }
 
     void historyErrors_data()

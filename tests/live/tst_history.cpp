@@ -14,8 +14,10 @@
 #include "writefaults.h"
 
 #include <QDir>
+#include <QDirIterator>
 #include <QFileInfo>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
@@ -121,6 +123,77 @@ private:
     QByteArray indexBytes(const QString &repo) const
     {
         return readBytes(QDir(repo).filePath(QStringLiteral(".git/index")));
+    }
+
+    // Every file of the repository's .git folder but its objects, with its
+    // bytes, and every folder (as "NAME/"): HEAD, the refs, packed-refs, the
+    // reflogs, the index, the configuration, and any lock or temporary file.
+    static QMap<QString, QByteArray> gitFiles(const QString &repo)
+    {
+        QMap<QString, QByteArray> files;
+        const QDir git(QDir(repo).filePath(QStringLiteral(".git")));
+        QDirIterator it(git.path(),
+                        QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
+                        QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString name = git.relativeFilePath(it.next());
+            if (name.startsWith(QLatin1String("objects/")))
+                continue;
+            if (it.fileInfo().isDir())
+                files.insert(name + QLatin1Char('/'), QByteArray());
+            else
+                files.insert(name, readBytes(it.filePath()));
+        }
+        return files;
+    }
+
+    // The loose objects' files: "objects/1a/2b3c...".
+    static QStringList objectFiles(const QString &repo)
+    {
+        QStringList files;
+        const QDir git(QDir(repo).filePath(QStringLiteral(".git")));
+        QDirIterator it(git.filePath(QStringLiteral("objects")),
+                        QDir::Files | QDir::Hidden | QDir::System,
+                        QDirIterator::Subdirectories);
+        while (it.hasNext())
+            files.append(git.relativeFilePath(it.next()));
+        files.sort();
+        return files;
+    }
+
+    // What differs between two gitFiles(), one line a file; empty when nothing.
+    static QString differences(const QMap<QString, QByteArray> &before,
+                               const QMap<QString, QByteArray> &after)
+    {
+        QStringList lines;
+        for (auto it = before.cbegin(); it != before.cend(); ++it) {
+            if (!after.contains(it.key()))
+                lines.append(QStringLiteral("%1 is gone").arg(it.key()));
+            else if (after.value(it.key()) != it.value())
+                lines.append(QStringLiteral("%1 changed: %2 bytes, then %3")
+                                 .arg(it.key())
+                                 .arg(it.value().size())
+                                 .arg(after.value(it.key()).size()));
+        }
+        for (auto it = after.cbegin(); it != after.cend(); ++it) {
+            if (!before.contains(it.key()))
+                lines.append(QStringLiteral("%1 is new").arg(it.key()));
+        }
+        return lines.join(QLatin1Char('\n'));
+    }
+
+    // Appends a reflog line to `log` that leaves `room` bytes free in its
+    // last page, so the next line needs a page more.
+    static bool padReflog(const QString &log, const QByteArray &id, qint64 room)
+    {
+        const qint64 page = ::sysconf(_SC_PAGESIZE);
+        const QByteArray bytes = readBytes(log);
+        const QByteArray start = id + ' ' + id
+                                 + " Test Author <author@example.org> 1700000000 +0200\t";
+        const qint64 message = page - room - bytes.size() - start.size() - 1;
+        if (message < 1)
+            return false;
+        return writeBytes(log, bytes + start + QByteArray(qsizetype(message), 'x') + '\n');
     }
 
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -1103,6 +1176,135 @@ private Q_SLOTS:
         QCOMPARE(m_git->revParse(repo, QStringLiteral("HEAD")), c1);
         QCOMPARE(indexBytes(repo), index);
         QCOMPARE(readBytes(QDir(repo).filePath(QStringLiteral("SOUL.md"))), QByteArray("two\n"));
+    }
+
+    void checkpointFullDisk_data()
+    {
+        QTest::addColumn<QString>("sub");
+        QTest::addColumn<bool>("firstCommit");
+        QTest::addColumn<bool>("logsAtPageEnd");
+        QTest::newRow("a change") << QString() << false << false;
+        QTest::newRow("a persona in a subfolder, reflogs at a page's end")
+            << QStringLiteral("agents/ava") << false << true;
+        QTest::newRow("the first commit") << QString() << true << false;
+    }
+
+    // A full disk stops the checkpoint at whichever write it reaches first:
+    // with 0, 1, 2... pages free, each attempt either commits or fails with a
+    // sentence that says the disk is full, leaving HEAD, the refs, the
+    // reflogs, the index and the files byte for byte as they were and no lock
+    // or temporary file behind (new objects only, whole, for git gc); once
+    // space is freed the same checkpoint goes through.
+    void checkpointFullDisk()
+    {
+        QFETCH(QString, sub);
+        QFETCH(bool, firstCommit);
+        QFETCH(bool, logsAtPageEnd);
+        QTemporaryDir mountPoint;
+        QVERIFY(mountPoint.isValid());
+        if (::geteuid() != 0)
+            QSKIP("only root can mount the small tmpfs that is filled here");
+        test::ScratchTmpfs tmpfs(mountPoint.path(), "size=2m");
+        if (!tmpfs.mounted())
+            QSKIP(qPrintable(tmpfs.why()));
+        const QString repo = mountPoint.filePath(QStringLiteral("repo"));
+        const QString persona = sub.isEmpty() ? repo : QDir(repo).filePath(sub);
+        const QString ballast = mountPoint.filePath(QStringLiteral("ballast"));
+        const auto at = [&persona](const char *name) {
+            return QDir(persona).filePath(QLatin1String(name));
+        };
+        const QStringList workFiles = {at("SOUL.md"), at("MEMORY.md"), at("notes.txt")};
+        int failures = 0;
+        bool committed = false;
+        for (qint64 pages = 0; pages <= 64 && !committed; ++pages) {
+            const QString where = QStringLiteral("with %1 pages free").arg(pages);
+            // A new repository each time: objects an attempt left must not
+            // spare the next one a write.
+            QVERIFY(!QFileInfo::exists(repo) || QDir(repo).removeRecursively());
+            QVERIFY(QDir().mkpath(persona));
+            QVERIFY(!m_git->git(repo, {QStringLiteral("init"), QStringLiteral("-q")}).isNull());
+            QByteArray c1;
+            if (!firstCommit) {
+                QVERIFY(writeBytes(at("SOUL.md"), "You are Ava.\n"));
+                QVERIFY(writeBytes(at("notes.txt"), "not a slot\n"));
+                c1 = m_git->commitAll(repo, QStringLiteral("one"));
+                QVERIFY2(!c1.isEmpty(), qPrintable(m_git->lastError()));
+                if (logsAtPageEnd) {
+                    QVERIFY(
+                        padReflog(QDir(repo).filePath(QStringLiteral(".git/logs/HEAD")), c1, 20));
+                    QVERIFY(
+                        padReflog(QDir(repo).filePath(QStringLiteral(".git/logs/refs/heads/main")),
+                                  c1,
+                                  20));
+                }
+            }
+            QVERIFY(writeBytes(at("SOUL.md"), "You are Ava, careful and kind.\n"));
+            QVERIFY(writeBytes(at("MEMORY.md"), "- likes tea\n"));
+            const QMap<QString, QByteArray> gitBefore = gitFiles(repo);
+            const QStringList objectsBefore = objectFiles(repo);
+            QList<QByteArray> workBefore;
+            for (const QString &file : workFiles)
+                workBefore.append(readBytes(file));
+
+            QString error;
+            QVERIFY2(test::fillFileSystem(ballast, pages, &error), qPrintable(error));
+            auto history = openOrNull(persona);
+            QVERIFY(history);
+            HistoryCounts counts = makeCounts();
+            const Result<Checkpoint> made = history->checkpoint(QString(), counts);
+            if (made.ok()) {
+                committed = true;
+                QVERIFY(!made->nothingToCommit);
+                QCOMPARE(m_git->revParse(repo, QStringLiteral("HEAD")), made->id);
+                QVERIFY(QFile::remove(ballast));
+            } else {
+                ++failures;
+                QVERIFY2(made.error().contains(QLatin1String(
+                             "The disk is full: free some space on it, then checkpoint again; "
+                             "nothing was committed.")),
+                         qPrintable(where + QStringLiteral(": ") + made.error()));
+                const QString changed = differences(gitBefore, gitFiles(repo));
+                QVERIFY2(changed.isEmpty(), qPrintable(where + QStringLiteral(":\n") + changed));
+                // Only whole objects are new, which git reads.
+                for (const QString &object : objectFiles(repo)) {
+                    if (objectsBefore.contains(object))
+                        continue;
+                    QVERIFY2(QRegularExpression(
+                                 QStringLiteral("^objects/[0-9a-f]{2}/[0-9a-f]{38}$"))
+                                 .match(object)
+                                 .hasMatch(),
+                             qPrintable(where + QStringLiteral(": ") + object));
+                    const QString id = object.mid(8, 2) + object.mid(11);
+                    QVERIFY2(!m_git
+                                  ->git(repo, {QStringLiteral("cat-file"), QStringLiteral("-t"), id})
+                                  .isNull(),
+                             qPrintable(m_git->lastError()));
+                }
+                for (qsizetype i = 0; i < workFiles.size(); ++i)
+                    QCOMPARE(readBytes(workFiles.at(i)), workBefore.at(i));
+                // Space again: the same checkpoint goes through.
+                QVERIFY(QFile::remove(ballast));
+                const Result<Checkpoint> again = history->checkpoint(QString(), counts);
+                QVERIFY2(again.ok(),
+                         qPrintable(where + QStringLiteral(", then freed: ") + again.error()));
+                QCOMPARE(m_git->revParse(repo, QStringLiteral("HEAD")), again->id);
+            }
+            // Git reads what was made: the objects, the reflogs, the index.
+            QCOMPARE(m_git->git(repo, {QStringLiteral("fsck"), QStringLiteral("--no-dangling")}),
+                     QByteArray(""));
+            QCOMPARE(m_git->revParse(repo, QStringLiteral("HEAD@{0}")),
+                     m_git->revParse(repo, QStringLiteral("HEAD")));
+            if (!firstCommit) {
+                QCOMPARE(m_git->revParse(repo, QStringLiteral("HEAD~1")), c1);
+                QCOMPARE(m_git->revParse(repo, QStringLiteral("HEAD@{1}")), c1);
+            }
+            QCOMPARE(m_git->git(repo, {QStringLiteral("status"), QStringLiteral("--porcelain")}),
+                     QByteArray(""));
+        }
+        QVERIFY2(committed, "the checkpoint never went through, even with 64 pages free");
+        // Each write a checkpoint makes (blobs, trees, the index, the commit,
+        // the branch, the reflogs) was reached by a full disk at least once.
+        QVERIFY2(failures >= 5, qPrintable(QString::number(failures)));
     }
 
     void checkpointDuringMerge()

@@ -10,7 +10,9 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <sys/mount.h>
+#include <unistd.h>
 
 // The fault rows every write-path test runs through, shared by the core and
 // the window tests: each kind of I/O call (fileio.h) a write makes, with each
@@ -217,5 +219,51 @@ private:
     bool m_mounted = false;
     QString m_why;
 };
+
+// Fills the file system that holds `path` with the file `path` until a write
+// fails for want of space, then gives `pagesLeft` pages of it back: the next
+// writes there find exactly that much room (on a tmpfs, which counts whole
+// pages and keeps nothing back for root). False, with `error` set, when the
+// file cannot be written or the disk never fills.
+inline bool fillFileSystem(const QString &path, qint64 pagesLeft, QString *error)
+{
+    const long page = ::sysconf(_SC_PAGESIZE);
+    const QByteArray local = QFile::encodeName(path);
+    const int fd = ::open(local.constData(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        *error = QStringLiteral("cannot create %1: %2")
+                     .arg(path, QString::fromLocal8Bit(std::strerror(errno)));
+        return false;
+    }
+    const QByteArray block(qsizetype(page), '\0');
+    qint64 size = 0;
+    int failure = 0;
+    // A 1 GiB bound, so a disk that never fills ends the test instead of the machine.
+    while (size < (qint64(1) << 30)) {
+        const ssize_t n = ::write(fd, block.constData(), size_t(block.size()));
+        if (n < 0) {
+            failure = errno;
+            break;
+        }
+        size += n;
+    }
+    bool ok = false;
+    if (failure != ENOSPC) {
+        *error = QStringLiteral("%1: the disk did not fill (%2)")
+                     .arg(path, QString::fromLocal8Bit(std::strerror(failure)));
+    } else if (size < pagesLeft * page) {
+        *error = QStringLiteral("%1: only %2 bytes fit, fewer than the %3 pages to give back")
+                     .arg(path)
+                     .arg(size)
+                     .arg(pagesLeft);
+    } else if (::ftruncate(fd, off_t(size - pagesLeft * page)) != 0) {
+        *error = QStringLiteral("%1: cannot shorten it (%2)")
+                     .arg(path, QString::fromLocal8Bit(std::strerror(errno)));
+    } else {
+        ok = true;
+    }
+    ok = ::close(fd) == 0 && ok;
+    return ok;
+}
 
 } // namespace soul::test
