@@ -342,6 +342,53 @@ QString PersonaHistory::busyState() const
         .arg(m_owner->repositoryText, repositoryStateText(state));
 }
 
+HeadPlace PersonaHistory::headPlace() const
+{
+    git_repository *repo = m_owner->get();
+    HeadPlace place;
+    place.busy = busyState();
+    const QString gitDir = QDir::cleanPath(QFile::decodeName(git_repository_path(repo)));
+    const QString commonDir = QDir::cleanPath(QFile::decodeName(git_repository_commondir(repo)));
+    git_oid id;
+    if (git_reference_name_to_id(&id, repo, "HEAD") == 0)
+        place.headId = git::hex(id);
+    git_reference *head = nullptr;
+    if (git_reference_lookup(&head, repo, "HEAD") == 0) {
+        const git::Reference owned(head);
+        if (git_reference_type(head) == GIT_REFERENCE_SYMBOLIC)
+            place.branch = QString::fromUtf8(git_reference_symbolic_target(head));
+    }
+    git_error_clear();
+
+    // git writes a ref as NAME.lock and renames it over NAME: the folder
+    // that holds it sees the rename. The files are watched too, for a
+    // program that writes one in place.
+    place.watchFolders = {gitDir};
+    if (commonDir != gitDir)
+        place.watchFolders.append(commonDir);
+    const auto addFile = [&place](const QString &path) {
+        if (QFileInfo(path).isFile())
+            place.watchFiles.append(path);
+    };
+    addFile(QDir(gitDir).filePath(QStringLiteral("HEAD")));
+    addFile(QDir(commonDir).filePath(QStringLiteral("packed-refs")));
+    if (place.branch.startsWith(QLatin1String("refs/"))) {
+        const QString ref = QDir(commonDir).filePath(place.branch);
+        addFile(ref);
+        // Each folder from refs/ down to the branch's that exists: a branch
+        // "team/ava" whose folder does not exist yet appears in the last one.
+        const QStringList parts = place.branch.split(QLatin1Char('/'));
+        QString folder = commonDir;
+        for (qsizetype i = 0; i + 1 < parts.size(); ++i) {
+            folder = QDir(folder).filePath(parts.at(i));
+            if (!QFileInfo(folder).isDir())
+                break;
+            place.watchFolders.append(folder);
+        }
+    }
+    return place;
+}
+
 // ---- reading ---------------------------------------------------------------
 
 Status PersonaHistory::log(const std::function<bool(const HistoryCommit &)> &visit) const

@@ -162,6 +162,23 @@ struct Checkpoint
     QList<CheckpointSlot> slots;
 };
 
+// Where HEAD points now, and the files and folders of the repository that
+// change when a commit is made, the branch changes or HEAD moves in any
+// other way (by git, by another program), for a window to watch.
+struct HeadPlace
+{
+    QByteArray headId;        // hex; empty while HEAD's branch has no commit
+    QString branch;           // "refs/heads/main"; empty for a detached HEAD
+    QString busy;             // busyState(): a merge under way, ...
+    QStringList watchFiles;   // HEAD, the branch's file, packed-refs (those that exist)
+    QStringList watchFolders; // the git folder, the common one, and those the branch's file is in
+
+    bool sameHead(const HeadPlace &other) const
+    {
+        return headId == other.headId && branch == other.branch && busy == other.busy;
+    }
+};
+
 // The author a checkpoint is made by when the repository's git configuration
 // names none (user.name, user.email) and the environment neither
 // (GIT_AUTHOR_NAME, GIT_AUTHOR_EMAIL).
@@ -198,6 +215,8 @@ public:
     // Why a checkpoint cannot be made now (a merge, rebase or cherry-pick is
     // under way), or empty. Reading works in any state.
     QString busyState() const;
+    // HEAD as it is now, and what to watch to see it move (see HeadPlace).
+    HeadPlace headPlace() const;
 
     // The commits reachable from HEAD that touched a slot file (its entry, or
     // the blob a link slot leads to, differs from the first parent's), newest

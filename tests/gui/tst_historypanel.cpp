@@ -10,6 +10,7 @@
 #include "history/historypanel.h"
 #include "history/historytimeline.h"
 #include "history/personahistory.h"
+#include "history/repositorywatcher.h"
 #include "personamodel.h"
 #include "preview/previewpanel.h"
 #include "quietprompter.h"
@@ -104,6 +105,7 @@ private Q_SLOTS:
     void compareTwoCommits_data();
     void compareTwoCommits();
     void panelIsRemembered();
+    void followsCommitsMadeOutside();
 
 private:
     // A repository at "repo" with the persona at `sub` in it, three commits
@@ -837,6 +839,104 @@ void tst_HistoryPanel::panelIsRemembered()
     }
     m_fixture.reopen();
     QVERIFY(history()->dock()->isVisible());
+}
+
+// The author or the agent commits from a shell while the window is open:
+// the list and the panes' notes follow by themselves, for a commit, a new
+// branch, a reset, with the panel shown or hidden.
+void tst_HistoryPanel::followsCommitsMadeOutside()
+{
+    const QString dir = makeHistory(QString());
+    QVERIFY(!dir.isEmpty());
+    openWindow(dir);
+    showHistory();
+    const HistoryListModel *rows = history()->rows();
+    QCOMPARE(rows->count(), 3);
+    // HEAD as the window opened it is read on a worker; from then on the
+    // repository is watched (its HEAD and the branch's folder among others).
+    const RepositoryWatcher *watcher = history()->repositoryWatcher();
+    QTRY_VERIFY(!watcher->watchedPaths().isEmpty());
+    const QString git = QDir(dir).filePath(QStringLiteral(".git"));
+    QVERIFY2(watcher->watchedPaths().contains(QDir(git).filePath(QStringLiteral("HEAD")))
+                 && watcher->watchedPaths().contains(
+                     QDir(git).filePath(QStringLiteral("refs/heads"))),
+             qPrintable(watcher->watchedPaths().join(QLatin1Char(' '))));
+    const QSignalSpy moved(watcher, &RepositoryWatcher::headChanged);
+
+    // The agent writes its memory, and the pane says so...
+    QVERIFY(test::writeBytes(QDir(dir).filePath(QStringLiteral("MEMORY.md")), MemoryTwo));
+    const QLabel *note = window()->panes()->pane(slotIndex(u"MEMORY.md"))->checkpointNote();
+    QTRY_VERIFY(note->isVisible());
+    // ...then commits it with git: a new first row, and nothing changed since
+    // it. The commit the author was looking at stays selected.
+    panel()->selectRow(1);
+    const QByteArray looking = rows->commit(1).id;
+    QTRY_VERIFY(!panel()->soulView()->toPlainText().isEmpty());
+    const QString soulThen = panel()->soulView()->toPlainText();
+    QVERIFY(!m_git->commitAll(dir, QStringLiteral("agent: late nights")).isEmpty());
+    QTRY_COMPARE(rows->count(), 4);
+    QTRY_COMPARE(panel()->selectedRow(), 2);
+    QCOMPARE(rows->commit(2).id, looking);
+    QTRY_COMPARE(panel()->soulView()->toPlainText(), soulThen);
+    QCOMPARE(rows->commit(0).summary, QStringLiteral("agent: late nights"));
+    QCOMPARE(rows->commit(0).id, m_git->revParse(dir, QStringLiteral("HEAD")));
+    QTRY_VERIFY(!note->isVisible());
+    QTRY_VERIFY(history()->changedSinceCheckpoint().isEmpty());
+    QTRY_COMPARE(rows->measured(), 4);
+    QCOMPARE(moved.count(), 1);
+
+    // A branch of its own, committed on: the watch follows HEAD to it.
+    QVERIFY(!m_git
+                 ->git(dir,
+                       {QStringLiteral("checkout"),
+                        QStringLiteral("-q"),
+                        QStringLiteral("-b"),
+                        QStringLiteral("agent/work")})
+                 .isNull());
+    QVERIFY(test::writeBytes(QDir(dir).filePath(QStringLiteral("SOUL.md")), SoulOne));
+    QVERIFY(!m_git->commitAll(dir, QStringLiteral("agent: shorter soul")).isEmpty());
+    QTRY_COMPARE(rows->count(), 5);
+    QCOMPARE(rows->commit(0).summary, QStringLiteral("agent: shorter soul"));
+    QTRY_VERIFY(watcher->watchedPaths().contains(
+        QDir(git).filePath(QStringLiteral("refs/heads/agent/work"))));
+
+    // A reset takes commits off the list.
+    QVERIFY(!m_git
+                 ->git(dir,
+                       {QStringLiteral("reset"),
+                        QStringLiteral("-q"),
+                        QStringLiteral("--hard"),
+                        QStringLiteral("HEAD~2")})
+                 .isNull());
+    QTRY_COMPARE(rows->count(), 3);
+    QCOMPARE(rows->commit(0).summary, QStringLiteral("longer soul"));
+
+    // With the panel hidden, the notes still follow; the list is read when
+    // the panel is shown again.
+    action("showHistory")->trigger();
+    QVERIFY(!history()->dock()->isVisible());
+    QVERIFY(test::writeBytes(QDir(dir).filePath(QStringLiteral("MEMORY.md")), MemoryTwo));
+    QTRY_VERIFY(note->isVisible());
+    QVERIFY(!m_git->commitAll(dir, QStringLiteral("agent: late nights again")).isEmpty());
+    QTRY_VERIFY(!note->isVisible());
+    QCOMPARE(rows->count(), 3);
+    showHistory();
+    QTRY_COMPARE(rows->count(), 4);
+    QCOMPARE(rows->commit(0).summary, QStringLiteral("agent: late nights again"));
+
+    // A checkpoint made here is not news to the watcher: one reload, not two.
+    QVERIFY(test::writeBytes(QDir(dir).filePath(QStringLiteral("SOUL.md")), SoulOne));
+    QTRY_VERIFY(!history()->changedSinceCheckpoint().isEmpty());
+    const int before = moved.count();
+    prompter()->message = QStringLiteral("a shorter soul");
+    QVERIFY(history()->checkpoint());
+    QTRY_COMPARE(rows->count(), 5);
+    QTRY_VERIFY(history()->changedSinceCheckpoint().isEmpty());
+    // The watcher read HEAD after the checkpoint's own writes, and found it
+    // where the window had put it.
+    QTRY_VERIFY(!watcher->isReading());
+    QCOMPARE(moved.count(), before);
+    QVERIFY(prompter()->errors.isEmpty());
 }
 
 QTEST_MAIN(tst_HistoryPanel)

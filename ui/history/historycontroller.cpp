@@ -8,6 +8,7 @@
 #include "historytimeline.h"
 #include "linediff.h"
 #include "personamodel.h"
+#include "repositorywatcher.h"
 #include "soultokencounter.h"
 #include "window/documentcontroller.h"
 #include "window/prompter.h"
@@ -43,6 +44,7 @@ HistoryController::HistoryController(PersonaModel *model,
     , m_settings(settings)
     , m_rows(new HistoryListModel(this))
     , m_loader(new HistoryLoader(m_rows, this))
+    , m_repository(new RepositoryWatcher(this))
 {
     setObjectName(QStringLiteral("historyController"));
     m_onSaveTimer.setSingleShot(true);
@@ -51,8 +53,35 @@ HistoryController::HistoryController(PersonaModel *model,
     connect(m_model, &PersonaModel::opened, this, [this] {
         m_stale = true;
         load();
+        m_repository->watch(m_model->directory());
     });
+    // A commit made outside the window (git commit in a shell, the agent),
+    // a branch switched, a reset: the list and the panes' notes follow.
+    connect(m_repository, &RepositoryWatcher::headChanged, this, [this] {
+        // The commit the author was looking at stays selected, if HEAD
+        // still reaches it.
+        if (m_panel && m_panel->selectedRow() >= 0)
+            m_reselect = m_rows->commit(m_panel->selectedRow()).id;
+        readHeadFiles();
+        refresh();
+    });
+    connect(m_rows,
+            &QAbstractItemModel::rowsInserted,
+            this,
+            [this](const QModelIndex &, int first, int last) {
+                if (m_reselect.isEmpty() || !m_panel)
+                    return;
+                for (int row = first; row <= last; ++row) {
+                    if (m_rows->commit(row).id == m_reselect) {
+                        m_reselect.clear();
+                        m_panel->selectRow(row);
+                        return;
+                    }
+                }
+            });
+    connect(m_loader, &HistoryLoader::finished, this, [this] { m_reselect.clear(); });
     connect(m_model, &PersonaModel::closed, this, [this] {
+        m_repository->stop();
         m_soulWatcher.cancel();
         m_headWatcher.cancel();
         m_head = HeadFiles{};
@@ -380,6 +409,7 @@ bool HistoryController::createRepository()
                             "version of the soul.")
                              .arg(QDir::toNativeSeparators(m_model->directory())));
     refresh();
+    m_repository->watch(m_model->directory());
     return true;
 }
 
@@ -472,6 +502,7 @@ bool HistoryController::makeCheckpoint(Asking asking)
     const QString summary = made->message.section(QLatin1Char('\n'), 0, 0);
     Q_EMIT statusMessage(tr("Checkpoint %1: %2").arg(made->shortId, summary));
     Q_EMIT checkpointMade(made->shortId, made->message);
+    m_repository->headMovedHere(made->id);
     readHeadFiles();
     refresh();
     return true;

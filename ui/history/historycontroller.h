@@ -22,6 +22,7 @@ class DocumentController;
 class HistoryListModel;
 class HistoryLoader;
 class PersonaModel;
+class RepositoryWatcher;
 class Prompter;
 class SoulTokenCounter;
 
@@ -56,6 +57,7 @@ public:
     HistoryPanel *panel() const { return m_panel; }
     HistoryListModel *rows() const { return m_rows; }
     HistoryLoader *loader() const { return m_loader; }
+    RepositoryWatcher *repositoryWatcher() const { return m_repository; }
     QDockWidget *dock() const { return m_dock; }
 
     // The context budget the timeline draws, in tokens.
@@ -134,6 +136,7 @@ private:
     QSettings *m_settings = nullptr;
     HistoryListModel *m_rows = nullptr;
     HistoryLoader *m_loader = nullptr;
+    RepositoryWatcher *m_repository = nullptr; // commits made outside the window
     QPointer<HistoryPanel> m_panel;
     QPointer<QDockWidget> m_dock;
     QAction *m_onSave = nullptr;
@@ -151,6 +154,7 @@ private:
     QString m_loadedEncoding;                   // the encoding the list was counted in
     RuntimeProfile m_profile;                   // the runtime a commit's soul is shown for
     QString m_diffTitle;                        // what the comparison of two commits is
+    QByteArray m_reselect;                      // the commit to select again once a reload lists it
 };
 
 } // namespace soul
