@@ -106,6 +106,7 @@ private Q_SLOTS:
     void compareTwoCommits();
     void panelIsRemembered();
     void followsCommitsMadeOutside();
+    void followsFirstCommitMadeOutside();
 
 private:
     // A repository at "repo" with the persona at `sub` in it, three commits
@@ -937,6 +938,30 @@ void tst_HistoryPanel::followsCommitsMadeOutside()
     QTRY_VERIFY(!watcher->isReading());
     QCOMPARE(moved.count(), before);
     QVERIFY(prompter()->errors.isEmpty());
+}
+
+// OpenClaw's repository: made with git init, never committed to. The
+// first commit from a shell creates the branch the window was waiting for.
+void tst_HistoryPanel::followsFirstCommitMadeOutside()
+{
+    const QString dir = m_fixture.filePath(QStringLiteral("repo"));
+    QVERIFY(QDir().mkpath(dir));
+    QVERIFY(!m_git->git(dir, {QStringLiteral("init"), QStringLiteral("-q")}).isNull());
+    QVERIFY(test::writeBytes(QDir(dir).filePath(QStringLiteral("SOUL.md")), SoulOne));
+    openWindow(dir);
+    showHistory();
+    QCOMPARE(history()->loader()->status(), HistoryStatus::Empty);
+    QTRY_VERIFY(!history()->repositoryWatcher()->watchedPaths().isEmpty());
+    QVERIFY(!m_git->commitAll(dir, QStringLiteral("agent: first soul")).isEmpty());
+    QTRY_COMPARE(history()->loader()->status(), HistoryStatus::Ready);
+    QTRY_COMPARE(history()->rows()->count(), 1);
+    QCOMPARE(history()->rows()->commit(0).summary, QStringLiteral("agent: first soul"));
+    // The branch's file exists now, and is watched for the next commit.
+    QTRY_VERIFY(history()->repositoryWatcher()->watchedPaths().contains(
+        QDir(dir).filePath(QStringLiteral(".git/refs/heads/main"))));
+    QVERIFY(test::writeBytes(QDir(dir).filePath(QStringLiteral("SOUL.md")), SoulTwo));
+    QVERIFY(!m_git->commitAll(dir, QStringLiteral("agent: longer soul")).isEmpty());
+    QTRY_COMPARE(history()->rows()->count(), 2);
 }
 
 QTEST_MAIN(tst_HistoryPanel)
