@@ -88,6 +88,25 @@ struct RuntimeFileView
     qint64 budget = 0;     // its own budget, in the same unit
     bool injected = false; // any of it reaches the agent
     QString injectedText;  // what the runtime's text holds of it, for its token count
+    // Or, for a runtime that lists its blocks: the index in
+    // RuntimeComposition::blocks of the block that is exactly what it
+    // injects of this file (counted once, not held twice); -1: injectedText.
+    int block = -1;
+};
+
+// One block of the runtime's text that the runtime places in a larger prompt
+// of its own (Hermes's identity, project-context, memory and user-profile
+// blocks): where it is in the text, in prompt order, and what the prompt
+// holds after it that the text leaves out.
+struct RuntimeBlock
+{
+    QString name;    // "identity"
+    QString source;  // the files it comes from, as the panes name them: "SOUL.md"
+    KeptRange range; // in RuntimeComposition::text, UTF-16 units
+    // What the runtime puts between this block and the next one (after the
+    // last: at the end of its prompt); empty when the text's join between
+    // them is exactly the prompt's.
+    QString gapAfter;
 };
 
 struct RuntimeComposition
@@ -95,6 +114,10 @@ struct RuntimeComposition
     QString text;      // what the runtime injects, exactly
     QStringList found; // the files whose text is in it, in its order
     QList<RuntimeFileView> files;
+    // The blocks of `text`, for a runtime whose text is blocks of a prompt
+    // (their joins and what the prompt puts between them); empty for one
+    // whose text is the prompt's whole part.
+    QList<RuntimeBlock> blocks;
     qint64 totalUsed = 0;
     qint64 totalBudget = -1; // -1: no total
     QList<Lint> lints;

@@ -1,10 +1,12 @@
 #include "counttext.h"
 #include "guitestfiles.h"
+#include "hermesreader.h"
 #include "openclawreader.h"
 #include "openclawrule.h"
 #include "personamodel.h"
 #include "preview/previewpanel.h"
 #include "preview/runtimecomposer.h"
+#include "preview/runtimetextview.h"
 #include "preview/soulpreview.h"
 #include "quietprompter.h"
 #include "slots/panestack.h"
@@ -185,6 +187,7 @@ private Q_SLOTS:
     void cutPaneMarksFollowTheRule();
     void hermesPreviewEqualsSoulc();
     void hermesMarksWhatItsScanBlocks();
+    void hermesPreviewCountsEachBlock();
     void chosenRuntimeIsRememberedPerFolder();
 
 private:
@@ -670,6 +673,93 @@ void tst_RuntimeProfile::hermesMarksWhatItsScanBlocks()
     QCOMPARE(paneText.mid(view.digestLines.first().start, view.digestLines.first().length),
              QString(QChar(0x200D)));
     QVERIFY2(view.note.contains(QStringLiteral("BLOCKED")), qPrintable(view.note));
+}
+
+void tst_RuntimeProfile::hermesPreviewCountsEachBlock()
+{
+    QVERIFY(writeInPlace(path(QStringLiteral("MEMORY.md")),
+                         "likes tea\n\u00A7\nreads at night \u2713\n"));
+    QVERIFY(writeInPlace(path(QStringLiteral("USER.md")), "Call me Sam. \xf0\x9d\x84\x9e\n"));
+    openWindow();
+    chooseRuntime(QStringLiteral("hermes"));
+    PreviewPanel *panel = window()->previewPanel();
+    RuntimeComposer *composer = panel->runtimeComposer();
+    RuntimeTextView *view = panel->runtimeTextView();
+    QTRY_VERIFY(!composer->busy() && composer->blockTokens(0) >= 0);
+    const std::shared_ptr<const Tokenizer> tokenizer = Tokenizer::builtin(composer->encodingName());
+    QVERIFY(tokenizer);
+
+    // The blocks are the core rule's, in prompt order, each counted as the
+    // core tokenizer counts its text.
+    const Result<HermesInput> input = readHermesFlat(m_fixture.dir());
+    QVERIFY(input);
+    const HermesComposition reference = composeHermes(*input);
+    const QStringList texts
+        = {reference.identity, reference.projectContext, reference.memory, reference.userProfile};
+    const QStringList names = {QStringLiteral("identity"),
+                               QStringLiteral("project context"),
+                               QStringLiteral("memory"),
+                               QStringLiteral("user profile")};
+    const RuntimeComposition &composition = composer->composition();
+    QCOMPARE(composition.blocks.size(), qsizetype(4));
+    QCOMPARE(view->blocks().size(), qsizetype(4));
+    for (qsizetype i = 0; i < 4; ++i) {
+        const RuntimeBlock &block = composition.blocks.at(i);
+        QCOMPARE(block.name, names.at(i));
+        QCOMPARE(composition.text.mid(block.range.start, block.range.length), texts.at(i));
+        const qint64 expected = tokenizer->count(texts.at(i).toUtf8());
+        QVERIFY(expected > 0);
+        QCOMPARE(composer->blockTokens(i), expected);
+        const QString label = view->blocks().at(i).label;
+        QVERIFY2(label.startsWith(names.at(i)), qPrintable(label));
+        QVERIFY2(label.contains(QStringLiteral("%1 tokens (%2)")
+                                    .arg(formatCount(expected), composer->encodingName())),
+                 qPrintable(label));
+    }
+    // The panes' meters count the same blocks.
+    QCOMPARE(pane(QStringLiteral("SOUL.md"))->runtimeView().tokens, composer->blockTokens(0));
+    QCOMPARE(pane(QStringLiteral("AGENTS.md"))->runtimeView().tokens, composer->blockTokens(1));
+    QCOMPARE(pane(QStringLiteral("MEMORY.md"))->runtimeView().tokens, composer->blockTokens(2));
+    QCOMPARE(pane(QStringLiteral("USER.md"))->runtimeView().tokens, composer->blockTokens(3));
+
+    // Hermes puts other blocks after the identity and after the project
+    // context, none between memory and user profile, and more at the end.
+    QVERIFY(composition.blocks.at(0).gapAfter.contains(QStringLiteral("help")));
+    QVERIFY(composition.blocks.at(1).gapAfter.contains(QStringLiteral("skills index")));
+    QVERIFY(composition.blocks.at(2).gapAfter.isEmpty());
+    QVERIFY(composition.blocks.at(3).gapAfter.contains(QStringLiteral("Conversation started:")));
+    QVERIFY2(view->joinText(1).contains(composition.blocks.at(0).gapAfter),
+             qPrintable(view->joinText(1)));
+    QVERIFY2(view->joinText(1).contains(view->blocks().at(1).label), qPrintable(view->joinText(1)));
+    QVERIFY2(!view->joinText(3).contains(QStringLiteral("here the prompt has")),
+             qPrintable(view->joinText(3)));
+    // The header names the block at the top of the preview.
+    QVERIFY(!view->header()->isHidden());
+    QVERIFY2(view->header()->text().startsWith(view->blocks().at(0).label),
+             qPrintable(view->header()->text()));
+    // The marks are painted over the text, which stays what soulc composes.
+    QCOMPARE(panel->runtimeText()->toPlainText(),
+             SoulPreview::displayText(QString::fromUtf8(soulcCompose(QStringLiteral("hermes"))),
+                                      false));
+
+    // An edit in USER.md: its block's count follows.
+    QPlainTextEdit *editor = pane(QStringLiteral("USER.md"))->editor();
+    QTextCursor cursor(editor->document());
+    cursor.movePosition(QTextCursor::End);
+    cursor.insertText(QStringLiteral("I like long walks by the river.\n"));
+    QTRY_VERIFY(!composer->busy()
+                && composer->composition().text.contains(QStringLiteral("long walks")));
+    const RuntimeBlock user = composer->composition().blocks.at(3);
+    const QString userText = composer->composition().text.mid(user.range.start, user.range.length);
+    QVERIFY(userText.contains(QStringLiteral("long walks")));
+    QCOMPARE(composer->blockTokens(3), tokenizer->count(userText.toUtf8()));
+    QVERIFY2(view->blocks().at(3).label.contains(formatCount(tokenizer->count(userText.toUtf8()))),
+             qPrintable(view->blocks().at(3).label));
+
+    // OpenClaw's text is not blocks of a prompt: no header, no marks.
+    chooseOpenClaw();
+    QVERIFY(view->blocks().isEmpty());
+    QVERIFY(view->header()->isHidden());
 }
 
 void tst_RuntimeProfile::chosenRuntimeIsRememberedPerFolder()

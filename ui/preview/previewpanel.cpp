@@ -6,6 +6,7 @@
 #include "personamodel.h"
 #include "runtimecomposer.h"
 #include "runtimeregistry.h"
+#include "runtimetextview.h"
 #include "soulpreview.h"
 #include "tokenbar.h"
 
@@ -52,33 +53,6 @@ QByteArray soulDigest(const QByteArrayList &parts,
     return hash.result().toHex();
 }
 
-// Makes `edit`, which shows `before`, show `after` by replacing only what lies
-// between their common start and end: one range edit instead of setting the
-// whole text, so a runtime whose text is megabytes (Hermes injects its memory
-// files whole) costs the window what changed, and the scroll stays put.
-void replaceChangedText(QPlainTextEdit *edit, const QString &before, const QString &after)
-{
-    const qsizetype shorter = qMin(before.size(), after.size());
-    qsizetype head = 0;
-    while (head < shorter && before.at(head) == after.at(head))
-        ++head;
-    // Never between the halves of a surrogate pair.
-    if (head > 0 && head < shorter && before.at(head).isLowSurrogate())
-        --head;
-    qsizetype tail = 0;
-    while (tail < shorter - head
-           && before.at(before.size() - 1 - tail) == after.at(after.size() - 1 - tail))
-        ++tail;
-    if (tail > 0 && before.at(before.size() - tail).isLowSurrogate())
-        --tail;
-    QTextCursor cursor(edit->document());
-    cursor.beginEditBlock();
-    cursor.setPosition(int(head));
-    cursor.setPosition(int(before.size() - tail), QTextCursor::KeepAnchor);
-    cursor.insertText(after.mid(head, after.size() - tail - head));
-    cursor.endEditBlock();
-}
-
 } // namespace
 
 PreviewPanel::PreviewPanel(const PersonaModel *model, QWidget *parent)
@@ -94,7 +68,7 @@ PreviewPanel::PreviewPanel(const PersonaModel *model, QWidget *parent)
     , m_runtime(new RuntimeComposer(model, this))
     , m_runtimeChooser(new QComboBox(this))
     , m_runtimeSettings(new QWidget(this))
-    , m_runtimeText(new QPlainTextEdit(this))
+    , m_runtimeText(new RuntimeTextView(this))
     , m_runtimeTotals(new QLabel(this))
 {
     m_unsaved->setChecked(true);
@@ -266,9 +240,6 @@ QLayout *PreviewPanel::buildRuntimeRow()
     m_settingsForm->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);
     m_runtimeSettings->hide();
 
-    m_runtimeText->setReadOnly(true);
-    m_runtimeText->setUndoRedoEnabled(false);
-    m_runtimeText->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     m_runtimeText->setAccessibleName(tr("What the runtime injects"));
     m_runtimeText->hide();
     m_runtimeTotals->setWordWrap(true);
@@ -366,8 +337,8 @@ void PreviewPanel::setRuntimeProfile(const RuntimeProfile &profile)
     m_copySha->setEnabled(other ? !m_runtimeSha.isEmpty() : !m_sha.isEmpty());
     m_runtime->setProfile(profile);
     if (!other) {
-        m_runtimeText->clear();
-        m_runtimeShown.clear();
+        m_runtimeText->showText(QString(), m_invisibles->isChecked());
+        m_runtimeText->setBlocks({});
     }
     Q_EMIT runtimeProfileApplied(profile);
 }
@@ -385,6 +356,11 @@ RuntimeProfile PreviewPanel::runtimeProfile() const
 QString PreviewPanel::shownSha256() const
 {
     return m_runtime->profile().sectioned() ? m_sha : m_runtimeSha;
+}
+
+QPlainTextEdit *PreviewPanel::runtimeText() const
+{
+    return m_runtimeText;
 }
 
 QByteArray PreviewPanel::runtimeBytes() const
@@ -426,12 +402,22 @@ void PreviewPanel::showRuntime()
         return;
     }
     const RuntimeComposition &composition = m_runtime->composition();
-    // The text is a few hundred KB at most: shown whole, scroll kept.
-    const QString shown = SoulPreview::displayText(composition.text, m_invisibles->isChecked());
-    if (shown != m_runtimeShown) {
-        replaceChangedText(m_runtimeText, m_runtimeShown, shown);
-        m_runtimeShown = shown;
+    // Only what changed is replaced: Hermes's text holds its memory files
+    // whole, megabytes on a large persona.
+    m_runtimeText->showText(composition.text, m_invisibles->isChecked());
+    // Each block's name, files and exact tokens; the view marks the joins.
+    QList<RuntimeTextView::Block> blocks;
+    for (qsizetype i = 0; i < composition.blocks.size(); ++i) {
+        const RuntimeBlock &block = composition.blocks.at(i);
+        QString label = block.source.isEmpty() ? block.name
+                                               : tr("%1 (%2)").arg(block.name, block.source);
+        const qint64 tokens = m_runtime->blockTokens(i);
+        label += tokens >= 0
+                     ? tr(" · %1 tokens (%2)").arg(formatCount(tokens), m_runtime->encodingName())
+                     : tr(" · counting tokens…");
+        blocks.append({block.range, label, block.gapAfter});
     }
+    m_runtimeText->setBlocks(blocks);
     QStringList cut;
     for (const RuntimeFileView &file : composition.files) {
         if (file.truncated)

@@ -24,6 +24,7 @@ namespace soul {
 
 class PersonaModel;
 class RuntimeComposer;
+class RuntimeTextView;
 class SoulPreview;
 class SoulTokenCounter;
 class TokenBar;
@@ -72,7 +73,8 @@ public:
     // What pane `slot` keeps under the runtime, from the last result.
     const RuntimePaneView &runtimePaneView(int slot) const;
     QComboBox *runtimeChooser() const { return m_runtimeChooser; }
-    QPlainTextEdit *runtimeText() const { return m_runtimeText; }
+    QPlainTextEdit *runtimeText() const;
+    RuntimeTextView *runtimeTextView() const { return m_runtimeText; }
     // The chosen runtime's setting `key` as shown: a spin box, or a check box
     // for a flag; nullptr when it has no such setting.
     QSpinBox *settingBox(const QString &key) const;
@@ -112,7 +114,6 @@ private:
     TokenBar *m_tokenBar = nullptr;
     QString m_sha;
     QString m_runtimeSha;
-    QString m_runtimeShown; // what m_runtimeText shows, as set
     RuntimeComposer *m_runtime = nullptr;
     QComboBox *m_runtimeChooser = nullptr;
     QFormLayout *m_settingsForm = nullptr;
@@ -121,7 +122,7 @@ private:
     QHash<QString, RuntimeSettings> m_settings;
     const Runtime *m_settingsRuntime = nullptr; // whose settings the form shows
     QWidget *m_runtimeSettings = nullptr;
-    QPlainTextEdit *m_runtimeText = nullptr;
+    RuntimeTextView *m_runtimeText = nullptr;
     QLabel *m_runtimeTotals = nullptr;
     QString m_totalsText; // the totals line without the digest
     // The digest reads the whole soul (14 MiB on a large persona): it waits

@@ -29,6 +29,7 @@ struct RuntimeComposer::Output
     RuntimeComposition composition;
     std::array<RuntimePaneView, SlotCount> panes;
     qint64 sectionTokens = -1;
+    QList<qint64> blockTokens;
     QString encoding;
     QString sha256;
 };
@@ -196,21 +197,33 @@ std::shared_ptr<RuntimeComposer::Output> RuntimeComposer::run(const Job &job)
         output->composition = composedOrEmpty(runtime.compose(disk, job.profile.settings));
     }
 
-    // Exact tokens of the text and of each file's part in it: at most a few
-    // hundred KB under the runtimes' budgets, counted here off the GUI thread.
-    const auto countTokens = [&job](const QString &text) {
+    // Exact tokens of the text, of each of its blocks and of each file's part
+    // in it, counted here off the GUI thread: Hermes injects memory files
+    // whole, megabytes on a large persona.
+    const auto countTokens = [&job](QStringView text) {
         return job.tokenizer ? job.tokenizer->count(text.toUtf8()) : qint64(-1);
     };
-    const qint64 editedTokens = countTokens(edited.text);
-    output->sectionTokens = job.view == SoulView::Unsaved ? editedTokens
-                                                          : countTokens(output->composition.text);
+    const auto countBlocks = [&countTokens](const RuntimeComposition &composition) {
+        QList<qint64> counts;
+        counts.reserve(composition.blocks.size());
+        for (const RuntimeBlock &block : composition.blocks)
+            counts.append(countTokens(
+                QStringView(composition.text).sliced(block.range.start, block.range.length)));
+        return counts;
+    };
+    // The shown text as UTF-8 once, for its count and its digest.
+    const QByteArray shownUtf8 = output->composition.text.toUtf8();
+    const qint64 shownTokens = job.tokenizer ? job.tokenizer->count(shownUtf8) : qint64(-1);
+    const qint64 editedTokens = job.view == SoulView::Unsaved ? shownTokens
+                                                              : countTokens(edited.text);
+    output->sectionTokens = shownTokens;
+    const QList<qint64> editedBlockTokens = countBlocks(edited);
+    output->blockTokens = job.view == SoulView::Unsaved ? editedBlockTokens
+                                                        : countBlocks(output->composition);
     if (job.tokenizer)
         output->encoding = job.tokenizer->name();
-    // Hermes injects memory files whole: megabytes to hash, here rather than
-    // on the window's thread.
     output->sha256 = QString::fromLatin1(
-        QCryptographicHash::hash(output->composition.text.toUtf8(), QCryptographicHash::Sha256)
-            .toHex());
+        QCryptographicHash::hash(shownUtf8, QCryptographicHash::Sha256).toHex());
 
     for (int k = 0; k < SlotCount; ++k) {
         RuntimePaneView &pane = output->panes.at(size_t(k));
@@ -239,22 +252,32 @@ std::shared_ptr<RuntimeComposer::Output> RuntimeComposer::run(const Job &job)
             continue;
         if (file->present) {
             pane.used = file->used;
-            pane.tokens = !file->injected ? (job.tokenizer ? 0 : -1)
-                                          : countTokens(file->injectedText);
+            if (!file->injected)
+                pane.tokens = job.tokenizer ? 0 : -1;
+            else if (file->block >= 0 && file->block < editedBlockTokens.size())
+                pane.tokens = editedBlockTokens.at(file->block);
+            else
+                pane.tokens = countTokens(file->injectedText);
         }
         pane.whole = file->whole;
         pane.markNote = file->markNote;
         pane.markWarns = file->markWarns;
-        if (!job.bufferPresent.at(size_t(k)) || !file->present)
+        if (!job.bufferPresent.at(size_t(k)) || !file->present
+            || (file->dropped.length == 0 && file->marked.isEmpty()))
             continue;
         // The ranges are in the file's decoded text; the pane holds it
-        // without the BOM and with each CR LF as one line break.
+        // without the BOM and with each CR LF as one line break. Decoded only
+        // for a file with ranges: a copy of a file of megabytes.
         const PanePositions positions(utf8::decode(job.buffers.at(size_t(k))));
         if (file->dropped.length > 0)
             pane.dropped = positions.map(file->dropped);
         for (const KeptRange &line : file->marked)
             pane.digestLines.append(positions.map(line));
     }
+    // What the files inject was only wanted for the counts: the window keeps
+    // the text, not a second copy of each file's part of it.
+    for (RuntimeFileView &file : output->composition.files)
+        file.injectedText.clear();
     return output;
 }
 
@@ -269,6 +292,7 @@ void RuntimeComposer::finish(quint64 generation, const std::shared_ptr<Output> &
         m_composition = std::move(output->composition);
         m_panes = std::move(output->panes);
         m_sectionTokens = output->sectionTokens;
+        m_blockTokens = std::move(output->blockTokens);
         m_encoding = std::move(output->encoding);
         m_sha256 = std::move(output->sha256);
         Q_EMIT updated();

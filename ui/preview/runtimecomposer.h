@@ -53,6 +53,12 @@ public:
     // Exact tokens of composition().text, -1 while unknown, and the
     // tokenizer's name.
     qint64 sectionTokens() const { return m_sectionTokens; }
+    // Exact tokens of each of composition().blocks, in its order; -1 while
+    // unknown.
+    qint64 blockTokens(qsizetype block) const
+    {
+        return block >= 0 && block < m_blockTokens.size() ? m_blockTokens.at(block) : -1;
+    }
     const QString &encodingName() const { return m_encoding; }
     // The SHA-256 (hex) of composition().text as UTF-8.
     const QString &textSha256() const { return m_sha256; }
@@ -88,6 +94,7 @@ private:
     std::array<RuntimePaneView, SlotCount> m_panes;
     const SoulTokenCounter *m_counter = nullptr;
     qint64 m_sectionTokens = -1;
+    QList<qint64> m_blockTokens;
     QString m_encoding;
     QString m_sha256;
 };

@@ -35,6 +35,15 @@ struct Sourced
     QList<Segment> segments;
 
     static Sourced literal(const QString &s) { return {s, {}}; }
+    // `piece`, a copy of the file's text from `from` on, as its own.
+    static Sourced ofPiece(int file, const QString &piece, qsizetype from)
+    {
+        Sourced out;
+        out.text = piece;
+        if (!piece.isEmpty())
+            out.segments.append({0, piece.size(), file, from});
+        return out;
+    }
     static Sourced ofFile(int file, const QString &fileText, HermesSpan span)
     {
         Sourced out;
@@ -599,7 +608,9 @@ Sourced Composer::memory(HermesMemoryStore &store,
                 entry.duplicateOf = *same;
             } else {
                 firstOf.insert(entry.text, store.entries.size());
-                const Sourced text = Sourced::ofFile(file, raw, span);
+                // The entry's own copy, shared: a memory file is often one
+                // entry of megabytes.
+                const Sourced text = Sourced::ofPiece(file, entry.text, span.start);
                 if (!entry.text.startsWith(QLatin1String("[BLOCKED:")))
                     entry.scan = placed(hermesScanForThreats(entry.text, HermesScanScope::Strict),
                                         text);
@@ -630,7 +641,15 @@ Sourced Composer::memory(HermesMemoryStore &store,
     store.chars = running;
     if (kept.isEmpty())
         return {};
+    // Each text made at its exact size: appending to a short one would
+    // round its capacity up to a power of two, megabytes more for a memory
+    // file of megabytes.
+    qsizetype contentSize = (kept.size() - 1) * EntryDelimiter.size();
+    for (const Sourced &entry : std::as_const(kept))
+        contentSize += entry.text.size();
     Sourced content;
+    if (kept.size() > 1)
+        content.text.reserve(contentSize);
     for (qsizetype i = 0; i < kept.size(); ++i) {
         if (i > 0)
             content += EntryDelimiter;
@@ -648,6 +667,7 @@ Sourced Composer::memory(HermesMemoryStore &store,
     Sourced block = Sourced::literal(rule + QLatin1Char('\n') + title + QStringLiteral(" [")
                                      + store.usage + QStringLiteral("]\n") + rule
                                      + QLatin1Char('\n'));
+    block.text.reserve(block.text.size() + content.text.size());
     block += content;
     store.block = block.text;
     if (!enabled) {
@@ -690,6 +710,14 @@ HermesComposition Composer::run()
         {HermesBlock::Memory, memoryBlock.stripped()},
         {HermesBlock::UserProfile, userBlock.stripped()},
     };
+    // The prompt at its exact size (see memory()).
+    qsizetype joinedSize = 0;
+    for (const auto &[kind, block] : blocks) {
+        if (!block.text.isEmpty())
+            joinedSize += (joinedSize > 0 ? 2 : 0) + block.text.size();
+    }
+    if (joinedSize > 0)
+        joined.text.reserve(joinedSize);
     for (const auto &[kind, block] : blocks) {
         if (block.text.isEmpty())
             continue;

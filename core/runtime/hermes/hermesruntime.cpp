@@ -5,7 +5,6 @@
 #include "hermesreader.h"
 #include "reporttext.h"
 #include "tokenizer.h"
-#include "utf8.h"
 
 #include <QDir>
 #include <QFile>
@@ -493,16 +492,27 @@ QByteArray statJson(const HermesReport &report, const Tokenizer &tokenizer)
 class DecodedPositions
 {
 public:
-    explicit DecodedPositions(QStringView decoded)
-        : m_bom(decoded.startsWith(QChar(0xFEFF)) ? 1 : 0)
+    // `bytes` are valid UTF-8, as Hermes read them: their decoded text has one
+    // UTF-16 unit per lead byte and two for a four-byte sequence, so the map
+    // is made from the bytes, not from a decoded copy of a file of megabytes.
+    explicit DecodedPositions(QByteArrayView bytes)
     {
+        qsizetype i = 0;
+        if (bytes.startsWith("\xEF\xBB\xBF")) {
+            m_bom = 1;
+            i = 3;
+        }
+        const qsizetype n = bytes.size();
         qsizetype hermes = 0;
-        for (qsizetype i = m_bom; i < decoded.size(); ++i, ++hermes) {
-            if (decoded.at(i) == QLatin1Char('\r') && i + 1 < decoded.size()
-                && decoded.at(i + 1) == QLatin1Char('\n')) {
+        for (; i < n; ++i) {
+            const auto byte = uchar(bytes[i]);
+            if ((byte & 0xC0) == 0x80)
+                continue;
+            if (byte == '\r' && i + 1 < n && bytes[i + 1] == '\n') {
                 m_crlf.push_back(hermes);
                 ++i;
             }
+            hermes += byte >= 0xF0 ? 2 : 1;
         }
     }
 
@@ -524,17 +534,17 @@ private:
     std::vector<qsizetype> m_crlf;
 };
 
-// The decoded text of `name` as the window holds it (its buffer) or as it is
-// on disk; empty when it cannot be read.
-QString decodedText(const RuntimeInput &input, const QString &name)
+// The bytes of `name` as the window holds them (its buffer) or as they are on
+// disk; empty when it cannot be read.
+QByteArray fileBytes(const RuntimeInput &input, const QString &name)
 {
     const auto buffer = input.buffers.constFind(name);
     if (buffer != input.buffers.cend())
-        return utf8::decode(*buffer);
+        return *buffer;
     if (input.buffersOnly)
         return {};
     QFile file(QDir(input.dir).filePath(name));
-    return file.open(QIODevice::ReadOnly) ? utf8::decode(file.readAll()) : QString();
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 // The places of a scan's findings.
@@ -544,6 +554,64 @@ QList<KeptRange> findingRanges(const HermesScan &scan, const DecodedPositions &p
     for (const HermesFinding &finding : scan.findings) {
         if (finding.start >= 0)
             out.append(positions.map(finding.start, qMax<qsizetype>(1, finding.length)));
+    }
+    return out;
+}
+
+// What Hermes's prompt holds after a persona block's place (section 9 of
+// the rule), up to the next one's: the rest of the stable tier and the
+// context tier's start after the identity, the skills index after the project
+// context, nothing between memory and user profile, and the volatile tier's
+// end after the user profile.
+QString gapAfter(HermesBlock block)
+{
+    switch (block) {
+    case HermesBlock::Identity:
+        return QStringLiteral("Hermes's other stable blocks (help, tool and model guidance, "
+                              "\u2026) and its workspace context");
+    case HermesBlock::ProjectContext:
+        return QStringLiteral("the skills index");
+    case HermesBlock::Memory:
+        return {};
+    case HermesBlock::UserProfile:
+        return QStringLiteral("external memory and plugin blocks, and the \u201CConversation "
+                              "started:\u201D line");
+    }
+    return {};
+}
+
+// The blocks of the composed text, and what Hermes puts between them: what
+// follows each present block's place up to the next present one.
+QList<RuntimeBlock> runtimeBlocks(const HermesComposition &c)
+{
+    QList<RuntimeBlock> out;
+    for (qsizetype i = 0; i < c.blocks.size(); ++i) {
+        const auto &[block, span] = c.blocks.at(i);
+        RuntimeBlock b;
+        b.name = blockName(block);
+        b.range = {span.start, span.length};
+        for (const HermesFileReport &f : c.files) {
+            if (f.used && f.block == block)
+                b.source += (b.source.isEmpty() ? QString() : QStringLiteral(", ")) + f.name;
+        }
+        if (block == HermesBlock::Memory)
+            b.source = c.memoryStore.name;
+        else if (block == HermesBlock::UserProfile)
+            b.source = c.userStore.name;
+        else if (block == HermesBlock::Identity && !c.soulLoaded)
+            b.source = QStringLiteral("Hermes's default identity");
+        const HermesBlock next = i + 1 < c.blocks.size() ? c.blocks.at(i + 1).first
+                                                         : HermesBlock::UserProfile;
+        QStringList gaps;
+        for (int k = int(block); k <= int(next); ++k) {
+            if (k == int(next) && i + 1 < c.blocks.size())
+                break;
+            const QString gap = gapAfter(HermesBlock(k));
+            if (!gap.isEmpty())
+                gaps.append(gap);
+        }
+        b.gapAfter = gaps.join(QStringLiteral("; "));
+        out.append(b);
     }
     return out;
 }
@@ -690,14 +758,15 @@ Result<RuntimeComposition> HermesRuntime::compose(const RuntimeInput &input,
         // In a flat folder the files are the panes': mark what the scan
         // blocks and what the cut drops.
         if (input.home.isEmpty() && view.present) {
-            const DecodedPositions positions(decodedText(input, f.name));
             if (f.used && f.scan.blocked()) {
+                const DecodedPositions positions(fileBytes(input, f.name));
                 view.marked = findingRanges(f.scan, positions);
                 view.markNote = QStringLiteral("Hermes's threat scan matches here (%1): the "
                                                "whole file becomes a BLOCKED line")
                                     .arg(f.scan.ids().join(QStringLiteral(", ")));
                 view.markWarns = true;
             } else if (f.cut.truncated && f.kept.size() == 2) {
+                const DecodedPositions positions(fileBytes(input, f.name));
                 const qsizetype from = f.kept.first().end();
                 view.dropped = positions.map(from, f.kept.last().start - from);
             }
@@ -724,7 +793,6 @@ Result<RuntimeComposition> HermesRuntime::compose(const RuntimeInput &input,
         view.budget = store->limit;
         view.injected = !store->block.isEmpty();
         view.whole = view.injected;
-        view.injectedText = store->block;
         if (!store->enabled) {
             view.status
                 = QStringLiteral("%1 is off in Hermes's settings: not injected.").arg(store->name);
@@ -741,8 +809,13 @@ Result<RuntimeComposition> HermesRuntime::compose(const RuntimeInput &input,
                                    .arg(plural(duplicates, "duplicate", "duplicates"));
             view.status += QLatin1Char('.');
         }
-        if (input.home.isEmpty() && view.present) {
-            const DecodedPositions positions(decodedText(input, store->name));
+        const bool blocked = std::any_of(store->entries.cbegin(),
+                                         store->entries.cend(),
+                                         [](const HermesMemoryEntry &entry) {
+                                             return entry.scan.blocked();
+                                         });
+        if (input.home.isEmpty() && view.present && blocked) {
+            const DecodedPositions positions(fileBytes(input, store->name));
             QStringList ids;
             for (const HermesMemoryEntry &entry : store->entries) {
                 if (!entry.scan.blocked())
@@ -774,15 +847,26 @@ Result<RuntimeComposition> HermesRuntime::compose(const RuntimeInput &input,
     qsizetype projectFiles = 0;
     for (const HermesFileReport &f : c.files)
         projectFiles += f.used && f.block == HermesBlock::ProjectContext;
+    out.blocks = runtimeBlocks(c);
+    const auto blockIndex = [&c](HermesBlock block) {
+        for (qsizetype i = 0; i < c.blocks.size(); ++i) {
+            if (c.blocks.at(i).first == block)
+                return int(i);
+        }
+        return -1;
+    };
     for (qsizetype i = 0; i < c.files.size(); ++i) {
         const HermesFileReport &f = c.files.at(i);
         if (!f.used)
             continue;
         if (f.block == HermesBlock::Identity)
-            out.files[i].injectedText = c.identity;
+            out.files[i].block = blockIndex(HermesBlock::Identity);
         else if (f.block == HermesBlock::ProjectContext && projectFiles == 1)
-            out.files[i].injectedText = c.projectContext;
+            out.files[i].block = blockIndex(HermesBlock::ProjectContext);
     }
+    // The memory stores' views follow the files'.
+    out.files[c.files.size()].block = blockIndex(HermesBlock::Memory);
+    out.files[c.files.size() + 1].block = blockIndex(HermesBlock::UserProfile);
     out.manifest = QJsonObject{
         {QStringLiteral("runtime"), id()},
         {QStringLiteral("runtimeName"), displayName()},
