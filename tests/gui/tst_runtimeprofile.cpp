@@ -6,6 +6,7 @@
 #include "preview/previewpanel.h"
 #include "preview/runtimecomposer.h"
 #include "preview/soulpreview.h"
+#include "prompter.h"
 #include "quietprompter.h"
 #include "slots/panestack.h"
 #include "slots/runtimemeter.h"
@@ -14,7 +15,6 @@
 #include "testwindow.h"
 #include "tokenizer.h"
 #include "window/mainwindow.h"
-#include "window/prompter.h"
 
 #include <QCheckBox>
 #include <QComboBox>
