@@ -123,10 +123,10 @@ PersonaSession::Summary PersonaSession::summary() const
     }
     const SoulTokenCounter::Count tokens = m_tokens->soulTokens(SoulView::Unsaved);
     summary.tokens = tokens.exact ? tokens.tokens : -1;
-    const RuntimeProfile &openClaw = m_agent.openClaw.runtime
-                                         ? m_agent.openClaw
-                                         : RuntimeProfile::of(
-                                             RuntimeRegistry::instance().find(u"openclaw"));
+    const Runtime *openClawRuntime = RuntimeRegistry::instance().find(u"openclaw");
+    const RuntimeProfile openClaw = m_agent.openClaw.runtime == openClawRuntime
+                                        ? m_agent.openClaw
+                                        : RuntimeProfile::of(openClawRuntime);
     if (openClaw.runtime) {
         const Result<RuntimeComposition> composed = openClaw.runtime->compose(input,
                                                                               openClaw.settings);

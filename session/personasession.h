@@ -60,7 +60,8 @@ public:
         QString id;     // OpenClaw's agent id, or the subfolder's name
         QString folder; // absolute; it may not exist
         bool isDefault = false;
-        // The OpenClaw profile with this agent's own budgets.
+        // The OpenClaw profile with this agent's own budgets; any other
+        // runtime (the default, toolnexus): OpenClaw's defaults.
         RuntimeProfile openClaw;
         // Where each budget came from, one line each; empty: OpenClaw's defaults.
         QString budgetNote;

@@ -372,6 +372,9 @@ void tst_AgentsWindow::folderOfPersonas()
     QCOMPARE(window->session(1)->agent().id, QStringLiteral("kip"));
     QVERIFY(window->session(1)->model()->isOpen());
     QVERIFY(window->sidebar()->isVisible());
+    // Without a config, OpenClaw's default budgets.
+    QTRY_VERIFY2(window->sidebar()->list()->item(0)->text().contains(QStringLiteral("/60,000")),
+                 qPrintable(window->sidebar()->list()->item(0)->text()));
     // Ctrl+W closes one; the last one left is a folder like any other.
     window->setCurrentIndex(1);
     m_fixture.action("closeFolder")->trigger();

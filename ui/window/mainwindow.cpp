@@ -273,7 +273,8 @@ int MainWindow::addSession()
     connect(model, &PersonaModel::opened, this, [this, session, preview](const QString &dir) {
         RuntimeProfile profile = m_runtimeMemory.profileFor(dir);
         const RuntimeProfile &own = session->agent().openClaw;
-        if (own.runtime) {
+        // An agent of OpenClaw's roster previews with its own budgets.
+        if (own.runtime == RuntimeRegistry::instance().find(u"openclaw")) {
             preview->setRuntimeSettings(own.runtime->id(), own.settings);
             if (profile.runtime == own.runtime)
                 profile = own;
@@ -588,7 +589,7 @@ void MainWindow::openRoster(const QList<PersonaSession::Agent> &agents, const QS
     if (!failed.isEmpty())
         m_prompter->showError(tr("Some agents could not be opened"), failed.join(QLatin1Char('\n')));
     else
-        showMessage(tr("Opened %n persona(s)", nullptr, int(agents.size())), 5000);
+        showMessage(tr("Opened %n personas", nullptr, int(agents.size())), 5000);
 }
 
 void MainWindow::scheduleSummary(PersonaSession *session)
