@@ -38,6 +38,23 @@ int main(int argc, char *argv[])
             .arg(soul::runtimeProfileNames()),
         QStringLiteral("NAME"));
     parser.addOption(runtime);
+    const QCommandLineOption agents(
+        QStringLiteral("agents"),
+        QApplication::translate("main",
+                                "Open every agent of OpenClaw's config (OPENCLAW_CONFIG_PATH, "
+                                "else the state dir's openclaw.json), or of the config FILE "
+                                "given with --config."));
+    parser.addOption(agents);
+    const QCommandLineOption config(QStringLiteral("config"),
+                                    QApplication::translate("main",
+                                                            "The OpenClaw config --agents reads."),
+                                    QStringLiteral("FILE"));
+    parser.addOption(config);
+    const QCommandLineOption
+        personas(QStringLiteral("personas"),
+                 QApplication::translate("main", "Open every persona folder under PARENT."),
+                 QStringLiteral("PARENT"));
+    parser.addOption(personas);
     // For tests of the real process only; see testcontrol.h.
     QCommandLineOption testStdin(QStringLiteral("test-stdin"),
                                  QStringLiteral("Read test commands from standard input."));
@@ -53,7 +70,12 @@ int main(int argc, char *argv[])
     soul::MainWindow window;
     window.show();
     const QStringList args = parser.positionalArguments();
-    window.start(args.isEmpty() ? QString() : args.first());
+    if (parser.isSet(agents))
+        window.openOpenClawAgents(parser.value(config));
+    else if (parser.isSet(personas))
+        window.openPersonaFolder(parser.value(personas));
+    else
+        window.start(args.isEmpty() ? QString() : args.first());
     if (parser.isSet(runtime))
         window.chooseRuntime(parser.value(runtime));
     if (parser.isSet(testStdin))

@@ -1,10 +1,10 @@
 #include "testcontrol.h"
 
 #include "contract.h"
+#include "prompter.h"
 #include "slots/panestack.h"
 #include "slots/slotpane.h"
 #include "window/mainwindow.h"
-#include "window/prompter.h"
 
 #include <QAction>
 #include <QPlainTextEdit>

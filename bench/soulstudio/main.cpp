@@ -45,7 +45,7 @@
 #include "../../tests/gui/quietprompter.h"
 #include "compare/comparecontroller.h"
 #include "compare/comparedialog.h"
-#include "compare/freezecontroller.h"
+#include "freezecontroller.h"
 #include "history/historycontroller.h"
 #include "history/historycounts.h"
 #include "history/historylistmodel.h"
@@ -55,12 +55,12 @@
 #include "preview/previewpanel.h"
 #include "preview/runtimecomposer.h"
 #include "preview/soulpreview.h"
+#include "prompter.h"
 #include "slots/panestack.h"
 #include "slots/slotpane.h"
 #include "soultokencounter.h"
 #include "tokenizer.h"
 #include "window/mainwindow.h"
-#include "window/prompter.h"
 
 #include <QAbstractEventDispatcher>
 #include <QApplication>

@@ -28,6 +28,13 @@
 // breaks. tests/live/tst_editortext.cpp holds these facts against Qt.
 namespace soul {
 
+// Lines longer than this many UTF-16 units are shown cut into pieces in a
+// pane: Qt lays out a paragraph whole, in time that grows with the square of
+// its length when it has no place to wrap (a line of 1,000,000 characters
+// takes over a minute), and again at every keystroke. Reverting such a pane
+// loads its text again, which starts its undo history anew.
+inline constexpr int LongLineLength = 4096;
+
 struct TextFormat
 {
     bool bom = false;            // write EF BB BF first

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "window/prompter.h"
+#include "prompter.h"
 
 namespace soul::guitest {
 

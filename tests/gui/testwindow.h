@@ -90,6 +90,14 @@ public:
         return closed;
     }
 
+    // Destroys the window without closing it, as a crash would: nothing is
+    // asked, saved or discarded, and its recovery copies stay.
+    void abandon()
+    {
+        m_window.reset();
+        m_prompter = nullptr;
+    }
+
     // The options every window of the test is made with: its settings file
     // in the temporary folder, so a second window reads what the first one
     // wrote.

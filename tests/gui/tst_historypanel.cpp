@@ -2,6 +2,7 @@
 #include "compare/comparedialog.h"
 #include "composer.h"
 #include "counttext.h"
+#include "documentcontroller.h"
 #include "guitestfiles.h"
 #include "history/historycontroller.h"
 #include "history/historycounts.h"
@@ -18,7 +19,6 @@
 #include "slots/slotpane.h"
 #include "testwindow.h"
 #include "tokenizer.h"
-#include "window/documentcontroller.h"
 #include "window/mainwindow.h"
 
 #include <QAction>

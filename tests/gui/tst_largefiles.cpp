@@ -3,13 +3,13 @@
 #include "personamodel.h"
 #include "preview/previewpanel.h"
 #include "preview/soulpreview.h"
+#include "prompter.h"
 #include "quietprompter.h"
 #include "slots/panestack.h"
 #include "slots/sizemeter.h"
 #include "slots/slotpane.h"
 #include "utf8.h"
 #include "window/mainwindow.h"
-#include "window/prompter.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

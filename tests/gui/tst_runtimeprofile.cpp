@@ -8,6 +8,7 @@
 #include "preview/runtimecomposer.h"
 #include "preview/runtimetextview.h"
 #include "preview/soulpreview.h"
+#include "prompter.h"
 #include "quietprompter.h"
 #include "slots/panestack.h"
 #include "slots/runtimemeter.h"
@@ -16,7 +17,6 @@
 #include "testwindow.h"
 #include "tokenizer.h"
 #include "window/mainwindow.h"
-#include "window/prompter.h"
 
 #include <QCheckBox>
 #include <QComboBox>

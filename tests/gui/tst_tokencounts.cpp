@@ -1,4 +1,5 @@
 #include "counttext.h"
+#include "documentcontroller.h"
 #include "guitestfiles.h"
 #include "personamodel.h"
 #include "preview/previewpanel.h"
@@ -9,7 +10,6 @@
 #include "soultokencounter.h"
 #include "testwindow.h"
 #include "tokenizer.h"
-#include "window/documentcontroller.h"
 #include "window/mainwindow.h"
 
 #include <QApplication>

@@ -1,5 +1,6 @@
 #include "historycontroller.h"
 
+#include "documentcontroller.h"
 #include "editortext.h"
 #include "history/historycounts.h"
 #include "historylistmodel.h"
@@ -8,10 +9,9 @@
 #include "historytimeline.h"
 #include "linediff.h"
 #include "personamodel.h"
+#include "prompter.h"
 #include "repositorywatcher.h"
 #include "soultokencounter.h"
-#include "window/documentcontroller.h"
-#include "window/prompter.h"
 
 #include <QAction>
 #include <QCryptographicHash>
@@ -50,11 +50,7 @@ HistoryController::HistoryController(PersonaModel *model,
     m_onSaveTimer.setSingleShot(true);
     m_onSaveTimer.setInterval(0);
     connect(&m_onSaveTimer, &QTimer::timeout, this, [this] { checkpointQuietly(); });
-    connect(m_model, &PersonaModel::opened, this, [this] {
-        m_stale = true;
-        load();
-        m_repository->watch(m_model->directory());
-    });
+    connectSession();
     // A commit made outside the window (git commit in a shell, the agent),
     // a branch switched, a reset: the list and the panes' notes follow.
     connect(m_repository, &RepositoryWatcher::headChanged, this, [this] {
@@ -80,39 +76,13 @@ HistoryController::HistoryController(PersonaModel *model,
                 }
             });
     connect(m_loader, &HistoryLoader::finished, this, [this] { m_reselect.clear(); });
-    connect(m_model, &PersonaModel::closed, this, [this] {
-        m_repository->stop();
-        m_soulWatcher.cancel();
-        m_headWatcher.cancel();
-        m_head = HeadFiles{};
-        m_head.none = true;
-        showChanged();
-        m_loader->clear();
-        m_stale = true;
-    });
-    connect(m_tokens, &SoulTokenCounter::encodingChanged, this, [this] {
-        // The first tokenizer's arrival after an open changes nothing here.
-        if (encoding() == m_loadedEncoding)
-            return;
-        m_stale = true;
-        load();
-    });
-    connect(m_documents, &DocumentController::slotSaved, this, [this](int slot) {
-        rememberSaved(slot);
-        if (checkpointOnSave())
-            m_onSaveTimer.start();
-    });
     connect(m_loader, &HistoryLoader::statusChanged, this, &HistoryController::showStatus);
     connect(m_loader, &HistoryLoader::figuresChanged, this, &HistoryController::showStatus);
     connect(m_rows, &QAbstractItemModel::rowsInserted, this, &HistoryController::showStatus);
     m_changedTimer.setSingleShot(true);
     m_changedTimer.setInterval(200);
     connect(&m_changedTimer, &QTimer::timeout, this, &HistoryController::showChanged);
-    // The panes say which files differ from the last checkpoint, with the
-    // panel shown or not: HEAD's files are read on open and after each
-    // checkpoint or reload, the disk is compared after each change.
-    connect(m_model, &PersonaModel::slotStateChanged, this, [this] { m_changedTimer.start(); });
-    connect(m_model, &PersonaModel::opened, this, &HistoryController::readHeadFiles);
+    // HEAD's files are read again after each load of the list.
     connect(m_loader, &HistoryLoader::finished, this, &HistoryController::readHeadFiles);
     connect(&m_headWatcher, &QFutureWatcher<HeadFiles>::finished, this, [this] {
         if (m_headWatcher.isCanceled())
@@ -150,6 +120,76 @@ HistoryController::HistoryController(PersonaModel *model,
 }
 
 HistoryController::~HistoryController() = default;
+
+void HistoryController::connectSession()
+{
+    connect(m_model, &PersonaModel::opened, this, [this] {
+        m_stale = true;
+        load();
+        m_repository->watch(m_model->directory());
+    });
+    connect(m_model, &PersonaModel::closed, this, [this] {
+        m_repository->stop();
+        m_soulWatcher.cancel();
+        m_headWatcher.cancel();
+        m_head = HeadFiles{};
+        m_head.none = true;
+        showChanged();
+        m_loader->clear();
+        m_stale = true;
+    });
+    connect(m_tokens, &SoulTokenCounter::encodingChanged, this, [this] {
+        // The first tokenizer's arrival after an open changes nothing here.
+        if (encoding() == m_loadedEncoding)
+            return;
+        m_stale = true;
+        load();
+    });
+    connect(m_documents, &DocumentController::slotSaved, this, [this](int slot) {
+        rememberSaved(slot);
+        if (checkpointOnSave())
+            m_onSaveTimer.start();
+    });
+    // The panes say which files differ from the last checkpoint, with the
+    // panel shown or not: HEAD's files are read on open and after each
+    // checkpoint or reload, the disk is compared after each change.
+    connect(m_model, &PersonaModel::slotStateChanged, this, [this] { m_changedTimer.start(); });
+    connect(m_model, &PersonaModel::opened, this, &HistoryController::readHeadFiles);
+}
+
+void HistoryController::setSession(PersonaModel *model,
+                                   DocumentController *documents,
+                                   SoulTokenCounter *tokens)
+{
+    if (model == m_model)
+        return;
+    for (QObject *before : {static_cast<QObject *>(m_model),
+                            static_cast<QObject *>(m_documents),
+                            static_cast<QObject *>(m_tokens)})
+        disconnect(before, nullptr, this, nullptr);
+    m_soulWatcher.cancel();
+    m_headWatcher.cancel();
+    m_onSaveTimer.stop();
+    m_model = model;
+    m_documents = documents;
+    m_tokens = tokens;
+    connectSession();
+    m_head = HeadFiles{};
+    m_head.none = true;
+    m_changed.clear();
+    // The new persona's panes are told their notes afresh, even empty ones.
+    m_notes.fill(QStringLiteral("\n"));
+    m_stale = true;
+    m_reselect.clear();
+    if (m_model->isOpen()) {
+        m_repository->watch(m_model->directory());
+        load();
+        readHeadFiles();
+    } else {
+        m_repository->stop();
+        m_loader->clear();
+    }
+}
 
 void HistoryController::readHeadFiles()
 {

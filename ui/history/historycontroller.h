@@ -48,6 +48,10 @@ public:
     ~HistoryController() override;
 
     void setPrompter(Prompter *prompter) { m_prompter = prompter; }
+    // Follows another persona (the window's current session): its history,
+    // its checkpoints, its panes' notes. Everything given must outlive the
+    // controller, or be replaced before it goes.
+    void setSession(PersonaModel *model, DocumentController *documents, SoulTokenCounter *tokens);
 
     // Puts the panel in a dock of `window` (hidden unless it was shown last
     // time) and wires the actions: `toggle` shows it, `checkpoint` makes a
@@ -118,6 +122,7 @@ protected:
 
 private:
     enum class Asking { Yes, No };
+    void connectSession();
     bool makeCheckpoint(Asking asking);
     void load();
     void showStatus();

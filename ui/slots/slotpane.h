@@ -1,5 +1,6 @@
 #pragma once
 
+#include "editortext.h"
 #include "runtimepaneview.h"
 
 #include <QFrame>
@@ -62,11 +63,9 @@ public:
     QTextCursor cursorAt(qint64 line, qint64 column) const;
     // True while long lines are shown cut into pieces.
     bool cutsLongLines() const { return m_cutLongLines; }
-    // Lines longer than this many UTF-16 units are shown cut into pieces of
-    // CutLength: Qt lays out a paragraph whole, in time that grows with the
-    // square of its length when it has no place to wrap (a line of 1,000,000
-    // characters takes over a minute), and again at every keystroke.
-    static constexpr int LongLineLength = 4096;
+    // Lines longer than soul::LongLineLength (editortext.h) are shown cut
+    // into pieces of CutLength.
+    static constexpr int LongLineLength = soul::LongLineLength;
     static constexpr int CutLength = 1024;
     // The section's exact tokens, greyed while a count is pending.
     QLabel *tokensLabel() const { return m_tokens; }

@@ -11,10 +11,13 @@
 #include <QFileDialog>
 #include <QFontDatabase>
 #include <QLabel>
+#include <QListWidget>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace soul {
 
@@ -273,6 +276,57 @@ QString DialogPrompter::askCheckpointMessage(const QString &suggested, const QSt
     if (dialog.exec() != QDialog::Accepted)
         return {};
     return dialog.message();
+}
+
+namespace {
+
+// A list of the agents but `current`, one choice or several, in a dialog.
+QList<int> chooseAgents(
+    QWidget *parent, const QString &question, const QStringList &names, int current, bool several)
+{
+    QDialog dialog(parent);
+    dialog.setWindowTitle(question);
+    auto *layout = new QVBoxLayout(&dialog);
+    auto *label = new QLabel(question + QLatin1Char(':'), &dialog);
+    auto *list = new QListWidget(&dialog);
+    list->setSelectionMode(several ? QAbstractItemView::MultiSelection
+                                   : QAbstractItemView::SingleSelection);
+    for (qsizetype i = 0; i < names.size(); ++i) {
+        if (i == current)
+            continue;
+        auto *item = new QListWidgetItem(names.at(i), list);
+        item->setData(Qt::UserRole, int(i));
+    }
+    label->setBuddy(list);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    QObject::connect(list, &QListWidget::itemDoubleClicked, &dialog, &QDialog::accept);
+    layout->addWidget(label);
+    layout->addWidget(list, 1);
+    layout->addWidget(buttons);
+    if (list->count() > 0 && !several)
+        list->setCurrentRow(0);
+    if (dialog.exec() != QDialog::Accepted)
+        return {};
+    QList<int> chosen;
+    for (const QListWidgetItem *item : list->selectedItems())
+        chosen.append(item->data(Qt::UserRole).toInt());
+    std::sort(chosen.begin(), chosen.end());
+    return chosen;
+}
+
+} // namespace
+
+int DialogPrompter::askAgent(const QString &question, const QStringList &names, int current)
+{
+    const QList<int> chosen = chooseAgents(m_parent, question, names, current, false);
+    return chosen.isEmpty() ? -1 : chosen.first();
+}
+
+QList<int> DialogPrompter::askAgents(const QString &question, const QStringList &names, int current)
+{
+    return chooseAgents(m_parent, question, names, current, true);
 }
 
 } // namespace soul

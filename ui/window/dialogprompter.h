@@ -30,6 +30,8 @@ public:
     QString askTokenizerFile(const QString &start) override;
     bool askCreateRepository(const QString &dir, const QString &why) override;
     QString askCheckpointMessage(const QString &suggested, const QString &note) override;
+    int askAgent(const QString &question, const QStringList &names, int current) override;
+    QList<int> askAgents(const QString &question, const QStringList &names, int current) override;
 
 private:
     QPointer<QWidget> m_parent;

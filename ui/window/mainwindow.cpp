@@ -1,46 +1,60 @@
 #include "mainwindow.h"
 
+#include "agents/openclawpaths.h"
+#include "agents/openclawroster.h"
+#include "agents/personafolders.h"
+#include "agentssidebar.h"
 #include "compare/comparecontroller.h"
 #include "compare/comparedialog.h"
-#include "compare/freezecontroller.h"
 #include "dialogprompter.h"
-#include "directorylostbar.h"
 #include "documentcontroller.h"
-#include "export/exportcontroller.h"
-#include "findbar.h"
+#include "exportcontroller.h"
 #include "freedmemory.h"
+#include "freezecontroller.h"
 #include "history/historycontroller.h"
+#include "inspection.h"
+#include "personaeditor.h"
 #include "personamodel.h"
 #include "preview/previewpanel.h"
 #include "preview/soulpreview.h"
 #include "preview/tokenbar.h"
+#include "prompter.h"
 #include "runtimeregistry.h"
+#include "slotreader.h"
 #include "slots/panestack.h"
-#include "slots/recoverybar.h"
 #include "slots/slotpane.h"
+#include "snapshot.h"
 #include "soultokencounter.h"
+#include "soultokens.h"
 #include "startview.h"
+#include "tokenizer.h"
+#include "utf8.h"
 #include "windowactions.h"
 
 #include <QAction>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QCryptographicHash>
+#include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QLabel>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMimeData>
 #include <QPlainTextEdit>
-#include <QPushButton>
 #include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
-#include <QTextBlock>
-#include <QVBoxLayout>
+#include <QTemporaryDir>
+
+#include <algorithm>
 
 // Resources of a static library are registered by hand, outside any namespace.
 static void initSoulStudioResources()
@@ -54,6 +68,16 @@ namespace {
 
 const QString GeometryKey = QStringLiteral("window/geometry");
 const QString SplitterKey = QStringLiteral("window/splitter");
+const QString SidebarKey = QStringLiteral("window/sidebar");
+
+// Puts `bytes` (UTF-8) on the clipboard: as text, and as the exact bytes.
+void copyToClipboard(const QByteArray &bytes)
+{
+    auto *mime = new QMimeData;
+    mime->setText(utf8::decode(bytes));
+    mime->setData(QStringLiteral("text/plain;charset=utf-8"), bytes);
+    QGuiApplication::clipboard()->setMimeData(mime);
+}
 
 } // namespace
 
@@ -67,71 +91,289 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
                      ? std::make_unique<QSettings>()
                      : std::make_unique<QSettings>(options.settingsFile, QSettings::IniFormat))
     , m_prompter(std::make_unique<DialogPrompter>(this))
-    , m_model(new PersonaModel(this))
-    , m_tokens(new SoulTokenCounter(m_model, this))
     , m_runtimeMemory(m_settings.get())
 {
     initSoulStudioResources();
-    m_documents = new DocumentController(m_model, m_prompter.get(), m_settings.get(), this);
-    m_export = new ExportController(m_model, m_documents, m_prompter.get(), this);
-    m_freeze = new FreezeController(m_model, m_documents, m_prompter.get(), m_settings.get(), this);
     m_freedMemory = new FreedMemory(this);
-    m_history = new HistoryController(m_model,
-                                      m_documents,
-                                      m_tokens,
-                                      m_prompter.get(),
-                                      m_settings.get(),
-                                      this);
     m_actions = new WindowActions(this);
+    m_splitterState = m_settings->value(SplitterKey).toByteArray();
     setWindowIcon(QIcon(QStringLiteral(":/soulstudio/icons/soulstudio.svg")));
     setAcceptDrops(true);
     buildUi();
-    wireModel();
-    wirePanes();
+    addSession();
+    m_history = new HistoryController(model(),
+                                      documents(),
+                                      tokenCounter(),
+                                      m_prompter.get(),
+                                      m_settings.get(),
+                                      this);
     wireActions();
-    wireTokens();
-    wireRuntime();
     wireHistory();
+    m_summaryTimer.setSingleShot(true);
+    m_summaryTimer.setInterval(250);
+    connect(&m_summaryTimer, &QTimer::timeout, this, &MainWindow::showSummaries);
     showFolderState();
     // Roomy by default, but never larger than the screen it opens on; after
     // the first run, as the user left it.
     const QSize available = screen() ? screen()->availableGeometry().size() : QSize(1400, 900);
     resize(QSize(1400, 900).boundedTo(available * 0.92));
     restoreGeometry(m_settings->value(GeometryKey).toByteArray());
-    m_splitter->restoreState(m_settings->value(SplitterKey).toByteArray());
+    m_body->restoreState(m_settings->value(SidebarKey).toByteArray());
 }
 
 MainWindow::~MainWindow() = default;
 
-void MainWindow::wireRuntime()
+PersonaSession *MainWindow::session(int index) const
 {
-    connect(m_preview, &PreviewPanel::runtimeUpdated, this, [this] {
-        for (int k = 0; k < SlotCount; ++k)
-            m_panes->pane(k)->setRuntimeView(m_preview->runtimePaneView(k));
+    return index >= 0 && index < sessionCount() ? m_open.at(size_t(index)).session : nullptr;
+}
+
+PersonaEditor *MainWindow::editor(int index) const
+{
+    return index >= 0 && index < sessionCount() ? m_open.at(size_t(index)).editor : nullptr;
+}
+
+PersonaModel *MainWindow::model() const
+{
+    return currentSession()->model();
+}
+
+DocumentController *MainWindow::documents() const
+{
+    return currentSession()->documents();
+}
+
+ExportController *MainWindow::exporter() const
+{
+    return currentSession()->exporter();
+}
+
+FreezeController *MainWindow::freezer() const
+{
+    return currentSession()->freezer();
+}
+
+PaneStack *MainWindow::panes() const
+{
+    return currentEditor()->panes();
+}
+
+PreviewPanel *MainWindow::previewPanel() const
+{
+    return currentEditor()->previewPanel();
+}
+
+SoulTokenCounter *MainWindow::tokenCounter() const
+{
+    return currentSession()->tokens();
+}
+
+int MainWindow::addSession()
+{
+    auto *session = new PersonaSession(m_prompter.get(), m_settings.get(), this);
+    auto *editor = new PersonaEditor(session, m_settings.get(), m_editors);
+    m_editors->addWidget(editor);
+    m_open.push_back({session, editor});
+    if (!m_splitterState.isEmpty())
+        editor->splitter()->restoreState(m_splitterState);
+    PersonaModel *model = session->model();
+    PreviewPanel *preview = editor->previewPanel();
+
+    // Large texts were read, decoded and composed once, or replaced: what
+    // that freed goes back to the system once the window is quiet.
+    connect(model, &PersonaModel::opened, m_freedMemory, &FreedMemory::releaseSoon);
+    connect(model, &PersonaModel::bufferReplaced, m_freedMemory, &FreedMemory::releaseSoon);
+    connect(session->freezer(), &FreezeController::frozen, m_freedMemory, &FreedMemory::releaseSoon);
+    connect(session->freezer(), &FreezeController::failed, m_freedMemory, &FreedMemory::releaseSoon);
+    connect(session->exporter(),
+            &ExportController::exported,
+            m_freedMemory,
+            &FreedMemory::releaseSoon);
+    connect(session->exporter(),
+            &ExportController::failed,
+            m_freedMemory,
+            &FreedMemory::releaseSoon);
+
+    connect(model, &PersonaModel::opened, this, [this, session] {
+        if (session == currentSession())
+            showFolderState();
     });
-    // Each runtime's last settings, so switching back finds them, and the
-    // panes' hint about OpenClaw follows its settings under every runtime.
+    connect(model, &PersonaModel::closed, this, [this, session] {
+        if (session == currentSession())
+            showFolderState();
+    });
+    connect(model, &PersonaModel::recoveryFailed, this, [this](const QString &error) {
+        showMessage(error, 15000);
+    });
+    connect(model, &PersonaModel::watchingChanged, this, [this, session] {
+        if (session == currentSession())
+            showStatus();
+    });
+    connect(model, &PersonaModel::refreshed, this, [this, session] {
+        if (session == currentSession())
+            showStatus();
+    });
+    connect(model, &PersonaModel::directoryLostChanged, this, [this, session] {
+        if (session == currentSession())
+            showStatus();
+    });
+    connect(editor, &PersonaEditor::editStateChanged, this, [this, editor] {
+        setWindowModified(std::any_of(m_open.begin(), m_open.end(), [](const Open &o) {
+            return o.session->hasUnsaved();
+        }));
+        if (editor == currentEditor())
+            showEditState();
+    });
+    connect(editor, &PersonaEditor::message, this, &MainWindow::showMessage);
+    connect(session, &PersonaSession::statusMessage, this, [this, session](const QString &text) {
+        // Another agent's sentence says whose it is.
+        showMessage(session == currentSession() || sessionCount() == 1
+                        ? text
+                        : tr("%1: %2").arg(session->agent().id, text),
+                    5000);
+    });
+    connect(session->documents(), &DocumentController::recentChanged, this, [this, session] {
+        m_startView->setRecent(session->documents()->recentDirectories());
+        m_actions->setRecent(session->documents()->recentDirectories());
+    });
+    connect(session->freezer(), &FreezeController::recentChanged, this, [this, session] {
+        if (session == currentSession())
+            m_actions->setRecentSnapshots(session->freezer()->recent());
+    });
+
+    // The sidebar follows what changes an agent's row.
+    connect(session, &PersonaSession::summaryChanged, this, [this, session] {
+        scheduleSummary(session);
+    });
+    connect(model, &PersonaModel::slotStateChanged, this, [this, session] {
+        scheduleSummary(session);
+    });
+    connect(session->tokens(), &SoulTokenCounter::countsChanged, this, [this, session] {
+        scheduleSummary(session);
+    });
+
+    // The runtime: each runtime's last settings, so switching back finds
+    // them; a folder opens with the runtime chosen for it last time, an
+    // agent of a roster with its own OpenClaw budgets.
     for (const Runtime *runtime : RuntimeRegistry::instance().runtimes())
-        m_preview->setRuntimeSettings(runtime->id(), m_runtimeMemory.settingsOf(*runtime));
-    connect(m_preview,
+        preview->setRuntimeSettings(runtime->id(), m_runtimeMemory.settingsOf(*runtime));
+    connect(preview,
             &PreviewPanel::runtimeProfileChosen,
             this,
-            [this](const RuntimeProfile &chosen) {
-                m_runtimeMemory.remember(m_model->directory(), chosen);
+            [this, model](const RuntimeProfile &chosen) {
+                m_runtimeMemory.remember(model->directory(), chosen);
             });
-    // Freeze and Export take what the chosen runtime injects.
-    connect(m_preview, &PreviewPanel::runtimeProfileApplied, this, [this](const RuntimeProfile &p) {
-        m_export->setRuntimeProfile(p);
-        m_freeze->setRuntimeProfile(p);
-        m_history->setRuntimeProfile(p);
+    connect(editor,
+            &PersonaEditor::runtimeProfileApplied,
+            this,
+            [this, session](const RuntimeProfile &p) {
+                if (m_history && session == currentSession())
+                    m_history->setRuntimeProfile(p);
+            });
+    connect(model, &PersonaModel::opened, this, [this, session, preview](const QString &dir) {
+        RuntimeProfile profile = m_runtimeMemory.profileFor(dir);
+        const RuntimeProfile &own = session->agent().openClaw;
+        // An agent of OpenClaw's roster previews with its own budgets.
+        if (own.runtime == RuntimeRegistry::instance().find(u"openclaw")) {
+            preview->setRuntimeSettings(own.runtime->id(), own.settings);
+            if (profile.runtime == own.runtime)
+                profile = own;
+        }
+        if (profile != preview->runtimeProfile())
+            preview->setRuntimeProfile(profile);
     });
-    // A folder opens with the runtime chosen for it last time.
-    connect(m_model, &PersonaModel::opened, this, [this](const QString &dir) {
-        const RuntimeProfile profile = m_runtimeMemory.profileFor(dir);
-        if (profile != m_preview->runtimeProfile())
-            m_preview->setRuntimeProfile(profile);
-    });
-    m_preview->setRuntimeProfile(m_runtimeMemory.profileFor(QString()));
+    preview->setRuntimeProfile(m_runtimeMemory.profileFor(QString()));
+
+    connect(preview->invisiblesToggle(),
+            &QCheckBox::toggled,
+            m_actions->showInvisibles,
+            &QAction::setChecked);
+    connect(preview->unsavedToggle(),
+            &QCheckBox::toggled,
+            m_actions->showOnDisk,
+            [this](bool unsaved) { m_actions->showOnDisk->setChecked(!unsaved); });
+    preview->invisiblesToggle()->setChecked(m_actions->showInvisibles->isChecked());
+    preview->unsavedToggle()->setChecked(!m_actions->showOnDisk->isChecked());
+
+    // The History dock follows the session shown.
+    for (int k = 0; k < SlotCount; ++k) {
+        connect(editor->panes()->pane(k),
+                &SlotPane::checkpointDiffRequested,
+                this,
+                [this](int slot) { m_history->diffWithCheckpoint(slot); });
+    }
+    connect(preview->tokenBar()->budgetChooser(),
+            &QComboBox::currentTextChanged,
+            this,
+            [this, editor] {
+                if (m_history && editor == currentEditor())
+                    m_history->setBudget(editor->previewPanel()->tokenBar()->budget());
+            });
+    m_sidebar->setRowCount(sessionCount());
+    m_actions->setAgentCount(sessionCount());
+    return sessionCount() - 1;
+}
+
+void MainWindow::removeSession(int index)
+{
+    if (index < 0 || index >= sessionCount() || sessionCount() == 1)
+        return;
+    const Open gone = m_open.at(size_t(index));
+    m_open.erase(m_open.begin() + index);
+    m_summaryPending.remove(gone.session);
+    if (m_current >= sessionCount())
+        m_current = sessionCount() - 1;
+    else if (m_current > index)
+        --m_current;
+    m_editors->removeWidget(gone.editor);
+    m_sidebar->setRowCount(sessionCount());
+    m_actions->setAgentCount(sessionCount());
+    // The history and the comparison were of the current session.
+    const int shown = m_current;
+    m_current = -1;
+    setCurrentIndex(shown);
+    gone.editor->deleteLater();
+    gone.session->deleteLater();
+    for (const Open &o : m_open)
+        scheduleSummary(o.session);
+}
+
+void MainWindow::setCurrentIndex(int index)
+{
+    if (index < 0 || index >= sessionCount())
+        return;
+    const bool changed = index != m_current;
+    if (PersonaEditor *before = currentEditor(); changed && before)
+        m_splitterState = before->splitter()->saveState();
+    m_current = index;
+    PersonaEditor *shown = currentEditor();
+    PersonaSession *session = currentSession();
+    if (changed) {
+        m_editors->setCurrentWidget(shown);
+        if (!m_splitterState.isEmpty())
+            shown->splitter()->restoreState(m_splitterState);
+        if (m_history) {
+            m_history->setSession(session->model(), session->documents(), session->tokens());
+            m_history->setRuntimeProfile(shown->previewPanel()->runtimeProfile());
+            m_history->setBudget(shown->previewPanel()->tokenBar()->budget());
+        }
+        // A comparison was of the persona shown before.
+        if (m_compare) {
+            m_compare->close();
+            m_compare->deleteLater();
+            m_compare = nullptr;
+        }
+    }
+    m_sidebar->setCurrent(index);
+    showFolderState();
+}
+
+void MainWindow::setPrompter(std::unique_ptr<Prompter> prompter)
+{
+    m_prompter = std::move(prompter);
+    for (const Open &o : m_open)
+        o.session->setPrompter(m_prompter.get());
+    m_history->setPrompter(m_prompter.get());
 }
 
 bool MainWindow::chooseRuntime(const QString &id)
@@ -139,19 +381,338 @@ bool MainWindow::chooseRuntime(const QString &id)
     const Runtime *runtime = RuntimeRegistry::instance().find(id);
     if (!runtime)
         return false;
-    const RuntimeProfile profile = RuntimeProfile::of(runtime, m_preview->settingsFor(id));
-    m_preview->setRuntimeProfile(profile);
-    m_runtimeMemory.remember(m_model->directory(), profile);
+    PreviewPanel *preview = previewPanel();
+    const RuntimeProfile profile = RuntimeProfile::of(runtime, preview->settingsFor(id));
+    preview->setRuntimeProfile(profile);
+    m_runtimeMemory.remember(model()->directory(), profile);
     return true;
 }
 
-void MainWindow::setPrompter(std::unique_ptr<Prompter> prompter)
+void MainWindow::start(const QString &dir)
 {
-    m_prompter = std::move(prompter);
-    m_documents->setPrompter(m_prompter.get());
-    m_export->setPrompter(m_prompter.get());
-    m_freeze->setPrompter(m_prompter.get());
-    m_history->setPrompter(m_prompter.get());
+    if (!dir.isEmpty()) {
+        openFolder(dir);
+        return;
+    }
+    const QString last = documents()->lastDirectory();
+    if (!last.isEmpty() && QFileInfo(last).isDir())
+        openFolder(last);
+}
+
+void MainWindow::openFolder(const QString &dir)
+{
+    if (dir.isEmpty())
+        return;
+    if (sessionCount() == 1 && !m_roster) {
+        documents()->open(dir);
+        return;
+    }
+    // A roster is open: the folder joins it, or is shown when it is there.
+    const QString absolute = QFileInfo(dir).absoluteFilePath();
+    for (int i = 0; i < sessionCount(); ++i) {
+        if (session(i)->model()->isOpen() && session(i)->model()->directory() == absolute) {
+            setCurrentIndex(i);
+            return;
+        }
+    }
+    const int added = addSession();
+    PersonaSession::Agent agent;
+    agent.id = QFileInfo(absolute).fileName();
+    agent.folder = absolute;
+    session(added)->setAgent(agent);
+    if (session(added)->documents()->open(absolute))
+        setCurrentIndex(added);
+    else
+        removeSession(added);
+}
+
+void MainWindow::openWithDialog()
+{
+    const QString start = model()->isOpen() ? model()->directory() : documents()->lastDirectory();
+    openFolder(m_prompter->askOpenDirectory(start.isEmpty() ? QDir::homePath() : start));
+}
+
+void MainWindow::newPersona()
+{
+    if (sessionCount() == 1 && !m_roster) {
+        documents()->newPersona();
+        return;
+    }
+    const int added = addSession();
+    if (session(added)->documents()->newPersona()) {
+        PersonaSession::Agent agent;
+        agent.id = session(added)->displayName();
+        agent.folder = session(added)->directory();
+        session(added)->setAgent(agent);
+        setCurrentIndex(added);
+    } else {
+        removeSession(added);
+    }
+}
+
+void MainWindow::closeCurrent()
+{
+    if (!documents()->close())
+        return;
+    if (sessionCount() > 1) {
+        removeSession(m_current);
+        return;
+    }
+    // The last of a roster closed: the window is empty again.
+    m_roster = false;
+    m_sidebar->setSource(QString());
+    showFolderState();
+}
+
+bool MainWindow::closeAll()
+{
+    QStringList names;
+    for (const Open &o : m_open) {
+        if (!o.session->hasUnsaved())
+            continue;
+        for (int k : o.session->model()->unsavedSlots()) {
+            names.append(sessionCount() == 1
+                             ? slotName(k)
+                             : tr("%1: %2").arg(o.session->agent().id, slotName(k)));
+        }
+    }
+    if (!names.isEmpty()) {
+        switch (m_prompter->askUnsaved(names)) {
+        case Prompter::UnsavedAnswer::Cancel:
+            return false;
+        case Prompter::UnsavedAnswer::SaveAll:
+            for (const Open &o : m_open) {
+                if (o.session->hasUnsaved() && !o.session->documents()->saveAll())
+                    return false;
+            }
+            break;
+        case Prompter::UnsavedAnswer::Discard:
+            break;
+        }
+    }
+    for (const Open &o : m_open) {
+        if (o.session->model()->isOpen())
+            o.session->model()->close();
+    }
+    return true;
+}
+
+bool MainWindow::openOpenClawAgents(const QString &configFile)
+{
+    const Result<OpenClawRoster> roster = readOpenClawRoster(OpenClawPaths::system(), configFile);
+    if (!roster) {
+        m_prompter->showError(tr("Cannot read OpenClaw's agents"), roster.error());
+        return false;
+    }
+    QList<PersonaSession::Agent> agents;
+    for (const OpenClawAgent &a : roster.value().agents) {
+        PersonaSession::Agent agent;
+        agent.id = a.id;
+        agent.folder = a.workspace;
+        agent.isDefault = a.isDefault;
+        agent.openClaw = a.profile();
+        agent.budgetNote = tr("bootstrapMaxChars %1 from %2\nbootstrapTotalMaxChars %3 from %4")
+                               .arg(QLocale().toString(a.settings.maxChars()),
+                                    budgetSourceText(a.maxCharsSource, a.id),
+                                    QLocale().toString(a.settings.totalMaxChars()),
+                                    budgetSourceText(a.totalMaxCharsSource, a.id));
+        agents.append(agent);
+    }
+    const QString source = roster.value().configExists
+                               ? tr("OpenClaw's agents, from %1")
+                                     .arg(QDir::toNativeSeparators(roster.value().configPath))
+                               : tr("OpenClaw's agents: no config at %1, so the one agent "
+                                    "\"main\"")
+                                     .arg(QDir::toNativeSeparators(roster.value().configPath));
+    if (!closeAll())
+        return false;
+    openRoster(agents, source);
+    return true;
+}
+
+bool MainWindow::openPersonaFolder(const QString &parent)
+{
+    const Result<QList<PersonaFolder>> folders = listPersonaFolders(parent);
+    if (!folders) {
+        m_prompter->showError(tr("Cannot open the folder of personas"), folders.error());
+        return false;
+    }
+    if (folders.value().isEmpty()) {
+        m_prompter->showError(tr("No personas in this folder"),
+                              tr("No subfolder of %1 holds a slot file (AGENTS.md, SOUL.md, "
+                                 "IDENTITY.md, USER.md, TOOLS.md, HEARTBEAT.md or MEMORY.md). "
+                                 "Choose the folder that holds the persona folders, or open a "
+                                 "persona with Open Folder.")
+                                  .arg(QDir::toNativeSeparators(parent)));
+        return false;
+    }
+    QList<PersonaSession::Agent> agents;
+    for (const PersonaFolder &folder : folders.value()) {
+        PersonaSession::Agent agent;
+        agent.id = folder.name;
+        agent.folder = folder.path;
+        agents.append(agent);
+    }
+    if (!closeAll())
+        return false;
+    openRoster(agents, tr("Personas in %1").arg(QDir::toNativeSeparators(parent)));
+    return true;
+}
+
+void MainWindow::openRoster(const QList<PersonaSession::Agent> &agents, const QString &source)
+{
+    // Every session closed: the first one stays and takes the first agent.
+    while (sessionCount() > 1)
+        removeSession(sessionCount() - 1);
+    m_sidebar->setSource(source);
+    m_roster = true;
+    QStringList failed;
+    for (qsizetype i = 0; i < agents.size(); ++i) {
+        const int index = i == 0 ? 0 : addSession();
+        PersonaSession *s = session(index);
+        s->setAgent(agents.at(i));
+        if (!QFileInfo(agents.at(i).folder).isDir())
+            continue;
+        if (Status opened = s->model()->open(agents.at(i).folder); !opened)
+            failed.append(tr("%1: %2").arg(agents.at(i).id, opened.error()));
+    }
+    // The default agent first on screen, else the first.
+    int shown = 0;
+    for (qsizetype i = 0; i < agents.size(); ++i) {
+        if (agents.at(i).isDefault)
+            shown = int(i);
+    }
+    m_current = -1;
+    setCurrentIndex(shown);
+    for (const Open &o : m_open)
+        scheduleSummary(o.session);
+    if (!failed.isEmpty())
+        m_prompter->showError(tr("Some agents could not be opened"), failed.join(QLatin1Char('\n')));
+    else
+        showMessage(tr("Opened %n personas", nullptr, int(agents.size())), 5000);
+}
+
+void MainWindow::scheduleSummary(PersonaSession *session)
+{
+    m_summaryPending.insert(session);
+    if (!m_summaryTimer.isActive())
+        m_summaryTimer.start();
+}
+
+void MainWindow::showSummaries()
+{
+    const QLocale locale;
+    for (int i = 0; i < sessionCount(); ++i) {
+        PersonaSession *s = session(i);
+        if (!m_summaryPending.contains(s))
+            continue;
+        const PersonaSession::Agent &agent = s->agent();
+        AgentsSidebar::Row row;
+        row.available = s->model()->isOpen();
+        const QString id = agent.id.isEmpty() ? s->displayName() : agent.id;
+        if (!row.available) {
+            row.title = id;
+            row.detail = tr("no workspace folder");
+            row.toolTip = tr("%1 does not exist. OpenClaw creates it when the agent first runs.")
+                              .arg(QDir::toNativeSeparators(agent.folder));
+            m_sidebar->setRow(i, row);
+            continue;
+        }
+        const PersonaSession::Summary summary = s->summary();
+        row.title = summary.identityName.isEmpty() ? id
+                                                   : tr("%1 — %2").arg(id, summary.identityName);
+        if (agent.isDefault)
+            row.title += tr(" (default)");
+        if (summary.unsaved)
+            row.title += QStringLiteral(" ●");
+        QStringList detail;
+        detail.append(summary.tokens < 0 ? tr("… tokens")
+                                         : tr("%1 tokens").arg(locale.toString(summary.tokens)));
+        if (summary.budget > 0)
+            detail.append(
+                tr("OpenClaw %1/%2")
+                    .arg(locale.toString(summary.injected), locale.toString(summary.budget)));
+        if (summary.lints > 0)
+            detail.append(tr("%n lint(s)", nullptr, summary.lints));
+        row.detail = detail.join(QStringLiteral(" · "));
+        row.toolTip = QDir::toNativeSeparators(s->directory());
+        if (!agent.budgetNote.isEmpty())
+            row.toolTip += QLatin1Char('\n') + agent.budgetNote;
+        m_sidebar->setRow(i, row);
+    }
+    m_summaryPending.clear();
+}
+
+void MainWindow::compareWithAgent(int other)
+{
+    PersonaSession *theirs = session(other);
+    if (!theirs || other == m_current || !theirs->model()->isOpen() || !model()->isOpen())
+        return;
+    // The other agent's soul as the preview's switch says, frozen into a
+    // snapshot the compare dialog reads like any other.
+    const SoulView view = previewPanel()->preview()->view();
+    const PersonaModel *from = theirs->model();
+    std::array<SlotRead, SlotCount> reads;
+    for (int k = 0; k < SlotCount; ++k) {
+        const SlotState &s = from->slot(k);
+        SlotRead &read = reads.at(size_t(k));
+        read.slot = k;
+        read.path = QDir(from->directory()).filePath(slotName(k));
+        const bool unsaved = view == SoulView::Unsaved && s.bufferPresent;
+        if (!unsaved && !s.diskPresent()) {
+            read.presence = s.presence;
+            continue;
+        }
+        read.presence = SlotPresence::Present;
+        read.bytes = unsaved ? s.bufferBytes : s.diskBytes;
+        read.size = read.bytes.size();
+        read.complete = unsaved || s.diskComplete;
+        read.sha256 = QCryptographicHash::hash(read.bytes, QCryptographicHash::Sha256).toHex();
+    }
+    Snapshot snapshot;
+    snapshot.inspection = inspectReads(from->directory(), reads, {}, false, from->rule());
+    snapshot.createdAt = QDateTime::currentDateTimeUtc();
+    if (const std::shared_ptr<const Tokenizer> tokenizer = tokenCounter()->tokenizer())
+        snapshot.tokens = countSoulTokens(snapshot.inspection.composition, *tokenizer);
+    if (!m_agentSnapshots || !m_agentSnapshots->isValid())
+        m_agentSnapshots = std::make_unique<QTemporaryDir>();
+    const QString soulPath = m_agentSnapshots->filePath(
+        QStringLiteral("%1.soul.md")
+            .arg(theirs->agent().id.isEmpty() ? theirs->displayName() : theirs->agent().id));
+    if (const Status written = writeSnapshot(snapshot, soulPath, true); !written) {
+        m_prompter->showError(tr("Could not compare"), written.error());
+        return;
+    }
+    compareWith(soulPath);
+}
+
+void MainWindow::copySlotToAgents(int slot, const QList<int> &targets)
+{
+    if (slot < 0 || slot >= SlotCount || !model()->isOpen())
+        return;
+    const SlotState &source = model()->slot(slot);
+    if (!source.bufferPresent) {
+        showMessage(tr("%1 has no text here to copy.").arg(slotName(slot)), 8000);
+        return;
+    }
+    QStringList copied;
+    QStringList refused;
+    for (int target : targets) {
+        PersonaSession *s = session(target);
+        if (!s || target == m_current || !s->model()->isOpen())
+            continue;
+        if (const Status replaced = s->model()->replaceBuffer(slot, source.bufferBytes); !replaced)
+            refused.append(tr("%1: %2").arg(s->agent().id, replaced.error()));
+        else
+            copied.append(s->agent().id);
+    }
+    if (!refused.isEmpty())
+        m_prompter->showError(tr("Copy %1").arg(slotName(slot)), refused.join(QLatin1Char('\n')));
+    if (!copied.isEmpty())
+        showMessage(tr("Copied %1 to %2, unsaved: save each agent to write it (Ctrl+Z undoes it "
+                       "there).")
+                        .arg(slotName(slot), copied.join(QStringLiteral(", "))),
+                    8000);
 }
 
 void MainWindow::wireHistory()
@@ -160,50 +721,42 @@ void MainWindow::wireHistory()
                       m_actions->showHistory,
                       m_actions->checkpoint,
                       m_actions->checkpointOnSave);
-    m_history->setBudget(m_preview->tokenBar()->budget());
-    connect(m_preview->tokenBar()->budgetChooser(),
-            &QComboBox::currentTextChanged,
-            m_history,
-            [this] { m_history->setBudget(m_preview->tokenBar()->budget()); });
+    m_history->setBudget(previewPanel()->tokenBar()->budget());
+    m_history->setRuntimeProfile(previewPanel()->runtimeProfile());
     connect(m_history, &HistoryController::statusMessage, this, [this](const QString &text) {
         showMessage(text, 8000);
     });
     connect(m_history, &HistoryController::compareRequested, this, &MainWindow::compareWith);
     connect(m_history,
             &HistoryController::checkpointNoteChanged,
-            m_panes,
-            [this](int slot, const QString &note) { m_panes->pane(slot)->setCheckpointNote(note); });
-    for (int k = 0; k < SlotCount; ++k) {
-        connect(m_panes->pane(k),
-                &SlotPane::checkpointDiffRequested,
-                m_history,
-                &HistoryController::diffWithCheckpoint);
-    }
+            this,
+            [this](int slot, const QString &note) { panes()->pane(slot)->setCheckpointNote(note); });
 }
 
 void MainWindow::compareWith(const QString &soulPath)
 {
     if (!m_compare) {
-        m_compare = new CompareDialog(m_model, this);
+        PreviewPanel *preview = previewPanel();
+        m_compare = new CompareDialog(model(), this);
         // Opening a snapshot reads it once and frees what the model holds too.
         connect(m_compare->controller(),
                 &CompareController::updated,
                 m_freedMemory,
                 &FreedMemory::releaseSoon);
-        m_compare->controller()->setView(
-            m_preview->unsavedToggle()->isChecked() ? SoulView::Unsaved : SoulView::OnDisk);
-        connect(m_preview->unsavedToggle(), &QCheckBox::toggled, m_compare, [this](bool unsaved) {
+        m_compare->controller()->setView(preview->unsavedToggle()->isChecked() ? SoulView::Unsaved
+                                                                               : SoulView::OnDisk);
+        connect(preview->unsavedToggle(), &QCheckBox::toggled, m_compare, [this](bool unsaved) {
             m_compare->controller()->setView(unsaved ? SoulView::Unsaved : SoulView::OnDisk);
         });
         // The diff marks invisibles when the preview does, and the other way.
-        m_compare->invisiblesToggle()->setChecked(m_preview->invisiblesToggle()->isChecked());
-        connect(m_preview->invisiblesToggle(),
+        m_compare->invisiblesToggle()->setChecked(preview->invisiblesToggle()->isChecked());
+        connect(preview->invisiblesToggle(),
                 &QCheckBox::toggled,
                 m_compare->invisiblesToggle(),
                 &QCheckBox::setChecked);
         connect(m_compare->invisiblesToggle(),
                 &QCheckBox::toggled,
-                m_preview->invisiblesToggle(),
+                preview->invisiblesToggle(),
                 &QCheckBox::setChecked);
         connect(m_compare, &CompareDialog::jumpRequested, this, &MainWindow::goToLine);
     }
@@ -214,29 +767,8 @@ void MainWindow::compareWith(const QString &soulPath)
 
 void MainWindow::goToLine(int slot, qint64 line, qint64 column)
 {
-    if (!m_model->isOpen() || slot < 0 || slot >= SlotCount)
-        return;
     activateWindow();
-    // Focusing the editor loads a large pane's text first.
-    m_panes->showPane(slot);
-    QPlainTextEdit *editor = m_panes->pane(slot)->editor();
-    const QTextCursor cursor = m_panes->pane(slot)->cursorAt(line, column);
-    if (cursor.isNull())
-        return;
-    editor->setTextCursor(cursor);
-    editor->centerCursor();
-    editor->setFocus(Qt::OtherFocusReason);
-}
-
-void MainWindow::start(const QString &dir)
-{
-    if (!dir.isEmpty()) {
-        m_documents->open(dir);
-        return;
-    }
-    const QString last = m_documents->lastDirectory();
-    if (!last.isEmpty() && QFileInfo(last).isDir())
-        m_documents->open(last);
+    currentEditor()->goToLine(slot, line, column);
 }
 
 void MainWindow::buildUi()
@@ -246,39 +778,28 @@ void MainWindow::buildUi()
     m_stack = new QStackedWidget(this);
     m_startView = new StartView(m_stack);
     m_startView->setExampleAvailable(!DocumentController::exampleDirectory().isEmpty());
-    m_startView->setRecent(m_documents->recentDirectories());
-    m_actions->setRecent(m_documents->recentDirectories());
 
-    m_editorView = new QWidget(m_stack);
-    m_lostBar = new DirectoryLostBar(m_editorView);
-
-    auto *splitter = new QSplitter(Qt::Horizontal, m_editorView);
-    m_splitter = splitter;
-    auto *left = new QWidget(splitter);
-    m_panes = new PaneStack(m_model, left);
-    m_findBar = new FindBar(left);
-    auto *leftLayout = new QVBoxLayout(left);
-    leftLayout->setContentsMargins(0, 0, 0, 0);
-    leftLayout->addWidget(m_panes, 1);
-    leftLayout->addWidget(m_findBar);
-    m_preview = new PreviewPanel(m_model, splitter);
-    splitter->addWidget(left);
-    splitter->addWidget(m_preview);
-    // Half the width each: the preview's monospace lines wrap raggedly when
-    // it is narrow. Equal sizes are scaled to the splitter's width once it
-    // has one; they must be above both sides' minimum widths to stay equal.
-    splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 1);
-    splitter->setSizes({10000, 10000});
-    splitter->setChildrenCollapsible(false);
-
-    auto *editorLayout = new QVBoxLayout(m_editorView);
-    editorLayout->setContentsMargins(0, 0, 0, 0);
-    editorLayout->addWidget(m_lostBar);
-    editorLayout->addWidget(splitter, 1);
+    m_body = new QSplitter(Qt::Horizontal, m_stack);
+    m_sidebar = new AgentsSidebar(m_body);
+    m_editors = new QStackedWidget(m_body);
+    m_missing = new QLabel(m_editors);
+    m_missing->setObjectName(QStringLiteral("missingWorkspace"));
+    m_missing->setWordWrap(true);
+    m_missing->setAlignment(Qt::AlignCenter);
+    m_missing->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_missing->setMargin(24);
+    m_editors->addWidget(m_missing);
+    m_body->addWidget(m_sidebar);
+    m_body->addWidget(m_editors);
+    m_body->setStretchFactor(0, 0);
+    m_body->setStretchFactor(1, 1);
+    m_body->setSizes({240, 10000});
+    m_body->setChildrenCollapsible(false);
+    m_sidebar->hide();
+    connect(m_sidebar, &AgentsSidebar::currentChanged, this, &MainWindow::setCurrentIndex);
 
     m_stack->addWidget(m_startView);
-    m_stack->addWidget(m_editorView);
+    m_stack->addWidget(m_body);
     setCentralWidget(m_stack);
 
     m_statusDir = new QLabel(this);
@@ -302,290 +823,164 @@ void MainWindow::buildUi()
     statusBar()->addPermanentWidget(m_statusRefresh);
 }
 
-void MainWindow::wireModel()
-{
-    // Large texts were read, decoded and composed once, or replaced: what
-    // that freed goes back to the system once the window is quiet.
-    connect(m_model, &PersonaModel::opened, m_freedMemory, &FreedMemory::releaseSoon);
-    connect(m_model, &PersonaModel::bufferReplaced, m_freedMemory, &FreedMemory::releaseSoon);
-    connect(m_freeze, &FreezeController::frozen, m_freedMemory, &FreedMemory::releaseSoon);
-    connect(m_freeze, &FreezeController::failed, m_freedMemory, &FreedMemory::releaseSoon);
-    connect(m_export, &ExportController::exported, m_freedMemory, &FreedMemory::releaseSoon);
-    connect(m_export, &ExportController::failed, m_freedMemory, &FreedMemory::releaseSoon);
-    connect(m_model, &PersonaModel::opened, this, [this] {
-        // Shown first, so the panes and the preview have their widths before
-        // they take the text: a text view whose width changes afterwards
-        // gives each of its lines a layout (hundreds of MiB on a large soul).
-        showFolderState();
-        for (int k = 0; k < SlotCount; ++k) {
-            m_panes->pane(k)->reload();
-            m_panes->pane(k)->refreshState();
-        }
-        m_preview->rebuild();
-        // Another window has this folder: its unsaved text is its own, and
-        // this one's is not kept for recovery.
-        if (!m_model->recoveryUnavailable().isEmpty())
-            QTimer::singleShot(0, this, [this] {
-                if (m_model->isOpen() && !m_model->recoveryUnavailable().isEmpty())
-                    showMessage(m_model->recoveryUnavailable(), 30000);
-            });
-        // Recovered text waits for an answer: show the first offer and put
-        // the keyboard on it.
-        for (int k = 0; k < SlotCount; ++k) {
-            if (m_model->hasRecovery(k)) {
-                m_panes->showPane(k);
-                m_panes->pane(k)->recoveryBar()->restoreButton()->setFocus(Qt::OtherFocusReason);
-                break;
-            }
-        }
-    });
-    connect(m_model, &PersonaModel::closed, this, [this] {
-        for (int k = 0; k < SlotCount; ++k) {
-            m_panes->pane(k)->reload();
-            m_panes->pane(k)->refreshState();
-        }
-        m_preview->rebuild();
-        m_currentSlot = -1;
-        showFolderState();
-    });
-    connect(m_model, &PersonaModel::bufferReplaced, this, [this](int slot) {
-        m_panes->pane(slot)->follow();
-    });
-    connect(m_model, &PersonaModel::slotStateChanged, this, [this](int slot) {
-        m_panes->pane(slot)->refreshState();
-        setWindowModified(m_model->hasUnsaved());
-        showEditState(); // unsaved, or read-only, or editable again
-    });
-    connect(m_model, &PersonaModel::recoveryChanged, this, [this](int slot) {
-        m_panes->pane(slot)->refreshState();
-        showEditState();
-    });
-    connect(m_model, &PersonaModel::recoveryFailed, this, [this](const QString &error) {
-        showMessage(error, 15000);
-    });
-    connect(m_model, &PersonaModel::directoryLostChanged, this, [this](bool lost) {
-        if (lost)
-            m_lostBar->showFor(m_model->directory());
-        else
-            m_lostBar->hide();
-        // Every header says whether its file's folder is there.
-        for (int k = 0; k < SlotCount; ++k)
-            m_panes->pane(k)->refreshState();
-        showStatus();
-    });
-    connect(m_lostBar,
-            &DirectoryLostBar::saveElsewhereRequested,
-            m_documents,
-            &DocumentController::saveAllElsewhere);
-    connect(m_lostBar, &DirectoryLostBar::closeRequested, m_documents, &DocumentController::close);
-    connect(m_model, &PersonaModel::watchingChanged, this, [this] { showStatus(); });
-    connect(m_model, &PersonaModel::refreshed, this, [this] { showStatus(); });
-    connect(m_documents, &DocumentController::recentChanged, this, [this] {
-        m_startView->setRecent(m_documents->recentDirectories());
-        m_actions->setRecent(m_documents->recentDirectories());
-    });
-    connect(m_documents, &DocumentController::statusMessage, this, [this](const QString &text) {
-        showMessage(text, 5000);
-    });
-    connect(m_export, &ExportController::statusMessage, this, [this](const QString &text) {
-        showMessage(text, 5000);
-    });
-    connect(m_freeze, &FreezeController::statusMessage, this, [this](const QString &text) {
-        showMessage(text, 5000);
-    });
-    connect(m_freeze, &FreezeController::recentChanged, this, [this] {
-        m_actions->setRecentSnapshots(m_freeze->recent());
-    });
-}
-
-void MainWindow::wirePanes()
-{
-    for (int k = 0; k < SlotCount; ++k) {
-        SlotPane *pane = m_panes->pane(k);
-        connect(pane, &SlotPane::textEdited, m_model, [this, pane](int slot) {
-            m_model->setBufferText(slot, pane->text());
-        });
-        connect(pane, &SlotPane::createRequested, m_documents, &DocumentController::create);
-        connect(pane, &SlotPane::saveRequested, m_documents, &DocumentController::save);
-        connect(pane, &SlotPane::revertRequested, m_documents, &DocumentController::revert);
-        connect(pane, &SlotPane::editAnywayRequested, m_model, &PersonaModel::editAnyway);
-        connect(pane, &SlotPane::reloadRequested, m_documents, &DocumentController::revert);
-        connect(pane, &SlotPane::keepMineRequested, m_model, &PersonaModel::keepMine);
-        connect(pane, &SlotPane::compareRequested, m_documents, &DocumentController::compare);
-        connect(pane, &SlotPane::discardRequested, m_documents, &DocumentController::revert);
-        connect(pane,
-                &SlotPane::renameCaseVariantRequested,
-                m_documents,
-                &DocumentController::renameCaseVariant);
-        connect(pane, &SlotPane::restoreRecoveryRequested, m_model, &PersonaModel::restoreRecovery);
-        connect(pane,
-                &SlotPane::compareRecoveryRequested,
-                m_documents,
-                &DocumentController::compareRecovery);
-        connect(pane, &SlotPane::discardRecoveryRequested, m_model, &PersonaModel::discardRecovery);
-        connect(pane, &SlotPane::focused, this, [this, pane](int slot) {
-            m_currentSlot = slot;
-            m_findBar->setTarget(pane->editor());
-            showEditState();
-        });
-        QPlainTextEdit *editor = pane->editor();
-        for (auto available : {&QPlainTextEdit::undoAvailable, &QPlainTextEdit::redoAvailable}) {
-            connect(editor, available, this, [this, k] {
-                if (k == m_currentSlot)
-                    showEditState();
-            });
-        }
-    }
-    connect(m_preview->preview(), &SoulPreview::paneRequested, m_panes, &PaneStack::showPane);
-}
-
 void MainWindow::wireActions()
 {
-    connect(m_actions->open, &QAction::triggered, m_documents, &DocumentController::openWithDialog);
-    connect(m_actions->newPersona,
-            &QAction::triggered,
-            m_documents,
-            &DocumentController::newPersona);
-    connect(m_actions->openExample, &QAction::triggered, m_documents, [this] {
-        m_documents->open(DocumentController::exampleDirectory());
+    m_startView->setRecent(documents()->recentDirectories());
+    m_actions->setRecent(documents()->recentDirectories());
+    connect(m_actions->open, &QAction::triggered, this, &MainWindow::openWithDialog);
+    connect(m_actions->newPersona, &QAction::triggered, this, &MainWindow::newPersona);
+    connect(m_actions->openExample, &QAction::triggered, this, [this] {
+        openFolder(DocumentController::exampleDirectory());
     });
-    connect(m_actions->closeFolder, &QAction::triggered, m_documents, &DocumentController::close);
+    connect(m_actions->openAgents, &QAction::triggered, this, [this] { openOpenClawAgents(); });
+    connect(m_actions->openPersonaFolder, &QAction::triggered, this, [this] {
+        const QString start = model()->isOpen() ? QFileInfo(model()->directory()).absolutePath()
+                                                : QDir::homePath();
+        const QString parent = m_prompter->askOpenDirectory(start);
+        if (!parent.isEmpty())
+            openPersonaFolder(parent);
+    });
+    connect(m_actions->closeFolder, &QAction::triggered, this, &MainWindow::closeCurrent);
     // Enabled while the pane last focused has unsaved edits, or is
     // read-only, so that Ctrl+S there says why nothing is saved.
     connect(m_actions->save, &QAction::triggered, this, [this] {
-        if (m_currentSlot < 0)
+        const int slot = currentEditor()->currentSlot();
+        if (slot < 0)
             return;
-        if (!m_model->slot(m_currentSlot).dirty) {
-            m_documents->explainNothingToSave(m_currentSlot);
+        if (!model()->slot(slot).dirty) {
+            documents()->explainNothingToSave(slot);
             return;
         }
-        m_documents->save(m_currentSlot);
+        documents()->save(slot);
     });
-    connect(m_actions->saveAll, &QAction::triggered, m_documents, &DocumentController::saveAll);
+    connect(m_actions->saveAll, &QAction::triggered, this, [this] { documents()->saveAll(); });
     connect(m_actions->revert, &QAction::triggered, this, [this] {
-        if (m_currentSlot >= 0)
-            m_documents->revert(m_currentSlot);
+        if (currentEditor()->currentSlot() >= 0)
+            documents()->revert(currentEditor()->currentSlot());
     });
-    connect(m_actions->exportSnapshot,
-            &QAction::triggered,
-            m_export,
-            &ExportController::exportSnapshot);
-    connect(m_actions->freeze, &QAction::triggered, m_freeze, &FreezeController::freeze);
-    connect(m_actions->changeSnapshotsFolder,
-            &QAction::triggered,
-            m_freeze,
-            &FreezeController::changeSnapshotsFolder);
+    connect(m_actions->exportSnapshot, &QAction::triggered, this, [this] {
+        exporter()->exportSnapshot();
+    });
+    connect(m_actions->freeze, &QAction::triggered, this, [this] { freezer()->freeze(); });
+    connect(m_actions->changeSnapshotsFolder, &QAction::triggered, this, [this] {
+        freezer()->changeSnapshotsFolder();
+    });
     connect(m_actions, &WindowActions::snapshotRequested, this, &MainWindow::compareWith);
     connect(m_actions->compareWithSnapshot, &QAction::triggered, this, [this] {
-        QString start = m_freeze->snapshotsFolder();
+        QString start = freezer()->snapshotsFolder();
         if (start.isEmpty())
-            start = QFileInfo(m_model->directory()).dir().absolutePath();
+            start = QFileInfo(model()->directory()).dir().absolutePath();
         const QString soulPath = m_prompter->askSnapshotFile(start);
         if (!soulPath.isEmpty())
             compareWith(soulPath);
     });
-    connect(m_actions->copySoul, &QAction::triggered, m_export, [this] {
+    connect(m_actions->copySoul, &QAction::triggered, this, [this] {
         // What the preview shows: the soul, or what the chosen runtime injects.
-        if (m_preview->runtimeProfile().sectioned())
-            m_export->copySoul(m_preview->preview()->view());
-        else
-            m_export->copyText(m_preview->runtimeBytes(), m_preview->runtimeProfile().displayName());
+        const QByteArray bytes = currentEditor()->shownBytes();
+        copyToClipboard(bytes);
+        const RuntimeProfile profile = previewPanel()->runtimeProfile();
+        showMessage(profile.sectioned()
+                        ? tr("Copied the soul (%1 bytes) to the clipboard").arg(bytes.size())
+                        : tr("Copied what %1 injects (%2 bytes) to the clipboard")
+                              .arg(profile.displayName())
+                              .arg(bytes.size()),
+                    5000);
     });
     connect(m_actions->quit, &QAction::triggered, this, &QWidget::close);
     connect(m_actions->undo, &QAction::triggered, this, [this] {
-        if (m_currentSlot >= 0)
-            m_panes->pane(m_currentSlot)->editor()->undo();
+        if (const int slot = currentEditor()->currentSlot(); slot >= 0)
+            panes()->pane(slot)->editor()->undo();
     });
     connect(m_actions->redo, &QAction::triggered, this, [this] {
-        if (m_currentSlot >= 0)
-            m_panes->pane(m_currentSlot)->editor()->redo();
+        if (const int slot = currentEditor()->currentSlot(); slot >= 0)
+            panes()->pane(slot)->editor()->redo();
     });
-    connect(m_actions, &WindowActions::recentRequested, m_documents, [this](const QString &dir) {
-        m_documents->open(dir);
+    connect(m_actions, &WindowActions::recentRequested, this, &MainWindow::openFolder);
+    connect(m_actions->clearRecent, &QAction::triggered, this, [this] {
+        documents()->clearRecent();
     });
-    connect(m_actions->clearRecent,
-            &QAction::triggered,
-            m_documents,
-            &DocumentController::clearRecent);
-    connect(m_actions->find, &QAction::triggered, this, [this] {
-        if (!m_findBar->target())
-            m_findBar->setTarget(m_panes->pane(0)->editor());
-        m_findBar->activate();
+    connect(m_actions->find, &QAction::triggered, this, [this] { currentEditor()->find(); });
+    connect(m_actions->showInvisibles, &QAction::toggled, this, [this](bool show) {
+        for (const Open &o : m_open)
+            o.editor->previewPanel()->invisiblesToggle()->setChecked(show);
     });
-    connect(m_actions->showInvisibles,
-            &QAction::toggled,
-            m_preview->invisiblesToggle(),
-            &QCheckBox::setChecked);
-    connect(m_preview->invisiblesToggle(),
-            &QCheckBox::toggled,
-            m_actions->showInvisibles,
-            &QAction::setChecked);
-    connect(m_preview->invisiblesToggle(), &QCheckBox::toggled, m_panes, [this](bool show) {
-        for (int k = 0; k < SlotCount; ++k)
-            m_panes->pane(k)->setShowInvisibles(show);
+    connect(m_actions->showOnDisk, &QAction::toggled, this, [this](bool onDisk) {
+        for (const Open &o : m_open)
+            o.editor->previewPanel()->unsavedToggle()->setChecked(!onDisk);
     });
-    connect(m_actions->showOnDisk,
-            &QAction::toggled,
-            m_preview->unsavedToggle(),
-            [this](bool onDisk) { m_preview->unsavedToggle()->setChecked(!onDisk); });
-    connect(m_preview->unsavedToggle(),
-            &QCheckBox::toggled,
-            m_actions->showOnDisk,
-            [this](bool unsaved) { m_actions->showOnDisk->setChecked(!unsaved); });
-    connect(m_actions->focusPreview, &QAction::triggered, m_preview->preview(), [this] {
-        m_preview->preview()->setFocus(Qt::ShortcutFocusReason);
+    connect(m_actions->focusPreview, &QAction::triggered, this, [this] {
+        previewPanel()->preview()->setFocus(Qt::ShortcutFocusReason);
     });
     for (int k = 0; k < SlotCount; ++k) {
-        connect(m_actions->jumpToSlot[size_t(k)], &QAction::triggered, m_panes, [this, k] {
-            m_panes->showPane(k);
+        connect(m_actions->jumpToSlot[size_t(k)], &QAction::triggered, this, [this, k] {
+            panes()->showPane(k);
         });
     }
-    connect(m_startView,
-            &StartView::openRequested,
-            m_documents,
-            &DocumentController::openWithDialog);
-    connect(m_startView,
-            &StartView::newPersonaRequested,
-            m_documents,
-            &DocumentController::newPersona);
-    connect(m_startView, &StartView::exampleRequested, m_documents, [this] {
-        m_documents->open(DocumentController::exampleDirectory());
+    connect(m_actions->nextAgent, &QAction::triggered, this, [this] {
+        setCurrentIndex((m_current + 1) % sessionCount());
     });
-    connect(m_startView, &StartView::recentRequested, m_documents, [this](const QString &dir) {
-        m_documents->open(dir);
+    connect(m_actions->previousAgent, &QAction::triggered, this, [this] {
+        setCurrentIndex((m_current + sessionCount() - 1) % sessionCount());
     });
-}
-
-void MainWindow::wireTokens()
-{
-    for (int k = 0; k < SlotCount; ++k)
-        m_panes->pane(k)->setTokenCounter(m_tokens);
-    m_preview->setTokenCounter(m_tokens);
-    // The remembered encoding is chosen before the default one would load.
-    m_preview->tokenBar()->setSettings(m_settings.get());
-    connect(m_preview->tokenBar(), &TokenBar::tokenizerFileRequested, this, [this] {
-        const QString file = m_prompter->askTokenizerFile(
-            QFileInfo(m_tokens->tokenizerFile()).absolutePath());
-        if (!file.isEmpty())
-            m_tokens->setTokenizerFile(file);
+    connect(m_actions->compareAgents, &QAction::triggered, this, [this] {
+        QStringList names;
+        for (int i = 0; i < sessionCount(); ++i)
+            names.append(session(i)->agent().id);
+        const int other = m_prompter->askAgent(tr("Compare %1 with").arg(names.value(m_current)),
+                                               names,
+                                               m_current);
+        if (other >= 0)
+            compareWithAgent(other);
     });
-    connect(m_tokens, &SoulTokenCounter::tokenizerFailed, this, [this](const QString &error) {
-        m_prompter->showError(tr("Tokenizer"), error);
+    connect(m_actions->copySlotToAgents, &QAction::triggered, this, [this] {
+        const int slot = currentEditor()->currentSlot();
+        if (slot < 0) {
+            showMessage(tr("Click into the pane of the file to copy first."), 5000);
+            return;
+        }
+        QStringList names;
+        for (int i = 0; i < sessionCount(); ++i)
+            names.append(session(i)->agent().id);
+        const QList<int> targets = m_prompter->askAgents(
+            tr("Copy %1 of %2 to").arg(slotName(slot), names.value(m_current)), names, m_current);
+        copySlotToAgents(slot, targets);
     });
+    connect(m_startView, &StartView::openRequested, this, &MainWindow::openWithDialog);
+    connect(m_startView, &StartView::newPersonaRequested, this, &MainWindow::newPersona);
+    connect(m_startView, &StartView::exampleRequested, this, [this] {
+        openFolder(DocumentController::exampleDirectory());
+    });
+    connect(m_startView, &StartView::agentsRequested, this, [this] { openOpenClawAgents(); });
+    connect(m_startView, &StartView::recentRequested, this, &MainWindow::openFolder);
 }
 
 void MainWindow::showFolderState()
 {
-    const bool open = m_model->isOpen();
-    m_stack->setCurrentWidget(open ? m_editorView : m_startView);
+    const bool open = model()->isOpen();
+    const bool roster = m_roster;
+    m_stack->setCurrentWidget(open || roster ? static_cast<QWidget *>(m_body) : m_startView);
+    m_sidebar->setVisible(roster);
+    if (open) {
+        m_editors->setCurrentWidget(currentEditor());
+    } else if (roster) {
+        const PersonaSession::Agent &agent = currentSession()->agent();
+        m_missing->setText(
+            tr("The workspace of agent \"%1\" is not there: %2\n\nOpenClaw creates it when the "
+               "agent first runs. Create the folder, then choose the agent again.")
+                .arg(agent.id, QDir::toNativeSeparators(agent.folder)));
+        m_editors->setCurrentWidget(m_missing);
+    }
     m_actions->setFolderOpen(open);
-    m_actions->setRecentSnapshots(m_freeze->recent());
-    if (!open)
-        m_lostBar->hide();
+    m_actions->setAgentCount(sessionCount());
+    m_actions->setRecentSnapshots(freezer()->recent());
     // [*] is where Qt puts the modified mark while any pane has unsaved edits.
-    setWindowTitle(open ? tr("%1[*] — Soul Studio").arg(QFileInfo(m_model->directory()).fileName())
-                        : tr("Soul Studio"));
-    setWindowModified(m_model->hasUnsaved());
+    const QString name = roster && !currentSession()->agent().id.isEmpty()
+                             ? currentSession()->agent().id
+                             : QFileInfo(model()->directory()).fileName();
+    setWindowTitle(open || roster ? tr("%1[*] — Soul Studio").arg(name) : tr("Soul Studio"));
+    setWindowModified(std::any_of(m_open.begin(), m_open.end(), [](const Open &o) {
+        return o.session->hasUnsaved();
+    }));
     showEditState();
     showStatus();
 }
@@ -594,16 +989,16 @@ void MainWindow::showEditState()
 {
     // A read-only pane (an offer of recovered text, undecodable bytes) keeps
     // its undo history but must not be changed through it.
-    const QPlainTextEdit *editor = m_model->isOpen() && m_currentSlot >= 0
-                                       ? m_panes->pane(m_currentSlot)->editor()
-                                       : nullptr;
+    const int slot = currentEditor()->currentSlot();
+    const QPlainTextEdit *editor = model()->isOpen() && slot >= 0 ? panes()->pane(slot)->editor()
+                                                                  : nullptr;
     const bool editable = editor && !editor->isReadOnly() && editor->isEnabled();
     WindowActions::EditState state;
     state.canUndo = editable && editor->document()->isUndoAvailable();
     state.canRedo = editable && editor->document()->isRedoAvailable();
-    state.currentUnsaved = editor && m_model->slot(m_currentSlot).dirty;
+    state.currentUnsaved = editor && model()->slot(slot).dirty;
     state.currentReadOnly = editor && editor->isReadOnly();
-    state.anyUnsaved = m_model->isOpen() && m_model->hasUnsaved();
+    state.anyUnsaved = model()->isOpen() && model()->hasUnsaved();
     m_actions->setEditState(state);
 }
 
@@ -623,29 +1018,31 @@ void MainWindow::showMessage(const QString &text, int ms)
 
 void MainWindow::showStatus()
 {
-    if (!m_model->isOpen()) {
-        m_statusDir->setText(tr("No folder open"));
+    const PersonaModel *shown = model();
+    if (!shown->isOpen()) {
+        m_statusDir->setText(m_roster ? QDir::toNativeSeparators(currentSession()->agent().folder)
+                                      : tr("No folder open"));
         m_statusWatch->clear();
         m_statusRefresh->clear();
         return;
     }
-    m_statusDir->setText(QDir::toNativeSeparators(m_model->directory()));
-    m_statusWatch->setText(m_model->directoryLost() ? tr("folder missing")
-                           : m_model->isWatching()  ? tr("watching")
-                                                    : tr("not watching"));
+    m_statusDir->setText(QDir::toNativeSeparators(shown->directory()));
+    m_statusWatch->setText(shown->directoryLost() ? tr("folder missing")
+                           : shown->isWatching()  ? tr("watching")
+                                                  : tr("not watching"));
     m_statusRefresh->setText(
-        tr("last refresh %1")
-            .arg(m_model->lastRefresh().time().toString(QStringLiteral("HH:mm:ss"))));
+        tr("last refresh %1").arg(shown->lastRefresh().time().toString(QStringLiteral("HH:mm:ss"))));
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    if (!m_documents->close()) {
+    if (!closeAll()) {
         event->ignore();
         return;
     }
     m_settings->setValue(GeometryKey, saveGeometry());
-    m_settings->setValue(SplitterKey, m_splitter->saveState());
+    m_settings->setValue(SplitterKey, currentEditor()->splitter()->saveState());
+    m_settings->setValue(SidebarKey, m_body->saveState());
     event->accept();
 }
 
@@ -662,7 +1059,7 @@ void MainWindow::dropEvent(QDropEvent *event)
     const QList<QUrl> urls = event->mimeData()->urls();
     if (urls.size() == 1 && urls.first().isLocalFile()) {
         event->acceptProposedAction();
-        m_documents->open(urls.first().toLocalFile());
+        openFolder(urls.first().toLocalFile());
     }
 }
 

@@ -1,28 +1,32 @@
 #pragma once
 
-#include "preview/runtimememory.h"
+#include "personasession.h"
+#include "runtimememory.h"
 
 #include <QMainWindow>
+#include <QSet>
 #include <QTimer>
 
 #include <memory>
+#include <vector>
 
 class QLabel;
 class QSettings;
 class QSplitter;
 class QStackedWidget;
+class QTemporaryDir;
 
 namespace soul {
 
+class AgentsSidebar;
 class CompareDialog;
-class DirectoryLostBar;
 class DocumentController;
 class ExportController;
-class FindBar;
 class FreezeController;
 class FreedMemory;
 class HistoryController;
 class PaneStack;
+class PersonaEditor;
 class PersonaModel;
 class PreviewPanel;
 class Prompter;
@@ -30,8 +34,11 @@ class SoulTokenCounter;
 class StartView;
 class WindowActions;
 
-// Assembles the window and wires its parts; the decisions live in the model
-// (core), the document controller, the export controller and the actions.
+// The window: menus, the start view, the agents sidebar and the list of
+// persona sessions it holds, one shown at a time in its PersonaEditor (as a
+// text editor keeps its documents). One folder opened is one session; a
+// roster (OpenClaw's agents, a folder of personas) is a session per agent.
+// The decisions live in the sessions (session/), the editors and the actions.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -56,10 +63,37 @@ public:
     // remembers the choice for the open folder. False for an unknown id.
     bool chooseRuntime(const QString &id);
 
-    PersonaModel *model() const { return m_model; }
-    DocumentController *documents() const { return m_documents; }
-    ExportController *exporter() const { return m_export; }
-    FreezeController *freezer() const { return m_freeze; }
+    // One session per agent of OpenClaw's roster, read from `configFile`, or
+    // from the config OpenClaw would read. Asks once about unsaved text
+    // first. False when cancelled, or when the config cannot be read (said
+    // in a sentence naming the file).
+    bool openOpenClawAgents(const QString &configFile = {});
+    // One session per persona under `parent` (each subfolder with slot files).
+    bool openPersonaFolder(const QString &parent);
+
+    // The sessions the window holds, and the one shown.
+    int sessionCount() const { return int(m_open.size()); }
+    PersonaSession *session(int index) const;
+    PersonaEditor *editor(int index) const;
+    int currentIndex() const { return m_current; }
+    PersonaSession *currentSession() const { return session(m_current); }
+    PersonaEditor *currentEditor() const { return editor(m_current); }
+    // Shows session `index`: its panes keep their text, undo, scroll and cursor.
+    void setCurrentIndex(int index);
+    AgentsSidebar *sidebar() const { return m_sidebar; }
+
+    // Compares the current persona's soul with session `other`'s, as the
+    // preview's switch says (unsaved edits, or what is on disk).
+    void compareWithAgent(int other);
+    // The current pane's file into the panes of `targets`, as an unsaved,
+    // undoable edit in each; nothing is written.
+    void copySlotToAgents(int slot, const QList<int> &targets);
+
+    // The current session's parts.
+    PersonaModel *model() const;
+    DocumentController *documents() const;
+    ExportController *exporter() const;
+    FreezeController *freezer() const;
     HistoryController *history() const { return m_history; }
     // The compare dialog, once a comparison was asked for.
     CompareDialog *compareDialog() const { return m_compare; }
@@ -67,9 +101,9 @@ public:
     void compareWith(const QString &soulPath);
     // Shows `line` (1-based) of slot `slot`'s pane, focused, the cursor on it.
     void goToLine(int slot, qint64 line, qint64 column = 0);
-    PaneStack *panes() const { return m_panes; }
-    PreviewPanel *previewPanel() const { return m_preview; }
-    SoulTokenCounter *tokenCounter() const { return m_tokens; }
+    PaneStack *panes() const;
+    PreviewPanel *previewPanel() const;
+    SoulTokenCounter *tokenCounter() const;
     // The status bar's message line; it wraps, so a long sentence is whole.
     QLabel *statusMessage() const { return m_statusMessage; }
 
@@ -79,15 +113,32 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
+    struct Open
+    {
+        PersonaSession *session = nullptr;
+        PersonaEditor *editor = nullptr;
+    };
+
     void buildUi();
-    void wireModel();
-    void wirePanes();
-    // The preview's runtime, remembered, and its marks in the panes.
-    void wireRuntime();
     void wireActions();
-    void wireTokens();
     // The History dock, its actions and the budget its timeline draws.
     void wireHistory();
+    // A new session and its editor, wired to the window, at the end of the list.
+    int addSession();
+    void removeSession(int index);
+    // Opens `dir` in this window: in the one session, or as another one.
+    void openFolder(const QString &dir);
+    void openWithDialog();
+    void newPersona();
+    // Closes the current folder (Ctrl+W): a roster drops that agent.
+    void closeCurrent();
+    // Asks once about every session's unsaved text, then closes them all.
+    // False when cancelled or a save failed; nothing is closed then.
+    bool closeAll();
+    // Replaces the sessions with one per `agents` entry, opened.
+    void openRoster(const QList<PersonaSession::Agent> &agents, const QString &source);
+    void scheduleSummary(PersonaSession *session);
+    void showSummaries();
     void showFolderState();
     void showStatus();
     // The actions that depend on the pane last focused.
@@ -97,30 +148,29 @@ private:
 
     std::unique_ptr<QSettings> m_settings;
     std::unique_ptr<Prompter> m_prompter;
-    PersonaModel *m_model = nullptr;
-    SoulTokenCounter *m_tokens = nullptr;
+    std::vector<Open> m_open;
+    int m_current = 0;
     RuntimeMemory m_runtimeMemory;
-    DocumentController *m_documents = nullptr;
-    ExportController *m_export = nullptr;
-    FreezeController *m_freeze = nullptr;
     FreedMemory *m_freedMemory = nullptr;
     HistoryController *m_history = nullptr;
     CompareDialog *m_compare = nullptr;
     WindowActions *m_actions = nullptr;
     QStackedWidget *m_stack = nullptr;
     StartView *m_startView = nullptr;
-    QWidget *m_editorView = nullptr;
-    PaneStack *m_panes = nullptr;
-    PreviewPanel *m_preview = nullptr;
-    QSplitter *m_splitter = nullptr;
-    FindBar *m_findBar = nullptr;
-    DirectoryLostBar *m_lostBar = nullptr;
+    QSplitter *m_body = nullptr;
+    AgentsSidebar *m_sidebar = nullptr;
+    QStackedWidget *m_editors = nullptr;
+    QLabel *m_missing = nullptr; // stands in for an agent without a workspace
     QLabel *m_statusDir = nullptr;
     QLabel *m_statusWatch = nullptr;
     QLabel *m_statusRefresh = nullptr;
     QLabel *m_statusMessage = nullptr;
     QTimer m_messageTimer;
-    int m_currentSlot = -1;
+    QTimer m_summaryTimer;
+    QSet<PersonaSession *> m_summaryPending;
+    QByteArray m_splitterState;
+    bool m_roster = false; // the window holds a roster, shown in the sidebar
+    std::unique_ptr<QTemporaryDir> m_agentSnapshots; // other agents' souls, for Compare
 };
 
 } // namespace soul

@@ -13,6 +13,7 @@ StartView::StartView(QWidget *parent)
     , m_open(new QPushButton(tr("&Open a persona folder…"), this))
     , m_new(new QPushButton(tr("&New persona…"), this))
     , m_example(new QPushButton(tr("Open the e&xample persona"), this))
+    , m_agents(new QPushButton(tr("Open OpenClaw's &agents"), this))
     , m_recent(new QListWidget(this))
     , m_noRecent(new QLabel(tr("No recent folders yet. A folder you open is listed here."), this))
 {
@@ -24,6 +25,9 @@ StartView::StartView(QWidget *parent)
     auto *recentLabel = new QLabel(tr("&Recent folders:"), this);
     recentLabel->setBuddy(m_recent);
     m_recent->setAccessibleName(tr("Recent folders"));
+    m_agents->setToolTip(
+        tr("Every agent of OpenClaw's config (~/.openclaw/openclaw.json, or "
+           "where OPENCLAW_CONFIG_PATH and OPENCLAW_STATE_DIR say) in one window"));
     m_noRecent->setWordWrap(true);
     m_noRecent->setForegroundRole(QPalette::PlaceholderText);
 
@@ -32,6 +36,7 @@ StartView::StartView(QWidget *parent)
     column->addWidget(m_open);
     column->addWidget(m_new);
     column->addWidget(m_example);
+    column->addWidget(m_agents);
     column->addSpacing(12);
     column->addWidget(recentLabel);
     column->addWidget(m_recent, 1);
@@ -49,6 +54,7 @@ StartView::StartView(QWidget *parent)
     connect(m_open, &QPushButton::clicked, this, &StartView::openRequested);
     connect(m_new, &QPushButton::clicked, this, &StartView::newPersonaRequested);
     connect(m_example, &QPushButton::clicked, this, &StartView::exampleRequested);
+    connect(m_agents, &QPushButton::clicked, this, &StartView::agentsRequested);
     connect(m_recent, &QListWidget::itemActivated, this, [this](QListWidgetItem *item) {
         Q_EMIT recentRequested(item->data(Qt::UserRole).toString());
     });

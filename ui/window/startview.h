@@ -8,8 +8,8 @@ class QPushButton;
 
 namespace soul {
 
-// Shown when no folder is open: Open, New persona, the bundled example and
-// the recent folders.
+// Shown when no folder is open: Open, New persona, the bundled example,
+// OpenClaw's agents and the recent folders.
 class StartView : public QWidget
 {
     Q_OBJECT
@@ -24,12 +24,14 @@ Q_SIGNALS:
     void openRequested();
     void newPersonaRequested();
     void exampleRequested();
+    void agentsRequested();
     void recentRequested(const QString &dir);
 
 private:
     QPushButton *m_open = nullptr;
     QPushButton *m_new = nullptr;
     QPushButton *m_example = nullptr;
+    QPushButton *m_agents = nullptr;
     QListWidget *m_recent = nullptr;
     QLabel *m_noRecent = nullptr; // stands in for the list while it is empty
 };

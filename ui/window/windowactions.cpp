@@ -25,6 +25,16 @@ WindowActions::WindowActions(QWidget *window)
     open = make("open", tr("&Open Folder…"), QKeySequence::Open);
     newPersona = make("newPersona", tr("&New Persona…"), QKeySequence::New);
     openExample = make("openExample", tr("Open the E&xample"), {});
+    openAgents = make("openAgents",
+                      tr("Open OpenClaw's A&gents"),
+                      QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    openPersonaFolder = make("openPersonaFolder", tr("Open a Fo&lder of Personas…"), {});
+    nextAgent = make("nextAgent", tr("&Next Agent"), QKeySequence(Qt::CTRL | Qt::Key_PageDown));
+    previousAgent = make("previousAgent",
+                         tr("Pre&vious Agent"),
+                         QKeySequence(Qt::CTRL | Qt::Key_PageUp));
+    compareAgents = make("compareAgents", tr("Compare with &Agent…"), {});
+    copySlotToAgents = make("copySlotToAgents", tr("Copy This File to A&gents…"), {});
     closeFolder = make("closeFolder", tr("&Close Folder"), QKeySequence(Qt::CTRL | Qt::Key_W));
     save = make("save", tr("&Save"), QKeySequence(Qt::CTRL | Qt::Key_S));
     saveAll = make("saveAll", tr("Save &All"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
@@ -74,6 +84,7 @@ WindowActions::WindowActions(QWidget *window)
     setRecent({});
     setRecentSnapshots({});
     setFolderOpen(false);
+    setAgentCount(0);
     setEditState({});
 }
 
@@ -83,6 +94,8 @@ void WindowActions::fillMenuBar(QMenuBar *bar) const
     file->addActions({open});
     file->addMenu(recentMenu);
     file->addActions({newPersona, openExample});
+    file->addSeparator();
+    file->addActions({openAgents, openPersonaFolder});
     file->addSeparator();
     file->addActions({save, saveAll, revert});
     file->addSeparator();
@@ -101,9 +114,12 @@ void WindowActions::fillMenuBar(QMenuBar *bar) const
     edit->addAction(find);
     edit->addSeparator();
     edit->addAction(copySoul);
+    edit->addAction(copySlotToAgents);
 
     QMenu *view = bar->addMenu(tr("&View"));
     view->addActions({showOnDisk, showInvisibles, focusPreview, showHistory});
+    view->addSeparator();
+    view->addActions({nextAgent, previousAgent, compareAgents});
     view->addSeparator();
     for (QAction *jump : jumpToSlot)
         view->addAction(jump);
@@ -145,6 +161,12 @@ void WindowActions::setEditState(const EditState &state)
     save->setEnabled(state.currentUnsaved || state.currentReadOnly);
     revert->setEnabled(state.currentUnsaved);
     saveAll->setEnabled(state.anyUnsaved);
+}
+
+void WindowActions::setAgentCount(int count)
+{
+    for (QAction *action : {nextAgent, previousAgent, compareAgents, copySlotToAgents})
+        action->setEnabled(count > 1);
 }
 
 void WindowActions::setFolderOpen(bool isOpen)

@@ -27,6 +27,8 @@ public:
     void fillMenuBar(QMenuBar *bar) const;
     // Enables what needs an open folder.
     void setFolderOpen(bool open);
+    // Enables what needs more than one persona in the window.
+    void setAgentCount(int count);
     // Fills File > Open Recent; its entries emit recentRequested().
     void setRecent(const QStringList &dirs);
     // Fills File > Compare with Snapshot with this persona's recent
@@ -47,6 +49,12 @@ public:
     QAction *open = nullptr;
     QAction *newPersona = nullptr;
     QAction *openExample = nullptr;
+    QAction *openAgents = nullptr;        // OpenClaw's agents, from its config
+    QAction *openPersonaFolder = nullptr; // every persona under a folder
+    QAction *nextAgent = nullptr;
+    QAction *previousAgent = nullptr;
+    QAction *compareAgents = nullptr;
+    QAction *copySlotToAgents = nullptr;
     QAction *closeFolder = nullptr;
     QAction *save = nullptr;
     QAction *saveAll = nullptr;

@@ -1,10 +1,10 @@
 #include "documentcontroller.h"
 
 #include "contract.h"
+#include "editortext.h"
 #include "linediff.h"
 #include "personamodel.h"
 #include "prompter.h"
-#include "slots/slotpane.h"
 #include "slotsaver.h"
 
 #include <QCoreApplication>
@@ -177,8 +177,8 @@ bool DocumentController::revert(int slot)
     // with lines cut for display loads the text again, which starts its undo
     // history anew (a line counts as long in bytes here, at least as many as
     // its characters, so this asks at least whenever the pane would cut).
-    const bool paneReloads = hasLineLongerThan(s.bufferBytes, SlotPane::LongLineLength)
-                             || hasLineLongerThan(s.diskBytes, SlotPane::LongLineLength);
+    const bool paneReloads = hasLineLongerThan(s.bufferBytes, LongLineLength)
+                             || hasLineLongerThan(s.diskBytes, LongLineLength);
     if (s.dirty && s.bufferPresent && (!s.diskPresent() || paneReloads)
         && !m_prompter->askDropUnsaved(slotName(slot))) {
         return false;

@@ -12,7 +12,7 @@ class DocumentController;
 class Prompter;
 class SnapshotJobs;
 
-// Export snapshot and Copy soul. Both use the core's bytes, never a widget's
+// Export snapshot. It uses the core's bytes, never a widget's
 // text: the export is takeSnapshot() of the folder, byte-identical to
 // `soulc compose` and with the manifest of `soulc export`, written on a worker
 // from the files as the model last read them (hashed again to be sure they
@@ -47,10 +47,6 @@ public:
     void exportTo(const QString &path, Overwrite overwrite);
     // An export is being written.
     bool busy() const;
-    // Puts the exact soul of `view` on the clipboard.
-    void copySoul(SoulView view);
-    // Puts `bytes` (UTF-8), what `runtimeName` injects, on the clipboard.
-    void copyText(const QByteArray &bytes, const QString &runtimeName);
     // Export writes what `profile`'s runtime injects (toolnexus: the soul).
     void setRuntimeProfile(const RuntimeProfile &profile) { m_profile = profile; }
 

@@ -1,11 +1,11 @@
 #include "freezecontroller.h"
 
-#include "export/exportcontroller.h"
-#include "export/snapshotjobs.h"
+#include "documentcontroller.h"
+#include "exportcontroller.h"
 #include "freeze.h"
 #include "personamodel.h"
-#include "window/documentcontroller.h"
-#include "window/prompter.h"
+#include "prompter.h"
+#include "snapshotjobs.h"
 
 #include <QDateTime>
 #include <QDir>

@@ -1,16 +1,12 @@
 #include "exportcontroller.h"
 
+#include "documentcontroller.h"
+#include "prompter.h"
 #include "snapshot.h"
 #include "snapshotjobs.h"
-#include "utf8.h"
-#include "window/documentcontroller.h"
-#include "window/prompter.h"
 
-#include <QClipboard>
 #include <QDir>
 #include <QFileInfo>
-#include <QGuiApplication>
-#include <QMimeData>
 
 namespace soul {
 
@@ -119,27 +115,6 @@ void ExportController::exportTo(const QString &path, Overwrite overwrite)
                          QDir::toNativeSeparators(manifestPathFor(written.value()))));
             Q_EMIT exported(written.value());
         });
-}
-
-void ExportController::copySoul(SoulView view)
-{
-    const QByteArray soul = m_model->soul(view);
-    auto *mime = new QMimeData;
-    // The soul is valid UTF-8 (the decoder made it so): this text is exact.
-    mime->setText(utf8::decode(soul));
-    mime->setData(QStringLiteral("text/plain;charset=utf-8"), soul);
-    QGuiApplication::clipboard()->setMimeData(mime);
-    Q_EMIT statusMessage(tr("Copied the soul (%1 bytes) to the clipboard").arg(soul.size()));
-}
-
-void ExportController::copyText(const QByteArray &bytes, const QString &runtimeName)
-{
-    auto *mime = new QMimeData;
-    mime->setText(QString::fromUtf8(bytes));
-    mime->setData(QStringLiteral("text/plain;charset=utf-8"), bytes);
-    QGuiApplication::clipboard()->setMimeData(mime);
-    Q_EMIT statusMessage(
-        tr("Copied what %1 injects (%2 bytes) to the clipboard").arg(runtimeName).arg(bytes.size()));
 }
 
 } // namespace soul

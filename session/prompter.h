@@ -126,6 +126,25 @@ public:
         Q_UNUSED(note);
         return {};
     }
+
+    // One of the agents `names` (the window's, in its order; `current` is
+    // the one shown, not offered), asked as `question`. -1 when cancelled.
+    virtual int askAgent(const QString &question, const QStringList &names, int current)
+    {
+        Q_UNUSED(question);
+        Q_UNUSED(names);
+        Q_UNUSED(current);
+        return -1;
+    }
+
+    // Some of the agents `names`, as askAgent(); empty when cancelled.
+    virtual QList<int> askAgents(const QString &question, const QStringList &names, int current)
+    {
+        Q_UNUSED(question);
+        Q_UNUSED(names);
+        Q_UNUSED(current);
+        return {};
+    }
 };
 
 } // namespace soul

@@ -1,0 +1,405 @@
+#include "agents/openclawpaths.h"
+#include "agents/openclawroster.h"
+#include "compare/comparecontroller.h"
+#include "compare/comparedialog.h"
+#include "contract.h"
+#include "guitestfiles.h"
+#include "personamodel.h"
+#include "personasession.h"
+#include "preview/previewpanel.h"
+#include "slots/panestack.h"
+#include "slots/slotpane.h"
+#include "testwindow.h"
+#include "window/agentssidebar.h"
+#include "window/personaeditor.h"
+
+#include <QFile>
+#include <QLabel>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace soul;
+using namespace soul::guitest;
+
+namespace {
+
+// Records the questions the tests look at.
+class AgentsPrompter : public QuietPrompter
+{
+public:
+    QList<QStringList> askedUnsaved;
+    QStringList errors;
+    QString openDirectory;
+
+    UnsavedAnswer askUnsaved(const QStringList &files) override
+    {
+        askedUnsaved.append(files);
+        return UnsavedAnswer::Discard;
+    }
+    void showError(const QString &title, const QString &text) override
+    {
+        errors.append(title + QStringLiteral(": ") + text);
+    }
+    QString askOpenDirectory(const QString &) override { return openDirectory; }
+};
+
+void writeFile(const QString &path, const QByteArray &bytes)
+{
+    QVERIFY(QDir().mkpath(QFileInfo(path).absolutePath()));
+    QFile file(path);
+    QVERIFY2(file.open(QIODevice::WriteOnly), qPrintable(path));
+    QCOMPARE(file.write(bytes), bytes.size());
+}
+
+QByteArray readFile(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+const int Soul = slotIndex(u"SOUL.md");
+const int User = slotIndex(u"USER.md");
+
+} // namespace
+
+// The window on OpenClaw's agents and on a folder of personas: one session
+// per agent, the sidebar, switching, closing, recovery, copy and compare.
+class tst_AgentsWindow : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void cleanup();
+    void opensEveryAgent();
+    void missingWorkspaceSaysSo();
+    void switchingKeepsTextAndUndo();
+    void closeAsksOnceForAllByName();
+    void crashRestoresEveryAgent();
+    void copySlotToAgentsIsUnsavedAndUndoable();
+    void compareWithAnotherAgent();
+    void folderOfPersonas();
+    void badConfigNamesTheFile();
+
+private:
+    // The state dir's five agents, opened in the window.
+    void openAgents();
+    int indexOf(const QString &id) const;
+    QPlainTextEdit *editorOf(const QString &id, int slot) const;
+    QString workspace(const QString &id) const { return m_workspaces.value(id); }
+
+    TestWindow<AgentsPrompter> m_fixture;
+    QString m_state;
+    QMap<QString, QString> m_workspaces;
+};
+
+void tst_AgentsWindow::init()
+{
+    m_fixture.init();
+    m_state = m_fixture.filePath(QStringLiteral("state"));
+    // Five agents: work is the default, coach has budgets of its own, ghost
+    // has no workspace folder.
+    writeFile(m_state + QStringLiteral("/openclaw.json"),
+              "// the roster\n"
+              "{ agents: { ownership: 'explicit',\n"
+              "  defaults: { systemAgent: { agentId: 'work' } },\n"
+              "  entries: { work: {}, coach: { bootstrapMaxChars: 8000, "
+              "bootstrapTotalMaxChars: 30000 },\n"
+              "             ops: {}, ghost: {}, writer: {}, }, }, }\n");
+    for (const char *name :
+         {"OPENCLAW_CONFIG_PATH", "OPENCLAW_PROFILE", "OPENCLAW_WORKSPACE_DIR", "OPENCLAW_HOME"})
+        qunsetenv(name);
+    qputenv("OPENCLAW_STATE_DIR", m_state.toUtf8());
+    const Result<OpenClawRoster> roster = readOpenClawRoster(OpenClawPaths::system());
+    QVERIFY2(roster.ok(), qPrintable(roster.error()));
+    m_workspaces.clear();
+    for (const OpenClawAgent &agent : roster.value().agents)
+        m_workspaces.insert(agent.id, agent.workspace);
+    QCOMPARE(m_workspaces.size(), 5);
+    for (const QString &id : m_workspaces.keys()) {
+        if (id == QLatin1String("ghost"))
+            continue;
+        writeFile(workspace(id) + QStringLiteral("/SOUL.md"), "You are " + id.toUtf8() + ".\n");
+        writeFile(workspace(id) + QStringLiteral("/USER.md"), "The user is Sam.\n");
+        writeFile(workspace(id) + QStringLiteral("/IDENTITY.md"),
+                  "- **Name:** " + id.toUpper().toUtf8() + "\n");
+    }
+}
+
+void tst_AgentsWindow::cleanup()
+{
+    m_fixture.cleanup();
+    qunsetenv("OPENCLAW_STATE_DIR");
+}
+
+void tst_AgentsWindow::openAgents()
+{
+    m_fixture.create();
+    QVERIFY(m_fixture.window()->openOpenClawAgents());
+    QCOMPARE(m_fixture.window()->sessionCount(), 5);
+}
+
+int tst_AgentsWindow::indexOf(const QString &id) const
+{
+    MainWindow *window = m_fixture.window();
+    for (int i = 0; i < window->sessionCount(); ++i) {
+        if (window->session(i)->agent().id == id)
+            return i;
+    }
+    return -1;
+}
+
+QPlainTextEdit *tst_AgentsWindow::editorOf(const QString &id, int slot) const
+{
+    return m_fixture.window()->editor(indexOf(id))->panes()->pane(slot)->editor();
+}
+
+void tst_AgentsWindow::opensEveryAgent()
+{
+    openAgents();
+    MainWindow *window = m_fixture.window();
+    QVERIFY(window->sidebar()->isVisible());
+    QCOMPARE(window->sidebar()->list()->count(), 5);
+    // The default agent is shown first.
+    QCOMPARE(window->currentSession()->agent().id, QStringLiteral("work"));
+    QVERIFY(window->currentSession()->agent().isDefault);
+    for (const QString &id : {QStringLiteral("work"),
+                              QStringLiteral("coach"),
+                              QStringLiteral("ops"),
+                              QStringLiteral("writer")}) {
+        PersonaSession *s = window->session(indexOf(id));
+        QVERIFY2(s->model()->isOpen(), qPrintable(id));
+        QCOMPARE(s->directory(), QFileInfo(workspace(id)).absoluteFilePath());
+        QCOMPARE(s->model()->slot(Soul).bufferBytes, "You are " + id.toUtf8() + ".\n");
+    }
+    // Each row names the agent, IDENTITY.md's name and the soul's size.
+    const int coach = indexOf(QStringLiteral("coach"));
+    QTRY_VERIFY(
+        window->sidebar()->list()->item(coach)->text().startsWith(QStringLiteral("coach — COACH")));
+    QTRY_VERIFY2(window->sidebar()->list()->item(coach)->text().contains(QStringLiteral(" tokens")),
+                 qPrintable(window->sidebar()->list()->item(coach)->text()));
+    // coach's own budgets, and where they came from.
+    QVERIFY2(window->sidebar()->list()->item(coach)->text().contains(QStringLiteral("/30,000")),
+             qPrintable(window->sidebar()->list()->item(coach)->text()));
+    QVERIFY(window->sidebar()->list()->item(coach)->toolTip().contains(
+        QStringLiteral("agents.entries.coach")));
+    const int work = indexOf(QStringLiteral("work"));
+    QVERIFY2(window->sidebar()->list()->item(work)->text().contains(QStringLiteral("/60,000")),
+             qPrintable(window->sidebar()->list()->item(work)->text()));
+    window->setCurrentIndex(coach);
+    const OpenClawSettings settings = OpenClawSettings::from(
+        window->previewPanel()->settingsFor(QStringLiteral("openclaw")));
+    QCOMPARE(settings.maxChars(), 8000);
+    QCOMPARE(settings.totalMaxChars(), 30000);
+}
+
+void tst_AgentsWindow::missingWorkspaceSaysSo()
+{
+    openAgents();
+    MainWindow *window = m_fixture.window();
+    const int ghost = indexOf(QStringLiteral("ghost"));
+    QVERIFY(!window->session(ghost)->model()->isOpen());
+    QTRY_VERIFY(window->sidebar()->list()->item(ghost)->text().contains(
+        QStringLiteral("no workspace folder")));
+    window->sidebar()->list()->setCurrentRow(ghost);
+    QCOMPARE(window->currentIndex(), ghost);
+    auto *missing = window->findChild<QLabel *>(QStringLiteral("missingWorkspace"));
+    QVERIFY(missing);
+    QTRY_VERIFY(missing->isVisible());
+    QVERIFY(missing->text().contains(QDir::toNativeSeparators(workspace(QStringLiteral("ghost")))));
+    QVERIFY(!m_fixture.action("save")->isEnabled());
+    // The others are still there.
+    window->sidebar()->list()->setCurrentRow(indexOf(QStringLiteral("ops")));
+    QTRY_VERIFY(window->currentEditor()->isVisible());
+    QVERIFY(!missing->isVisible());
+}
+
+void tst_AgentsWindow::switchingKeepsTextAndUndo()
+{
+    openAgents();
+    MainWindow *window = m_fixture.window();
+    window->setCurrentIndex(indexOf(QStringLiteral("work")));
+    QPlainTextEdit *workSoul = editorOf(QStringLiteral("work"), Soul);
+    window->panes()->showPane(Soul);
+    workSoul->setFocus();
+    workSoul->moveCursor(QTextCursor::End);
+    QTest::keyClicks(workSoul, QStringLiteral("Be brief."));
+    QVERIFY(window->model()->slot(Soul).dirty);
+    workSoul->moveCursor(QTextCursor::Start);
+    const int workCursor = workSoul->textCursor().position();
+
+    // Ctrl+PgDown goes to the next agent: coach.
+    m_fixture.action("nextAgent")->trigger();
+    QCOMPARE(window->currentSession()->agent().id, QStringLiteral("coach"));
+    QPlainTextEdit *coachUser = editorOf(QStringLiteral("coach"), User);
+    window->panes()->showPane(User);
+    coachUser->setFocus();
+    coachUser->moveCursor(QTextCursor::End);
+    QTest::keyClicks(coachUser, QStringLiteral("Sam likes tea."));
+
+    m_fixture.action("previousAgent")->trigger();
+    QCOMPARE(window->currentSession()->agent().id, QStringLiteral("work"));
+    QCOMPARE(window->currentEditor()->panes()->pane(Soul)->editor(), workSoul);
+    QVERIFY(workSoul->toPlainText().endsWith(QStringLiteral("Be brief.")));
+    QCOMPARE(workSoul->textCursor().position(), workCursor);
+    QVERIFY(workSoul->document()->isUndoAvailable());
+    // Each agent's row says it holds unsaved text.
+    for (const QString &id : {QStringLiteral("work"), QStringLiteral("coach")}) {
+        QTRY_VERIFY2(
+            window->sidebar()->list()->item(indexOf(id))->text().contains(QStringLiteral("●")),
+            qPrintable(id));
+    }
+    QVERIFY(!window->sidebar()
+                 ->list()
+                 ->item(indexOf(QStringLiteral("ops")))
+                 ->text()
+                 .contains(QStringLiteral("●")));
+    QVERIFY(window->isWindowModified());
+
+    // Undo in work's pane takes back work's typing only.
+    workSoul->setFocus();
+    while (workSoul->document()->isUndoAvailable())
+        workSoul->undo();
+    QCOMPARE(workSoul->toPlainText(), QStringLiteral("You are work.\n"));
+    QTRY_VERIFY(!window->session(indexOf(QStringLiteral("work")))->hasUnsaved());
+    QVERIFY(window->session(indexOf(QStringLiteral("coach")))->hasUnsaved());
+    QVERIFY(coachUser->toPlainText().endsWith(QStringLiteral("Sam likes tea.")));
+    // Nothing was written.
+    QCOMPARE(readFile(workspace(QStringLiteral("coach")) + QStringLiteral("/USER.md")),
+             QByteArray("The user is Sam.\n"));
+}
+
+void tst_AgentsWindow::closeAsksOnceForAllByName()
+{
+    openAgents();
+    MainWindow *window = m_fixture.window();
+    window->session(indexOf(QStringLiteral("work")))->model()->setBufferText(Soul, u"changed");
+    window->session(indexOf(QStringLiteral("writer")))->model()->setBufferText(User, u"changed");
+    AgentsPrompter *prompter = m_fixture.prompter();
+    QVERIFY(window->close());
+    QCOMPARE(prompter->askedUnsaved.size(), 1);
+    QCOMPARE(prompter->askedUnsaved.first(),
+             QStringList({QStringLiteral("work: SOUL.md"), QStringLiteral("writer: USER.md")}));
+    // Discarded: the files are as they were.
+    QCOMPARE(readFile(workspace(QStringLiteral("work")) + QStringLiteral("/SOUL.md")),
+             QByteArray("You are work.\n"));
+}
+
+void tst_AgentsWindow::crashRestoresEveryAgent()
+{
+    openAgents();
+    {
+        MainWindow *window = m_fixture.window();
+        window->session(indexOf(QStringLiteral("work")))->model()->setBufferText(Soul, u"lost?");
+        window->session(indexOf(QStringLiteral("coach")))->model()->setBufferText(User, u"kept?");
+    }
+    // Gone without closing, as in a crash: nothing asked, nothing saved; each
+    // model leaves its recovery copies.
+    m_fixture.abandon();
+    m_fixture.create();
+    MainWindow *window = m_fixture.window();
+    QVERIFY(window->openOpenClawAgents());
+    PersonaSession *work = window->session(indexOf(QStringLiteral("work")));
+    PersonaSession *coach = window->session(indexOf(QStringLiteral("coach")));
+    QVERIFY(work->model()->hasRecovery(Soul));
+    QVERIFY(coach->model()->hasRecovery(User));
+    QVERIFY(!window->session(indexOf(QStringLiteral("ops")))->model()->hasRecovery(Soul));
+    // The files were not touched.
+    QCOMPARE(readFile(workspace(QStringLiteral("work")) + QStringLiteral("/SOUL.md")),
+             QByteArray("You are work.\n"));
+}
+
+void tst_AgentsWindow::copySlotToAgentsIsUnsavedAndUndoable()
+{
+    openAgents();
+    MainWindow *window = m_fixture.window();
+    const int work = indexOf(QStringLiteral("work"));
+    const int coach = indexOf(QStringLiteral("coach"));
+    const int ops = indexOf(QStringLiteral("ops"));
+    window->setCurrentIndex(work);
+    window->model()->setBufferText(Soul, u"Shared soul.\n");
+    window->copySlotToAgents(Soul, {coach, ops});
+    for (int target : {coach, ops}) {
+        PersonaModel *model = window->session(target)->model();
+        QCOMPARE(model->slot(Soul).bufferBytes, QByteArray("Shared soul.\n"));
+        QVERIFY(model->slot(Soul).dirty);
+    }
+    QVERIFY(!window->session(indexOf(QStringLiteral("writer")))->hasUnsaved());
+    QCOMPARE(readFile(workspace(QStringLiteral("coach")) + QStringLiteral("/SOUL.md")),
+             QByteArray("You are coach.\n"));
+    // Undo in coach's pane brings its own text back.
+    QPlainTextEdit *coachSoul = editorOf(QStringLiteral("coach"), Soul);
+    QTRY_COMPARE(coachSoul->toPlainText(), QStringLiteral("Shared soul.\n"));
+    QVERIFY(coachSoul->document()->isUndoAvailable());
+    coachSoul->undo();
+    QTRY_COMPARE(window->session(coach)->model()->slot(Soul).bufferBytes,
+                 QByteArray("You are coach.\n"));
+}
+
+void tst_AgentsWindow::compareWithAnotherAgent()
+{
+    openAgents();
+    MainWindow *window = m_fixture.window();
+    window->setCurrentIndex(indexOf(QStringLiteral("work")));
+    window->compareWithAgent(indexOf(QStringLiteral("ops")));
+    QVERIFY(window->compareDialog());
+    CompareController *controller = window->compareDialog()->controller();
+    QVERIFY2(controller->error().isEmpty(), qPrintable(controller->error()));
+    QTRY_VERIFY(controller->current());
+    // Only SOUL.md and IDENTITY.md differ: USER.md is the same in both.
+    // The other agent stands where a snapshot would; this one is live.
+    QTRY_VERIFY2(controller->diffHtml().contains(QStringLiteral("<h3>SOUL.md — changed</h3>")),
+                 qPrintable(controller->diffHtml()));
+    QVERIFY(controller->diffHtml().contains(QStringLiteral("class=\"delw\">ops<")));
+    QVERIFY(controller->diffHtml().contains(QStringLiteral("class=\"addw\">work<")));
+    QVERIFY(controller->diffHtml().contains(QStringLiteral("<h3>IDENTITY.md — changed</h3>")));
+    QVERIFY(!controller->diffHtml().contains(QStringLiteral("USER.md")));
+}
+
+void tst_AgentsWindow::folderOfPersonas()
+{
+    const QString parent = m_fixture.filePath(QStringLiteral("personas"));
+    writeFile(parent + QStringLiteral("/ava/SOUL.md"), "Ava.\n");
+    writeFile(parent + QStringLiteral("/kip/AGENTS.md"), "Kip.\n");
+    writeFile(parent + QStringLiteral("/notes/readme.txt"), "not a persona\n");
+    m_fixture.create();
+    MainWindow *window = m_fixture.window();
+    QVERIFY(window->openPersonaFolder(parent));
+    QCOMPARE(window->sessionCount(), 2);
+    QCOMPARE(window->session(0)->agent().id, QStringLiteral("ava"));
+    QCOMPARE(window->session(1)->agent().id, QStringLiteral("kip"));
+    QVERIFY(window->session(1)->model()->isOpen());
+    QVERIFY(window->sidebar()->isVisible());
+    // Without a config, OpenClaw's default budgets.
+    QTRY_VERIFY2(window->sidebar()->list()->item(0)->text().contains(QStringLiteral("/60,000")),
+                 qPrintable(window->sidebar()->list()->item(0)->text()));
+    // Ctrl+W closes one; the last one left is a folder like any other.
+    window->setCurrentIndex(1);
+    m_fixture.action("closeFolder")->trigger();
+    QCOMPARE(window->sessionCount(), 1);
+    QCOMPARE(window->currentSession()->agent().id, QStringLiteral("ava"));
+    QVERIFY(window->model()->isOpen());
+    // A folder without personas says so and changes nothing.
+    QVERIFY(!window->openPersonaFolder(parent + QStringLiteral("/notes")));
+    QVERIFY(m_fixture.prompter()->errors.last().contains(QStringLiteral("No subfolder")));
+    QCOMPARE(window->sessionCount(), 1);
+}
+
+void tst_AgentsWindow::badConfigNamesTheFile()
+{
+    const QString config = m_fixture.filePath(QStringLiteral("broken.json"));
+    writeFile(config, "{ agents: { entries: { a: {} b: {} } } }\n");
+    m_fixture.create();
+    MainWindow *window = m_fixture.window();
+    QVERIFY(!window->openOpenClawAgents(config));
+    QCOMPARE(m_fixture.prompter()->errors.size(), 1);
+    QVERIFY2(m_fixture.prompter()->errors.first().contains(QStringLiteral("broken.json")),
+             qPrintable(m_fixture.prompter()->errors.first()));
+    QCOMPARE(window->sessionCount(), 1);
+    QVERIFY(!window->model()->isOpen());
+}
+
+QTEST_MAIN(tst_AgentsWindow)
+#include "tst_agentswindow.moc"

@@ -1,0 +1,266 @@
+#include "documentcontroller.h"
+#include "exportcontroller.h"
+#include "freezecontroller.h"
+#include "personamodel.h"
+#include "personasession.h"
+#include "prompter.h"
+#include "runtimeregistry.h"
+#include "runtimesoul.h"
+#include "soultokencounter.h"
+#include "tokenizer.h"
+
+#include <QFile>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace soul;
+
+namespace {
+
+// Answers what the tests ask and records what the session asked.
+class ScriptedPrompter : public Prompter
+{
+public:
+    UnsavedAnswer unsavedAnswer = UnsavedAnswer::Cancel;
+    QStringList askedUnsaved;
+    QString snapshotsFolder;
+    QStringList errors;
+
+    UnsavedAnswer askUnsaved(const QStringList &files) override
+    {
+        askedUnsaved = files;
+        return unsavedAnswer;
+    }
+    ExportAnswer askExportWithUnsaved(const QStringList &) override
+    {
+        return ExportAnswer::ExportOnDisk;
+    }
+    QString askExportPath(const QString &) override { return {}; }
+    QString askOpenDirectory(const QString &) override { return {}; }
+    QString askSaveAllDirectory(const QString &) override { return {}; }
+    NewPersona askNewPersona(const QString &) override { return {}; }
+    void showError(const QString &title, const QString &text) override
+    {
+        errors.append(title + QStringLiteral(": ") + text);
+    }
+    void showCompare(const QString &, const QString &) override {}
+    QString askSnapshotsFolder(const QString &) override { return snapshotsFolder; }
+};
+
+void writeFile(const QString &path, const QByteArray &bytes)
+{
+    QFile file(path);
+    QVERIFY2(file.open(QIODevice::WriteOnly), qPrintable(path));
+    QCOMPARE(file.write(bytes), bytes.size());
+}
+
+// What `profile` composes for `dir`, as soulc compose writes it.
+QByteArray composed(const QString &dir, const RuntimeProfile &profile)
+{
+    QByteArray out;
+    const bool ok = composeDirectoryTo(
+        dir,
+        [&out](QByteArrayView piece) {
+            out.append(piece);
+            return true;
+        },
+        profile);
+    return ok ? out : QByteArray("(not composed)");
+}
+
+QByteArray readFile(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return file.readAll();
+}
+
+} // namespace
+
+class tst_PersonaSession : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void cleanup();
+    void opensEditsAndSaves();
+    void closeAsksAboutUnsaved();
+    void summaryCountsTokensLintsAndBudget();
+    void summaryChangedOncePerUnsavedFlip();
+    void identityName_data();
+    void identityName();
+    void freezeTakesTheRuntimeText();
+    void exportWritesTheSoul();
+
+private:
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<QSettings> m_settings;
+    ScriptedPrompter m_prompter;
+    QString m_persona;
+};
+
+void tst_PersonaSession::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    m_settings = std::make_unique<QSettings>(m_dir->filePath(QStringLiteral("settings.ini")),
+                                             QSettings::IniFormat);
+    m_prompter = ScriptedPrompter();
+    m_persona = m_dir->filePath(QStringLiteral("work"));
+    QVERIFY(QDir().mkpath(m_persona));
+    writeFile(m_persona + QStringLiteral("/SOUL.md"), "You are calm.\n");
+    writeFile(m_persona + QStringLiteral("/IDENTITY.md"), "# Who\n\n- **Name:** Wren\n");
+}
+
+void tst_PersonaSession::cleanup()
+{
+    m_settings.reset();
+    m_dir.reset();
+}
+
+void tst_PersonaSession::opensEditsAndSaves()
+{
+    PersonaSession session(&m_prompter, m_settings.get());
+    QVERIFY(session.directory().isEmpty());
+    QVERIFY(session.documents()->open(m_persona));
+    QCOMPARE(session.directory(), QFileInfo(m_persona).absoluteFilePath());
+    QCOMPARE(session.displayName(), QStringLiteral("work"));
+    QVERIFY(!session.hasUnsaved());
+
+    const int soul = slotIndex(u"SOUL.md");
+    session.model()->setBufferText(soul, u"You are calm and brief.");
+    QVERIFY(session.hasUnsaved());
+    // Nothing is written before Save.
+    QCOMPARE(readFile(m_persona + QStringLiteral("/SOUL.md")), QByteArray("You are calm.\n"));
+    QVERIFY(session.documents()->saveAll());
+    QVERIFY(!session.hasUnsaved());
+    QCOMPARE(readFile(m_persona + QStringLiteral("/SOUL.md")),
+             QByteArray("You are calm and brief."));
+}
+
+void tst_PersonaSession::closeAsksAboutUnsaved()
+{
+    PersonaSession session(&m_prompter, m_settings.get());
+    QVERIFY(session.documents()->open(m_persona));
+    const int soul = slotIndex(u"SOUL.md");
+    session.model()->setBufferText(soul, u"Edited.");
+    m_prompter.unsavedAnswer = Prompter::UnsavedAnswer::Cancel;
+    QVERIFY(!session.documents()->close());
+    QCOMPARE(m_prompter.askedUnsaved, QStringList{QStringLiteral("SOUL.md")});
+    QVERIFY(session.model()->isOpen());
+    QVERIFY(session.hasUnsaved());
+
+    m_prompter.unsavedAnswer = Prompter::UnsavedAnswer::Discard;
+    QVERIFY(session.documents()->close());
+    QVERIFY(!session.model()->isOpen());
+    QCOMPARE(readFile(m_persona + QStringLiteral("/SOUL.md")), QByteArray("You are calm.\n"));
+}
+
+void tst_PersonaSession::summaryCountsTokensLintsAndBudget()
+{
+    PersonaSession session(&m_prompter, m_settings.get());
+    PersonaSession::Agent agent;
+    agent.id = QStringLiteral("work");
+    agent.folder = m_persona;
+    OpenClawSettings small;
+    small.bootstrapTotalMaxChars = 1000;
+    agent.openClaw = RuntimeProfile::of(RuntimeRegistry::instance().find(u"openclaw"),
+                                        small.values());
+    session.setAgent(agent);
+    QVERIFY(session.documents()->open(m_persona));
+
+    QTRY_VERIFY(session.tokens()->isSettled());
+    const PersonaSession::Summary summary = session.summary();
+    QCOMPARE(summary.identityName, QStringLiteral("Wren"));
+    QVERIFY(!summary.unsaved);
+    // The soul's tokens, as the token counter's tokenizer counts the soul.
+    const std::shared_ptr<const Tokenizer> tokenizer = session.tokens()->tokenizer();
+    QVERIFY(tokenizer);
+    QCOMPARE(summary.tokens, qint64(tokenizer->count(session.model()->soul(SoulView::Unsaved))));
+    // The agent's own total budget, and what OpenClaw injects under it.
+    QCOMPARE(summary.budget, qint64(1000));
+    QVERIFY(summary.injected > 0);
+    QVERIFY(summary.injected <= 1000);
+
+    // An empty SOUL.md is a lint; unsaved edits count.
+    session.model()->setBufferText(slotIndex(u"SOUL.md"), u"");
+    const PersonaSession::Summary edited = session.summary();
+    QVERIFY(edited.unsaved);
+    QVERIFY2(edited.lints > summary.lints,
+             qPrintable(QStringLiteral("%1 -> %2").arg(summary.lints).arg(edited.lints)));
+}
+
+void tst_PersonaSession::summaryChangedOncePerUnsavedFlip()
+{
+    PersonaSession session(&m_prompter, m_settings.get());
+    QSignalSpy changed(&session, &PersonaSession::summaryChanged);
+    QVERIFY(session.documents()->open(m_persona));
+    QCOMPARE(changed.count(), 1); // opened
+    const int soul = slotIndex(u"SOUL.md");
+    session.model()->setBufferText(soul, u"a");
+    session.model()->setBufferText(soul, u"ab");
+    session.model()->setBufferText(soul, u"abc");
+    QCOMPARE(changed.count(), 2); // unsaved from the first keystroke on
+    QVERIFY(session.documents()->saveAll());
+    QCOMPARE(changed.count(), 3); // saved
+}
+
+void tst_PersonaSession::identityName_data()
+{
+    QTest::addColumn<QByteArray>("identity");
+    QTest::addColumn<QString>("name");
+    QTest::newRow("template") << QByteArray("# IDENTITY\n\n- **Name:** Ava\n- **Role:** x\n")
+                              << QStringLiteral("Ava");
+    QTest::newRow("plain") << QByteArray("Name: Rook the Second\n")
+                           << QStringLiteral("Rook the Second");
+    QTest::newRow("bold key") << QByteArray("**Name**: June\n") << QStringLiteral("June");
+    QTest::newRow("lower case") << QByteArray("* name: coach\n") << QStringLiteral("coach");
+    QTest::newRow("none") << QByteArray("# Who\n\nA quiet helper named nothing.\n") << QString();
+    QTest::newRow("not a key") << QByteArray("Named: x\nsurname: y\n") << QString();
+    QTest::newRow("empty") << QByteArray() << QString();
+}
+
+void tst_PersonaSession::identityName()
+{
+    QFETCH(QByteArray, identity);
+    QFETCH(QString, name);
+    QCOMPARE(PersonaSession::identityName(identity), name);
+}
+
+void tst_PersonaSession::freezeTakesTheRuntimeText()
+{
+    PersonaSession session(&m_prompter, m_settings.get());
+    QVERIFY(session.documents()->open(m_persona));
+    const RuntimeProfile openClaw = RuntimeProfile::of(
+        RuntimeRegistry::instance().find(u"openclaw"));
+    session.setRuntimeProfile(openClaw);
+    QCOMPARE(session.runtimeProfile(), openClaw);
+    m_prompter.snapshotsFolder = m_dir->filePath(QStringLiteral("snapshots"));
+    QVERIFY(QDir().mkpath(m_prompter.snapshotsFolder));
+    QSignalSpy frozen(session.freezer(), &FreezeController::frozen);
+    QVERIFY(session.freezer()->freeze());
+    QVERIFY(session.busy() || frozen.count() == 1);
+    QVERIFY(frozen.count() == 1 || frozen.wait(10000));
+    const QString soulPath = frozen.first().first().toString();
+    QCOMPARE(readFile(soulPath), composed(m_persona, openClaw));
+    QVERIFY(m_prompter.errors.isEmpty());
+}
+
+void tst_PersonaSession::exportWritesTheSoul()
+{
+    PersonaSession session(&m_prompter, m_settings.get());
+    QVERIFY(session.documents()->open(m_persona));
+    QSignalSpy exported(session.exporter(), &ExportController::exported);
+    const QString path = m_dir->filePath(QStringLiteral("work.soul.md"));
+    session.exporter()->exportTo(path, Overwrite::Never);
+    QVERIFY(exported.count() == 1 || exported.wait(10000));
+    QCOMPARE(readFile(path), composed(m_persona, RuntimeProfile::toolnexus()));
+    QVERIFY(QFile::exists(path + QStringLiteral(".manifest.json")));
+}
+
+QTEST_GUILESS_MAIN(tst_PersonaSession)
+#include "tst_personasession.moc"

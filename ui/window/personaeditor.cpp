@@ -1,0 +1,251 @@
+#include "personaeditor.h"
+
+#include "directorylostbar.h"
+#include "documentcontroller.h"
+#include "findbar.h"
+#include "personamodel.h"
+#include "personasession.h"
+#include "preview/previewpanel.h"
+#include "preview/soulpreview.h"
+#include "preview/tokenbar.h"
+#include "prompter.h"
+#include "slots/panestack.h"
+#include "slots/recoverybar.h"
+#include "slots/slotpane.h"
+#include "soultokencounter.h"
+
+#include <QCheckBox>
+#include <QFileInfo>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTextBlock>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace soul {
+
+PersonaEditor::PersonaEditor(PersonaSession *session, QSettings *settings, QWidget *parent)
+    : QWidget(parent)
+    , m_session(session)
+{
+    buildUi(settings);
+    wireModel();
+    wirePanes();
+    wireTokens(settings);
+    wireRuntime();
+}
+
+PersonaEditor::~PersonaEditor() = default;
+
+void PersonaEditor::buildUi(QSettings *settings)
+{
+    Q_UNUSED(settings);
+    m_lostBar = new DirectoryLostBar(this);
+    m_splitter = new QSplitter(Qt::Horizontal, this);
+    auto *left = new QWidget(m_splitter);
+    m_panes = new PaneStack(m_session->model(), left);
+    m_findBar = new FindBar(left);
+    auto *leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(m_panes, 1);
+    leftLayout->addWidget(m_findBar);
+    m_preview = new PreviewPanel(m_session->model(), m_splitter);
+    m_splitter->addWidget(left);
+    m_splitter->addWidget(m_preview);
+    // Half the width each: the preview's monospace lines wrap raggedly when
+    // it is narrow. Equal sizes are scaled to the splitter's width once it
+    // has one; they must be above both sides' minimum widths to stay equal.
+    m_splitter->setStretchFactor(0, 1);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setSizes({10000, 10000});
+    m_splitter->setChildrenCollapsible(false);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_lostBar);
+    layout->addWidget(m_splitter, 1);
+}
+
+void PersonaEditor::reloadPanes()
+{
+    for (int k = 0; k < SlotCount; ++k) {
+        m_panes->pane(k)->reload();
+        m_panes->pane(k)->refreshState();
+    }
+    m_preview->rebuild();
+}
+
+void PersonaEditor::wireModel()
+{
+    PersonaModel *model = m_session->model();
+    DocumentController *documents = m_session->documents();
+    connect(model, &PersonaModel::opened, this, [this, model] {
+        reloadPanes();
+        // Another window has this folder: its unsaved text is its own, and
+        // this one's is not kept for recovery.
+        if (!model->recoveryUnavailable().isEmpty())
+            QTimer::singleShot(0, this, [this, model] {
+                if (model->isOpen() && !model->recoveryUnavailable().isEmpty())
+                    Q_EMIT message(model->recoveryUnavailable(), 30000);
+            });
+        // Recovered text waits for an answer: show the first offer and put
+        // the keyboard on it.
+        for (int k = 0; k < SlotCount; ++k) {
+            if (model->hasRecovery(k)) {
+                m_panes->showPane(k);
+                m_panes->pane(k)->recoveryBar()->restoreButton()->setFocus(Qt::OtherFocusReason);
+                break;
+            }
+        }
+    });
+    connect(model, &PersonaModel::closed, this, [this] {
+        reloadPanes();
+        m_lostBar->hide();
+        m_currentSlot = -1;
+        Q_EMIT editStateChanged();
+    });
+    connect(model, &PersonaModel::bufferReplaced, this, [this](int slot) {
+        m_panes->pane(slot)->follow();
+    });
+    connect(model, &PersonaModel::slotStateChanged, this, [this](int slot) {
+        m_panes->pane(slot)->refreshState();
+        Q_EMIT editStateChanged(); // unsaved, or read-only, or editable again
+    });
+    connect(model, &PersonaModel::recoveryChanged, this, [this](int slot) {
+        m_panes->pane(slot)->refreshState();
+        Q_EMIT editStateChanged();
+    });
+    connect(model, &PersonaModel::directoryLostChanged, this, [this, model](bool lost) {
+        if (lost)
+            m_lostBar->showFor(model->directory());
+        else
+            m_lostBar->hide();
+        // Every header says whether its file's folder is there.
+        for (int k = 0; k < SlotCount; ++k)
+            m_panes->pane(k)->refreshState();
+    });
+    connect(m_lostBar,
+            &DirectoryLostBar::saveElsewhereRequested,
+            documents,
+            &DocumentController::saveAllElsewhere);
+    connect(m_lostBar, &DirectoryLostBar::closeRequested, documents, &DocumentController::close);
+}
+
+void PersonaEditor::wirePanes()
+{
+    PersonaModel *model = m_session->model();
+    DocumentController *documents = m_session->documents();
+    for (int k = 0; k < SlotCount; ++k) {
+        SlotPane *pane = m_panes->pane(k);
+        connect(pane, &SlotPane::textEdited, model, [model, pane](int slot) {
+            model->setBufferText(slot, pane->text());
+        });
+        connect(pane, &SlotPane::createRequested, documents, &DocumentController::create);
+        connect(pane, &SlotPane::saveRequested, documents, &DocumentController::save);
+        // Revert, Reload and Discard are one operation: the file's text
+        // back, asking first when the edits would be gone for good.
+        connect(pane, &SlotPane::revertRequested, documents, &DocumentController::revert);
+        connect(pane, &SlotPane::reloadRequested, documents, &DocumentController::revert);
+        connect(pane, &SlotPane::discardRequested, documents, &DocumentController::revert);
+        connect(pane, &SlotPane::editAnywayRequested, model, &PersonaModel::editAnyway);
+        connect(pane, &SlotPane::keepMineRequested, model, &PersonaModel::keepMine);
+        connect(pane, &SlotPane::compareRequested, documents, &DocumentController::compare);
+        connect(pane,
+                &SlotPane::renameCaseVariantRequested,
+                documents,
+                &DocumentController::renameCaseVariant);
+        connect(pane, &SlotPane::restoreRecoveryRequested, model, &PersonaModel::restoreRecovery);
+        connect(pane,
+                &SlotPane::compareRecoveryRequested,
+                documents,
+                &DocumentController::compareRecovery);
+        connect(pane, &SlotPane::discardRecoveryRequested, model, &PersonaModel::discardRecovery);
+        connect(pane, &SlotPane::focused, this, [this, pane](int slot) {
+            m_currentSlot = slot;
+            m_findBar->setTarget(pane->editor());
+            Q_EMIT editStateChanged();
+        });
+        QPlainTextEdit *editor = pane->editor();
+        for (auto available : {&QPlainTextEdit::undoAvailable, &QPlainTextEdit::redoAvailable}) {
+            connect(editor, available, this, [this, k] {
+                if (k == m_currentSlot)
+                    Q_EMIT editStateChanged();
+            });
+        }
+    }
+    connect(m_preview->preview(), &SoulPreview::paneRequested, m_panes, &PaneStack::showPane);
+    connect(m_preview->invisiblesToggle(),
+            &QCheckBox::toggled,
+            this,
+            &PersonaEditor::setShowInvisibles);
+}
+
+void PersonaEditor::wireTokens(QSettings *settings)
+{
+    SoulTokenCounter *tokens = m_session->tokens();
+    for (int k = 0; k < SlotCount; ++k)
+        m_panes->pane(k)->setTokenCounter(tokens);
+    m_preview->setTokenCounter(tokens);
+    // The remembered encoding is chosen before the default one would load.
+    m_preview->tokenBar()->setSettings(settings);
+    connect(m_preview->tokenBar(), &TokenBar::tokenizerFileRequested, this, [this, tokens] {
+        const QString file = m_session->prompter()->askTokenizerFile(
+            QFileInfo(tokens->tokenizerFile()).absolutePath());
+        if (!file.isEmpty())
+            tokens->setTokenizerFile(file);
+    });
+    connect(tokens, &SoulTokenCounter::tokenizerFailed, this, [this](const QString &error) {
+        m_session->prompter()->showError(tr("Tokenizer"), error);
+    });
+}
+
+void PersonaEditor::wireRuntime()
+{
+    connect(m_preview, &PreviewPanel::runtimeUpdated, this, [this] {
+        for (int k = 0; k < SlotCount; ++k)
+            m_panes->pane(k)->setRuntimeView(m_preview->runtimePaneView(k));
+    });
+    // Freeze and Export take what the chosen runtime injects.
+    connect(m_preview, &PreviewPanel::runtimeProfileApplied, this, [this](const RuntimeProfile &p) {
+        m_session->setRuntimeProfile(p);
+        Q_EMIT runtimeProfileApplied(p);
+    });
+}
+
+void PersonaEditor::goToLine(int slot, qint64 line, qint64 column)
+{
+    if (!m_session->model()->isOpen() || slot < 0 || slot >= SlotCount)
+        return;
+    // Focusing the editor loads a large pane's text first.
+    m_panes->showPane(slot);
+    QPlainTextEdit *editor = m_panes->pane(slot)->editor();
+    const QTextCursor cursor = m_panes->pane(slot)->cursorAt(line, column);
+    if (cursor.isNull())
+        return;
+    editor->setTextCursor(cursor);
+    editor->centerCursor();
+    editor->setFocus(Qt::OtherFocusReason);
+}
+
+void PersonaEditor::find()
+{
+    if (!m_findBar->target())
+        m_findBar->setTarget(m_panes->pane(0)->editor());
+    m_findBar->activate();
+}
+
+QByteArray PersonaEditor::shownBytes() const
+{
+    if (m_preview->runtimeProfile().sectioned())
+        return m_session->model()->soul(m_preview->preview()->view());
+    return m_preview->runtimeBytes();
+}
+
+void PersonaEditor::setShowInvisibles(bool show)
+{
+    for (int k = 0; k < SlotCount; ++k)
+        m_panes->pane(k)->setShowInvisibles(show);
+}
+
+} // namespace soul

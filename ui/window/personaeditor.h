@@ -1,0 +1,75 @@
+#pragma once
+
+#include <QWidget>
+
+class QSettings;
+class QSplitter;
+
+namespace soul {
+
+class DirectoryLostBar;
+class FindBar;
+class PaneStack;
+class PersonaSession;
+class PreviewPanel;
+struct RuntimeProfile;
+
+// What the window shows of one persona session: its slot panes, the find
+// bar, the preview with the runtime chooser and the folder-lost bar. It is
+// the one receiver of its panes' requests (save, revert, reload, discard,
+// recovery, compare) and passes them to the session's model and document
+// controller; it keeps its own panes' text, undo history, scroll and
+// cursor while another session is shown.
+class PersonaEditor : public QWidget
+{
+    Q_OBJECT
+
+public:
+    // `session` and `settings` must outlive the editor.
+    PersonaEditor(PersonaSession *session, QSettings *settings, QWidget *parent = nullptr);
+    ~PersonaEditor() override;
+
+    PersonaSession *session() const { return m_session; }
+    PaneStack *panes() const { return m_panes; }
+    PreviewPanel *previewPanel() const { return m_preview; }
+    FindBar *findBar() const { return m_findBar; }
+    QSplitter *splitter() const { return m_splitter; }
+
+    // The pane last focused, or -1.
+    int currentSlot() const { return m_currentSlot; }
+    // Shows `line` (1-based) of slot `slot`'s pane, focused, the cursor on it.
+    void goToLine(int slot, qint64 line, qint64 column = 0);
+    // Opens the find bar on the pane last focused (the first pane at first).
+    void find();
+    // The exact bytes the preview shows: the soul, or what the chosen
+    // runtime injects.
+    QByteArray shownBytes() const;
+    // Shows or hides invisible characters in the panes.
+    void setShowInvisibles(bool show);
+
+Q_SIGNALS:
+    // The pane last focused, its undo state or its unsaved state changed.
+    void editStateChanged();
+    // A sentence for the status bar, shown for `ms` milliseconds.
+    void message(const QString &text, int ms);
+    // The preview's runtime and settings were applied to this persona.
+    void runtimeProfileApplied(const RuntimeProfile &profile);
+
+private:
+    void buildUi(QSettings *settings);
+    void wireModel();
+    void wirePanes();
+    void wireTokens(QSettings *settings);
+    void wireRuntime();
+    void reloadPanes();
+
+    PersonaSession *m_session = nullptr;
+    DirectoryLostBar *m_lostBar = nullptr;
+    QSplitter *m_splitter = nullptr;
+    PaneStack *m_panes = nullptr;
+    FindBar *m_findBar = nullptr;
+    PreviewPanel *m_preview = nullptr;
+    int m_currentSlot = -1;
+};
+
+} // namespace soul
