@@ -141,6 +141,8 @@ private:
     void showSummaries();
     void showFolderState();
     void showStatus();
+    // Shows `page` of the editors' stack (an editor, or the missing-workspace note).
+    void showPage(QWidget *page);
     // The actions that depend on the pane last focused.
     void showEditState();
     // A sentence in the status bar for `ms` milliseconds.
