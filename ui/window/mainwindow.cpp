@@ -20,6 +20,7 @@
 #include "preview/tokenbar.h"
 #include "prompter.h"
 #include "runtimeregistry.h"
+#include "sameslotnotes.h"
 #include "slotreader.h"
 #include "slots/panestack.h"
 #include "slots/slotpane.h"
@@ -100,6 +101,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     setWindowIcon(QIcon(QStringLiteral(":/soulstudio/icons/soulstudio.svg")));
     setAcceptDrops(true);
     buildUi();
+    m_sameNotes = new SameSlotNotes(this);
     addSession();
     m_history = new HistoryController(model(),
                                       documents(),
@@ -176,6 +178,7 @@ int MainWindow::addSession()
     if (m_editors->currentWidget() != editor)
         editor->setUpdatesEnabled(false); // see showPage()
     m_open.push_back({session, editor});
+    m_sameNotes->add(session, editor);
     if (!m_splitterState.isEmpty())
         editor->splitter()->restoreState(m_splitterState);
     PersonaModel *model = session->model();
@@ -321,6 +324,7 @@ void MainWindow::removeSession(int index)
         return;
     const Open gone = m_open.at(size_t(index));
     m_open.erase(m_open.begin() + index);
+    m_sameNotes->remove(gone.session);
     m_summaryPending.remove(gone.session);
     if (m_current >= sessionCount())
         m_current = sessionCount() - 1;

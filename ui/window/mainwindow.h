@@ -30,6 +30,7 @@ class PersonaEditor;
 class PersonaModel;
 class PreviewPanel;
 class Prompter;
+class SameSlotNotes;
 class SoulTokenCounter;
 class StartView;
 class WindowActions;
@@ -161,6 +162,7 @@ private:
     StartView *m_startView = nullptr;
     QSplitter *m_body = nullptr;
     AgentsSidebar *m_sidebar = nullptr;
+    SameSlotNotes *m_sameNotes = nullptr; // "Same as in work, coach" in the panes
     QStackedWidget *m_editors = nullptr;
     QLabel *m_missing = nullptr; // stands in for an agent without a workspace
     QLabel *m_statusDir = nullptr;
