@@ -81,6 +81,7 @@ private Q_SLOTS:
     void copySlotToAgentsIsUnsavedAndUndoable();
     void compareWithAnotherAgent();
     void identicalSlotSaysInWhichAgents();
+    void identicalSlotNamesFourThenCounts();
     void folderOfPersonas();
     void badConfigNamesTheFile();
 
@@ -417,6 +418,39 @@ void tst_AgentsWindow::identicalSlotSaysInWhichAgents()
     QTRY_COMPARE(noteOf(QStringLiteral("work"), Soul)->text(), QStringLiteral("Same as in ops"));
     QTRY_COMPARE(noteOf(QStringLiteral("ops"), Soul)->text(), QStringLiteral("Same as in work"));
     QVERIFY(noteOf(coach, Soul)->text().isEmpty());
+}
+
+void tst_AgentsWindow::identicalSlotNamesFourThenCounts()
+{
+    const QString parent = m_fixture.filePath(QStringLiteral("six"));
+    const QStringList names = {QStringLiteral("a"),
+                               QStringLiteral("b"),
+                               QStringLiteral("c"),
+                               QStringLiteral("d"),
+                               QStringLiteral("e"),
+                               QStringLiteral("f")};
+    for (const QString &name : names) {
+        writeFile(parent + QLatin1Char('/') + name + QStringLiteral("/USER.md"), "Sam.\n");
+        // An empty file is the same everywhere and says nothing.
+        writeFile(parent + QLatin1Char('/') + name + QStringLiteral("/TOOLS.md"), QByteArray());
+    }
+    m_fixture.create();
+    MainWindow *window = m_fixture.window();
+    QVERIFY(window->openPersonaFolder(parent));
+    QCOMPARE(window->sessionCount(), 6);
+    SlotPane *user = window->editor(0)->panes()->pane(User);
+    QTRY_COMPARE(user->sameNote()->text(),
+                 QStringLiteral("Same as in b, c, d, e and one other agent"));
+    QCOMPARE(user->sameNote()->toolTip(),
+             QStringLiteral("USER.md is byte for byte the same in b, c, d, e, f."));
+    const int tools = slotIndex(u"TOOLS.md");
+    QVERIFY(window->session(0)->model()->slot(tools).bufferPresent);
+    QVERIFY(window->editor(0)->panes()->pane(tools)->sameNote()->isHidden());
+    // An agent closed is no longer named.
+    window->setCurrentIndex(5);
+    m_fixture.action("closeFolder")->trigger();
+    QCOMPARE(window->sessionCount(), 5);
+    QTRY_COMPARE(user->sameNote()->text(), QStringLiteral("Same as in b, c, d, e"));
 }
 
 void tst_AgentsWindow::folderOfPersonas()

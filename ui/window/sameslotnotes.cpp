@@ -93,14 +93,14 @@ void SameSlotNotes::refresh()
                 }
             }
             QString text;
-            if (others.size() > NamesShown) {
-                text = tr("Same as in %1 and %n other agent(s)",
-                          nullptr,
-                          int(others.size()) - NamesShown)
-                           .arg(others.mid(0, NamesShown).join(QStringLiteral(", ")));
-            } else if (!others.isEmpty()) {
-                text = tr("Same as in %1").arg(others.join(QStringLiteral(", ")));
-            }
+            const QString shown = others.mid(0, NamesShown).join(QStringLiteral(", "));
+            const qsizetype more = others.size() - NamesShown;
+            if (more == 1)
+                text = tr("Same as in %1 and one other agent").arg(shown);
+            else if (more > 1)
+                text = tr("Same as in %1 and %2 other agents").arg(shown, QString::number(more));
+            else if (!others.isEmpty())
+                text = tr("Same as in %1").arg(shown);
             const QString toolTip = others.isEmpty()
                                         ? QString()
                                         : tr("%1 is byte for byte the same in %2.")
