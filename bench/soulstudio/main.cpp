@@ -40,6 +40,9 @@
 // instead (bench/history/soulc-log.sh with KEEP=1 makes one) and adds the
 // time the worker took to list and count it (history_load_ms). Run it alone
 // with "soulstudio-bench --timeline-only [--timeline-repo DIR]".
+// agents_20: twenty copies of the typical persona opened in one window as a
+// folder of personas, then 200 switches between them round-robin (see
+// runAgents()).
 
 #include "../../tests/core/testfiles.h"
 #include "../../tests/gui/quietprompter.h"
@@ -61,10 +64,12 @@
 #include "soultokencounter.h"
 #include "tokenizer.h"
 #include "window/mainwindow.h"
+#include "window/personaeditor.h"
 
 #include <QAbstractEventDispatcher>
 #include <QApplication>
 #include <QComboBox>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
@@ -767,6 +772,124 @@ Persona persona(const QString &name)
     return p;
 }
 
+// Counts the paint events a widget receives.
+class PaintCounter final : public QObject
+{
+public:
+    int paints = 0;
+
+protected:
+    bool eventFilter(QObject *, QEvent *event) override
+    {
+        if (event->type() == QEvent::Paint)
+            ++paints;
+        return false;
+    }
+};
+
+// `count` copies of the typical persona in one folder, opened in one window
+// as a folder of personas (MainWindow::openPersonaFolder), then switched
+// between round-robin. agents_open_ms: the call until every agent's panes
+// and preview are filled and nothing is posted but what waits for a pause
+// (as open_ms); agents_counts_after_open_ms: until every agent's token
+// counts are exact. rss_after_open_mib: resident memory then (not the peak).
+// A switch (MainWindow::setCurrentIndex) is timed, wall and GUI CPU, until
+// the agent's preview has been painted and the window has settled, as a
+// resize is; switch_first_*: each agent's first showing, which lays out its
+// editor; switch_again_*: the visits after.
+QJsonObject runAgents(const QString &settings, int count, int switches)
+{
+    QTemporaryDir parent;
+    const Persona typical = persona(QStringLiteral("typical"));
+    for (int a = 0; a < count; ++a) {
+        const QString dir = parent.filePath(
+            QStringLiteral("agent%1").arg(a, 2, 10, QLatin1Char('0')));
+        QDir().mkpath(dir);
+        for (int k = 0; k < SlotCount; ++k)
+            writeFile(slotPath(dir, k), typical.files[size_t(k)], false);
+    }
+    QSettings(settings, QSettings::IniFormat).setValue(QStringLiteral("history/visible"), false);
+
+    MainWindow::Options options;
+    options.settingsFile = settings;
+    MainWindow window(options);
+    window.setPrompter(std::make_unique<BenchPrompter>());
+    window.show();
+    settle(window);
+    const double rssBefore = currentRssMib();
+
+    QElapsedTimer timer;
+    const double openCpu = threadCpuMs();
+    timer.start();
+    const bool opened = window.openPersonaFolder(parent.path());
+    QCoreApplication::processEvents();
+    drain();
+    const double openMs = double(timer.nsecsElapsed()) / 1e6;
+    const double openCpuMs = threadCpuMs() - openCpu;
+    settle(window);
+    if (!opened || window.sessionCount() != count)
+        std::fprintf(stderr,
+                     "soulstudio-bench: opened %d agents of %d\n",
+                     window.sessionCount(),
+                     count);
+    double countsMs = 0;
+    for (int i = 0; i < window.sessionCount() && countsMs >= 0; ++i) {
+        SoulTokenCounter *counter = window.session(i)->tokens();
+        countsMs = waitForCounts(counter, [&] { return counter->isSettled(); });
+    }
+    const double countsAfterOpenMs = countsMs < 0 ? -1 : double(timer.nsecsElapsed()) / 1e6;
+    settle(window);
+    const double rssAfterOpen = currentRssMib();
+
+    std::vector<double> wall;
+    std::vector<double> cpu;
+    std::vector<double> firstWall;
+    std::vector<double> againWall;
+    std::vector<bool> shown(size_t(window.sessionCount()), false);
+    shown[size_t(window.currentIndex())] = true;
+    PaintCounter painted;
+    for (int i = 0; i < switches && window.sessionCount() > 1; ++i) {
+        const int next = (window.currentIndex() + 1) % window.sessionCount();
+        QWidget *viewport = window.editor(next)->previewPanel()->preview()->viewport();
+        painted.paints = 0;
+        viewport->installEventFilter(&painted);
+        const double before = threadCpuMs();
+        timer.restart();
+        window.setCurrentIndex(next);
+        const double waited = waitFor([&] { return painted.paints > 0; });
+        settle(window);
+        const double ms = double(timer.nsecsElapsed()) / 1e6;
+        cpu.push_back(threadCpuMs() - before);
+        viewport->removeEventFilter(&painted);
+        if (waited < 0)
+            std::fprintf(stderr, "soulstudio-bench: agent %d was not painted\n", next);
+        wall.push_back(ms);
+        (shown[size_t(next)] ? againWall : firstWall).push_back(ms);
+        shown[size_t(next)] = true;
+    }
+
+    QJsonObject result{
+        {QStringLiteral("agents"), window.sessionCount()},
+        {QStringLiteral("agents_open_ms"), round2(openMs)},
+        {QStringLiteral("agents_open_cpu_ms"), round2(openCpuMs)},
+        {QStringLiteral("agents_counts_after_open_ms"), round2(countsAfterOpenMs)},
+        {QStringLiteral("switches"), int(wall.size())},
+        {QStringLiteral("switch_p50_ms"), round2(percentile(wall, 0.50))},
+        {QStringLiteral("switch_p95_ms"), round2(percentile(wall, 0.95))},
+        {QStringLiteral("switch_max_ms"), round2(percentile(wall, 1.0))},
+        {QStringLiteral("switch_gui_cpu_p95_ms"), round2(percentile(cpu, 0.95))},
+        {QStringLiteral("switch_first_p95_ms"), round2(percentile(firstWall, 0.95))},
+        {QStringLiteral("switch_again_p95_ms"), round2(percentile(againWall, 0.95))},
+        {QStringLiteral("rss_before_open_mib"), round2(rssBefore)},
+        {QStringLiteral("rss_after_open_mib"), round2(rssAfterOpen)},
+        {QStringLiteral("rss_after_switches_mib"), round2(currentRssMib())},
+        {QStringLiteral("peak_rss_mib"), round2(peakRssMib())},
+        // The budgets: 60 MiB and 5 MiB per typical agent.
+        {QStringLiteral("rss_budget_mib"), 60 + 5 * count},
+    };
+    return result;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -790,7 +913,8 @@ int main(int argc, char *argv[])
                                QStringLiteral("large_hermes"),
                                QStringLiteral("typical_compare"),
                                QStringLiteral("typical_history"),
-                               QStringLiteral("large_compare")};
+                               QStringLiteral("large_compare"),
+                               QStringLiteral("agents_20")};
     // "--only NAME" runs one persona in this process (also for profiling).
     const QStringList args = QCoreApplication::arguments();
     const qsizetype only = args.indexOf(QStringLiteral("--only"));
@@ -827,7 +951,10 @@ int main(int argc, char *argv[])
             std::fprintf(stderr, "soulstudio-bench: no persona %s\n", qPrintable(which));
             return 2;
         }
-        result.insert(which, run(settings, persona(which)));
+        if (which == QLatin1String("agents_20"))
+            result.insert(which, runAgents(settings, 20, 200));
+        else
+            result.insert(which, run(settings, persona(which)));
     } else {
         for (const QString &name : names) {
             QProcess child;

@@ -80,6 +80,8 @@ private Q_SLOTS:
     void crashRestoresEveryAgent();
     void copySlotToAgentsIsUnsavedAndUndoable();
     void compareWithAnotherAgent();
+    void identicalSlotSaysInWhichAgents();
+    void identicalSlotNamesFourThenCounts();
     void folderOfPersonas();
     void badConfigNamesTheFile();
 
@@ -356,6 +358,99 @@ void tst_AgentsWindow::compareWithAnotherAgent()
     QVERIFY(controller->diffHtml().contains(QStringLiteral("class=\"addw\">work<")));
     QVERIFY(controller->diffHtml().contains(QStringLiteral("<h3>IDENTITY.md — changed</h3>")));
     QVERIFY(!controller->diffHtml().contains(QStringLiteral("USER.md")));
+}
+
+void tst_AgentsWindow::identicalSlotSaysInWhichAgents()
+{
+    openAgents();
+    MainWindow *window = m_fixture.window();
+    const auto noteOf = [&](const QString &id, int slot) {
+        return window->editor(indexOf(id))->panes()->pane(slot)->sameNote();
+    };
+    // The agents with a workspace, in the window's order.
+    QStringList ids;
+    for (int i = 0; i < window->sessionCount(); ++i) {
+        if (window->session(i)->model()->isOpen())
+            ids.append(window->session(i)->agent().id);
+    }
+    QCOMPARE(ids.size(), 4);
+    const auto othersThan = [&](const QString &id, const QString &also = {}) {
+        QStringList others = ids;
+        others.removeAll(id);
+        others.removeAll(also);
+        return QStringLiteral("Same as in ") + others.join(QStringLiteral(", "));
+    };
+    // USER.md is the same in all four: each pane names the three others.
+    // SOUL.md differs in each, so its panes say nothing.
+    for (const QString &id : ids) {
+        QTRY_COMPARE(noteOf(id, User)->text(), othersThan(id));
+        QVERIFY(!noteOf(id, User)->isHidden());
+        QVERIFY(noteOf(id, User)->toolTip().contains(QStringLiteral("USER.md")));
+        QVERIFY(noteOf(id, Soul)->text().isEmpty());
+        QVERIFY(noteOf(id, Soul)->isHidden());
+    }
+
+    // Typing in coach's USER.md: its note goes, and the others stop naming
+    // it; nothing is saved for that.
+    const QString coach = QStringLiteral("coach");
+    window->setCurrentIndex(indexOf(coach));
+    QPlainTextEdit *coachUser = editorOf(coach, User);
+    window->panes()->showPane(User);
+    coachUser->setFocus();
+    coachUser->moveCursor(QTextCursor::End);
+    QTest::keyClicks(coachUser, QStringLiteral("Sam likes tea."));
+    QTRY_VERIFY(noteOf(coach, User)->isHidden());
+    QVERIFY(noteOf(coach, User)->text().isEmpty());
+    for (const QString &id : ids) {
+        if (id != coach)
+            QTRY_COMPARE(noteOf(id, User)->text(), othersThan(id, coach));
+    }
+
+    // Undone: the same bytes again, and every pane says so again.
+    while (coachUser->document()->isUndoAvailable())
+        coachUser->undo();
+    for (const QString &id : ids)
+        QTRY_COMPARE(noteOf(id, User)->text(), othersThan(id));
+
+    // work's soul copied to ops: the two SOUL.md panes name each other.
+    window->setCurrentIndex(indexOf(QStringLiteral("work")));
+    window->copySlotToAgents(Soul, {indexOf(QStringLiteral("ops"))});
+    QTRY_COMPARE(noteOf(QStringLiteral("work"), Soul)->text(), QStringLiteral("Same as in ops"));
+    QTRY_COMPARE(noteOf(QStringLiteral("ops"), Soul)->text(), QStringLiteral("Same as in work"));
+    QVERIFY(noteOf(coach, Soul)->text().isEmpty());
+}
+
+void tst_AgentsWindow::identicalSlotNamesFourThenCounts()
+{
+    const QString parent = m_fixture.filePath(QStringLiteral("six"));
+    const QStringList names = {QStringLiteral("a"),
+                               QStringLiteral("b"),
+                               QStringLiteral("c"),
+                               QStringLiteral("d"),
+                               QStringLiteral("e"),
+                               QStringLiteral("f")};
+    for (const QString &name : names) {
+        writeFile(parent + QLatin1Char('/') + name + QStringLiteral("/USER.md"), "Sam.\n");
+        // An empty file is the same everywhere and says nothing.
+        writeFile(parent + QLatin1Char('/') + name + QStringLiteral("/TOOLS.md"), QByteArray());
+    }
+    m_fixture.create();
+    MainWindow *window = m_fixture.window();
+    QVERIFY(window->openPersonaFolder(parent));
+    QCOMPARE(window->sessionCount(), 6);
+    SlotPane *user = window->editor(0)->panes()->pane(User);
+    QTRY_COMPARE(user->sameNote()->text(),
+                 QStringLiteral("Same as in b, c, d, e and one other agent"));
+    QCOMPARE(user->sameNote()->toolTip(),
+             QStringLiteral("USER.md is byte for byte the same in b, c, d, e, f."));
+    const int tools = slotIndex(u"TOOLS.md");
+    QVERIFY(window->session(0)->model()->slot(tools).bufferPresent);
+    QVERIFY(window->editor(0)->panes()->pane(tools)->sameNote()->isHidden());
+    // An agent closed is no longer named.
+    window->setCurrentIndex(5);
+    m_fixture.action("closeFolder")->trigger();
+    QCOMPARE(window->sessionCount(), 5);
+    QTRY_COMPARE(user->sameNote()->text(), QStringLiteral("Same as in b, c, d, e"));
 }
 
 void tst_AgentsWindow::folderOfPersonas()

@@ -158,6 +158,14 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     connect(m_checkpointNote, &QLabel::linkActivated, this, [this] {
         Q_EMIT checkpointDiffRequested(m_slot);
     });
+    m_sameNote = new QLabel(this);
+    m_sameNote->setObjectName(QStringLiteral("sameNote"));
+    m_sameNote->setWordWrap(true);
+    m_sameNote->setTextFormat(Qt::PlainText); // agent ids are the user's text
+    m_sameNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_sameNote->setForegroundRole(QPalette::PlaceholderText);
+    m_sameNote->setAccessibleName(tr("%1 in other agents").arg(name));
+    m_sameNote->hide();
 
     auto *header = new QHBoxLayout;
     header->setSpacing(8);
@@ -207,6 +215,7 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     layout->addWidget(m_runtimeNote);
     layout->addWidget(m_lints);
     layout->addWidget(m_checkpointNote);
+    layout->addWidget(m_sameNote);
     layout->addWidget(m_readOnly);
     layout->addWidget(m_absentNote);
     layout->addWidget(m_longLineNote);
@@ -373,6 +382,16 @@ void SlotPane::setCheckpointNote(const QString &text)
 {
     m_checkpointNote->setText(text);
     m_checkpointNote->setVisible(!text.isEmpty());
+}
+
+void SlotPane::setSameNote(const QString &text, const QString &toolTip)
+{
+    if (text == m_sameNote->text() && toolTip == m_sameNote->toolTip())
+        return;
+    m_sameNote->setText(text);
+    m_sameNote->setToolTip(toolTip);
+    m_sameNote->setAccessibleDescription(toolTip);
+    m_sameNote->setVisible(!text.isEmpty());
 }
 
 void SlotPane::setShowInvisibles(bool show)

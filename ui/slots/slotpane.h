@@ -105,6 +105,10 @@ public:
     // it, with a link to the diff (checkpointDiffRequested()); empty hides it.
     void setCheckpointNote(const QString &text);
     QLabel *checkpointNote() const { return m_checkpointNote; }
+    // The note that other agents in the window hold the same bytes of this
+    // file ("Same as in work, coach"); empty hides it.
+    void setSameNote(const QString &text, const QString &toolTip = {});
+    QLabel *sameNote() const { return m_sameNote; }
     // The format property that tells the runtime's marks from other marks.
     enum RuntimeMark { DroppedMark = 1, DigestMark = 2 };
     static constexpr int RuntimeMarkProperty = 0x100000 + 71; // QTextFormat::UserProperty + 71
@@ -182,6 +186,7 @@ private:
     RuntimeMeter *m_runtimeMeter = nullptr;
     QLabel *m_runtimeNote = nullptr;
     QLabel *m_checkpointNote = nullptr;
+    QLabel *m_sameNote = nullptr;
     RuntimePaneView m_runtimeView;
 };
 

@@ -30,6 +30,7 @@ class PersonaEditor;
 class PersonaModel;
 class PreviewPanel;
 class Prompter;
+class SameSlotNotes;
 class SoulTokenCounter;
 class StartView;
 class WindowActions;
@@ -141,6 +142,8 @@ private:
     void showSummaries();
     void showFolderState();
     void showStatus();
+    // Shows `page` of the editors' stack (an editor, or the missing-workspace note).
+    void showPage(QWidget *page);
     // The actions that depend on the pane last focused.
     void showEditState();
     // A sentence in the status bar for `ms` milliseconds.
@@ -159,6 +162,7 @@ private:
     StartView *m_startView = nullptr;
     QSplitter *m_body = nullptr;
     AgentsSidebar *m_sidebar = nullptr;
+    SameSlotNotes *m_sameNotes = nullptr; // "Same as in work, coach" in the panes
     QStackedWidget *m_editors = nullptr;
     QLabel *m_missing = nullptr; // stands in for an agent without a workspace
     QLabel *m_statusDir = nullptr;
