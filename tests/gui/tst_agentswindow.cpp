@@ -13,6 +13,7 @@
 #include "window/agentssidebar.h"
 #include "window/personaeditor.h"
 
+#include <QApplication>
 #include <QFile>
 #include <QLabel>
 #include <QListWidget>
@@ -30,13 +31,14 @@ class AgentsPrompter : public QuietPrompter
 {
 public:
     QList<QStringList> askedUnsaved;
+    UnsavedAnswer unsavedAnswer = UnsavedAnswer::Discard;
     QStringList errors;
     QString openDirectory;
 
     UnsavedAnswer askUnsaved(const QStringList &files) override
     {
         askedUnsaved.append(files);
-        return UnsavedAnswer::Discard;
+        return unsavedAnswer;
     }
     void showError(const QString &title, const QString &text) override
     {
@@ -77,6 +79,7 @@ private Q_SLOTS:
     void missingWorkspaceSaysSo();
     void switchingKeepsTextAndUndo();
     void closeAsksOnceForAllByName();
+    void closeWithSaveAllSavesEveryAgent();
     void crashRestoresEveryAgent();
     void copySlotToAgentsIsUnsavedAndUndoable();
     void compareWithAnotherAgent();
@@ -212,10 +215,29 @@ void tst_AgentsWindow::missingWorkspaceSaysSo()
     QTRY_VERIFY(missing->isVisible());
     QVERIFY(missing->text().contains(QDir::toNativeSeparators(workspace(QStringLiteral("ghost")))));
     QVERIFY(!m_fixture.action("save")->isEnabled());
+    // It can be closed like any agent.
+    QVERIFY(m_fixture.action("closeFolder")->isEnabled());
     // The others are still there.
     window->sidebar()->list()->setCurrentRow(indexOf(QStringLiteral("ops")));
     QTRY_VERIFY(window->currentEditor()->isVisible());
     QVERIFY(!missing->isVisible());
+
+    // Once the folder is made, choosing the agent again opens it.
+    writeFile(workspace(QStringLiteral("ghost")) + QStringLiteral("/SOUL.md"), "Boo.\n");
+    window->sidebar()->list()->setCurrentRow(ghost);
+    QVERIFY(window->session(ghost)->model()->isOpen());
+    QTRY_VERIFY(window->currentEditor()->isVisible());
+    QVERIFY(!missing->isVisible());
+    QCOMPARE(window->model()->slot(Soul).bufferBytes, QByteArray("Boo.\n"));
+    QTRY_VERIFY(window->sidebar()->list()->item(ghost)->text().contains(QStringLiteral(" tokens")));
+    QVERIFY(!window->sidebar()->list()->item(ghost)->text().contains(
+        QStringLiteral("no workspace folder")));
+    // Open Folder on an agent's workspace shows that agent, not a second one.
+    const int count = window->sessionCount();
+    window->setCurrentIndex(indexOf(QStringLiteral("ops")));
+    window->start(workspace(QStringLiteral("ghost")));
+    QCOMPARE(window->sessionCount(), count);
+    QCOMPARE(window->currentIndex(), ghost);
 }
 
 void tst_AgentsWindow::switchingKeepsTextAndUndo()
@@ -260,10 +282,15 @@ void tst_AgentsWindow::switchingKeepsTextAndUndo()
                  .contains(QStringLiteral("●")));
     QVERIFY(window->isWindowModified());
 
-    // Undo in work's pane takes back work's typing only.
+    // Edit > Undo, after the switch back, takes back work's typing only.
+    QApplication::setActiveWindow(window);
     workSoul->setFocus();
-    while (workSoul->document()->isUndoAvailable())
-        workSoul->undo();
+    QTRY_COMPARE(window->currentEditor()->currentSlot(), Soul);
+    QAction *undo = m_fixture.action("undo");
+    for (int i = 0; i < 100 && workSoul->document()->isUndoAvailable(); ++i) {
+        QVERIFY(undo->isEnabled());
+        undo->trigger();
+    }
     QCOMPARE(workSoul->toPlainText(), QStringLiteral("You are work.\n"));
     QTRY_VERIFY(!window->session(indexOf(QStringLiteral("work")))->hasUnsaved());
     QVERIFY(window->session(indexOf(QStringLiteral("coach")))->hasUnsaved());
@@ -287,6 +314,25 @@ void tst_AgentsWindow::closeAsksOnceForAllByName()
     // Discarded: the files are as they were.
     QCOMPARE(readFile(workspace(QStringLiteral("work")) + QStringLiteral("/SOUL.md")),
              QByteArray("You are work.\n"));
+    QCOMPARE(readFile(workspace(QStringLiteral("writer")) + QStringLiteral("/USER.md")),
+             QByteArray("The user is Sam.\n"));
+}
+
+void tst_AgentsWindow::closeWithSaveAllSavesEveryAgent()
+{
+    openAgents();
+    MainWindow *window = m_fixture.window();
+    window->session(indexOf(QStringLiteral("work")))->model()->setBufferText(Soul, u"Saved work.");
+    window->session(indexOf(QStringLiteral("ops")))->model()->setBufferText(User, u"Saved ops.");
+    m_fixture.prompter()->unsavedAnswer = Prompter::UnsavedAnswer::SaveAll;
+    QVERIFY(window->close());
+    QCOMPARE(readFile(workspace(QStringLiteral("work")) + QStringLiteral("/SOUL.md")),
+             QByteArray("Saved work."));
+    QCOMPARE(readFile(workspace(QStringLiteral("ops")) + QStringLiteral("/USER.md")),
+             QByteArray("Saved ops."));
+    // Only what was edited was written.
+    QCOMPARE(readFile(workspace(QStringLiteral("coach")) + QStringLiteral("/SOUL.md")),
+             QByteArray("You are coach.\n"));
 }
 
 void tst_AgentsWindow::crashRestoresEveryAgent()
@@ -470,16 +516,25 @@ void tst_AgentsWindow::folderOfPersonas()
     // Without a config, OpenClaw's default budgets.
     QTRY_VERIFY2(window->sidebar()->list()->item(0)->text().contains(QStringLiteral("/60,000")),
                  qPrintable(window->sidebar()->list()->item(0)->text()));
-    // Ctrl+W closes one; the last one left is a folder like any other.
+    // Ctrl+W closes one; the list stays until its last agent is closed.
     window->setCurrentIndex(1);
     m_fixture.action("closeFolder")->trigger();
     QCOMPARE(window->sessionCount(), 1);
     QCOMPARE(window->currentSession()->agent().id, QStringLiteral("ava"));
     QVERIFY(window->model()->isOpen());
+    QVERIFY(window->sidebar()->isVisible());
     // A folder without personas says so and changes nothing.
     QVERIFY(!window->openPersonaFolder(parent + QStringLiteral("/notes")));
     QVERIFY(m_fixture.prompter()->errors.last().contains(QStringLiteral("No subfolder")));
     QCOMPARE(window->sessionCount(), 1);
+    // Closing the last one leaves an empty window; the next folder is no agent.
+    m_fixture.action("closeFolder")->trigger();
+    QVERIFY(!window->model()->isOpen());
+    QVERIFY(!window->sidebar()->isVisible());
+    window->start(parent + QStringLiteral("/kip"));
+    QVERIFY(window->model()->isOpen());
+    QVERIFY(window->currentSession()->agent().id.isEmpty());
+    QVERIFY(!window->sidebar()->isVisible());
 }
 
 void tst_AgentsWindow::badConfigNamesTheFile()

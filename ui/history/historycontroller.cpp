@@ -145,8 +145,9 @@ void HistoryController::connectSession()
         m_stale = true;
         load();
     });
-    connect(m_documents, &DocumentController::slotSaved, this, [this](int slot) {
-        rememberSaved(slot);
+    // Saves are recorded for every persona of the window (see the window's
+    // sessions); this one's may also make a checkpoint.
+    connect(m_documents, &DocumentController::slotSaved, this, [this] {
         if (checkpointOnSave())
             m_onSaveTimer.start();
     });
@@ -167,9 +168,13 @@ void HistoryController::setSession(PersonaModel *model,
                             static_cast<QObject *>(m_documents),
                             static_cast<QObject *>(m_tokens)})
         disconnect(before, nullptr, this, nullptr);
+    // Nothing asked for the persona shown before arrives for this one.
     m_soulWatcher.cancel();
     m_headWatcher.cancel();
+    m_snapshotWatcher.cancel();
+    m_diffWatcher.cancel();
     m_onSaveTimer.stop();
+    m_changedTimer.stop();
     m_model = model;
     m_documents = documents;
     m_tokens = tokens;
@@ -189,6 +194,7 @@ void HistoryController::setSession(PersonaModel *model,
         m_repository->stop();
         m_loader->clear();
     }
+    showStatus();
 }
 
 void HistoryController::readHeadFiles()
@@ -550,19 +556,24 @@ bool HistoryController::makeCheckpoint(Asking asking)
 
 QString HistoryController::savedKey(int slot) const
 {
+    return savedKey(m_model, slot);
+}
+
+QString HistoryController::savedKey(const PersonaModel *model, int slot)
+{
     // By folder, so two personas do not share records; hashed, since a path
     // is not a settings key.
-    const QByteArray folder = QCryptographicHash::hash(m_model->directory().toUtf8(),
+    const QByteArray folder = QCryptographicHash::hash(model->directory().toUtf8(),
                                                        QCryptographicHash::Sha1)
                                   .toHex()
                                   .left(16);
     return QStringLiteral("history/saved/%1/%2").arg(QLatin1String(folder), slotName(slot));
 }
 
-void HistoryController::rememberSaved(int slot)
+void HistoryController::rememberSaved(const PersonaModel *model, int slot)
 {
-    if (m_model->isOpen())
-        m_settings->setValue(savedKey(slot), m_model->slot(slot).diskSha256);
+    if (model->isOpen())
+        m_settings->setValue(savedKey(model, slot), model->slot(slot).diskSha256);
 }
 
 bool HistoryController::savedHere(int slot) const

@@ -94,6 +94,9 @@ public:
     // Whether Soul Studio saved the file of `slot` as it is on disk now
     // (else another program wrote it since, or it was never saved here).
     bool savedHere(int slot) const;
+    // Records that Soul Studio saved `slot` of `model` as it is on disk now:
+    // any persona of the window, shown or not.
+    void rememberSaved(const PersonaModel *model, int slot);
     // The slots whose file on disk differs from the last checkpoint's
     // (HEAD's blob), as last worked out while the panel is shown.
     QList<int> changedSinceCheckpoint() const { return m_changed; }
@@ -129,8 +132,8 @@ private:
     void showSoulOf(int row);
     void readHeadFiles();
     void showChanged();
-    void rememberSaved(int slot);
     QString savedKey(int slot) const;
+    static QString savedKey(const PersonaModel *model, int slot);
     QString encoding() const;
     bool restoreBytes(const PersonaRevision &revision, int slot, QStringList &problems);
 

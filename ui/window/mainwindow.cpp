@@ -207,8 +207,11 @@ int MainWindow::addSession()
         if (session == currentSession())
             showFolderState();
     });
-    connect(model, &PersonaModel::recoveryFailed, this, [this](const QString &error) {
-        showMessage(error, 15000);
+    connect(model, &PersonaModel::recoveryFailed, this, [this, session](const QString &error) {
+        showMessage(session == currentSession() || sessionCount() == 1
+                        ? error
+                        : tr("%1: %2").arg(session->agent().id, error),
+                    15000);
     });
     connect(model, &PersonaModel::watchingChanged, this, [this, session] {
         if (session == currentSession())
@@ -246,6 +249,13 @@ int MainWindow::addSession()
             m_actions->setRecentSnapshots(session->freezer()->recent());
     });
 
+    // Every persona's saves are recorded, shown or not, so its History
+    // notes know what this program wrote.
+    connect(session->documents(), &DocumentController::slotSaved, this, [this, model](int slot) {
+        if (m_history)
+            m_history->rememberSaved(model, slot);
+    });
+
     // The sidebar follows what changes an agent's row.
     connect(session, &PersonaSession::summaryChanged, this, [this, session] {
         scheduleSummary(session);
@@ -275,7 +285,7 @@ int MainWindow::addSession()
                 if (m_history && session == currentSession())
                     m_history->setRuntimeProfile(p);
             });
-    connect(model, &PersonaModel::opened, this, [this, session, preview](const QString &dir) {
+    connect(model, &PersonaModel::opened, preview, [this, session, preview](const QString &dir) {
         RuntimeProfile profile = m_runtimeMemory.profileFor(dir);
         const RuntimeProfile &own = session->agent().openClaw;
         // An agent of OpenClaw's roster previews with its own budgets.
@@ -336,6 +346,7 @@ void MainWindow::removeSession(int index)
     m_actions->setAgentCount(sessionCount());
     // The history and the comparison were of the current session.
     const int shown = m_current;
+    m_splitterState = gone.editor->splitter()->saveState();
     m_current = -1;
     setCurrentIndex(shown);
     gone.editor->deleteLater();
@@ -348,6 +359,13 @@ void MainWindow::setCurrentIndex(int index)
 {
     if (index < 0 || index >= sessionCount())
         return;
+    // An agent whose workspace was created since the roster was read opens now.
+    PersonaSession *chosen = session(index);
+    if (m_roster && !chosen->model()->isOpen() && QFileInfo(chosen->agent().folder).isDir()) {
+        if (const Status opened = chosen->model()->open(chosen->agent().folder); !opened)
+            showMessage(opened.error(), 15000);
+        scheduleSummary(chosen);
+    }
     const bool changed = index != m_current;
     if (PersonaEditor *before = currentEditor(); changed && before)
         m_splitterState = before->splitter()->saveState();
@@ -416,8 +434,10 @@ void MainWindow::openFolder(const QString &dir)
     // A roster is open: the folder joins it, or is shown when it is there.
     const QString absolute = QFileInfo(dir).absoluteFilePath();
     for (int i = 0; i < sessionCount(); ++i) {
-        if (session(i)->model()->isOpen() && session(i)->model()->directory() == absolute) {
-            setCurrentIndex(i);
+        const PersonaModel *m = session(i)->model();
+        if ((m->isOpen() && m->directory() == absolute)
+            || QFileInfo(session(i)->agent().folder).absoluteFilePath() == absolute) {
+            setCurrentIndex(i); // opens an agent's workspace made since
             return;
         }
     }
@@ -464,8 +484,10 @@ void MainWindow::closeCurrent()
         removeSession(m_current);
         return;
     }
-    // The last of a roster closed: the window is empty again.
+    // The last of a roster closed: the window is empty again, and the next
+    // folder opened is no agent.
     m_roster = false;
+    currentSession()->setAgent({});
     m_sidebar->setSource(QString());
     showFolderState();
 }
@@ -600,9 +622,9 @@ void MainWindow::openRoster(const QList<PersonaSession::Agent> &agents, const QS
 
 void MainWindow::scheduleSummary(PersonaSession *session)
 {
+    // Once typing pauses: a row costs a lint and an OpenClaw compose.
     m_summaryPending.insert(session);
-    if (!m_summaryTimer.isActive())
-        m_summaryTimer.start();
+    m_summaryTimer.start();
 }
 
 void MainWindow::showSummaries()
@@ -652,8 +674,12 @@ void MainWindow::showSummaries()
 void MainWindow::compareWithAgent(int other)
 {
     PersonaSession *theirs = session(other);
-    if (!theirs || other == m_current || !theirs->model()->isOpen() || !model()->isOpen())
+    if (!theirs || other == m_current || !model()->isOpen())
         return;
+    if (!theirs->model()->isOpen()) {
+        showMessage(tr("%1 has no workspace folder to compare with.").arg(theirs->agent().id), 8000);
+        return;
+    }
     // The other agent's soul as the preview's switch says, frozen into a
     // snapshot the compare dialog reads like any other.
     const SoulView view = previewPanel()->preview()->view();
@@ -705,8 +731,12 @@ void MainWindow::copySlotToAgents(int slot, const QList<int> &targets)
     QStringList refused;
     for (int target : targets) {
         PersonaSession *s = session(target);
-        if (!s || target == m_current || !s->model()->isOpen())
+        if (!s || target == m_current)
             continue;
+        if (!s->model()->isOpen()) {
+            refused.append(tr("%1: it has no workspace folder.").arg(s->agent().id));
+            continue;
+        }
         if (const Status replaced = s->model()->replaceBuffer(slot, source.bufferBytes); !replaced)
             refused.append(tr("%1: %2").arg(s->agent().id, replaced.error()));
         else
@@ -751,8 +781,9 @@ void MainWindow::compareWith(const QString &soulPath)
                 &FreedMemory::releaseSoon);
         m_compare->controller()->setView(preview->unsavedToggle()->isChecked() ? SoulView::Unsaved
                                                                                : SoulView::OnDisk);
-        connect(preview->unsavedToggle(), &QCheckBox::toggled, m_compare, [this](bool unsaved) {
-            m_compare->controller()->setView(unsaved ? SoulView::Unsaved : SoulView::OnDisk);
+        CompareDialog *dialog = m_compare;
+        connect(preview->unsavedToggle(), &QCheckBox::toggled, dialog, [dialog](bool unsaved) {
+            dialog->controller()->setView(unsaved ? SoulView::Unsaved : SoulView::OnDisk);
         });
         // The diff marks invisibles when the preview does, and the other way.
         m_compare->invisiblesToggle()->setChecked(preview->invisiblesToggle()->isChecked());
@@ -977,6 +1008,8 @@ void MainWindow::showFolderState()
         showPage(m_missing);
     }
     m_actions->setFolderOpen(open);
+    // An agent without a workspace can still be closed.
+    m_actions->closeFolder->setEnabled(open || roster);
     m_actions->setAgentCount(sessionCount());
     m_actions->setRecentSnapshots(freezer()->recent());
     // [*] is where Qt puts the modified mark while any pane has unsaved edits.
