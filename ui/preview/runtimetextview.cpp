@@ -3,7 +3,6 @@
 #include "soulpreview.h"
 #include "text/wraplayout.h"
 
-#include <QFontDatabase>
 #include <QLabel>
 #include <QPainter>
 #include <QScrollBar>
@@ -55,22 +54,7 @@ RuntimeTextView::RuntimeTextView(QWidget *parent)
     : QPlainTextEdit(parent)
     , m_header(new QLabel(this))
 {
-    auto *doc = new QTextDocument(this);
-    m_layout = new WrapLayout(doc);
-    doc->setDocumentLayout(m_layout);
-    setDocument(doc);
-    m_layout->setViewport(viewport());
-    setReadOnly(true);
-    setUndoRedoEnabled(false);
-    document()->setUndoRedoEnabled(false);
-    setLineWrapMode(QPlainTextEdit::WidgetWidth);
-    // A width change gives every block of the document a QTextLayout (see
-    // QPlainTextDocumentLayout::setTextWidth): tens of MiB for the megabytes
-    // Hermes injects. A scroll bar that appeared with the text would change
-    // the width.
-    setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
-    setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    m_layout = makeLargeTextView(this);
 
     m_header->setAutoFillBackground(true);
     m_header->setBackgroundRole(QPalette::AlternateBase);

@@ -6,7 +6,6 @@
 #include "utf8.h"
 
 #include <QContextMenuEvent>
-#include <QFontDatabase>
 #include <QKeyEvent>
 #include <QMenu>
 #include <QResizeEvent>
@@ -128,21 +127,7 @@ SoulPreview::SoulPreview(const PersonaModel *model, QWidget *parent)
     , m_join(QString::fromUtf8(model->rule().sectionJoin))
     , m_joinLength(int(m_join.size()))
 {
-    auto *doc = new QTextDocument(this);
-    m_layout = new WrapLayout(doc);
-    doc->setDocumentLayout(m_layout);
-    setDocument(doc);
-    m_layout->setViewport(viewport());
-    setReadOnly(true);
-    setUndoRedoEnabled(false);
-    document()->setUndoRedoEnabled(false);
-    setLineWrapMode(QPlainTextEdit::WidgetWidth);
-    // A width change gives every block of the document a QTextLayout (see
-    // QPlainTextDocumentLayout::setTextWidth): some 50 MiB for a 14 MiB soul.
-    // A scroll bar that appeared with the text would change the width.
-    setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
-    setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    m_layout = makeLargeTextView(this);
     setAccessibleName(tr("Composed soul preview"));
     setAccessibleDescription(tr("Read-only. Press Enter or double-click in a section to go to "
                                 "its pane."));

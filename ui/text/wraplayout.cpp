@@ -1,6 +1,8 @@
 #include "wraplayout.h"
 
+#include <QFontDatabase>
 #include <QFontMetrics>
+#include <QPlainTextEdit>
 #include <QTextBlock>
 #include <QTextDocument>
 #include <QTextLayout>
@@ -64,6 +66,23 @@ void WrapLayout::layOut(const QTextBlock &block) const
             },
             Qt::QueuedConnection);
     }
+}
+
+WrapLayout *makeLargeTextView(QPlainTextEdit *view)
+{
+    auto *doc = new QTextDocument(view);
+    auto *layout = new WrapLayout(doc);
+    doc->setDocumentLayout(layout);
+    view->setDocument(doc);
+    layout->setViewport(view->viewport());
+    view->setReadOnly(true);
+    view->setUndoRedoEnabled(false);
+    doc->setUndoRedoEnabled(false);
+    view->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    view->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
+    view->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    view->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    return layout;
 }
 
 } // namespace soul

@@ -3,6 +3,8 @@
 #include <QPlainTextDocumentLayout>
 #include <QWidget>
 
+class QPlainTextEdit;
+
 namespace soul {
 
 // The layout of a QPlainTextEdit that wraps at the widget's width (the preview
@@ -43,5 +45,14 @@ private:
     mutable qint64 m_laidOut = 0;
     mutable bool m_sizeChangePending = false;
 };
+
+// Makes `view` a read-only view of a large text (the preview of the soul or
+// of what a runtime injects): a new document laid out by a WrapLayout, no
+// undo, wrapped at the widget's width, in the system's fixed font, its
+// vertical scroll bar always on, since a width change (a scroll bar that
+// appears with the text) gives every block of the document a QTextLayout
+// (QPlainTextDocumentLayout::setTextWidth): tens of MiB for megabytes of
+// text. Returns the layout, owned by the document.
+WrapLayout *makeLargeTextView(QPlainTextEdit *view);
 
 } // namespace soul
