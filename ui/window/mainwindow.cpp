@@ -173,6 +173,14 @@ SoulTokenCounter *MainWindow::tokenCounter() const
 int MainWindow::addSession()
 {
     auto *session = new PersonaSession(m_prompter.get(), m_settings.get(), this);
+    // The editor is shown before its panes and preview take the text (this
+    // is connected before the editor's own handler): a text view whose
+    // width changes afterwards gives each of its lines a layout (hundreds of
+    // MiB on a large soul).
+    connect(session->model(), &PersonaModel::opened, this, [this, session] {
+        if (session == currentSession())
+            showFolderState();
+    });
     auto *editor = new PersonaEditor(session, m_settings.get(), m_editors);
     m_editors->addWidget(editor);
     if (m_editors->currentWidget() != editor)
@@ -199,10 +207,6 @@ int MainWindow::addSession()
             m_freedMemory,
             &FreedMemory::releaseSoon);
 
-    connect(model, &PersonaModel::opened, this, [this, session] {
-        if (session == currentSession())
-            showFolderState();
-    });
     connect(model, &PersonaModel::closed, this, [this, session] {
         if (session == currentSession())
             showFolderState();
@@ -622,7 +626,10 @@ void MainWindow::openRoster(const QList<PersonaSession::Agent> &agents, const QS
 
 void MainWindow::scheduleSummary(PersonaSession *session)
 {
-    // Once typing pauses: a row costs a lint and an OpenClaw compose.
+    // Only a roster has rows, and a row costs a lint and an OpenClaw compose
+    // of the persona: made once typing pauses.
+    if (!m_roster)
+        return;
     m_summaryPending.insert(session);
     m_summaryTimer.start();
 }
