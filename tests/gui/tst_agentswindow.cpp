@@ -47,18 +47,11 @@ public:
     QString askOpenDirectory(const QString &) override { return openDirectory; }
 };
 
+// Writes `path`, making its folder first.
 void writeFile(const QString &path, const QByteArray &bytes)
 {
     QVERIFY(QDir().mkpath(QFileInfo(path).absolutePath()));
-    QFile file(path);
-    QVERIFY2(file.open(QIODevice::WriteOnly), qPrintable(path));
-    QCOMPARE(file.write(bytes), bytes.size());
-}
-
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    QVERIFY2(test::writeFile(path, bytes), qPrintable(path));
 }
 
 const int Soul = slotIndex(u"SOUL.md");
@@ -296,7 +289,7 @@ void tst_AgentsWindow::switchingKeepsTextAndUndo()
     QVERIFY(window->session(indexOf(QStringLiteral("coach")))->hasUnsaved());
     QVERIFY(coachUser->toPlainText().endsWith(QStringLiteral("Sam likes tea.")));
     // Nothing was written.
-    QCOMPARE(readFile(workspace(QStringLiteral("coach")) + QStringLiteral("/USER.md")),
+    QCOMPARE(readAll(workspace(QStringLiteral("coach")) + QStringLiteral("/USER.md")),
              QByteArray("The user is Sam.\n"));
 }
 
@@ -312,9 +305,9 @@ void tst_AgentsWindow::closeAsksOnceForAllByName()
     QCOMPARE(prompter->askedUnsaved.first(),
              QStringList({QStringLiteral("work: SOUL.md"), QStringLiteral("writer: USER.md")}));
     // Discarded: the files are as they were.
-    QCOMPARE(readFile(workspace(QStringLiteral("work")) + QStringLiteral("/SOUL.md")),
+    QCOMPARE(readAll(workspace(QStringLiteral("work")) + QStringLiteral("/SOUL.md")),
              QByteArray("You are work.\n"));
-    QCOMPARE(readFile(workspace(QStringLiteral("writer")) + QStringLiteral("/USER.md")),
+    QCOMPARE(readAll(workspace(QStringLiteral("writer")) + QStringLiteral("/USER.md")),
              QByteArray("The user is Sam.\n"));
 }
 
@@ -326,12 +319,12 @@ void tst_AgentsWindow::closeWithSaveAllSavesEveryAgent()
     window->session(indexOf(QStringLiteral("ops")))->model()->setBufferText(User, u"Saved ops.");
     m_fixture.prompter()->unsavedAnswer = Prompter::UnsavedAnswer::SaveAll;
     QVERIFY(window->close());
-    QCOMPARE(readFile(workspace(QStringLiteral("work")) + QStringLiteral("/SOUL.md")),
+    QCOMPARE(readAll(workspace(QStringLiteral("work")) + QStringLiteral("/SOUL.md")),
              QByteArray("Saved work."));
-    QCOMPARE(readFile(workspace(QStringLiteral("ops")) + QStringLiteral("/USER.md")),
+    QCOMPARE(readAll(workspace(QStringLiteral("ops")) + QStringLiteral("/USER.md")),
              QByteArray("Saved ops."));
     // Only what was edited was written.
-    QCOMPARE(readFile(workspace(QStringLiteral("coach")) + QStringLiteral("/SOUL.md")),
+    QCOMPARE(readAll(workspace(QStringLiteral("coach")) + QStringLiteral("/SOUL.md")),
              QByteArray("You are coach.\n"));
 }
 
@@ -355,7 +348,7 @@ void tst_AgentsWindow::crashRestoresEveryAgent()
     QVERIFY(coach->model()->hasRecovery(User));
     QVERIFY(!window->session(indexOf(QStringLiteral("ops")))->model()->hasRecovery(Soul));
     // The files were not touched.
-    QCOMPARE(readFile(workspace(QStringLiteral("work")) + QStringLiteral("/SOUL.md")),
+    QCOMPARE(readAll(workspace(QStringLiteral("work")) + QStringLiteral("/SOUL.md")),
              QByteArray("You are work.\n"));
 }
 
@@ -375,7 +368,7 @@ void tst_AgentsWindow::copySlotToAgentsIsUnsavedAndUndoable()
         QVERIFY(model->slot(Soul).dirty);
     }
     QVERIFY(!window->session(indexOf(QStringLiteral("writer")))->hasUnsaved());
-    QCOMPARE(readFile(workspace(QStringLiteral("coach")) + QStringLiteral("/SOUL.md")),
+    QCOMPARE(readAll(workspace(QStringLiteral("coach")) + QStringLiteral("/SOUL.md")),
              QByteArray("You are coach.\n"));
     // Undo in coach's pane brings its own text back.
     QPlainTextEdit *coachSoul = editorOf(QStringLiteral("coach"), Soul);

@@ -1,3 +1,4 @@
+#include "../core/testfiles.h"
 #include "documentcontroller.h"
 #include "exportcontroller.h"
 #include "freezecontroller.h"
@@ -16,6 +17,7 @@
 #include <QTest>
 
 using namespace soul;
+using soul::test::readFile;
 
 namespace {
 
@@ -49,13 +51,6 @@ public:
     QString askSnapshotsFolder(const QString &) override { return snapshotsFolder; }
 };
 
-void writeFile(const QString &path, const QByteArray &bytes)
-{
-    QFile file(path);
-    QVERIFY2(file.open(QIODevice::WriteOnly), qPrintable(path));
-    QCOMPARE(file.write(bytes), bytes.size());
-}
-
 // What `profile` composes for `dir`, as soulc compose writes it.
 QByteArray composed(const QString &dir, const RuntimeProfile &profile)
 {
@@ -68,14 +63,6 @@ QByteArray composed(const QString &dir, const RuntimeProfile &profile)
         },
         profile);
     return ok ? out : QByteArray("(not composed)");
-}
-
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return file.readAll();
 }
 
 } // namespace
@@ -112,8 +99,9 @@ void tst_PersonaSession::init()
     m_prompter = ScriptedPrompter();
     m_persona = m_dir->filePath(QStringLiteral("work"));
     QVERIFY(QDir().mkpath(m_persona));
-    writeFile(m_persona + QStringLiteral("/SOUL.md"), "You are calm.\n");
-    writeFile(m_persona + QStringLiteral("/IDENTITY.md"), "# Who\n\n- **Name:** Wren\n");
+    QVERIFY(test::writeFile(m_persona + QStringLiteral("/SOUL.md"), "You are calm.\n"));
+    QVERIFY(
+        test::writeFile(m_persona + QStringLiteral("/IDENTITY.md"), "# Who\n\n- **Name:** Wren\n"));
 }
 
 void tst_PersonaSession::cleanup()
