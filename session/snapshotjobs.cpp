@@ -1,4 +1,5 @@
 #include "snapshotjobs.h"
+#include "background.h"
 
 #include <QMetaObject>
 
@@ -21,6 +22,7 @@ void SnapshotJobs::run(Work work, Done done)
 {
     ++m_pending;
     m_pool.start([this, work = std::move(work), done = std::move(done)] {
+        yieldToWindow();
         Result<QString> result = work();
         // Queued to this object: dropped when it is gone by then.
         QMetaObject::invokeMethod(

@@ -1,5 +1,6 @@
 #include "historyloader.h"
 
+#include "background.h"
 #include "historylistmodel.h"
 
 #include <QtConcurrent>
@@ -38,6 +39,7 @@ void HistoryLoader::load(const QString &dir, const QString &encoding, const Comp
     Q_EMIT statusChanged();
     m_watcher.setFuture(QtConcurrent::run(
         [dir, encoding, rule, counts = m_counts](QPromise<HistoryBatch> &promise) {
+            yieldToWindow();
             loadHistory(promise, dir, counts, encoding, rule);
         }));
 }

@@ -1,5 +1,6 @@
 #include "runtimecomposer.h"
 
+#include "background.h"
 #include "lint.h"
 #include "soultokencounter.h"
 #include "tokenizer.h"
@@ -167,6 +168,7 @@ void RuntimeComposer::start()
     }
     m_running = true;
     m_pool.start([this, job = std::move(job), generation] {
+        yieldToWindow();
         std::shared_ptr<Output> output = run(job);
         QMetaObject::invokeMethod(
             this, [this, generation, output] { finish(generation, output); }, Qt::QueuedConnection);
