@@ -189,6 +189,7 @@ private Q_SLOTS:
     void hermesMarksWhatItsScanBlocks();
     void hermesPreviewCountsEachBlock();
     void chosenRuntimeIsRememberedPerFolder();
+    void panesFollowTheRuntimesOrder();
 
 private:
     QString path(const QString &name) const { return m_fixture.filePath(name); }
@@ -779,6 +780,64 @@ void tst_RuntimeProfile::chosenRuntimeIsRememberedPerFolder()
     QCOMPARE(window()->previewPanel()->runtimeProfile().id(), QStringLiteral("hermes"));
     m_fixture.open(other);
     QCOMPARE(window()->previewPanel()->runtimeProfile().id(), QStringLiteral("openclaw"));
+}
+
+void tst_RuntimeProfile::panesFollowTheRuntimesOrder()
+{
+    openWindow();
+    PaneStack *panes = window()->panes();
+    // The slots top to bottom, by name, and as the window lays them out.
+    auto shown = [&] {
+        QStringList names;
+        for (const int slot : panes->order())
+            names << slotName(slot);
+        return names;
+    };
+    auto laidOutAsListed = [&] {
+        const QList<int> order = panes->order();
+        for (int at = 1; at < order.size(); ++at) {
+            if (panes->pane(order.at(at - 1))->y() >= panes->pane(order.at(at))->y())
+                return false;
+        }
+        return true;
+    };
+    const QStringList contract = {QStringLiteral("AGENTS.md"),
+                                  QStringLiteral("SOUL.md"),
+                                  QStringLiteral("IDENTITY.md"),
+                                  QStringLiteral("USER.md"),
+                                  QStringLiteral("TOOLS.md"),
+                                  QStringLiteral("HEARTBEAT.md"),
+                                  QStringLiteral("MEMORY.md")};
+    QCOMPARE(shown(), contract);
+
+    // OpenClaw reads AGENTS, SOUL, IDENTITY, USER and MEMORY (BOOTSTRAP.md
+    // has no slot); TOOLS.md and HEARTBEAT.md, which it never reads, go last.
+    chooseOpenClaw();
+    QCOMPARE(shown(),
+             QStringList({QStringLiteral("AGENTS.md"),
+                          QStringLiteral("SOUL.md"),
+                          QStringLiteral("IDENTITY.md"),
+                          QStringLiteral("USER.md"),
+                          QStringLiteral("MEMORY.md"),
+                          QStringLiteral("TOOLS.md"),
+                          QStringLiteral("HEARTBEAT.md")}));
+    QTRY_VERIFY(laidOutAsListed());
+
+    // Hermes: SOUL.md, its project file, then its memories.
+    chooseRuntime(QStringLiteral("hermes"));
+    QCOMPARE(shown(),
+             QStringList({QStringLiteral("SOUL.md"),
+                          QStringLiteral("AGENTS.md"),
+                          QStringLiteral("MEMORY.md"),
+                          QStringLiteral("USER.md"),
+                          QStringLiteral("IDENTITY.md"),
+                          QStringLiteral("TOOLS.md"),
+                          QStringLiteral("HEARTBEAT.md")}));
+    QTRY_VERIFY(laidOutAsListed());
+
+    chooseRuntime(QStringLiteral("toolnexus"));
+    QCOMPARE(shown(), contract);
+    QTRY_VERIFY(laidOutAsListed());
 }
 
 QTEST_MAIN(tst_RuntimeProfile)

@@ -2,17 +2,21 @@
 
 #include "contract.h"
 
+#include <QList>
 #include <QScrollArea>
+#include <QStringList>
 
 #include <array>
+
+class QVBoxLayout;
 
 namespace soul {
 
 class PersonaModel;
 class SlotPane;
 
-// The seven panes in the fixed order, one under the other, all reachable by
-// scrolling.
+// The seven panes one under the other, all reachable by scrolling: in the
+// contract's order, or the chosen runtime's (setOrder()).
 class PaneStack : public QScrollArea
 {
     Q_OBJECT
@@ -24,7 +28,15 @@ public:
     // Scrolls pane `slot` into view and puts the keyboard focus in its editor.
     void showPane(int slot);
 
+    // Puts the panes in a runtime's order: the files it reads, as `files`
+    // lists them, then the others in slot order. Focus, text and undo stay
+    // with each pane; the pane being typed in stays in view.
+    void setOrder(const QStringList &files);
+    // The slots from top to bottom.
+    QList<int> order() const;
+
 private:
+    QVBoxLayout *m_layout = nullptr;
     std::array<SlotPane *, SlotCount> m_panes{};
 };
 

@@ -209,6 +209,8 @@ void PersonaEditor::wireRuntime()
     // Freeze and Export take what the chosen runtime injects.
     connect(m_preview, &PreviewPanel::runtimeProfileApplied, this, [this](const RuntimeProfile &p) {
         m_session->setRuntimeProfile(p);
+        // The panes follow the runtime: what it reads, in its order, first.
+        m_panes->setOrder(p.runtime->files());
         Q_EMIT runtimeProfileApplied(p);
     });
 }
