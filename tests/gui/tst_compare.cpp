@@ -1,5 +1,5 @@
-#include "compare/comparecontroller.h"
 #include "compare/comparedialog.h"
+#include "comparecontroller.h"
 #include "composedirectory.h"
 #include "composer.h"
 #include "freezecontroller.h"
