@@ -1,4 +1,5 @@
 #include "../core/testfiles.h"
+#include "comparechecks.h"
 #include "comparecontroller.h"
 #include "documentcontroller.h"
 #include "personamodel.h"
@@ -6,8 +7,6 @@
 #include "scriptedprompter.h"
 #include "snapshot.h"
 #include "snapshotfile.h"
-#include "souldiff.h"
-#include "tokenencoder.h"
 
 #include <QDir>
 #include <QFile>
@@ -21,6 +20,7 @@
 #include <utility>
 
 using namespace soul;
+using soul::test::checkPrefixAgainstCore;
 using soul::test::readFile;
 using soul::test::ScriptedPrompter;
 using soul::test::writeFile;
@@ -71,14 +71,13 @@ private Q_SLOTS:
     void brokenSnapshotNamesTheFile_data();
     void brokenSnapshotNamesTheFile();
     void closedComparisonSendsNothing();
+    void closedThenOpenedAtOnce();
 
 private:
     // A session on `dir`, opened.
     std::unique_ptr<PersonaSession> openSession(const QString &dir);
     // Waits for a result of the text as it is now, and its diff (after open()).
     static bool waitForCurrent(CompareController *compare);
-    // The prefix the controller found equals core's on the two whole souls.
-    static void checkPrefix(CompareController *compare, const QByteArray &live);
 
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<QSettings> m_settings;
@@ -136,20 +135,6 @@ bool tst_CompareController::waitForCurrent(CompareController *compare)
                            30000);
 }
 
-void tst_CompareController::checkPrefix(CompareController *compare, const QByteArray &live)
-{
-    const Result<LoadedSnapshot> snapshot = loadSnapshot(compare->snapshotPath());
-    QVERIFY2(snapshot, qPrintable(snapshot.error()));
-    const StablePrefix want = stablePrefix(snapshot.value().soul.soul,
-                                           live,
-                                           tokenEncoding(QStringLiteral("o200k_base")).value());
-    const StablePrefix &got = compare->result().prefix;
-    QCOMPARE(got.tokens, want.tokens);
-    QCOMPARE(got.totalTokens, want.totalTokens);
-    QCOMPARE(got.bytes, want.bytes);
-    QCOMPARE(got.identical, want.identical);
-}
-
 // Work's live soul against ops': with unsaved edits on both sides, or only
 // what is on disk, as the preview's switch says.
 void tst_CompareController::agentsCompareAsTheViewSays()
@@ -178,7 +163,7 @@ void tst_CompareController::agentsCompareAsTheViewSays()
     QCOMPARE(theirs.value().soul.soul, ops->model()->soul(SoulView::Unsaved));
     QVERIFY(theirs.value().soul.soul.contains("The user is Kim."));
     QCOMPARE(QFileInfo(compare->snapshotPath()).fileName(), QStringLiteral("ops.soul.md"));
-    checkPrefix(compare, work->model()->soul(SoulView::Unsaved));
+    checkPrefixAgainstCore(compare, work->model()->soul(SoulView::Unsaved));
 
     Statuses want = statuses({{Soul, SectionStatus::Changed},
                               {Identity, SectionStatus::Changed},
@@ -209,7 +194,7 @@ void tst_CompareController::agentsCompareAsTheViewSays()
     QVERIFY(waitForCurrent(compare));
     QCOMPARE(loadSnapshot(compare->snapshotPath()).value().soul.soul,
              ops->model()->soul(SoulView::OnDisk));
-    checkPrefix(compare, work->model()->soul(SoulView::OnDisk));
+    checkPrefixAgainstCore(compare, work->model()->soul(SoulView::OnDisk));
     want[size_t(User)] = SectionStatus::Unchanged;
     QCOMPARE(statusText(compare->result().status), statusText(want));
     const QString onDisk = compare->diffHtml();
@@ -246,7 +231,7 @@ void tst_CompareController::agentComparisonFollowsOnlyThisAgent()
     QTRY_VERIFY_WITH_TIMEOUT(compare->current(), 30000);
     QCOMPARE(compare->result().status[size_t(Soul)], SectionStatus::Unchanged);
     QCOMPARE(compare->result().firstChange->file, QStringLiteral("IDENTITY.md"));
-    checkPrefix(compare, work->model()->soul(SoulView::Unsaved));
+    checkPrefixAgainstCore(compare, work->model()->soul(SoulView::Unsaved));
     QTRY_VERIFY_WITH_TIMEOUT(!compare->diffHtml().contains(QStringLiteral("SOUL.md")), 30000);
     QVERIFY(compare->diffHtml().contains(QStringLiteral("<h3>IDENTITY.md — changed</h3>")));
 
@@ -297,7 +282,7 @@ void tst_CompareController::snapshotSectionStatuses()
     QVERIFY(!compare->hasResult());
     QVERIFY(updated.wait(30000));
     QVERIFY(waitForCurrent(compare));
-    checkPrefix(compare, work->model()->soul(SoulView::Unsaved));
+    checkPrefixAgainstCore(compare, work->model()->soul(SoulView::Unsaved));
     QCOMPARE(statusText(compare->result().status),
              statusText(statuses({{Soul, SectionStatus::Changed},
                                   {Identity, SectionStatus::Unchanged},
@@ -320,7 +305,7 @@ void tst_CompareController::snapshotSectionStatuses()
     compare->setView(SoulView::OnDisk);
     QVERIFY(!compare->current());
     QTRY_VERIFY_WITH_TIMEOUT(compare->current(), 30000);
-    checkPrefix(compare, work->model()->soul(SoulView::OnDisk));
+    checkPrefixAgainstCore(compare, work->model()->soul(SoulView::OnDisk));
     QCOMPARE(compare->result().status[size_t(Soul)], SectionStatus::Unchanged);
     QCOMPARE(compare->result().firstChange->file, QStringLiteral("USER.md"));
     QTRY_VERIFY_WITH_TIMEOUT(!compare->diffHtml().contains(QStringLiteral("SOUL.md")), 30000);
@@ -341,11 +326,16 @@ void tst_CompareController::brokenSnapshotNamesTheFile_data()
 {
     QTest::addColumn<QString>("name");
     QTest::addColumn<QString>("problem");
-    QTest::newRow("missing") << QStringLiteral("gone.soul.md") << QStringLiteral("missing");
-    QTest::newRow("no manifest") << QStringLiteral("bare.soul.md") << QStringLiteral("no manifest");
+    QTest::addColumn<QString>("says");
+    QTest::newRow("missing") << QStringLiteral("gone.soul.md") << QStringLiteral("missing")
+                             << QStringLiteral(": no such snapshot. It was moved or deleted");
+    QTest::newRow("no manifest") << QStringLiteral("bare.soul.md") << QStringLiteral("no manifest")
+                                 << QStringLiteral(": no manifest beside it");
     QTest::newRow("edited after export")
-        << QStringLiteral("edited.soul.md") << QStringLiteral("tampered");
-    QTest::newRow("a folder") << QStringLiteral("folder.soul.md") << QStringLiteral("folder");
+        << QStringLiteral("edited.soul.md") << QStringLiteral("tampered")
+        << QStringLiteral(" does not match its manifest");
+    QTest::newRow("a folder") << QStringLiteral("folder.soul.md") << QStringLiteral("folder")
+                              << QStringLiteral(": a folder, not a snapshot");
 }
 
 // A snapshot that cannot be compared: open() says why in a sentence naming
@@ -354,6 +344,7 @@ void tst_CompareController::brokenSnapshotNamesTheFile()
 {
     QFETCH(QString, name);
     QFETCH(QString, problem);
+    QFETCH(QString, says);
     const std::unique_ptr<PersonaSession> work = openSession(m_work);
     QVERIFY(work);
     const QString soulPath = m_dir->filePath(name);
@@ -374,7 +365,7 @@ void tst_CompareController::brokenSnapshotNamesTheFile()
     QSignalSpy updated(compare, &CompareController::updated);
     QVERIFY(!compare->open(soulPath));
     QCOMPARE(updated.count(), 1);
-    QVERIFY2(compare->error().contains(soulPath), qPrintable(compare->error()));
+    QVERIFY2(compare->error().startsWith(soulPath + says), qPrintable(compare->error()));
     QCOMPARE(compare->snapshotPath(), soulPath);
     QVERIFY(!compare->hasResult());
     QVERIFY(!compare->busy());
@@ -424,6 +415,37 @@ void tst_CompareController::closedComparisonSendsNothing()
     QVERIFY(compare->openAgent(*ops));
     QVERIFY(waitForCurrent(compare));
     QCOMPARE(compare->result().status[size_t(Soul)], SectionStatus::Changed);
+}
+
+// Closed while the worker still counts the snapshot, and opened again at
+// once: the snapshot opened after the close is compared (the close lets go
+// on the worker only of what was opened before it).
+void tst_CompareController::closedThenOpenedAtOnce()
+{
+    // Large enough that counting it keeps the worker busy past the reopen.
+    QByteArray memory;
+    for (int i = 0; memory.size() < 1024 * 1024; ++i)
+        memory += "- note " + QByteArray::number(i) + ": the user prefers short answers.\n";
+    QVERIFY(test::writeSlot(m_work, Memory, memory));
+    const Result<Snapshot> taken = takeSnapshot(m_work);
+    QVERIFY(taken);
+    const QString soulPath = m_dir->filePath(QStringLiteral("large.soul.md"));
+    QVERIFY(writeSnapshot(taken.value(), soulPath, false));
+    const std::unique_ptr<PersonaSession> work = openSession(m_work);
+    QVERIFY(work);
+    work->model()->setBufferText(Soul, u"You are work, opened again.\n");
+
+    CompareController *compare = work->compare();
+    QVERIFY(compare->open(soulPath));
+    compare->close();
+    QVERIFY(compare->open(soulPath));
+    QVERIFY(waitForCurrent(compare));
+    QCOMPARE(statusText(compare->result().status),
+             statusText(statuses({{Soul, SectionStatus::Changed},
+                                  {Identity, SectionStatus::Unchanged},
+                                  {User, SectionStatus::Unchanged},
+                                  {Memory, SectionStatus::Unchanged}})));
+    checkPrefixAgainstCore(compare, work->model()->soul(SoulView::Unsaved));
 }
 
 QTEST_GUILESS_MAIN(tst_CompareController)
