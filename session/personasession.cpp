@@ -1,5 +1,6 @@
 #include "personasession.h"
 
+#include "comparecontroller.h"
 #include "documentcontroller.h"
 #include "exportcontroller.h"
 #include "freezecontroller.h"
@@ -24,6 +25,7 @@ PersonaSession::PersonaSession(Prompter *prompter, QSettings *settings, QObject 
     , m_documents(new DocumentController(m_model, prompter, settings, this))
     , m_export(new ExportController(m_model, m_documents, prompter, this))
     , m_freeze(new FreezeController(m_model, m_documents, prompter, settings, this))
+    , m_compare(new CompareController(m_model, m_tokens, this))
     , m_profile(RuntimeProfile::toolnexus())
 {
     connect(m_model, &PersonaModel::opened, this, &PersonaSession::summaryChanged);

@@ -9,6 +9,7 @@ class QSettings;
 
 namespace soul {
 
+class CompareController;
 class DocumentController;
 class ExportController;
 class FreezeController;
@@ -18,7 +19,7 @@ class SoulTokenCounter;
 
 // One persona at work, without a widget: its model (files, buffers, watcher,
 // recovery copies), its live token counts, the runtime its soul is read for,
-// and the controllers that open, save, export and freeze it. A window shows
+// and the controllers that open, save, export, freeze and compare it. A window shows
 // one session at a time and may hold several; everything here is tested
 // without a window (tests/session/).
 class PersonaSession : public QObject
@@ -37,6 +38,8 @@ public:
     DocumentController *documents() const { return m_documents; }
     ExportController *exporter() const { return m_export; }
     FreezeController *freezer() const { return m_freeze; }
+    // Compares this persona with a snapshot or another agent; idle until asked.
+    CompareController *compare() const { return m_compare; }
 
     void setPrompter(Prompter *prompter);
     Prompter *prompter() const { return m_prompter; }
@@ -99,6 +102,7 @@ private:
     DocumentController *m_documents = nullptr;
     ExportController *m_export = nullptr;
     FreezeController *m_freeze = nullptr;
+    CompareController *m_compare = nullptr;
     RuntimeProfile m_profile;
     Agent m_agent;
     bool m_lastUnsaved = false;

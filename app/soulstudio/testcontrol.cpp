@@ -1,6 +1,7 @@
 #include "testcontrol.h"
 
 #include "contract.h"
+#include "personasession.h"
 #include "prompter.h"
 #include "slots/panestack.h"
 #include "slots/slotpane.h"
@@ -88,6 +89,15 @@ bool TestControl::run(const QString &line)
         m_window->setPrompter(std::make_unique<AnsweringPrompter>(unsaved));
         m_window->close();
         return true;
+    }
+    if (line.startsWith(QLatin1String("agent "))) {
+        for (int i = 0; i < m_window->sessionCount(); ++i) {
+            if (m_window->session(i)->agent().id == line.mid(6)) {
+                m_window->setCurrentIndex(i);
+                return true;
+            }
+        }
+        return false;
     }
     if (line.startsWith(QLatin1String("show "))) {
         for (int k = 0; k < SlotCount; ++k) {

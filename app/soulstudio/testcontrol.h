@@ -9,13 +9,15 @@ namespace soul {
 
 class MainWindow;
 
-// For tests of the real process only (tests/gui/tst_crashrecovery.cpp), behind
-// the hidden option --test-stdin: reads one command a line from standard
-// input and answers each with a line "soulstudio: done COMMAND" on standard
-// output.
+// For tests of the real process only (tests/gui/tst_crashrecovery.cpp,
+// tst_agentswindow.cpp), behind the hidden option --test-stdin: reads one
+// command a line from standard input and answers each with a line
+// "soulstudio: done COMMAND" on standard output.
 //
 //   edit FILE TEXT            FILE's pane gets TEXT ("\n" for a line break), as
 //                             typing does
+//   agent ID                  shows the agent ID of the window's roster, as a click
+//                             in the sidebar does (FILE then means its pane)
 //   show FILE                 scrolls to FILE's pane and gives it the keyboard, as
 //                             View > Go to FILE does
 //   action TEXT               triggers the window's action whose menu text (without

@@ -46,8 +46,8 @@
 
 #include "../../tests/core/testfiles.h"
 #include "../../tests/gui/quietprompter.h"
-#include "compare/comparecontroller.h"
 #include "compare/comparedialog.h"
+#include "comparecontroller.h"
 #include "freezecontroller.h"
 #include "history/historycontroller.h"
 #include "history/historycounts.h"

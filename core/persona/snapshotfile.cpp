@@ -79,6 +79,18 @@ Result<Manifest> readManifest(const QString &soulPath)
     using R = Result<Manifest>;
     Manifest m;
     m.path = manifestPathFor(soulPath);
+    // The soul itself first: a snapshot deleted or moved since it was listed
+    // (the File menu's recent ones) is not a missing manifest.
+    const QFileInfo soul(soulPath);
+    if (!soul.exists()) {
+        return R::failure(QStringLiteral("%1: no such snapshot. It was moved or deleted; choose "
+                                         "another one, or freeze again.")
+                              .arg(soulPath));
+    }
+    if (soul.isDir()) {
+        return R::failure(
+            QStringLiteral("%1: a folder, not a snapshot. Choose its .soul.md file.").arg(soulPath));
+    }
     if (!QFileInfo(m.path).isFile()) {
         return R::failure(QStringLiteral("%1: no manifest beside it (%2). Give a persona folder, "
                                          "or a soul written by 'soulc export' with its manifest.")

@@ -5,11 +5,13 @@
 
 #include <QByteArray>
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QList>
+#include <QMap>
 #include <QString>
 
 // Small helpers shared by the core tests for building persona directories.
@@ -41,6 +43,21 @@ inline QByteArray readFile(const QString &path)
     if (!file.open(QIODevice::ReadOnly))
         return {};
     return file.readAll();
+}
+
+// Every file and folder below `dir` with its bytes: equal before and after
+// means nothing there was written, created or removed.
+inline QMap<QString, QByteArray> treeContents(const QString &dir)
+{
+    QMap<QString, QByteArray> files;
+    QDirIterator it(dir,
+                    QDir::Files | QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString file = it.next();
+        files.insert(file, readFile(file));
+    }
+    return files;
 }
 
 // Bytes this process has read so far (rchar of /proc/self/io), -1 when the

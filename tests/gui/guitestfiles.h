@@ -3,9 +3,7 @@
 #include "../core/testfiles.h"
 
 #include <QByteArray>
-#include <QDirIterator>
 #include <QFile>
-#include <QMap>
 #include <QString>
 
 // Writing persona files the ways other programs do, for the GUI and model tests.
@@ -35,19 +33,6 @@ inline QByteArray readAll(const QString &path)
     return test::readFile(path);
 }
 
-// Every file and folder below `dir` with its bytes: equal before and after
-// means nothing there was written, created or removed.
-inline QMap<QString, QByteArray> treeContents(const QString &dir)
-{
-    QMap<QString, QByteArray> files;
-    QDirIterator it(dir,
-                    QDir::Files | QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot,
-                    QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString file = it.next();
-        files.insert(file, readAll(file));
-    }
-    return files;
-}
+using test::treeContents;
 
 } // namespace soul::guitest

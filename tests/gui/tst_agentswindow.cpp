@@ -1,13 +1,15 @@
 #include "agents/openclawpaths.h"
 #include "agents/openclawroster.h"
-#include "compare/comparecontroller.h"
 #include "compare/comparedialog.h"
+#include "comparecontroller.h"
 #include "contract.h"
 #include "guitestfiles.h"
 #include "personamodel.h"
 #include "personasession.h"
 #include "preview/previewpanel.h"
+#include "recoverystore.h"
 #include "slots/panestack.h"
+#include "slots/recoverybar.h"
 #include "slots/slotpane.h"
 #include "testwindow.h"
 #include "window/agentssidebar.h"
@@ -18,8 +20,13 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPlainTextEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTest>
+
+#include <utility>
 
 using namespace soul;
 using namespace soul::guitest;
@@ -328,28 +335,108 @@ void tst_AgentsWindow::closeWithSaveAllSavesEveryAgent()
              QByteArray("You are coach.\n"));
 }
 
+// The real program on the roster, killed with SIGKILL while work and coach
+// hold unsaved text; the window opened on the roster again offers each its
+// own text, byte for byte, and no file was written.
 void tst_AgentsWindow::crashRestoresEveryAgent()
 {
-    openAgents();
-    {
-        MainWindow *window = m_fixture.window();
-        window->session(indexOf(QStringLiteral("work")))->model()->setBufferText(Soul, u"lost?");
-        window->session(indexOf(QStringLiteral("coach")))->model()->setBufferText(User, u"kept?");
-    }
-    // Gone without closing, as in a crash: nothing asked, nothing saved; each
-    // model leaves its recovery copies.
-    m_fixture.abandon();
+    // soulstudio's names and a data folder of this test's own, in this
+    // process and the child alike, so both find the same recovery copies.
+    const QString organization = QCoreApplication::organizationName();
+    const QString application = QCoreApplication::applicationName();
+    const QByteArray dataHome = qgetenv("XDG_DATA_HOME");
+    const QByteArray configHome = qgetenv("XDG_CONFIG_HOME");
+    const auto restore = qScopeGuard([&] {
+        QCoreApplication::setOrganizationName(organization);
+        QCoreApplication::setApplicationName(application);
+        for (const auto &[name, value] :
+             {std::pair{"XDG_DATA_HOME", dataHome}, std::pair{"XDG_CONFIG_HOME", configHome}}) {
+            if (value.isEmpty())
+                qunsetenv(name);
+            else
+                qputenv(name, value);
+        }
+    });
+    QCoreApplication::setOrganizationName(QStringLiteral("SoulStudio"));
+    QCoreApplication::setApplicationName(QStringLiteral("soulstudio"));
+    qputenv("XDG_DATA_HOME", QFile::encodeName(m_fixture.filePath(QStringLiteral("data"))));
+    qputenv("XDG_CONFIG_HOME", QFile::encodeName(m_fixture.filePath(QStringLiteral("config"))));
+    QVERIFY(RecoveryStore::rootPath().startsWith(m_fixture.dir()));
+
+    const QByteArray workText = "You are work.\nUnsaved in work: \xc3\xbcn\xc3\xaf"
+                                "code \xe2\x9c\x93\n";
+    const QByteArray coachText = "The user is Sam.\nUnsaved in coach.\n";
+    QMap<QString, QByteArray> before;
+    for (const QString &id : m_workspaces.keys())
+        before.insert(treeContents(workspace(id)));
+
+    QByteArray output;
+    QProcess child;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    child.setProcessEnvironment(env);
+    child.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    connect(&child, &QProcess::readyReadStandardOutput, &child, [&] {
+        output += child.readAllStandardOutput();
+    });
+    child.start(QStringLiteral(SOUL_BIN_DIR "/soulstudio"),
+                {QStringLiteral("--agents"), QStringLiteral("--test-stdin")});
+    QVERIFY2(child.waitForStarted(60000), qPrintable(child.errorString()));
+    const auto command = [&](const QByteArray &line) {
+        child.write(line + '\n');
+        return QTest::qWaitFor([&] { return output.contains("soulstudio: done " + line); }, 60000);
+    };
+    // The pane's text, as the test command types it ("\n" for a line break).
+    const auto typed = [](QByteArray bytes) { return bytes.replace('\n', "\\n"); };
+    QVERIFY2(command("agent work"), output.constData());
+    QVERIFY2(command("edit SOUL.md " + typed(workText)), output.constData());
+    QVERIFY2(command("agent coach"), output.constData());
+    QVERIFY2(command("edit USER.md " + typed(coachText)), output.constData());
+    // Each agent's own recovery timer writes its copy.
+    const auto kept = [](const QString &dir) {
+        const QList<RecoveredSlot> pending = RecoveryStore(dir).pending();
+        return pending.size() == 1 ? pending.first() : RecoveredSlot();
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(kept(workspace(QStringLiteral("work"))).bytes, workText, 60000);
+    QTRY_COMPARE_WITH_TIMEOUT(kept(workspace(QStringLiteral("coach"))).bytes, coachText, 60000);
+    child.kill(); // SIGKILL: no handler, no destructor, no flush, as a crash
+    QVERIFY(child.waitForFinished(60000));
+    QCOMPARE(child.exitStatus(), QProcess::CrashExit);
+
     m_fixture.create();
     MainWindow *window = m_fixture.window();
     QVERIFY(window->openOpenClawAgents());
-    PersonaSession *work = window->session(indexOf(QStringLiteral("work")));
-    PersonaSession *coach = window->session(indexOf(QStringLiteral("coach")));
-    QVERIFY(work->model()->hasRecovery(Soul));
-    QVERIFY(coach->model()->hasRecovery(User));
-    QVERIFY(!window->session(indexOf(QStringLiteral("ops")))->model()->hasRecovery(Soul));
-    // The files were not touched.
-    QCOMPARE(readAll(workspace(QStringLiteral("work")) + QStringLiteral("/SOUL.md")),
-             QByteArray("You are work.\n"));
+    const QList<std::pair<QString, std::pair<int, QByteArray>>> offers
+        = {{QStringLiteral("work"), {Soul, workText}}, {QStringLiteral("coach"), {User, coachText}}};
+    for (const auto &[id, offer] : offers) {
+        const auto &[slot, bytes] = offer;
+        window->setCurrentIndex(indexOf(id));
+        PersonaModel *model = window->session(indexOf(id))->model();
+        QVERIFY2(model->recoveryUnavailable().isEmpty(), qPrintable(model->recoveryUnavailable()));
+        QVERIFY(model->hasRecovery(slot));
+        QCOMPARE(model->recovery(slot)->bytes, bytes);
+        QVERIFY(!model->hasUnsaved());
+        SlotPane *pane = window->panes()->pane(slot);
+        QVERIFY(pane->recoveryBar()->isVisible());
+        QVERIFY2(pane->recoveryBar()->message().startsWith(
+                     QStringLiteral("Unsaved text of %1 from ").arg(slotName(slot))),
+                 qPrintable(pane->recoveryBar()->message()));
+        QTest::mouseClick(pane->recoveryBar()->restoreButton(), Qt::LeftButton);
+        QVERIFY(!pane->recoveryBar()->isVisible());
+        QCOMPARE(model->slot(slot).bufferBytes, bytes);
+        QCOMPARE(pane->editor()->toPlainText().toUtf8(), bytes);
+        QVERIFY(model->slot(slot).dirty);
+    }
+    // Only work and coach had text to restore.
+    for (const QString &id : {QStringLiteral("ops"), QStringLiteral("writer")}) {
+        for (int k = 0; k < SlotCount; ++k)
+            QVERIFY(!window->session(indexOf(id))->model()->hasRecovery(k));
+    }
+    // Nothing was written: not by the crash, not by restoring.
+    QMap<QString, QByteArray> after;
+    for (const QString &id : m_workspaces.keys())
+        after.insert(treeContents(workspace(id)));
+    QCOMPARE(after, before);
 }
 
 void tst_AgentsWindow::copySlotToAgentsIsUnsavedAndUndoable()

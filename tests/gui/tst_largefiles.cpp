@@ -1,4 +1,5 @@
 #include "counttext.h"
+#include "displaytext.h"
 #include "guitestfiles.h"
 #include "personamodel.h"
 #include "preview/previewpanel.h"
@@ -347,8 +348,8 @@ void tst_LargeFiles::largePreviewIsBuiltAgainAfterResize()
     QVERIFY(open(dir) >= 0);
     SoulPreview *preview = m_window->previewPanel()->preview();
     auto expected = [this, preview] {
-        return SoulPreview::displayText(utf8::decode(m_window->model()->soul(SoulView::Unsaved)),
-                                        preview->showInvisibles());
+        return displayText(utf8::decode(m_window->model()->soul(SoulView::Unsaved)),
+                           preview->showInvisibles());
     };
     auto shown = [preview] {
         return preview->document()->toRawText().replace(QChar::ParagraphSeparator,

@@ -1,6 +1,7 @@
 #include "../live/writefaults.h"
 #include "composedirectory.h"
 #include "composer.h"
+#include "displaytext.h"
 #include "documentcontroller.h"
 #include "exportcontroller.h"
 #include "guitestfiles.h"
@@ -331,8 +332,7 @@ private:
     bool exportAndWait();
     QString expectedPreview(SoulView view = SoulView::Unsaved) const
     {
-        return SoulPreview::displayText(utf8::decode(window()->model()->soul(view)),
-                                        preview()->showInvisibles());
+        return displayText(utf8::decode(window()->model()->soul(view)), preview()->showInvisibles());
     }
 
     MainWindow *window() const { return m_fixture.window(); }
@@ -1835,9 +1835,8 @@ void tst_MainWindow::invisiblesMarkNonAsciiSpacesAndLoneCr()
     // A lone CR is drawn without invisibles too; the CR of a CR LF is not.
     const QString loneCr = QStringLiteral("x") + QChar(0x21B5) + QStringLiteral("y");
     QVERIFY(previewText(preview()).contains(loneCr));
-    QCOMPARE(SoulPreview::displayText(QStringLiteral("a\r\nb\rc"), false),
-             QStringLiteral("a\u200B\nb\u21B5c"));
-    QCOMPARE(SoulPreview::displayText(QStringLiteral("a\r\nb"), true), QStringLiteral("a\u21B5\nb"));
+    QCOMPARE(displayText(QStringLiteral("a\r\nb\rc"), false), QStringLiteral("a\u200B\nb\u21B5c"));
+    QCOMPARE(displayText(QStringLiteral("a\r\nb"), true), QStringLiteral("a\u21B5\nb"));
     QVERIFY(markedCharacters(preview()).isEmpty());
     QVERIFY(markedCharacters(pane(1)->editor()).isEmpty());
 

@@ -1,4 +1,5 @@
 #include "counttext.h"
+#include "displaytext.h"
 #include "guitestfiles.h"
 #include "hermesreader.h"
 #include "openclawreader.h"
@@ -276,8 +277,7 @@ void tst_RuntimeProfile::switchingShowsWhatSoulcComposes()
     QVERIFY(!section.contains(QStringLiteral("calculator")));
     QVERIFY(panel->runtimeText()->isVisible());
     QVERIFY(!panel->preview()->isVisible());
-    QCOMPARE(panel->runtimeText()->toPlainText(),
-             SoulPreview::displayText(QString::fromUtf8(expected), false));
+    QCOMPARE(panel->runtimeText()->toPlainText(), displayText(QString::fromUtf8(expected), false));
     QCOMPARE(panel->settingBox(QStringLiteral("bootstrapMaxChars"))->value(),
              OpenClawSettings::DefaultMaxChars);
     QCOMPARE(panel->settingBox(QStringLiteral("bootstrapTotalMaxChars"))->value(),
@@ -425,7 +425,7 @@ void tst_RuntimeProfile::typingUpdatesTheOpenClawPreview()
     QTRY_VERIFY(panel->runtimeText()->toPlainText().contains(QStringLiteral("zephyrine")));
     QTRY_VERIFY(!panel->runtimeComposer()->busy());
     QCOMPARE(panel->runtimeText()->toPlainText(),
-             SoulPreview::displayText(panel->runtimeComposer()->composition().text, false));
+             displayText(panel->runtimeComposer()->composition().text, false));
 
     // What is on disk does not have it yet.
     panel->unsavedToggle()->setChecked(false);
@@ -602,8 +602,7 @@ void tst_RuntimeProfile::hermesPreviewEqualsSoulc()
     const QByteArray expected = soulcCompose(QStringLiteral("hermes"));
     QVERIFY(!expected.isEmpty());
     QCOMPARE(panel->runtimeComposer()->composition().text.toUtf8(), expected);
-    QCOMPARE(panel->runtimeText()->toPlainText(),
-             SoulPreview::displayText(QString::fromUtf8(expected), false));
+    QCOMPARE(panel->runtimeText()->toPlainText(), displayText(QString::fromUtf8(expected), false));
     // Its settings are Hermes's own, with its defaults.
     QVERIFY(panel->settingBox(QStringLiteral("memoryCharLimit")));
     QCOMPARE(panel->settingBox(QStringLiteral("memoryCharLimit"))->value(), 2200);
@@ -637,7 +636,7 @@ void tst_RuntimeProfile::hermesPreviewEqualsSoulc()
     QCOMPARE(panel->runtimeComposer()->composition().text.toUtf8(), soulc.readAllStandardOutput());
     // The preview took only what changed, and shows the text exactly.
     QCOMPARE(panel->runtimeText()->toPlainText(),
-             SoulPreview::displayText(panel->runtimeComposer()->composition().text, false));
+             displayText(panel->runtimeComposer()->composition().text, false));
 
     // An edit in the middle of a memory entry: the preview follows it.
     QPlainTextEdit *editor = pane(QStringLiteral("MEMORY.md"))->editor();
@@ -649,7 +648,7 @@ void tst_RuntimeProfile::hermesPreviewEqualsSoulc()
                 && panel->runtimeComposer()->composition().text.contains(
                     QStringLiteral("likes rooibos and tea")));
     QCOMPARE(panel->runtimeText()->toPlainText(),
-             SoulPreview::displayText(panel->runtimeComposer()->composition().text, false));
+             displayText(panel->runtimeComposer()->composition().text, false));
 }
 
 void tst_RuntimeProfile::hermesMarksWhatItsScanBlocks()
@@ -740,8 +739,7 @@ void tst_RuntimeProfile::hermesPreviewCountsEachBlock()
              qPrintable(view->header()->text()));
     // The marks are painted over the text, which stays what soulc composes.
     QCOMPARE(panel->runtimeText()->toPlainText(),
-             SoulPreview::displayText(QString::fromUtf8(soulcCompose(QStringLiteral("hermes"))),
-                                      false));
+             displayText(QString::fromUtf8(soulcCompose(QStringLiteral("hermes"))), false));
 
     // An edit in USER.md: its block's count follows.
     QPlainTextEdit *editor = pane(QStringLiteral("USER.md"))->editor();

@@ -4,9 +4,9 @@
 #include "freezecontroller.h"
 #include "personamodel.h"
 #include "personasession.h"
-#include "prompter.h"
 #include "runtimeregistry.h"
 #include "runtimesoul.h"
+#include "scriptedprompter.h"
 #include "soultokencounter.h"
 #include "tokenizer.h"
 
@@ -18,38 +18,9 @@
 
 using namespace soul;
 using soul::test::readFile;
+using soul::test::ScriptedPrompter;
 
 namespace {
-
-// Answers what the tests ask and records what the session asked.
-class ScriptedPrompter : public Prompter
-{
-public:
-    UnsavedAnswer unsavedAnswer = UnsavedAnswer::Cancel;
-    QStringList askedUnsaved;
-    QString snapshotsFolder;
-    QStringList errors;
-
-    UnsavedAnswer askUnsaved(const QStringList &files) override
-    {
-        askedUnsaved = files;
-        return unsavedAnswer;
-    }
-    ExportAnswer askExportWithUnsaved(const QStringList &) override
-    {
-        return ExportAnswer::ExportOnDisk;
-    }
-    QString askExportPath(const QString &) override { return {}; }
-    QString askOpenDirectory(const QString &) override { return {}; }
-    QString askSaveAllDirectory(const QString &) override { return {}; }
-    NewPersona askNewPersona(const QString &) override { return {}; }
-    void showError(const QString &title, const QString &text) override
-    {
-        errors.append(title + QStringLiteral(": ") + text);
-    }
-    void showCompare(const QString &, const QString &) override {}
-    QString askSnapshotsFolder(const QString &) override { return snapshotsFolder; }
-};
 
 // What `profile` composes for `dir`, as soulc compose writes it.
 QByteArray composed(const QString &dir, const RuntimeProfile &profile)

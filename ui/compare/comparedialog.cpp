@@ -13,9 +13,9 @@
 
 namespace soul {
 
-CompareDialog::CompareDialog(const PersonaModel *model, QWidget *parent)
+CompareDialog::CompareDialog(CompareController *controller, QWidget *parent)
     : QDialog(parent)
-    , m_controller(new CompareController(model, this))
+    , m_controller(controller)
 {
     setWindowTitle(tr("Compare with snapshot"));
     setModal(false);
@@ -47,6 +47,8 @@ CompareDialog::CompareDialog(const PersonaModel *model, QWidget *parent)
     m_diff->setLineWrapMode(QTextEdit::NoWrap);
     m_diff->setAccessibleName(tr("Diff of the changed sections"));
     m_invisibles = new QCheckBox(tr("Show &invisibles"), this);
+    // The controller may have compared before, for an earlier dialog.
+    m_invisibles->setChecked(m_controller->showInvisibles());
     m_invisibles->setToolTip(
         tr("Marks tabs, trailing spaces, NUL, byte order marks and CRs in the diff, as the "
            "preview does"));

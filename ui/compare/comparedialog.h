@@ -10,7 +10,6 @@ class QTextBrowser;
 namespace soul {
 
 class CompareController;
-class PersonaModel;
 
 // The persona against a snapshot: the stable prefix with a jump to the first
 // change, what each provider's cache would reuse, each section's status and
@@ -21,7 +20,8 @@ class CompareDialog : public QDialog
     Q_OBJECT
 
 public:
-    explicit CompareDialog(const PersonaModel *model, QWidget *parent = nullptr);
+    // Shows `controller` (a session's), which must outlive the dialog.
+    explicit CompareDialog(CompareController *controller, QWidget *parent = nullptr);
 
     CompareController *controller() const { return m_controller; }
     QLabel *prefixLabel() const { return m_prefix; }

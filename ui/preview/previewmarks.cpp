@@ -1,6 +1,6 @@
 #include "previewmarks.h"
 
-#include "contract.h"
+#include "displaytext.h"
 
 #include <QGuiApplication>
 #include <QPalette>
@@ -8,28 +8,6 @@
 #include <QTextBlock>
 
 namespace soul {
-
-namespace {
-
-bool isInvisible(char16_t c)
-{
-    switch (c) {
-    case u'\t':
-    case 0x21B5: // CR stand-in
-    case 0x2205: // NUL stand-in
-    case 0x25CA: // U+FEFF stand-in
-    case 0x25A1: // U+FDD0 / U+FDD1 stand-in
-    case 0xFFFD:
-    case 0x200B:
-        return true;
-    default:
-        // U+00A0 and the other spaces that look like a space or like nothing
-        // but are not one: the contract trims them, a reader cannot see them.
-        return c >= 0x80 && isWhiteSpace(c);
-    }
-}
-
-} // namespace
 
 PreviewMarks::PreviewMarks()
 {
@@ -77,27 +55,6 @@ void PreviewMarks::addInvisibles(const QPlainTextEdit *edit)
             m_selections.append(selection);
         }
     }
-}
-
-QList<QPair<int, int>> PreviewMarks::invisibleRanges(QStringView text)
-{
-    QList<QPair<int, int>> ranges;
-    const int n = int(text.size());
-    for (int i = 0; i < n; ++i) {
-        if (isInvisible(text.at(i).unicode()))
-            ranges.append({i, 1});
-    }
-    // Spaces before a CR of a CR LF line are trailing too.
-    int trailing = n;
-    if (trailing > 0
-        && (text.at(trailing - 1) == QChar(0x21B5) || text.at(trailing - 1) == QChar(0x200B)))
-        --trailing;
-    const int lineEnd = trailing;
-    while (trailing > 0 && text.at(trailing - 1) == QLatin1Char(' '))
-        --trailing;
-    if (trailing < lineEnd)
-        ranges.append({trailing, lineEnd - trailing});
-    return ranges;
 }
 
 } // namespace soul

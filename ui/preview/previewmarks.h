@@ -21,13 +21,9 @@ public:
     void addHeader(QTextDocument *document, int position);
     // Marks U+FEFF, NUL, tabs, CR, U+FFFD (and their stand-ins), non-ASCII
     // White_Space (U+00A0, U+2009, U+3000, ...) and trailing spaces in the
-    // blocks `edit` shows now. Used by the preview and the slot panes.
+    // blocks `edit` shows now (invisibleRanges()). Used by the preview and the
+    // slot panes.
     void addInvisibles(const QPlainTextEdit *edit);
-    // What addInvisibles() marks in one line of text as SoulPreview's
-    // displayText() shows it: (start, length) pairs in UTF-16 units. Also for
-    // views that show text as HTML (the compare dialog's diff).
-    static QList<QPair<int, int>> invisibleRanges(QStringView line);
-
     const QList<QTextEdit::ExtraSelection> &selections() const { return m_selections; }
 
 private:

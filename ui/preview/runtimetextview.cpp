@@ -1,6 +1,6 @@
 #include "runtimetextview.h"
 
-#include "soulpreview.h"
+#include "displaytext.h"
 #include "text/wraplayout.h"
 
 #include <QLabel>
@@ -89,8 +89,7 @@ void RuntimeTextView::showText(const QString &text, bool invisibles)
     // The display text of what changed, with the character after it, which
     // decides the stand-in of a CR at its end.
     const qsizetype length = text.size() - tail - head;
-    QString inserted = SoulPreview::displayText(text.mid(head, length + (tail > 0 ? 1 : 0)),
-                                                invisibles);
+    QString inserted = displayText(text.mid(head, length + (tail > 0 ? 1 : 0)), invisibles);
     inserted.truncate(length);
     QTextCursor cursor(document());
     cursor.beginEditBlock();

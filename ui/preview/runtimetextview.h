@@ -35,7 +35,7 @@ public:
 
     explicit RuntimeTextView(QWidget *parent = nullptr);
 
-    // Shows `text` as SoulPreview::displayText() shows it, in place of the
+    // Shows `text` as displayText() shows it, in place of the
     // text shown now: only what lies between their common start and end is
     // replaced (one range edit, scroll kept) and made display text, so a
     // keystroke in a text of megabytes costs what it changed.

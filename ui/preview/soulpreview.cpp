@@ -1,5 +1,6 @@
 #include "soulpreview.h"
 
+#include "displaytext.h"
 #include "previewmarks.h"
 #include "rangeplan.h"
 #include "text/wraplayout.h"
@@ -151,49 +152,6 @@ void SoulPreview::setShowInvisibles(bool show)
         return;
     m_showInvisibles = show;
     rebuild();
-}
-
-QString SoulPreview::displayText(QString soul, bool invisibles)
-{
-    // Text with nothing to stand in for is returned as it came, still shared:
-    // a runtime's text can be megabytes (Hermes injects memory files whole).
-    QChar *data = nullptr;
-    const qsizetype n = soul.size();
-    for (qsizetype i = 0; i < n; ++i) {
-        const char16_t c = soul.at(i).unicode();
-        QChar standIn;
-        switch (c) {
-        // The stand-ins are symbols most fonts have; Unicode's control
-        // pictures (U+240D, U+2400) are missing from common monospace fonts
-        // and would show as empty boxes.
-        case u'\r':
-            // The CR of a CR LF is the line break the reader sees anyway; a
-            // lone CR is not, and a terminal would jump back over the line.
-            standIn = invisibles || i + 1 == n || soul.at(i + 1) != u'\n' ? QChar(0x21B5)
-                                                                          : QChar(0x200B);
-            break;
-        case 0xFDD0:
-        case 0xFDD1:
-            standIn = QChar(0x25A1);
-            break;
-        case 0:
-            if (invisibles)
-                standIn = QChar(0x2205);
-            break;
-        case 0xFEFF:
-            if (invisibles)
-                standIn = QChar(0x25CA);
-            break;
-        default:
-            break;
-        }
-        if (standIn.isNull())
-            continue;
-        if (!data)
-            data = soul.data();
-        data[i] = standIn;
-    }
-    return soul;
 }
 
 void SoulPreview::rebuild()

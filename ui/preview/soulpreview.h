@@ -20,7 +20,8 @@ class WrapLayout;
 // one edit block, undo off, scroll kept). Apart from lines too long to lay
 // out (see shown()), positions in the document map 1:1 to UTF-16 positions in
 // the soul: characters QTextDocument would turn into
-// block breaks (CR, U+FDD0, U+FDD1) are shown through same-length stand-ins.
+// block breaks (CR, U+FDD0, U+FDD1) are shown through same-length stand-ins
+// (displayText()).
 class SoulPreview : public QPlainTextEdit
 {
     Q_OBJECT
@@ -43,11 +44,6 @@ public:
     int sectionAt(int position) const;
     // Where section `slot` starts in the document, -1 when it is absent.
     int sectionOffset(int slot) const;
-
-    // `soul` as this view shows it: same length, stand-ins for characters
-    // QTextDocument cannot hold as they are (and marks, with invisibles on).
-    // A lone CR always shows as a mark; the CR of a CR LF only with invisibles.
-    static QString displayText(QString soul, bool invisibles);
 
     // `section` as the preview shows it: a line over 8 KiB is cut after
     // 2 KiB and followed by how many characters are left out, since laying

@@ -4,15 +4,14 @@
 #include "agents/openclawroster.h"
 #include "agents/personafolders.h"
 #include "agentssidebar.h"
-#include "compare/comparecontroller.h"
 #include "compare/comparedialog.h"
+#include "comparecontroller.h"
 #include "dialogprompter.h"
 #include "documentcontroller.h"
 #include "exportcontroller.h"
 #include "freedmemory.h"
 #include "freezecontroller.h"
 #include "history/historycontroller.h"
-#include "inspection.h"
 #include "personaeditor.h"
 #include "personamodel.h"
 #include "preview/previewpanel.h"
@@ -21,14 +20,10 @@
 #include "prompter.h"
 #include "runtimeregistry.h"
 #include "sameslotnotes.h"
-#include "slotreader.h"
 #include "slots/panestack.h"
 #include "slots/slotpane.h"
-#include "snapshot.h"
 #include "soultokencounter.h"
-#include "soultokens.h"
 #include "startview.h"
-#include "tokenizer.h"
 #include "utf8.h"
 #include "windowactions.h"
 
@@ -37,8 +32,6 @@
 #include <QClipboard>
 #include <QCloseEvent>
 #include <QComboBox>
-#include <QCryptographicHash>
-#include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
 #include <QGuiApplication>
@@ -53,7 +46,6 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
-#include <QTemporaryDir>
 
 #include <algorithm>
 
@@ -385,8 +377,10 @@ void MainWindow::setCurrentIndex(int index)
             m_history->setRuntimeProfile(shown->previewPanel()->runtimeProfile());
             m_history->setBudget(shown->previewPanel()->tokenBar()->budget());
         }
-        // A comparison was of the persona shown before.
+        // A comparison was of the persona shown before: it ends, and its
+        // snapshot's sections are let go.
         if (m_compare) {
+            m_compare->controller()->close();
             m_compare->close();
             m_compare->deleteLater();
             m_compare = nullptr;
@@ -689,40 +683,14 @@ void MainWindow::compareWithAgent(int other)
     }
     // The other agent's soul as the preview's switch says, frozen into a
     // snapshot the compare dialog reads like any other.
-    const SoulView view = previewPanel()->preview()->view();
-    const PersonaModel *from = theirs->model();
-    std::array<SlotRead, SlotCount> reads;
-    for (int k = 0; k < SlotCount; ++k) {
-        const SlotState &s = from->slot(k);
-        SlotRead &read = reads.at(size_t(k));
-        read.slot = k;
-        read.path = QDir(from->directory()).filePath(slotName(k));
-        const bool unsaved = view == SoulView::Unsaved && s.bufferPresent;
-        if (!unsaved && !s.diskPresent()) {
-            read.presence = s.presence;
-            continue;
-        }
-        read.presence = SlotPresence::Present;
-        read.bytes = unsaved ? s.bufferBytes : s.diskBytes;
-        read.size = read.bytes.size();
-        read.complete = unsaved || s.diskComplete;
-        read.sha256 = QCryptographicHash::hash(read.bytes, QCryptographicHash::Sha256).toHex();
-    }
-    Snapshot snapshot;
-    snapshot.inspection = inspectReads(from->directory(), reads, {}, false, from->rule());
-    snapshot.createdAt = QDateTime::currentDateTimeUtc();
-    if (const std::shared_ptr<const Tokenizer> tokenizer = tokenCounter()->tokenizer())
-        snapshot.tokens = countSoulTokens(snapshot.inspection.composition, *tokenizer);
-    if (!m_agentSnapshots || !m_agentSnapshots->isValid())
-        m_agentSnapshots = std::make_unique<QTemporaryDir>();
-    const QString soulPath = m_agentSnapshots->filePath(
-        QStringLiteral("%1.soul.md")
-            .arg(theirs->agent().id.isEmpty() ? theirs->displayName() : theirs->agent().id));
-    if (const Status written = writeSnapshot(snapshot, soulPath, true); !written) {
-        m_prompter->showError(tr("Could not compare"), written.error());
+    const Result<QString> soulPath
+        = currentSession()->compare()->writeAgentSnapshot(*theirs,
+                                                          previewPanel()->preview()->view());
+    if (!soulPath) {
+        m_prompter->showError(tr("Could not compare"), soulPath.error());
         return;
     }
-    compareWith(soulPath);
+    compareWith(soulPath.value());
 }
 
 void MainWindow::copySlotToAgents(int slot, const QList<int> &targets)
@@ -780,12 +748,13 @@ void MainWindow::compareWith(const QString &soulPath)
 {
     if (!m_compare) {
         PreviewPanel *preview = previewPanel();
-        m_compare = new CompareDialog(model(), this);
+        m_compare = new CompareDialog(currentSession()->compare(), this);
         // Opening a snapshot reads it once and frees what the model holds too.
         connect(m_compare->controller(),
                 &CompareController::updated,
                 m_freedMemory,
-                &FreedMemory::releaseSoon);
+                &FreedMemory::releaseSoon,
+                Qt::UniqueConnection);
         m_compare->controller()->setView(preview->unsavedToggle()->isChecked() ? SoulView::Unsaved
                                                                                : SoulView::OnDisk);
         CompareDialog *dialog = m_compare;

@@ -14,7 +14,6 @@ class QLabel;
 class QSettings;
 class QSplitter;
 class QStackedWidget;
-class QTemporaryDir;
 
 namespace soul {
 
@@ -174,7 +173,6 @@ private:
     QSet<PersonaSession *> m_summaryPending;
     QByteArray m_splitterState;
     bool m_roster = false; // the window holds a roster, shown in the sidebar
-    std::unique_ptr<QTemporaryDir> m_agentSnapshots; // other agents' souls, for Compare
 };
 
 } // namespace soul

@@ -1,19 +1,25 @@
 #include "comparecontroller.h"
 
+#include "personasession.h"
+
 #include "composer.h"
+#include "diffhtml.h"
 #include "editortext.h"
-#include "linediff.h"
-#include "preview/previewmarks.h"
-#include "preview/soulpreview.h"
+#include "inspection.h"
+#include "snapshot.h"
 #include "snapshotfile.h"
+#include "soultokencounter.h"
+#include "soultokens.h"
+#include "tokenizer.h"
 #include "utf8.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QLocale>
 #include <QMetaObject>
 #include <QMutex>
-#include <QPointer>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QThreadPool>
 
 #include <atomic>
@@ -35,6 +41,7 @@ struct CompareController::Shared
     TokenEncoding encoding;
     CompareController *receiver = nullptr;
     std::atomic<quint64> latest{0}; // the newest generation asked for
+    quint64 opens = 0;              // snapshots opened; close() leaves one opened after it alone
 };
 
 namespace {
@@ -53,158 +60,14 @@ QString number(qint64 n)
     return QLocale(QLocale::English).toString(n);
 }
 
-// One line of a unified diff as HTML: its mark (the first character), then
-// its text with the changed `words` in class `wordClass` and, when
-// `invisibles`, what the preview marks as invisible in class "inv".
-QString lineHtml(const QString &line,
-                 const QList<TextRange> &words,
-                 const QString &wordClass,
-                 bool invisibles)
-{
-    const qsizetype n = line.size();
-    // Per UTF-16 unit: 1 within a changed word, 2 within an invisible.
-    std::vector<unsigned char> kind(size_t(n), 0);
-    for (const TextRange &r : words) {
-        for (qsizetype i = r.start; i < qMin(n, r.start + r.length); ++i)
-            kind[size_t(i)] |= 1;
-    }
-    if (invisibles && n > 0) {
-        for (const QPair<int, int> &r : PreviewMarks::invisibleRanges(QStringView(line).mid(1))) {
-            for (qsizetype i = r.first + 1; i < qMin(n, qsizetype(r.first) + 1 + r.second); ++i)
-                kind[size_t(i)] |= 2;
-        }
-    }
-    QString out;
-    for (qsizetype at = 0; at < n;) {
-        qsizetype end = at + 1;
-        while (end < n && kind[size_t(end)] == kind[size_t(at)])
-            ++end;
-        QString text = line.mid(at, end - at).toHtmlEscaped();
-        if (kind[size_t(at)] & 2)
-            text = QStringLiteral("<span class=\"inv\">%1</span>").arg(text);
-        if (kind[size_t(at)] & 1)
-            text = QStringLiteral("<span class=\"%1\">%2</span>").arg(wordClass, text);
-        out += text;
-        at = end;
-    }
-    return out;
-}
-
-// A unified diff's lines as HTML, with the words that changed within a
-// removed line and the added line that replaced it marked, and invisibles
-// marked as the preview marks them.
-QString diffToHtml(const QString &diff, bool invisibles)
-{
-    const QStringList lines = diff.split(QLatin1Char('\n'));
-    QString html;
-    auto span = [](const QString &cls, const QString &text) {
-        return QStringLiteral("<span class=\"%1\">%2</span>").arg(cls, text);
-    };
-    for (qsizetype i = 0; i < lines.size();) {
-        const QString &line = lines[i];
-        if (!line.startsWith(QLatin1Char('-')) || line.startsWith(QStringLiteral("---"))) {
-            const bool header = line.startsWith(QStringLiteral("@@"))
-                                || line.startsWith(QStringLiteral("+++"))
-                                || line.startsWith(QStringLiteral("---"));
-            const QString cls = line.startsWith(QStringLiteral("@@")) ? QStringLiteral("hunk")
-                                : line.startsWith(QLatin1Char('+')) && !header
-                                    ? QStringLiteral("add")
-                                    : QStringLiteral("ctx");
-            html += span(cls, header ? line.toHtmlEscaped() : lineHtml(line, {}, {}, invisibles))
-                    + QLatin1Char('\n');
-            ++i;
-            continue;
-        }
-        // A run of removed lines and the run of added lines after it: the
-        // n-th of each are compared word by word.
-        qsizetype removedEnd = i;
-        while (removedEnd < lines.size() && lines[removedEnd].startsWith(QLatin1Char('-')))
-            ++removedEnd;
-        qsizetype addedEnd = removedEnd;
-        while (addedEnd < lines.size() && lines[addedEnd].startsWith(QLatin1Char('+')))
-            ++addedEnd;
-        const qsizetype pairs = qMin(removedEnd - i, addedEnd - removedEnd);
-        for (qsizetype k = i; k < removedEnd; ++k) {
-            QList<TextRange> words;
-            if (k - i < pairs) {
-                words = changedWords(QStringView(lines[k]).mid(1),
-                                     QStringView(lines[removedEnd + (k - i)]).mid(1))
-                            .removed;
-                for (TextRange &r : words)
-                    r.start += 1;
-            }
-            html += span(QStringLiteral("del"),
-                         lineHtml(lines[k], words, QStringLiteral("delw"), invisibles))
-                    + QLatin1Char('\n');
-        }
-        for (qsizetype k = removedEnd; k < addedEnd; ++k) {
-            QList<TextRange> words;
-            if (k - removedEnd < pairs) {
-                words = changedWords(QStringView(lines[i + (k - removedEnd)]).mid(1),
-                                     QStringView(lines[k]).mid(1))
-                            .added;
-                for (TextRange &r : words)
-                    r.start += 1;
-            }
-            html += span(QStringLiteral("add"),
-                         lineHtml(lines[k], words, QStringLiteral("addw"), invisibles))
-                    + QLatin1Char('\n');
-        }
-        i = addedEnd;
-    }
-    return html;
-}
-
-QString sectionsDiffHtml(const LiveSections &a,
-                         const LiveSections &b,
-                         const std::array<SectionStatus, SlotCount> &status,
-                         bool invisibles)
-{
-    QString html = QStringLiteral(
-        "<style>pre{margin:0} .hunk{color:#6a5acd} .del{background:#fde8e8} "
-        ".add{background:#e6f6e6} .delw{background:#f4a8a8} .addw{background:#9fdc9f} "
-        ".ctx{color:#444} h3{margin:8px 0 2px 0} "
-        // The colours of the preview's invisible marks.
-        ".inv{background:#ffc8c8; color:#a00000}</style>");
-    for (int slot = 0; slot < SlotCount; ++slot) {
-        const SectionStatus s = status[size_t(slot)];
-        if (s == SectionStatus::Absent || s == SectionStatus::Unchanged)
-            continue;
-        const QString name = slotName(slot);
-        html += QStringLiteral("<h3>%1 — %2</h3>").arg(name.toHtmlEscaped(), sectionStatusName(s));
-        if (s != SectionStatus::Changed)
-            continue;
-        // Diffed as bytes, without copying or decoding the sections: only
-        // the lines between the ends both share are looked at, and only the
-        // diff is decoded, to text as the preview shows it.
-        const QByteArrayView bodyA
-            = QByteArrayView(*a.section[size_t(slot)]).sliced(sectionHeadLength(slot));
-        const QByteArrayView bodyB
-            = QByteArrayView(*b.section[size_t(slot)]).sliced(sectionHeadLength(slot));
-        SectionedSoul before;
-        before.label = QStringLiteral("snapshot/") + name;
-        before.soul = QByteArray::fromRawData(bodyA.data(), bodyA.size());
-        SectionedSoul after;
-        after.label = QStringLiteral("live/") + name;
-        after.soul = QByteArray::fromRawData(bodyB.data(), bodyB.size());
-        // A body never ends in a line break (the join follows it): the diff
-        // need not say so.
-        QString diff = utf8::decode(unifiedSoulDiff(before, after))
-                           .replace(QStringLiteral("\n\\ No newline at end of file\n"),
-                                    QStringLiteral("\n"));
-        diff = SoulPreview::displayText(std::move(diff), invisibles);
-        if (diff.endsWith(QLatin1Char('\n')))
-            diff.chop(1);
-        html += QStringLiteral("<pre>") + diffToHtml(diff, invisibles) + QStringLiteral("</pre>");
-    }
-    return html;
-}
-
 } // namespace
 
-CompareController::CompareController(const PersonaModel *model, QObject *parent)
+CompareController::CompareController(const PersonaModel *model,
+                                     const SoulTokenCounter *tokens,
+                                     QObject *parent)
     : QObject(parent)
     , m_model(model)
+    , m_tokens(tokens)
     , m_shared(std::make_shared<Shared>())
 {
     m_shared->receiver = this;
@@ -215,12 +78,6 @@ CompareController::CompareController(const PersonaModel *model, QObject *parent)
     m_diffTimer.setSingleShot(true);
     m_diffTimer.setInterval(DiffDelayMs);
     connect(&m_diffTimer, &QTimer::timeout, this, &CompareController::startDiff);
-    // The built-in table, with the author's own rules laid over it.
-    const QString userRules = QDir(QStandardPaths::writableLocation(
-                                       QStandardPaths::AppConfigLocation))
-                                  .filePath(QStringLiteral("cache-rules.json"));
-    Result<CacheTable> table = cacheTableWithOverrides(userRules);
-    m_cache = table ? table.value() : builtinCacheTable();
     connect(m_model, &PersonaModel::sectionChanged, this, &CompareController::refresh);
 }
 
@@ -236,6 +93,15 @@ CompareController::~CompareController()
 
 bool CompareController::open(const QString &soulPath)
 {
+    if (m_cache.rules.isEmpty()) {
+        // The built-in table, with the author's own rules laid over it; read
+        // by the first comparison, not by every session.
+        const QString userRules = QDir(QStandardPaths::writableLocation(
+                                           QStandardPaths::AppConfigLocation))
+                                      .filePath(QStringLiteral("cache-rules.json"));
+        Result<CacheTable> table = cacheTableWithOverrides(userRules);
+        m_cache = table ? table.value() : builtinCacheTable();
+    }
     m_path = soulPath;
     m_error.clear();
     m_hasResult = false;
@@ -263,12 +129,95 @@ bool CompareController::open(const QString &soulPath)
     }
     {
         QMutexLocker lock(&m_shared->mutex);
+        m_shared->opens = ++m_opens;
         m_shared->prefix.reset();
         m_shared->opened = std::move(loaded).value().sections;
         m_shared->encoding = encoding.value();
     }
     refresh();
     return true;
+}
+
+Result<QString> CompareController::writeAgentSnapshot(const PersonaSession &theirs, SoulView view)
+{
+    const PersonaModel *from = theirs.model();
+    if (!from->isOpen()) {
+        return Result<QString>::failure(
+            tr("%1 has no workspace folder to compare with.").arg(theirs.agent().id));
+    }
+    // Read as a snapshot of the folder would be, from the bytes the model
+    // holds: the buffer where the view takes unsaved edits, else the file.
+    std::array<SlotRead, SlotCount> reads;
+    for (int k = 0; k < SlotCount; ++k) {
+        const SlotState &s = from->slot(k);
+        SlotRead &read = reads.at(size_t(k));
+        read.slot = k;
+        read.path = QDir(from->directory()).filePath(slotName(k));
+        const bool unsaved = view == SoulView::Unsaved && s.bufferPresent;
+        if (!unsaved && !s.diskPresent()) {
+            read.presence = s.presence;
+            continue;
+        }
+        read.presence = SlotPresence::Present;
+        read.bytes = unsaved ? s.bufferBytes : s.diskBytes;
+        read.size = read.bytes.size();
+        read.complete = unsaved || s.diskComplete;
+        read.sha256 = QCryptographicHash::hash(read.bytes, QCryptographicHash::Sha256).toHex();
+    }
+    Snapshot snapshot;
+    snapshot.inspection = inspectReads(from->directory(), reads, {}, false, from->rule());
+    snapshot.createdAt = QDateTime::currentDateTimeUtc();
+    if (const std::shared_ptr<const Tokenizer> tokenizer = m_tokens->tokenizer())
+        snapshot.tokens = countSoulTokens(snapshot.inspection.composition, *tokenizer);
+    if (!m_agentSnapshots || !m_agentSnapshots->isValid())
+        m_agentSnapshots = std::make_unique<QTemporaryDir>();
+    if (!m_agentSnapshots->isValid()) {
+        return Result<QString>::failure(
+            tr("Cannot make a temporary folder for %1's soul (%2). Check the space in %3.")
+                .arg(theirs.agent().id.isEmpty() ? theirs.displayName() : theirs.agent().id,
+                     m_agentSnapshots->errorString(),
+                     QDir::toNativeSeparators(QDir::tempPath())));
+    }
+    const QString soulPath = m_agentSnapshots->filePath(
+        QStringLiteral("%1.soul.md")
+            .arg(theirs.agent().id.isEmpty() ? theirs.displayName() : theirs.agent().id));
+    if (const Status written = writeSnapshot(snapshot, soulPath, true); !written)
+        return Result<QString>::failure(written.error());
+    return soulPath;
+}
+
+bool CompareController::openAgent(const PersonaSession &theirs)
+{
+    const Result<QString> soulPath = writeAgentSnapshot(theirs, m_view);
+    if (!soulPath) {
+        close();
+        m_error = soulPath.error();
+        Q_EMIT updated();
+        return false;
+    }
+    return open(soulPath.value());
+}
+
+void CompareController::close()
+{
+    m_path.clear();
+    m_error.clear();
+    m_hasResult = false;
+    m_result = {};
+    m_diffHtml.clear();
+    m_pending = false;
+    m_diffTimer.stop();
+    // A newer generation: what the worker still sends is dropped.
+    ++m_generation;
+    m_shared->latest.store(m_generation);
+    std::shared_ptr<Shared> shared = m_shared;
+    m_pool.start([shared, opens = m_opens] {
+        QMutexLocker lock(&shared->mutex);
+        if (shared->opens != opens)
+            return; // opened again since
+        shared->prefix.reset();
+        shared->opened.reset();
+    });
 }
 
 void CompareController::setShowInvisibles(bool show)
@@ -388,8 +337,11 @@ void CompareController::startDiff()
 
 void CompareController::finished(quint64 generation, const LiveComparison &result, double workMs)
 {
-    m_workMs = workMs;
     m_running = false;
+    // Closed since: the result is of a comparison nobody looks at.
+    if (m_path.isEmpty())
+        return;
+    m_workMs = workMs;
     m_result = result;
     m_hasResult = true;
     m_resultGeneration = generation;

@@ -3,6 +3,7 @@
 #include "cacherules.h"
 #include "liveprefix.h"
 #include "personamodel.h"
+#include "result.h"
 
 #include <QObject>
 #include <QString>
@@ -11,24 +12,46 @@
 
 #include <memory>
 
+class QTemporaryDir;
+
 namespace soul {
 
+class PersonaSession;
+class SoulTokenCounter;
+
 // A comparison of the open persona (with or without unsaved edits) against a
-// frozen snapshot, kept up to date as the author types. Every comparison runs
-// on a worker thread; a newer edit supersedes one still waiting, and only the
-// latest result is shown. What the window shows is decided here, as text, so
-// tests read it without a window.
+// frozen snapshot, or against another agent's soul frozen into one, kept up
+// to date as the author types. Every comparison runs on a worker thread; a
+// newer edit supersedes one still waiting, and only the latest result is
+// shown. What the window shows is decided here, as text (the diff as HTML),
+// so tests read it without a window. A PersonaSession owns one; the compare
+// dialog shows it.
 class CompareController : public QObject
 {
     Q_OBJECT
 
 public:
-    explicit CompareController(const PersonaModel *model, QObject *parent = nullptr);
+    // `tokens` counts another agent's soul for openAgent(); both must
+    // outlive the controller.
+    CompareController(const PersonaModel *model,
+                      const SoulTokenCounter *tokens,
+                      QObject *parent = nullptr);
     ~CompareController() override;
 
     // Loads the snapshot at `soulPath` (checked against its manifest) and
-    // starts comparing. False with error() set when it cannot be compared.
+    // starts comparing. False with error() set when it cannot be compared
+    // (the sentence names the file); updated() follows either way.
     bool open(const QString &soulPath);
+    // Another agent's soul as `view` says (its unsaved edits, or its files
+    // on disk), frozen into a snapshot in a temporary folder this controller
+    // keeps while it lives: the snapshot's path, or why it could not be
+    // written. Later edits of `theirs` are not followed.
+    Result<QString> writeAgentSnapshot(const PersonaSession &theirs, SoulView view);
+    // Compares with `theirs` as view() says: writeAgentSnapshot(), then open().
+    bool openAgent(const PersonaSession &theirs);
+    // Ends the comparison: nothing is compared any more and the snapshot's
+    // sections are let go (on the worker, after a comparison under way).
+    void close();
     QString snapshotPath() const { return m_path; }
     // Why the snapshot cannot be compared (its soul does not match its
     // manifest, ...); empty when it can.
@@ -93,6 +116,7 @@ private:
     void finished(quint64 generation, const LiveComparison &result, double workMs);
 
     const PersonaModel *m_model = nullptr;
+    const SoulTokenCounter *m_tokens = nullptr;
     SoulView m_view = SoulView::Unsaved;
     bool m_showInvisibles = false;
     QString m_path;
@@ -100,6 +124,7 @@ private:
     CacheTable m_cache;
     std::shared_ptr<Shared> m_shared;
     quint64 m_generation = 0;
+    quint64 m_opens = 0; // snapshots opened, for close()
     bool m_running = false;
     bool m_pending = false;
     bool m_hasResult = false;
@@ -111,6 +136,7 @@ private:
     // window (token counts, totals) in the global pool.
     QThreadPool m_pool;
     QTimer m_diffTimer;
+    std::unique_ptr<QTemporaryDir> m_agentSnapshots; // other agents' souls, for openAgent()
 };
 
 } // namespace soul

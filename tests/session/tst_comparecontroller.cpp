@@ -1,0 +1,452 @@
+#include "../core/testfiles.h"
+#include "comparechecks.h"
+#include "comparecontroller.h"
+#include "documentcontroller.h"
+#include "personamodel.h"
+#include "personasession.h"
+#include "scriptedprompter.h"
+#include "snapshot.h"
+#include "snapshotfile.h"
+
+#include <QDir>
+#include <QFile>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <initializer_list>
+#include <utility>
+
+using namespace soul;
+using soul::test::checkPrefixAgainstCore;
+using soul::test::readFile;
+using soul::test::ScriptedPrompter;
+using soul::test::writeFile;
+
+namespace {
+
+const int Soul = slotIndex(u"SOUL.md");
+const int Identity = slotIndex(u"IDENTITY.md");
+const int User = slotIndex(u"USER.md");
+const int Memory = slotIndex(u"MEMORY.md");
+
+using Statuses = std::array<SectionStatus, SlotCount>;
+
+// The statuses of the slots named in `named`; every other slot absent.
+Statuses statuses(std::initializer_list<std::pair<int, SectionStatus>> named)
+{
+    Statuses out{};
+    out.fill(SectionStatus::Absent);
+    for (const auto &[slot, status] : named)
+        out[size_t(slot)] = status;
+    return out;
+}
+
+QString statusText(const Statuses &s)
+{
+    QStringList out;
+    for (int k = 0; k < SlotCount; ++k)
+        out.append(slotName(k) + QLatin1Char('=') + sectionStatusName(s[size_t(k)]));
+    return out.join(QLatin1Char(' '));
+}
+
+} // namespace
+
+// The compare controller without a window: two agents' live souls, a
+// snapshot file, and the sentences a broken snapshot gives. Comparisons run
+// on the controller's worker; the tests wait for its signals.
+class tst_CompareController : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void agentsCompareAsTheViewSays();
+    void agentComparisonFollowsOnlyThisAgent();
+    void snapshotSectionStatuses();
+    void brokenSnapshotNamesTheFile_data();
+    void brokenSnapshotNamesTheFile();
+    void closedComparisonSendsNothing();
+    void closedThenOpenedAtOnce();
+
+private:
+    // A session on `dir`, opened.
+    std::unique_ptr<PersonaSession> openSession(const QString &dir);
+    // Waits for a result of the text as it is now, and its diff (after open()).
+    static bool waitForCurrent(CompareController *compare);
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<QSettings> m_settings;
+    ScriptedPrompter m_prompter;
+    QString m_work;
+    QString m_ops;
+};
+
+void tst_CompareController::initTestCase()
+{
+    // Recovery copies and the user's cache rules stay out of the user's folders.
+    QStandardPaths::setTestModeEnabled(true);
+}
+
+void tst_CompareController::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    m_settings = std::make_unique<QSettings>(m_dir->filePath(QStringLiteral("settings.ini")),
+                                             QSettings::IniFormat);
+    m_prompter = ScriptedPrompter();
+    m_work = m_dir->filePath(QStringLiteral("work"));
+    m_ops = m_dir->filePath(QStringLiteral("ops"));
+    for (const QString &dir : {m_work, m_ops}) {
+        const QByteArray id = QFileInfo(dir).fileName().toUtf8();
+        QVERIFY(QDir().mkpath(dir));
+        QVERIFY(test::writeSlot(dir, Soul, "You are " + id + ".\nYou answer briefly.\n"));
+        QVERIFY(test::writeSlot(dir, User, "The user is Sam.\n"));
+        QVERIFY(test::writeSlot(dir, Identity, "- **Name:** " + id.toUpper() + "\n"));
+    }
+}
+
+void tst_CompareController::cleanup()
+{
+    m_settings.reset();
+    m_dir.reset();
+}
+
+std::unique_ptr<PersonaSession> tst_CompareController::openSession(const QString &dir)
+{
+    auto session = std::make_unique<PersonaSession>(&m_prompter, m_settings.get());
+    PersonaSession::Agent agent;
+    agent.id = QFileInfo(dir).fileName();
+    agent.folder = dir;
+    session->setAgent(agent);
+    if (!session->documents()->open(dir))
+        return nullptr;
+    return session;
+}
+
+bool tst_CompareController::waitForCurrent(CompareController *compare)
+{
+    // open() clears the diff; the next one is of this comparison.
+    return QTest::qWaitFor([compare] { return compare->current() && !compare->diffHtml().isEmpty(); },
+                           30000);
+}
+
+// Work's live soul against ops': with unsaved edits on both sides, or only
+// what is on disk, as the preview's switch says.
+void tst_CompareController::agentsCompareAsTheViewSays()
+{
+    const std::unique_ptr<PersonaSession> work = openSession(m_work);
+    const std::unique_ptr<PersonaSession> ops = openSession(m_ops);
+    QVERIFY(work && ops);
+    // Unsaved on both sides: ops' user is Kim, work's name is Wren.
+    ops->model()->setBufferText(User, u"The user is Kim.\n");
+    work->model()->setBufferText(Identity, u"- **Name:** Wren\n");
+    const QMap<QString, QByteArray> workFiles = test::treeContents(m_work);
+    const QMap<QString, QByteArray> opsFiles = test::treeContents(m_ops);
+
+    CompareController *compare = work->compare();
+    QCOMPARE(compare->view(), SoulView::Unsaved);
+    QSignalSpy updated(compare, &CompareController::updated);
+    QVERIFY2(compare->openAgent(*ops), qPrintable(compare->error()));
+    // The comparison runs on the worker: nothing is known yet.
+    QVERIFY(!compare->hasResult());
+    QVERIFY(compare->busy());
+    QVERIFY(updated.wait(30000));
+    QVERIFY(waitForCurrent(compare));
+    // The snapshot stands for ops' soul with its unsaved edit.
+    const Result<LoadedSnapshot> theirs = loadSnapshot(compare->snapshotPath());
+    QVERIFY2(theirs, qPrintable(theirs.error()));
+    QCOMPARE(theirs.value().soul.soul, ops->model()->soul(SoulView::Unsaved));
+    QVERIFY(theirs.value().soul.soul.contains("The user is Kim."));
+    QCOMPARE(QFileInfo(compare->snapshotPath()).fileName(), QStringLiteral("ops.soul.md"));
+    checkPrefixAgainstCore(compare, work->model()->soul(SoulView::Unsaved));
+
+    Statuses want = statuses({{Soul, SectionStatus::Changed},
+                              {Identity, SectionStatus::Changed},
+                              {User, SectionStatus::Changed}});
+    QCOMPARE(statusText(compare->result().status), statusText(want));
+    QVERIFY(compare->result().firstChange);
+    QCOMPARE(compare->result().firstChange->file, QStringLiteral("SOUL.md"));
+    QCOMPARE(compare->result().firstChange->line, qint64(1));
+    QCOMPARE(compare->firstChangePlace(), qMakePair(qint64(1), qint64(8)));
+    QVERIFY2(compare->prefixSentence().endsWith(
+                 QStringLiteral("; the first change is in SOUL.md, line 1")),
+             qPrintable(compare->prefixSentence()));
+    const QString html = compare->diffHtml();
+    QVERIFY2(html.contains(QStringLiteral("<h3>SOUL.md — changed</h3>")), qPrintable(html));
+    QVERIFY(html.contains(QStringLiteral("<span class=\"delw\">ops</span>")));
+    QVERIFY(html.contains(QStringLiteral("<span class=\"addw\">work</span>")));
+    QVERIFY(html.contains(QStringLiteral("<h3>USER.md — changed</h3>")));
+    QVERIFY(html.contains(QStringLiteral("<span class=\"delw\">Kim</span>")));
+    QVERIFY(html.contains(QStringLiteral("<span class=\"addw\">Sam</span>")));
+    QVERIFY(html.contains(QStringLiteral("<span class=\"delw\">OPS</span>")));
+    QVERIFY(html.contains(QStringLiteral("<span class=\"addw\">Wren</span>")));
+    // The line both share is context, not a change.
+    QVERIFY(html.contains(QStringLiteral("<span class=\"ctx\"> You answer briefly.</span>")));
+
+    // On disk: ops' user is Sam again, work's name is WORK.
+    compare->setView(SoulView::OnDisk);
+    QVERIFY(compare->openAgent(*ops));
+    QVERIFY(waitForCurrent(compare));
+    QCOMPARE(loadSnapshot(compare->snapshotPath()).value().soul.soul,
+             ops->model()->soul(SoulView::OnDisk));
+    checkPrefixAgainstCore(compare, work->model()->soul(SoulView::OnDisk));
+    want[size_t(User)] = SectionStatus::Unchanged;
+    QCOMPARE(statusText(compare->result().status), statusText(want));
+    const QString onDisk = compare->diffHtml();
+    QVERIFY2(!onDisk.contains(QStringLiteral("USER.md")), qPrintable(onDisk));
+    QVERIFY(onDisk.contains(QStringLiteral("<span class=\"addw\">WORK</span>")));
+    QVERIFY(!onDisk.contains(QStringLiteral("Wren")));
+    QVERIFY(!onDisk.contains(QStringLiteral("Kim")));
+
+    // Comparing wrote nothing in either folder; both edits stay unsaved.
+    QCOMPARE(test::treeContents(m_work), workFiles);
+    QCOMPARE(test::treeContents(m_ops), opsFiles);
+    QVERIFY(work->hasUnsaved() && ops->hasUnsaved());
+    QVERIFY(m_prompter.errors.isEmpty());
+}
+
+// The live side follows this agent's typing; the other agent's soul is the
+// one frozen when the comparison was asked for.
+void tst_CompareController::agentComparisonFollowsOnlyThisAgent()
+{
+    const std::unique_ptr<PersonaSession> work = openSession(m_work);
+    const std::unique_ptr<PersonaSession> ops = openSession(m_ops);
+    QVERIFY(work && ops);
+    CompareController *compare = work->compare();
+    QVERIFY(compare->openAgent(*ops));
+    QVERIFY(waitForCurrent(compare));
+    QCOMPARE(compare->result().status[size_t(Soul)], SectionStatus::Changed);
+
+    // Keystrokes in a row: each supersedes the last; the result is of the
+    // text as it ends.
+    for (const char16_t *text :
+         {u"You are o", u"You are op", u"You are ops.\nYou answer briefly.\n"})
+        work->model()->setBufferText(Soul, text);
+    QVERIFY(!compare->current());
+    QTRY_VERIFY_WITH_TIMEOUT(compare->current(), 30000);
+    QCOMPARE(compare->result().status[size_t(Soul)], SectionStatus::Unchanged);
+    QCOMPARE(compare->result().firstChange->file, QStringLiteral("IDENTITY.md"));
+    checkPrefixAgainstCore(compare, work->model()->soul(SoulView::Unsaved));
+    QTRY_VERIFY_WITH_TIMEOUT(!compare->diffHtml().contains(QStringLiteral("SOUL.md")), 30000);
+    QVERIFY(compare->diffHtml().contains(QStringLiteral("<h3>IDENTITY.md — changed</h3>")));
+
+    // Ops' edit after the comparison opened is not in it.
+    QSignalSpy updated(compare, &CompareController::updated);
+    ops->model()->setBufferText(Identity, u"- **Name:** WORK\n");
+    compare->waitForWorker();
+    QCoreApplication::processEvents();
+    QCOMPARE(updated.count(), 0);
+    QCOMPARE(compare->result().status[size_t(Identity)], SectionStatus::Changed);
+
+    // An agent without a folder: the sentence names it, nothing is compared.
+    PersonaSession ghost(&m_prompter, m_settings.get());
+    PersonaSession::Agent agent;
+    agent.id = QStringLiteral("ghost");
+    ghost.setAgent(agent);
+    QVERIFY(!compare->openAgent(ghost));
+    QCOMPARE(compare->error(), QStringLiteral("ghost has no workspace folder to compare with."));
+    QVERIFY(!compare->hasResult());
+}
+
+// A snapshot file: each section unchanged, changed, added or removed, in the
+// view the preview shows.
+void tst_CompareController::snapshotSectionStatuses()
+{
+    const std::unique_ptr<PersonaSession> work = openSession(m_work);
+    QVERIFY(work);
+    const Result<Snapshot> taken = takeSnapshot(m_work);
+    QVERIFY2(taken, qPrintable(taken.error()));
+    const QString soulPath = m_dir->filePath(QStringLiteral("work-frozen.soul.md"));
+    const Status written = writeSnapshot(taken.value(), soulPath, false);
+    QVERIFY2(written, qPrintable(written.error()));
+
+    // After the freeze: SOUL.md edited (unsaved), USER.md deleted and
+    // MEMORY.md made by another program; IDENTITY.md as it was.
+    work->model()->setBufferText(Soul, u"You are work.\nYou answer at length.\n");
+    QVERIFY(QFile::remove(QDir(m_work).filePath(QStringLiteral("USER.md"))));
+    QVERIFY(test::writeSlot(m_work, Memory, "- drinks tea\n"));
+    QTRY_VERIFY_WITH_TIMEOUT(work->model()->section(Memory, SoulView::OnDisk).has_value()
+                                 && !work->model()->section(User, SoulView::OnDisk).has_value(),
+                             30000);
+
+    CompareController *compare = work->compare();
+    QSignalSpy updated(compare, &CompareController::updated);
+    QVERIFY2(compare->open(soulPath), qPrintable(compare->error()));
+    QCOMPARE(compare->snapshotPath(), soulPath);
+    QVERIFY(compare->error().isEmpty());
+    QVERIFY(!compare->hasResult());
+    QVERIFY(updated.wait(30000));
+    QVERIFY(waitForCurrent(compare));
+    checkPrefixAgainstCore(compare, work->model()->soul(SoulView::Unsaved));
+    QCOMPARE(statusText(compare->result().status),
+             statusText(statuses({{Soul, SectionStatus::Changed},
+                                  {Identity, SectionStatus::Unchanged},
+                                  {User, SectionStatus::Removed},
+                                  {Memory, SectionStatus::Added}})));
+    QCOMPARE(compare->result().firstChange->file, QStringLiteral("SOUL.md"));
+    QCOMPARE(compare->result().firstChange->line, qint64(2));
+    QCOMPARE(compare->firstChangePlace(), qMakePair(qint64(2), qint64(11)));
+    const QString html = compare->diffHtml();
+    QVERIFY2(html.contains(QStringLiteral("<h3>SOUL.md — changed</h3>")), qPrintable(html));
+    QVERIFY(html.contains(QStringLiteral("<span class=\"delw\">briefly</span>")));
+    QVERIFY(html.contains(QStringLiteral("<span class=\"addw\">at length</span>")));
+    QVERIFY(html.contains(QStringLiteral("<h3>USER.md — removed</h3>")));
+    QVERIFY(html.contains(QStringLiteral("<h3>MEMORY.md — added</h3>")));
+    QVERIFY(!html.contains(QStringLiteral("IDENTITY.md")));
+    QVERIFY(!compare->reuseSentences().isEmpty());
+
+    // What is on disk: the unsaved edit is not compared.
+    QSignalSpy diffs(compare, &CompareController::diffUpdated);
+    compare->setView(SoulView::OnDisk);
+    QVERIFY(!compare->current());
+    QTRY_VERIFY_WITH_TIMEOUT(compare->current(), 30000);
+    checkPrefixAgainstCore(compare, work->model()->soul(SoulView::OnDisk));
+    QCOMPARE(compare->result().status[size_t(Soul)], SectionStatus::Unchanged);
+    QCOMPARE(compare->result().firstChange->file, QStringLiteral("USER.md"));
+    QTRY_VERIFY_WITH_TIMEOUT(!compare->diffHtml().contains(QStringLiteral("SOUL.md")), 30000);
+    QCOMPARE(diffs.count(), 1);
+    QVERIFY(compare->diffHtml().contains(QStringLiteral("<h3>USER.md — removed</h3>")));
+
+    // Invisibles as the preview marks them: the tab of a changed line.
+    compare->setView(SoulView::Unsaved);
+    compare->setShowInvisibles(true);
+    work->model()->setBufferText(Soul, u"You are work.\nYou answer\tat length.\n");
+    QTRY_VERIFY_WITH_TIMEOUT(compare->current()
+                                 && compare->diffHtml().contains(
+                                     QStringLiteral("<span class=\"inv\">\t</span>")),
+                             30000);
+}
+
+void tst_CompareController::brokenSnapshotNamesTheFile_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("problem");
+    QTest::addColumn<QString>("says");
+    QTest::newRow("missing") << QStringLiteral("gone.soul.md") << QStringLiteral("missing")
+                             << QStringLiteral(": no such snapshot. It was moved or deleted");
+    QTest::newRow("no manifest") << QStringLiteral("bare.soul.md") << QStringLiteral("no manifest")
+                                 << QStringLiteral(": no manifest beside it");
+    QTest::newRow("edited after export")
+        << QStringLiteral("edited.soul.md") << QStringLiteral("tampered")
+        << QStringLiteral(" does not match its manifest");
+    QTest::newRow("a folder") << QStringLiteral("folder.soul.md") << QStringLiteral("folder")
+                              << QStringLiteral(": a folder, not a snapshot");
+}
+
+// A snapshot that cannot be compared: open() says why in a sentence naming
+// the file, at once, and no comparison runs.
+void tst_CompareController::brokenSnapshotNamesTheFile()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, problem);
+    QFETCH(QString, says);
+    const std::unique_ptr<PersonaSession> work = openSession(m_work);
+    QVERIFY(work);
+    const QString soulPath = m_dir->filePath(name);
+    if (problem == QLatin1String("no manifest")) {
+        QVERIFY(writeFile(soulPath, "## SOUL.md\n\nYou are work.\n"));
+    } else if (problem == QLatin1String("tampered")) {
+        const Result<Snapshot> taken = takeSnapshot(m_work);
+        QVERIFY(taken);
+        QVERIFY(writeSnapshot(taken.value(), soulPath, false));
+        QByteArray soul = readFile(soulPath);
+        soul.replace("Sam", "Kim");
+        QVERIFY(writeFile(soulPath, soul));
+    } else if (problem == QLatin1String("folder")) {
+        QVERIFY(QDir().mkpath(soulPath));
+    }
+
+    CompareController *compare = work->compare();
+    QSignalSpy updated(compare, &CompareController::updated);
+    QVERIFY(!compare->open(soulPath));
+    QCOMPARE(updated.count(), 1);
+    QVERIFY2(compare->error().startsWith(soulPath + says), qPrintable(compare->error()));
+    QCOMPARE(compare->snapshotPath(), soulPath);
+    QVERIFY(!compare->hasResult());
+    QVERIFY(!compare->busy());
+    QVERIFY(compare->prefixSentence().isEmpty());
+
+    // Typing compares nothing against it.
+    work->model()->setBufferText(Soul, u"You are work.\n");
+    compare->waitForWorker();
+    QCoreApplication::processEvents();
+    QCOMPARE(updated.count(), 1);
+    QVERIFY(!compare->hasResult());
+
+    // A good snapshot afterwards compares as ever.
+    const Result<Snapshot> taken = takeSnapshot(m_work);
+    QVERIFY(taken);
+    const QString good = m_dir->filePath(QStringLiteral("good.soul.md"));
+    QVERIFY(writeSnapshot(taken.value(), good, false));
+    QVERIFY2(compare->open(good), qPrintable(compare->error()));
+    QVERIFY(compare->error().isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(compare->current(), 30000);
+    QCOMPARE(compare->result().status[size_t(Soul)], SectionStatus::Changed);
+}
+
+// Closed (the window showed another agent): edits compare nothing more.
+void tst_CompareController::closedComparisonSendsNothing()
+{
+    const std::unique_ptr<PersonaSession> work = openSession(m_work);
+    const std::unique_ptr<PersonaSession> ops = openSession(m_ops);
+    QVERIFY(work && ops);
+    CompareController *compare = work->compare();
+    QVERIFY(compare->openAgent(*ops));
+    // Closed while the first comparison may still run: its result is dropped.
+    compare->close();
+    QSignalSpy updated(compare, &CompareController::updated);
+    QSignalSpy diffs(compare, &CompareController::diffUpdated);
+    work->model()->setBufferText(Soul, u"You are work, closed.\n");
+    compare->waitForWorker();
+    QCoreApplication::processEvents();
+    QCOMPARE(updated.count(), 0);
+    QCOMPARE(diffs.count(), 0);
+    QVERIFY(!compare->hasResult());
+    QVERIFY(!compare->busy());
+    QVERIFY(compare->snapshotPath().isEmpty());
+    QVERIFY(compare->diffHtml().isEmpty());
+
+    // And opens again.
+    QVERIFY(compare->openAgent(*ops));
+    QVERIFY(waitForCurrent(compare));
+    QCOMPARE(compare->result().status[size_t(Soul)], SectionStatus::Changed);
+}
+
+// Closed while the worker still counts the snapshot, and opened again at
+// once: the snapshot opened after the close is compared (the close lets go
+// on the worker only of what was opened before it).
+void tst_CompareController::closedThenOpenedAtOnce()
+{
+    // Large enough that counting it keeps the worker busy past the reopen.
+    QByteArray memory;
+    for (int i = 0; memory.size() < 1024 * 1024; ++i)
+        memory += "- note " + QByteArray::number(i) + ": the user prefers short answers.\n";
+    QVERIFY(test::writeSlot(m_work, Memory, memory));
+    const Result<Snapshot> taken = takeSnapshot(m_work);
+    QVERIFY(taken);
+    const QString soulPath = m_dir->filePath(QStringLiteral("large.soul.md"));
+    QVERIFY(writeSnapshot(taken.value(), soulPath, false));
+    const std::unique_ptr<PersonaSession> work = openSession(m_work);
+    QVERIFY(work);
+    work->model()->setBufferText(Soul, u"You are work, opened again.\n");
+
+    CompareController *compare = work->compare();
+    QVERIFY(compare->open(soulPath));
+    compare->close();
+    QVERIFY(compare->open(soulPath));
+    QVERIFY(waitForCurrent(compare));
+    QCOMPARE(statusText(compare->result().status),
+             statusText(statuses({{Soul, SectionStatus::Changed},
+                                  {Identity, SectionStatus::Unchanged},
+                                  {User, SectionStatus::Unchanged},
+                                  {Memory, SectionStatus::Unchanged}})));
+    checkPrefixAgainstCore(compare, work->model()->soul(SoulView::Unsaved));
+}
+
+QTEST_GUILESS_MAIN(tst_CompareController)
+#include "tst_comparecontroller.moc"
