@@ -16,6 +16,7 @@ namespace soul {
 struct RuntimeComposer::Job
 {
     QString dir;
+    SlotLayout layout; // where each slot's file is, and the runtime's name for it
     RuntimeProfile profile;
     SoulView view = SoulView::Unsaved;
     std::array<bool, SlotCount> bufferPresent{};
@@ -147,6 +148,7 @@ void RuntimeComposer::start()
     }
     Job job;
     job.dir = m_model->directory();
+    job.layout = m_model->layout();
     job.profile = m_profile;
     job.hint = m_hint;
     job.view = m_view;
@@ -181,19 +183,20 @@ std::shared_ptr<RuntimeComposer::Output> RuntimeComposer::run(const Job &job)
     const Runtime &runtime = *job.profile.runtime;
     // The panes hold the buffers: they show what the runtime keeps of those,
     // and the preview shows that too unless it shows what is on disk.
-    RuntimeInput unsaved;
-    unsaved.dir = job.dir;
+    RuntimeInput disk;
+    disk.dir = job.dir;
+    disk.home = job.layout.home;
+    disk.project = job.layout.project;
+    RuntimeInput unsaved = disk;
     for (int k = 0; k < SlotCount; ++k) {
         if (job.bufferPresent.at(size_t(k)))
-            unsaved.buffers.insert(slotName(k), job.buffers.at(size_t(k)));
+            unsaved.buffers.insert(job.layout.names.at(size_t(k)), job.buffers.at(size_t(k)));
     }
     const RuntimeComposition edited = composedOrEmpty(
         runtime.compose(unsaved, job.profile.settings));
     if (job.view == SoulView::Unsaved) {
         output->composition = edited;
     } else {
-        RuntimeInput disk;
-        disk.dir = job.dir;
         output->composition = composedOrEmpty(runtime.compose(disk, job.profile.settings));
     }
 
@@ -227,7 +230,7 @@ std::shared_ptr<RuntimeComposer::Output> RuntimeComposer::run(const Job &job)
 
     for (int k = 0; k < SlotCount; ++k) {
         RuntimePaneView &pane = output->panes.at(size_t(k));
-        const QString name = slotName(k);
+        const QString name = job.layout.names.at(size_t(k));
         const RuntimeFileView *file = edited.file(name);
         pane.active = true;
         pane.openClaw = job.hint;
