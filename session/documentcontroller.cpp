@@ -47,12 +47,8 @@ bool DocumentController::open(const QString &dir)
     // The folder itself, not a runtime's layout that starts there.
     if (m_model->isOpen() && absolute == m_model->directory() && m_model->layout().isFolder())
         return true;
-    if (!close())
+    if (!replaceWith(SlotLayout::folder(absolute)))
         return false;
-    if (Status opened = m_model->open(absolute); !opened) {
-        m_prompter->showError(tr("Cannot open the folder"), opened.error());
-        return false;
-    }
     remember(absolute);
     reportOpened(QDir::toNativeSeparators(absolute));
     return true;
@@ -62,16 +58,23 @@ bool DocumentController::openLayout(const SlotLayout &layout)
 {
     if (m_model->isOpen() && m_model->layout() == layout)
         return true;
+    if (!replaceWith(layout))
+        return false;
+    reportOpened(layout.project.isEmpty() ? QDir::toNativeSeparators(layout.directory)
+                                          : tr("%1 with the project %2")
+                                                .arg(QDir::toNativeSeparators(layout.directory),
+                                                     QDir::toNativeSeparators(layout.project)));
+    return true;
+}
+
+bool DocumentController::replaceWith(const SlotLayout &layout)
+{
     if (!close())
         return false;
     if (Status opened = m_model->open(layout); !opened) {
         m_prompter->showError(tr("Cannot open the folder"), opened.error());
         return false;
     }
-    reportOpened(layout.project.isEmpty() ? QDir::toNativeSeparators(layout.directory)
-                                          : tr("%1 with the project %2")
-                                                .arg(QDir::toNativeSeparators(layout.directory),
-                                                     QDir::toNativeSeparators(layout.project)));
     return true;
 }
 

@@ -88,6 +88,9 @@ Q_SIGNALS:
 
 private:
     void remember(const QString &dir);
+    // Closes the folder open (asking about unsaved text) and opens `layout`.
+    // False when cancelled, or when it cannot be opened (the error is shown).
+    bool replaceWith(const SlotLayout &layout);
     // Says what was opened, and which panes offer recovered text.
     void reportOpened(const QString &what);
     // A pane opened with Edit anyway: the first save asks, naming the bytes

@@ -64,6 +64,7 @@ private Q_SLOTS:
     void savingWritesOnlyTheMemoryFile();
     void memoryChangedOnDiskRefreshesThePreview();
     void actionAsksForTheProject();
+    void checkpointIsRefused();
 
 private:
     QString home(const QString &name = {}) const { return under(QStringLiteral("hermes"), name); }
@@ -77,6 +78,13 @@ private:
         return name.isEmpty() ? dir : QDir(dir).filePath(name);
     }
     void openHome();
+    // Every file of the home and the project, without the window's settings.
+    QMap<QString, QByteArray> files() const
+    {
+        QMap<QString, QByteArray> all = treeContents(m_fixture.dir());
+        all.remove(m_fixture.filePath(QStringLiteral("settings.ini")));
+        return all;
+    }
     QByteArray soulcCompose() const;
     // Waits for the preview to show what soulc composes now, and says why not.
     void waitForSoulc();
@@ -199,7 +207,7 @@ void tst_HermesHomeWindow::previewEqualsSoulc()
 void tst_HermesHomeWindow::savingWritesOnlyTheMemoryFile()
 {
     openHome();
-    const QMap<QString, QByteArray> before = treeContents(m_fixture.dir());
+    const QMap<QString, QByteArray> before = files();
     QPlainTextEdit *editor = pane("MEMORY.md")->editor();
     QTextCursor cursor(editor->document());
     cursor.movePosition(QTextCursor::End);
@@ -213,13 +221,9 @@ void tst_HermesHomeWindow::savingWritesOnlyTheMemoryFile()
         = "- prefers metric units\n§\n- lives in Lyon\n§\n- prefers metric units\n§\n- reads at "
           "night\n";
     QCOMPARE(readAll(home(QStringLiteral("memories/MEMORY.md"))), saved);
-    QMap<QString, QByteArray> after = treeContents(m_fixture.dir());
     QMap<QString, QByteArray> expected = before;
     expected[home(QStringLiteral("memories/MEMORY.md"))] = saved;
-    // The window's own settings file is not the persona's.
-    after.remove(m_fixture.filePath(QStringLiteral("settings.ini")));
-    expected.remove(m_fixture.filePath(QStringLiteral("settings.ini")));
-    QCOMPARE(after, expected);
+    QCOMPARE(files(), expected);
     waitForSoulc();
 }
 
@@ -270,6 +274,20 @@ void tst_HermesHomeWindow::actionAsksForTheProject()
         qunsetenv("HERMES_HOME");
     else
         qputenv("HERMES_HOME", before);
+}
+
+void tst_HermesHomeWindow::checkpointIsRefused()
+{
+    openHome();
+    const QMap<QString, QByteArray> before = files();
+    QAction *checkpoint = m_fixture.action("checkpoint");
+    QVERIFY(checkpoint->isEnabled());
+    checkpoint->trigger();
+    // A commit of the home's flat slot names would record memories/ wrongly.
+    QCOMPARE(m_fixture.prompter()->errors.size(), 1);
+    QVERIFY2(m_fixture.prompter()->errors.first().contains(QStringLiteral("persona folders")),
+             qPrintable(m_fixture.prompter()->errors.first()));
+    QCOMPARE(files(), before);
 }
 
 QTEST_MAIN(tst_HermesHomeWindow)

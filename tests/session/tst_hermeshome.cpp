@@ -1,11 +1,11 @@
 #include "../gui/guitestfiles.h"
+#include "../gui/quietprompter.h"
 #include "directorywatcher.h"
 #include "documentcontroller.h"
 #include "hermesreader.h"
 #include "hermesrule.h"
 #include "personamodel.h"
 #include "personasession.h"
-#include "prompter.h"
 #include "recoverystore.h"
 #include "runtimeregistry.h"
 
@@ -27,23 +27,16 @@ using soul::guitest::writeInPlace;
 
 namespace {
 
-// Asks nothing: unsaved text is dropped on close, errors are kept.
-class NoQuestions : public Prompter
+// Asks nothing (unsaved text is dropped on close) and keeps the errors.
+class NoQuestions : public guitest::QuietPrompter
 {
 public:
     QStringList errors;
 
-    UnsavedAnswer askUnsaved(const QStringList &) override { return UnsavedAnswer::Discard; }
-    ExportAnswer askExportWithUnsaved(const QStringList &) override { return ExportAnswer::Cancel; }
-    QString askExportPath(const QString &) override { return {}; }
-    QString askOpenDirectory(const QString &) override { return {}; }
-    QString askSaveAllDirectory(const QString &) override { return {}; }
-    NewPersona askNewPersona(const QString &) override { return {}; }
     void showError(const QString &title, const QString &text) override
     {
         errors.append(title + QStringLiteral(": ") + text);
     }
-    void showCompare(const QString &, const QString &) override {}
 };
 
 int slotOf(const char *name)
