@@ -82,6 +82,13 @@ int main(int argc, char *argv[])
         return 2;
     }
 
+    if (parser.isSet(project) && !parser.isSet(hermesHome)) {
+        QTextStream(stderr) << "soulstudio: --project is the folder Hermes runs in; give "
+                               "Hermes's home with --hermes-home too."
+                            << Qt::endl;
+        return 2;
+    }
+
     soul::MainWindow window;
     window.show();
     const QStringList args = parser.positionalArguments();

@@ -16,8 +16,11 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QProcess>
+#include <QPushButton>
 #include <QStandardPaths>
 #include <QTest>
+
+#include <algorithm>
 
 using namespace soul;
 using namespace soul::guitest;
@@ -246,7 +249,19 @@ void tst_HermesHomeWindow::actionAsksForTheProject()
     qputenv("HERMES_HOME", QFile::encodeName(home()));
     m_fixture.create();
     ProjectPrompter *prompter = m_fixture.prompter();
-    // Cancelled: nothing opens; the dialog starts in the current directory.
+    // The start view offers it too; cancelled, nothing opens, and the dialog
+    // started in the current directory.
+    const QList<QPushButton *> buttons = window()->findChildren<QPushButton *>();
+    const auto start = std::find_if(buttons.begin(), buttons.end(), [](const QPushButton *b) {
+        return b->text() == QStringLiteral("Open &Hermes's home…");
+    });
+    QVERIFY(start != buttons.end());
+    QVERIFY((*start)->isVisible());
+    QTest::mouseClick(*start, Qt::LeftButton);
+    QCOMPARE(prompter->askedHome, home());
+    QCOMPARE(prompter->askedStart, QDir::currentPath());
+    QVERIFY(!window()->model()->isOpen());
+    prompter->askedHome.clear();
     m_fixture.action("openHermesHome")->trigger();
     QCOMPARE(prompter->askedHome, home());
     QCOMPARE(prompter->askedStart, QDir::currentPath());

@@ -1047,6 +1047,10 @@ void MainWindow::wireActions()
         openFolder(DocumentController::exampleDirectory());
     });
     connect(m_startView, &StartView::agentsRequested, this, [this] { openOpenClawAgents(); });
+    connect(m_startView,
+            &StartView::hermesHomeRequested,
+            this,
+            &MainWindow::openHermesHomeWithDialog);
     connect(m_startView, &StartView::recentRequested, this, &MainWindow::openFolder);
 }
 
