@@ -120,6 +120,8 @@ void tst_HermesHomeWindow::init()
     QVERIFY(writeInPlace(project(QStringLiteral("AGENTS.md")), "Use spaces.\n"));
     QVERIFY(writeInPlace(project(QStringLiteral("CLAUDE.md")), "From CLAUDE.md\n"));
     QVERIFY(writeInPlace(project(QStringLiteral("TOOLS.md")), "Use the calculator.\n"));
+    // Hermes reads SOUL.md from its home only; this one is not the SOUL.md pane's.
+    QVERIFY(writeInPlace(project(QStringLiteral("SOUL.md")), "A project's own notes.\n"));
 }
 
 void tst_HermesHomeWindow::cleanup()
@@ -189,6 +191,9 @@ void tst_HermesHomeWindow::previewEqualsSoulc()
     const RuntimePaneView &winner = pane("AGENTS.md")->runtimeView();
     QVERIFY2(winner.note.contains(QStringLiteral("before AGENTS.md, CLAUDE.md")),
              qPrintable(winner.note));
+    // The project's SOUL.md is never read, and its note is not on the home's pane.
+    QVERIFY2(!pane("SOUL.md")->runtimeView().note.contains(QStringLiteral("never read")),
+             qPrintable(pane("SOUL.md")->runtimeView().note));
     // The memory pane counts as Hermes does, the duplicate dropped.
     const RuntimePaneView &memory = pane("MEMORY.md")->runtimeView();
     QVERIFY2(memory.note.contains(QStringLiteral("2 entries, 1 duplicate dropped")),

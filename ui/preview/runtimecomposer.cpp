@@ -6,6 +6,8 @@
 #include "utf8.h"
 
 #include <QCryptographicHash>
+#include <QDir>
+#include <QFileInfo>
 #include <QHash>
 
 #include <algorithm>
@@ -66,6 +68,16 @@ private:
     qsizetype m_bom = 0;
     std::vector<qsizetype> m_crlf;
 };
+
+// Whether `a` and `b` name the same file: the same path, or one reached
+// through a link of the other.
+bool samePath(const QString &a, const QString &b)
+{
+    if (QDir::cleanPath(a) == QDir::cleanPath(b))
+        return true;
+    const QString canonical = QFileInfo(a).canonicalFilePath();
+    return !canonical.isEmpty() && canonical == QFileInfo(b).canonicalFilePath();
+}
 
 // A folder that cannot be read (it was removed meanwhile) composes to nothing;
 // the window says so in its own bar.
@@ -243,9 +255,14 @@ std::shared_ptr<RuntimeComposer::Output> RuntimeComposer::run(const Job &job)
         QStringList notes;
         if (file && !file->status.isEmpty())
             notes.append(file->status);
+        const QString path = job.layout.paths.at(size_t(k));
         for (const Lint &lint : edited.lints) {
-            // A runtime names a file as the pane does, or by its path.
-            if (lint.file == name || lint.file.endsWith(QLatin1Char('/') + name))
+            // A runtime names a file as the pane does, or by its path. In a
+            // layout, names repeat across folders (the project's SOUL.md is
+            // not the home's): only the pane's own path is its file.
+            if (job.layout.isFolder()
+                    ? lint.file == name || lint.file.endsWith(QLatin1Char('/') + name)
+                    : samePath(lint.file, path))
                 notes.append(lint.message);
         }
         if (!pane.loaded && notes.isEmpty())
