@@ -62,6 +62,7 @@ private Q_SLOTS:
     void panesAreTheFilesHermesReads();
     void missingFolderIsASentence();
     void savingWritesOnlyThatFile();
+    void savingWithoutMemoriesFolderSaysSo();
     void diskChangesUnderMemoriesAreFollowed();
     void runtimeReadsTheBuffers();
     void recoveryIsKeptPerProject();
@@ -225,6 +226,24 @@ void tst_HermesHome::savingWritesOnlyThatFile()
     // No flat MEMORY.md beside SOUL.md, nor in the project.
     QVERIFY(!QFileInfo::exists(home(QStringLiteral("MEMORY.md"))));
     QVERIFY(!QFileInfo::exists(project(QStringLiteral("MEMORY.md"))));
+}
+
+void tst_HermesHome::savingWithoutMemoriesFolderSaysSo()
+{
+    // Hermes makes memories/ when it first runs; a home without it is not
+    // given one behind the user's back.
+    QVERIFY(QDir(home(QStringLiteral("memories"))).removeRecursively());
+    const std::unique_ptr<PersonaSession> session = openSession();
+    PersonaModel *model = session->model();
+    const int user = slotOf("USER.md");
+    model->createSlot(user, "Name: Ana\n");
+    const QMap<QString, QByteArray> before = treeContents(m_dir->path());
+    QVERIFY(!session->documents()->save(user));
+    QCOMPARE(m_prompter.errors.size(), 1);
+    QVERIFY2(m_prompter.errors.first().contains(home(QStringLiteral("memories/USER.md"))),
+             qPrintable(m_prompter.errors.first()));
+    QVERIFY(model->slot(user).dirty);
+    QCOMPARE(treeContents(m_dir->path()), before);
 }
 
 void tst_HermesHome::diskChangesUnderMemoriesAreFollowed()
