@@ -194,7 +194,9 @@ public:
     // or a slot's buffer is not the whole file. A write that fails stops
     // there; what was written stays, and the current folder stays open. A
     // slot file another program creates in `dir` meanwhile is kept, and
-    // fails the save the same way. On success, the saves' warnings.
+    // fails the save the same way. On success, the saves' warnings. A
+    // layout's buffers go there by their slot names: `dir` opens as a
+    // persona folder.
     Status saveAllTo(const QString &dir);
     // Drops the buffer's edits: it takes what is on disk again. Also the
     // answer "Reload" and "Discard" to a conflict. The pane takes the text
