@@ -44,29 +44,54 @@ bool DocumentController::open(const QString &dir)
     if (dir.isEmpty())
         return false;
     const QString absolute = QFileInfo(dir).absoluteFilePath();
-    if (m_model->isOpen() && absolute == m_model->directory())
+    // The folder itself, not a runtime's layout that starts there.
+    if (m_model->isOpen() && absolute == m_model->directory() && m_model->layout().isFolder())
         return true;
+    if (!replaceWith(SlotLayout::folder(absolute)))
+        return false;
+    remember(absolute);
+    reportOpened(QDir::toNativeSeparators(absolute));
+    return true;
+}
+
+bool DocumentController::openLayout(const SlotLayout &layout)
+{
+    if (m_model->isOpen() && m_model->layout() == layout)
+        return true;
+    if (!replaceWith(layout))
+        return false;
+    reportOpened(layout.project.isEmpty() ? QDir::toNativeSeparators(layout.directory)
+                                          : tr("%1 with the project %2")
+                                                .arg(QDir::toNativeSeparators(layout.directory),
+                                                     QDir::toNativeSeparators(layout.project)));
+    return true;
+}
+
+bool DocumentController::replaceWith(const SlotLayout &layout)
+{
     if (!close())
         return false;
-    if (Status opened = m_model->open(absolute); !opened) {
+    if (Status opened = m_model->open(layout); !opened) {
         m_prompter->showError(tr("Cannot open the folder"), opened.error());
         return false;
     }
-    remember(absolute);
+    return true;
+}
+
+void DocumentController::reportOpened(const QString &what)
+{
     QStringList recovered;
     for (int k = 0; k < SlotCount; ++k) {
         if (m_model->hasRecovery(k))
-            recovered.append(slotName(k));
+            recovered.append(m_model->slotLabel(k));
     }
     if (recovered.isEmpty()) {
-        Q_EMIT statusMessage(tr("Opened %1").arg(QDir::toNativeSeparators(absolute)));
+        Q_EMIT statusMessage(tr("Opened %1").arg(what));
     } else {
-        Q_EMIT statusMessage(
-            tr("Opened %1. Unsaved text of %2 was recovered; its pane offers to "
-               "restore, compare or discard it.")
-                .arg(QDir::toNativeSeparators(absolute), recovered.join(QStringLiteral(", "))));
+        Q_EMIT statusMessage(tr("Opened %1. Unsaved text of %2 was recovered; its pane offers to "
+                                "restore, compare or discard it.")
+                                 .arg(what, recovered.join(QStringLiteral(", "))));
     }
-    return true;
 }
 
 bool DocumentController::openWithDialog()
@@ -83,7 +108,7 @@ bool DocumentController::close()
     if (m_model->hasUnsaved()) {
         QStringList names;
         for (int k : m_model->unsavedSlots())
-            names.append(slotName(k));
+            names.append(m_model->slotLabel(k));
         switch (m_prompter->askUnsaved(names)) {
         case Prompter::UnsavedAnswer::Cancel:
             return false;
@@ -105,7 +130,7 @@ bool DocumentController::save(int slot)
         return false;
     SaveResult saved = m_model->save(slot);
     while (saved.isStale()) {
-        switch (m_prompter->askStaleSave(slotName(slot), saved.error())) {
+        switch (m_prompter->askStaleSave(m_model->slotLabel(slot), saved.error())) {
         case Prompter::StaleAnswer::Compare:
             compare(slot);
             continue; // and ask again
@@ -114,7 +139,7 @@ bool DocumentController::save(int slot)
                 (saved.staleReason() == StaleReason::DeletedOnDisk
                      ? tr("Did not save %1: it was deleted on disk. Your text is still unsaved.")
                      : tr("Did not save %1: it changed on disk. Your text is still unsaved."))
-                    .arg(slotName(slot)));
+                    .arg(m_model->slotLabel(slot)));
             return false;
         case Prompter::StaleAnswer::Overwrite:
             saved = m_model->save(slot, SaveMode::Overwrite);
@@ -122,15 +147,15 @@ bool DocumentController::save(int slot)
         }
     }
     if (!saved) {
-        m_prompter->showError(tr("Could not save %1").arg(slotName(slot)), saved.error());
+        m_prompter->showError(tr("Could not save %1").arg(m_model->slotLabel(slot)), saved.error());
         return false;
     }
     // Saved, and the pane is clean; that the disk did not confirm it may
     // still matter (a failing device), so it is said, not logged.
     if (!saved.warning().isEmpty())
-        m_prompter->showError(tr("Saved %1, not confirmed by the disk").arg(slotName(slot)),
+        m_prompter->showError(tr("Saved %1, not confirmed by the disk").arg(m_model->slotLabel(slot)),
                               saved.warning());
-    Q_EMIT statusMessage(tr("Saved %1").arg(slotName(slot)));
+    Q_EMIT statusMessage(tr("Saved %1").arg(m_model->slotLabel(slot)));
     Q_EMIT slotSaved(slot);
     return true;
 }
@@ -180,7 +205,7 @@ bool DocumentController::revert(int slot)
     const bool paneReloads = hasLineLongerThan(s.bufferBytes, LongLineLength)
                              || hasLineLongerThan(s.diskBytes, LongLineLength);
     if (s.dirty && s.bufferPresent && (!s.diskPresent() || paneReloads)
-        && !m_prompter->askDropUnsaved(slotName(slot))) {
+        && !m_prompter->askDropUnsaved(m_model->slotLabel(slot))) {
         return false;
     }
     m_model->revert(slot);
@@ -190,7 +215,7 @@ bool DocumentController::revert(int slot)
 void DocumentController::explainNothingToSave(int slot)
 {
     const SlotState &s = m_model->slot(slot);
-    const QString name = slotName(slot);
+    const QString name = m_model->slotLabel(slot);
     if (m_model->hasRecovery(slot)) {
         Q_EMIT statusMessage(tr("%1 is read-only until you restore or discard its recovered "
                                 "text, on the bar above it.")
@@ -219,9 +244,9 @@ bool DocumentController::confirmChangedBytes(int slot)
     const SlotState &s = m_model->slot(slot);
     if (!s.dirty || !s.editingAnyway())
         return true;
-    if (m_prompter->askSaveChangedBytes(slotName(slot), s.obstacles))
+    if (m_prompter->askSaveChangedBytes(m_model->slotLabel(slot), s.obstacles))
         return true;
-    Q_EMIT statusMessage(tr("%1 was not saved; its edits are kept.").arg(slotName(slot)));
+    Q_EMIT statusMessage(tr("%1 was not saved; its edits are kept.").arg(m_model->slotLabel(slot)));
     return false;
 }
 
@@ -233,7 +258,7 @@ void DocumentController::create(int slot)
 void DocumentController::compare(int slot)
 {
     const SlotState &s = m_model->slot(slot);
-    const QString name = slotName(slot);
+    const QString name = m_model->slotLabel(slot);
     const QStringList disk = s.diskPresent() ? paneLines(s.diskBytes) : QStringList();
     const QStringList buffer = s.bufferPresent ? paneLines(s.bufferBytes) : QStringList();
     m_prompter->showCompare(tr("%1: on disk against your edits").arg(name),
@@ -249,7 +274,7 @@ void DocumentController::compareRecovery(int slot)
     if (!recovered)
         return;
     const SlotState &s = m_model->slot(slot);
-    const QString name = slotName(slot);
+    const QString name = m_model->slotLabel(slot);
     const QStringList disk = s.diskPresent() ? paneLines(s.diskBytes) : QStringList();
     m_prompter->showCompare(tr("%1: on disk against the recovered text").arg(name),
                             lineDiff(tr("%1 (on disk)").arg(name),

@@ -9,6 +9,7 @@ namespace soul {
 
 class PersonaModel;
 class Prompter;
+struct SlotLayout;
 
 // The document lifecycle: opening and closing a persona folder (asking about
 // unsaved panes), saving, reverting, creating slots and new personas, and the
@@ -28,6 +29,10 @@ public:
 
     // Closes the current folder first (which may ask, and may be cancelled).
     bool open(const QString &dir);
+    // The same for files where `layout` says (a runtime's home and project,
+    // PersonaModel::open(const SlotLayout &)). The recent list is of
+    // persona folders, so the layout is not added to it.
+    bool openLayout(const SlotLayout &layout);
     bool openWithDialog();
     // False when the user cancelled or a save failed; the folder stays open.
     bool close();
@@ -83,6 +88,11 @@ Q_SIGNALS:
 
 private:
     void remember(const QString &dir);
+    // Closes the folder open (asking about unsaved text) and opens `layout`.
+    // False when cancelled, or when it cannot be opened (the error is shown).
+    bool replaceWith(const SlotLayout &layout);
+    // Says what was opened, and which panes offer recovered text.
+    void reportOpened(const QString &what);
     // A pane opened with Edit anyway: the first save asks, naming the bytes
     // it changes beyond the user's edits. False when the user declined.
     bool confirmChangedBytes(int slot);

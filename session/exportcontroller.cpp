@@ -83,9 +83,13 @@ void ExportController::exportTo(const QString &path, Overwrite overwrite)
          path,
          overwrite,
          held = m_model->heldReads(),
-         profile = m_profile]() -> Result<QString> {
+         profile = m_profile,
+         home = m_model->layout().home,
+         project = m_model->layout().project]() -> Result<QString> {
             RuntimeInput input;
             input.dir = dir;
+            input.home = home;
+            input.project = project;
             Result<Snapshot> snapshot = profile.sectioned()
                                             ? takeSnapshot(dir, profile.rule, nullptr, held)
                                             : takeRuntimeSnapshot(input,

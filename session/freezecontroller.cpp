@@ -73,8 +73,17 @@ bool FreezeController::freeze()
          folder = snapshotsFolder(),
          at = QDateTime::currentDateTimeUtc(),
          held = m_model->heldReads(),
-         profile = m_profile] {
-            return freezeSnapshot(dir, folder, at, held, profile.runtime, profile.settings);
+         profile = m_profile,
+         home = m_model->layout().home,
+         project = m_model->layout().project] {
+            return freezeSnapshot(dir,
+                                  folder,
+                                  at,
+                                  held,
+                                  profile.runtime,
+                                  profile.settings,
+                                  home,
+                                  project);
         },
         [this](const Result<QString> &written) {
             if (!written) {

@@ -101,6 +101,16 @@ public:
         return false;
     }
 
+    // The project folder Hermes runs in, for its home `home`: the folder
+    // whose HERMES.md, AGENTS.md, CLAUDE.md or .cursorrules it reads. Empty
+    // when cancelled.
+    virtual QString askHermesProject(const QString &home, const QString &start)
+    {
+        Q_UNUSED(home);
+        Q_UNUSED(start);
+        return {};
+    }
+
     // A Hugging Face tokenizer.json to count with; empty when cancelled.
     virtual QString askTokenizerFile(const QString &start)
     {

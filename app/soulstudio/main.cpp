@@ -5,6 +5,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDir>
 #include <QTextStream>
 #include <QTimer>
 
@@ -55,6 +56,20 @@ int main(int argc, char *argv[])
                  QApplication::translate("main", "Open every persona folder under PARENT."),
                  QStringLiteral("PARENT"));
     parser.addOption(personas);
+    const QCommandLineOption hermesHome(
+        QStringLiteral("hermes-home"),
+        QApplication::translate("main",
+                                "Open Hermes's home HOME with the project folder given with "
+                                "--project (else the current directory): the files Hermes "
+                                "reads, previewed as Hermes injects them."),
+        QStringLiteral("HOME"));
+    parser.addOption(hermesHome);
+    const QCommandLineOption project(QStringLiteral("project"),
+                                     QApplication::translate("main",
+                                                             "The project folder Hermes runs "
+                                                             "in, for --hermes-home."),
+                                     QStringLiteral("DIR"));
+    parser.addOption(project);
     // For tests of the real process only; see testcontrol.h.
     QCommandLineOption testStdin(QStringLiteral("test-stdin"),
                                  QStringLiteral("Read test commands from standard input."));
@@ -67,6 +82,13 @@ int main(int argc, char *argv[])
         return 2;
     }
 
+    if (parser.isSet(project) && !parser.isSet(hermesHome)) {
+        QTextStream(stderr) << "soulstudio: --project is the folder Hermes runs in; give "
+                               "Hermes's home with --hermes-home too."
+                            << Qt::endl;
+        return 2;
+    }
+
     soul::MainWindow window;
     window.show();
     const QStringList args = parser.positionalArguments();
@@ -74,6 +96,9 @@ int main(int argc, char *argv[])
         window.openOpenClawAgents(parser.value(config));
     else if (parser.isSet(personas))
         window.openPersonaFolder(parser.value(personas));
+    else if (parser.isSet(hermesHome))
+        window.openHermesHome(parser.value(hermesHome),
+                              parser.isSet(project) ? parser.value(project) : QDir::currentPath());
     else
         window.start(args.isEmpty() ? QString() : args.first());
     if (parser.isSet(runtime))

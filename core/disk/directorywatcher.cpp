@@ -74,12 +74,24 @@ void DirectoryWatcher::setDirectory(const QString &dir)
 void DirectoryWatcher::setDirectory(const QString &dir,
                                     const std::array<std::optional<SlotRead>, SlotCount> &read)
 {
+    std::array<QString, SlotCount> paths;
+    const QString absolute = dir.isEmpty() ? QString() : QFileInfo(dir).absoluteFilePath();
+    for (int slot = 0; slot < SlotCount && !absolute.isEmpty(); ++slot)
+        paths[size_t(slot)] = slotPath(absolute, slot);
+    setFiles(absolute, paths, read);
+}
+
+void DirectoryWatcher::setFiles(const QString &dir,
+                                const std::array<QString, SlotCount> &paths,
+                                const std::array<std::optional<SlotRead>, SlotCount> &read)
+{
     ++m_generation;
     disarm();
     m_settle.stop();
     m_poll.stop();
     m_slots = {};
     m_dir = dir.isEmpty() ? QString() : QFileInfo(dir).absoluteFilePath();
+    m_paths = m_dir.isEmpty() ? std::array<QString, SlotCount>() : paths;
     m_lost = false;
     if (m_dir.isEmpty()) {
         setWatching(false);
@@ -168,7 +180,14 @@ DirectoryWatcher::Probe DirectoryWatcher::probe(const QString &path)
 
 QString DirectoryWatcher::slotFile(int slot) const
 {
-    return slotPath(m_dir, slot);
+    return m_paths[size_t(slot)];
+}
+
+SlotRead DirectoryWatcher::readSlotFile(int slot, const ReadOptions &options) const
+{
+    SlotRead read = readPath(slotFile(slot), options);
+    read.slot = slot;
+    return read;
 }
 
 QByteArray DirectoryWatcher::currentKey(int slot) const
@@ -186,7 +205,7 @@ DirectoryWatcher::KeyedRead DirectoryWatcher::readCurrent(int slot, bool keepByt
         // Nobody reads past the cap of a file this large, so its first
         // m_readLimit bytes stand for the content, and the size, the time
         // and the inode for the rest.
-        out.read = readSlot(m_dir, slot, ReadOptions(m_readLimit));
+        out.read = readSlotFile(slot, ReadOptions(m_readLimit));
         if (out.read.presence != SlotPresence::Present) {
             out.key = absentKey(out.read.presence);
             return out;
@@ -202,7 +221,7 @@ DirectoryWatcher::KeyedRead DirectoryWatcher::readCurrent(int slot, bool keepByt
         // slotChanged takes this read instead of reading and hashing again.
         ReadOptions options(keepBytes ? WholeReadLimitBytes + 1 : 0);
         options.sha256 = true;
-        out.read = readSlot(m_dir, slot, options);
+        out.read = readSlotFile(slot, options);
         out.key = out.read.presence == SlotPresence::Present ? out.read.sha256
                                                              : absentKey(out.read.presence);
     }
@@ -383,8 +402,17 @@ void DirectoryWatcher::armSlot(int slot, const Probe &now)
 
 void DirectoryWatcher::armAll()
 {
-    if (!m_watcher.directories().contains(m_dir))
-        m_watcher.addPath(m_dir);
+    // The folder, and each other folder a slot file is in (a layout's).
+    QStringList dirs = {m_dir};
+    for (const QString &path : m_paths) {
+        const QString parent = QFileInfo(path).absolutePath();
+        if (!dirs.contains(parent) && QFileInfo(parent).isDir())
+            dirs.append(parent);
+    }
+    for (const QString &d : std::as_const(dirs)) {
+        if (!m_watcher.directories().contains(d))
+            m_watcher.addPath(d);
+    }
     for (int slot = 0; slot < SlotCount; ++slot)
         armSlot(slot, probe(slotFile(slot)));
 }

@@ -56,6 +56,13 @@ public:
     // read takes its digest instead of being read and hashed again.
     void setDirectory(const QString &dir,
                       const std::array<std::optional<SlotRead>, SlotCount> &read);
+    // The same for slot files anywhere (a SlotLayout's `paths`, absolute):
+    // `dir` is the folder watched for being removed, and the folders holding
+    // the paths are watched too. A path whose folder does not exist is still
+    // polled, so a file made there later is seen.
+    void setFiles(const QString &dir,
+                  const std::array<QString, SlotCount> &paths,
+                  const std::array<std::optional<SlotRead>, SlotCount> &read);
     // Stops watching: the same as setDirectory(QString()).
     void clear();
     QString directory() const { return m_dir; }
@@ -139,6 +146,7 @@ private:
     QString slotFile(int slot) const;
     QByteArray currentKey(int slot) const;
     KeyedRead readCurrent(int slot, bool keepBytes) const;
+    SlotRead readSlotFile(int slot, const ReadOptions &options) const;
 
     void markDirty(int slot, bool mustHash);
     void markAllDirty();
@@ -153,6 +161,7 @@ private:
     void setWatching(bool watching);
 
     QString m_dir;
+    std::array<QString, SlotCount> m_paths;
     qint64 m_readLimit = 0;
     QFileSystemWatcher m_watcher;
     QTimer m_settle;

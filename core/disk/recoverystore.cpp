@@ -80,13 +80,17 @@ Status noLocation(const QString &dir)
 
 } // namespace
 
-RecoveryStore::RecoveryStore(const QString &dir)
+RecoveryStore::RecoveryStore(const QString &dir, const QString &project)
     : m_dir(QFileInfo(dir).absoluteFilePath())
 {
     const QString root = rootPath();
     if (!root.isEmpty()) {
+        // A folder's key is its path alone, as it always was.
+        const QString keyed = project.isEmpty() ? m_dir
+                                                : m_dir + QLatin1Char('\n')
+                                                      + QFileInfo(project).absoluteFilePath();
         const QByteArray key
-            = QCryptographicHash::hash(m_dir.toUtf8(), QCryptographicHash::Sha1).toHex();
+            = QCryptographicHash::hash(keyed.toUtf8(), QCryptographicHash::Sha1).toHex();
         m_storePath = QDir(root).filePath(QString::fromLatin1(key));
     }
 }

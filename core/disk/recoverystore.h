@@ -34,8 +34,10 @@ class RecoveryStore
 {
 public:
     // `dir` is the persona directory; it is made absolute. Nothing is read or
-    // written until a call below.
-    explicit RecoveryStore(const QString &dir);
+    // written until a call below. `project`, when given, is the project
+    // folder of a runtime's layout (its home being `dir`): each home and
+    // project pair keeps its own copies.
+    explicit RecoveryStore(const QString &dir, const QString &project = {});
 
     QString directory() const { return m_dir; }
     // Where this directory's buffers go; empty when the system has no

@@ -30,10 +30,14 @@ Result<QString> freezeSnapshot(const QString &personaDir,
                                const QDateTime &at,
                                const HeldReads &held,
                                const Runtime *runtime,
-                               const RuntimeSettings &settings)
+                               const RuntimeSettings &settings,
+                               const QString &home,
+                               const QString &project)
 {
     RuntimeInput input;
     input.dir = personaDir;
+    input.home = home;
+    input.project = project;
     Result<Snapshot> snapshot = runtime && !runtime->sectionRule()
                                     ? takeRuntimeSnapshot(input, *runtime, settings)
                                     : takeSnapshot(personaDir,

@@ -26,12 +26,16 @@ QString snapshotFileName(const QString &personaName, const QDateTime &createdAtU
 // time (the manifest's createdAt and the name). Files still as `held` has
 // them are not read again (inspectDirectory()). With `runtime`, the snapshot
 // is of what that runtime injects by `settings` (toolnexus's soul without).
+// `home` and `project`: a runtime's own places (RuntimeInput), when the
+// persona is not a folder of its files.
 Result<QString> freezeSnapshot(const QString &personaDir,
                                const QString &snapshotsDir,
                                const QDateTime &at = {},
                                const HeldReads &held = {},
                                const Runtime *runtime = nullptr,
-                               const RuntimeSettings &settings = {});
+                               const RuntimeSettings &settings = {},
+                               const QString &home = {},
+                               const QString &project = {});
 
 // The souls frozen from persona `personaName` in `snapshotsDir`, newest
 // first (by the time in their names), at most `limit`.

@@ -129,8 +129,30 @@ Status PersonaModel::open(const QString &dir)
     const QString problem = checkDirectory(dir);
     if (!problem.isEmpty())
         return Status::failure(problem);
+    openChecked(SlotLayout::folder(dir));
+    return {};
+}
+
+Status PersonaModel::open(const SlotLayout &layout)
+{
+    QStringList dirs = {layout.directory};
+    if (!layout.project.isEmpty())
+        dirs.append(layout.project);
+    for (const QString &dir : std::as_const(dirs)) {
+        const QString problem = checkDirectory(dir);
+        if (!problem.isEmpty())
+            return Status::failure(problem);
+    }
+    openChecked(layout);
+    return {};
+}
+
+void PersonaModel::openChecked(SlotLayout layout)
+{
     close();
-    m_dir = QFileInfo(dir).absoluteFilePath();
+    m_layout = std::move(layout);
+    m_dir = QFileInfo(m_layout.directory).absoluteFilePath();
+    m_layout.directory = m_dir;
     m_directoryLost = false;
     // The watcher's baseline is this read: the files are not hashed twice.
     // Reading, hashing and decoding a slot touch only its own state, so a
@@ -158,10 +180,9 @@ Status PersonaModel::open(const QString &dir)
         recomputeUnsaved(k);
     }
     openRecovery();
-    m_watcher->setDirectory(m_dir, reads);
+    m_watcher->setFiles(m_dir, m_layout.paths, reads);
     touchRefresh();
     Q_EMIT opened(m_dir);
-    return {};
 }
 
 void PersonaModel::close()
@@ -182,6 +203,7 @@ void PersonaModel::close()
     m_recovered = {};
     m_recoveryFailing = false;
     m_dir.clear();
+    m_layout = SlotLayout();
     m_directoryLost = false;
     m_slots = {};
     m_sections = {};
@@ -272,7 +294,7 @@ SaveResult PersonaModel::save(int slot, SaveMode mode)
         return Status::failure(tr("No persona folder is open."));
     if (!state.dirty)
         return {};
-    const QString path = slotPath(m_dir, slot);
+    const QString path = slotFilePath(slot);
     if (m_directoryLost) {
         // Writing would recreate a lone file where the folder was; the user
         // decides where the persona goes instead.
@@ -356,7 +378,7 @@ StaleReason PersonaModel::staleness(int slot) const
     // the file is hashed once here, streamed, to compare with it.
     ReadOptions options(0);
     options.sha256 = true;
-    const SlotRead now = readSlot(m_dir, slot, options);
+    const SlotRead now = readSlotFile(slot, options);
     const bool presentNow = now.presence == SlotPresence::Present;
     if (!state.diskPresent())
         return presentNow ? StaleReason::CreatedOnDisk : StaleReason::None;
@@ -369,7 +391,7 @@ StaleReason PersonaModel::staleness(int slot) const
 
 QString PersonaModel::staleText(int slot, StaleReason reason) const
 {
-    const QString path = QDir::toNativeSeparators(slotPath(m_dir, slot));
+    const QString path = QDir::toNativeSeparators(slotFilePath(slot));
     switch (reason) {
     case StaleReason::DeletedOnDisk:
         return tr("%1 was deleted on disk since you opened it. Saving would create it again; "
@@ -452,9 +474,28 @@ void PersonaModel::keepMine(int slot)
     Q_EMIT slotStateChanged(slot);
 }
 
+QString PersonaModel::slotFilePath(int slot) const
+{
+    return m_layout.paths.at(size_t(slot));
+}
+
+QString PersonaModel::slotLabel(int slot) const
+{
+    return isOpen() ? m_layout.labels.at(size_t(slot)) : slotName(slot);
+}
+
+SlotRead PersonaModel::readSlotFile(int slot, const ReadOptions &options) const
+{
+    SlotRead read = readPath(slotFilePath(slot), options);
+    read.slot = slot;
+    return read;
+}
+
 QString PersonaModel::caseVariant(int slot) const
 {
-    if (!isOpen())
+    // A runtime's own layout names its files itself; another case is
+    // another file there, not a misspelt slot.
+    if (!isOpen() || !m_layout.isFolder())
         return {};
     const QString name = slotName(slot);
     const QStringList entries = QDir(m_dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::System
@@ -476,7 +517,7 @@ Status PersonaModel::renameCaseVariant(int slot)
             tr("There is no file named like %1 in other letter case any more.").arg(name));
     }
     const QString from = QDir(m_dir).filePath(variant);
-    const QString to = slotPath(m_dir, slot);
+    const QString to = slotFilePath(slot);
     // link() never replaces what is there, so a file that appeared at the
     // new name since the check stays as it is; then the old name goes.
     const QByteArray nativeFrom = QFile::encodeName(from);
@@ -597,7 +638,7 @@ void PersonaModel::readFromDisk(int slot,
                                 std::optional<SlotRead> *kept,
                                 std::optional<SlotRead> given) const
 {
-    const QString path = slotPath(m_dir, slot);
+    const QString path = slotFilePath(slot);
     SlotRead read;
     if (given) {
         // The watcher's read that found the change: the same read as below.
@@ -606,11 +647,11 @@ void PersonaModel::readFromDisk(int slot,
             read.bytes.truncate(m_rule.readLimit());
     } else if (const QFileInfo info(path); info.isFile() && info.size() > WholeReadLimitBytes) {
         // Only what the agent can get is read; the rest is never loaded.
-        read = readSlot(m_dir, slot, m_rule.readLimit());
+        read = readSlotFile(slot, ReadOptions(m_rule.readLimit()));
     } else {
         ReadOptions options(WholeReadLimitBytes + 1);
         options.sha256 = true;
-        read = readSlot(m_dir, slot, options);
+        read = readSlotFile(slot, options);
         if (read.presence == SlotPresence::Present && !read.complete) {
             // It grew past the limit while we read it.
             read.bytes.truncate(m_rule.readLimit());
@@ -844,7 +885,8 @@ void PersonaModel::flushRecovery()
 
 void PersonaModel::openRecovery()
 {
-    auto store = std::make_unique<RecoveryStore>(m_dir);
+    // A layout's files depend on its project too: each project has copies of its own.
+    auto store = std::make_unique<RecoveryStore>(m_dir, m_layout.project);
     if (!store->storePath().isEmpty() && QDir().mkpath(RecoveryStore::rootPath())) {
         // A second window on the folder would take the first one's live
         // copies for a crash's leftovers, and wipe them when it closes.

@@ -6,6 +6,7 @@
 #include "inspection.h"
 #include "recoverystore.h"
 #include "result.h"
+#include "slotlayout.h"
 #include "slotreader.h"
 
 #include <QByteArray>
@@ -137,9 +138,21 @@ public:
     // Reads every slot and starts watching. Fails with a sentence when `dir`
     // is not a usable directory; the previous directory is then kept.
     Status open(const QString &dir);
+    // The same for slot files where `layout` says (a runtime's own places):
+    // each slot is read, watched and saved at its path, and no other file
+    // is written. Fails with a sentence when its directory or its project
+    // is not a usable directory.
+    Status open(const SlotLayout &layout);
     void close();
     bool isOpen() const { return !m_dir.isEmpty(); }
     QString directory() const { return m_dir; }
+    // Where each slot's file is; SlotLayout::folder(directory()) for a folder.
+    const SlotLayout &layout() const { return m_layout; }
+    // Slot `slot`'s file, absolute; empty while nothing is open.
+    QString slotFilePath(int slot) const;
+    // How its pane names it: the slot's name, or the layout's label
+    // ("memories/MEMORY.md").
+    QString slotLabel(int slot) const;
     bool directoryLost() const { return m_directoryLost; }
     bool isWatching() const;
     QDateTime lastRefresh() const { return m_lastRefresh; }
@@ -181,7 +194,9 @@ public:
     // or a slot's buffer is not the whole file. A write that fails stops
     // there; what was written stays, and the current folder stays open. A
     // slot file another program creates in `dir` meanwhile is kept, and
-    // fails the save the same way. On success, the saves' warnings.
+    // fails the save the same way. On success, the saves' warnings. A
+    // layout's buffers go there by their slot names: `dir` opens as a
+    // persona folder.
     Status saveAllTo(const QString &dir);
     // Drops the buffer's edits: it takes what is on disk again. Also the
     // answer "Reload" and "Discard" to a conflict. The pane takes the text
@@ -284,6 +299,10 @@ private:
     // The buffer takes `bytes` with their own line break and BOM, and the
     // pane text is made from them.
     void takeBytes(int slot, const QByteArray &bytes);
+    // open() once its folders are known to be usable. By value: the layout
+    // may be this model's own, which closing clears.
+    void openChecked(SlotLayout layout);
+    SlotRead readSlotFile(int slot, const ReadOptions &options) const;
     void recomputeUnsaved(int slot);
     void recomputeOnDisk(int slot);
     void touchRefresh();
@@ -293,6 +312,7 @@ private:
 
     ComposeRule m_rule;
     QString m_dir;
+    SlotLayout m_layout;
     std::array<SlotState, SlotCount> m_slots;
     std::array<Sections, SlotCount> m_sections;
     // The text a pane is about to load, kept from reading the file so that

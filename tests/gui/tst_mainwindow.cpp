@@ -1378,8 +1378,9 @@ void tst_MainWindow::eachMnemonicHasOneOwner()
     m_fixture.create();
     Mnemonics keys = mnemonics(window());
     QVERIFY2(keys.clashes.isEmpty(), qPrintable(keys.clashes.join(QLatin1Char('\n'))));
-    // Open, New persona, the example, OpenClaw's agents, the recent list.
-    QCOMPARE(keys.ownedIn("soul::StartView"), 5);
+    // Open, New persona, the example, OpenClaw's agents, Hermes's home, the
+    // recent list.
+    QCOMPARE(keys.ownedIn("soul::StartView"), 6);
 
     // A folder with every bar a pane has, each in a pane of its own: recovered
     // text for MEMORY.md, SOUL.md changed on disk and AGENTS.md deleted on

@@ -13,17 +13,22 @@ class tst_SoulStudioSmoke : public QObject
 
 private Q_SLOTS:
     void startsAndLoads();
+    void opensAHermesHome();
+
+private:
+    // soulstudio --quit-after-load ARGS: what it printed; empty on failure.
+    static QByteArray runUntilLoaded(const QStringList &args);
+    static bool write(const QString &path, const QByteArray &bytes);
 };
 
-void tst_SoulStudioSmoke::startsAndLoads()
+bool tst_SoulStudioSmoke::write(const QString &path, const QByteArray &bytes)
 {
-    QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    {
-        QFile soul(dir.filePath(QStringLiteral("SOUL.md")));
-        QVERIFY(soul.open(QIODevice::WriteOnly));
-        soul.write("You are Kip, a terse assistant.");
-    }
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+}
+
+QByteArray tst_SoulStudioSmoke::runUntilLoaded(const QStringList &args)
+{
     QTemporaryDir home;
     QProcess process;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -32,14 +37,40 @@ void tst_SoulStudioSmoke::startsAndLoads()
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path());
     process.setProcessEnvironment(env);
     process.start(QStringLiteral(SOUL_BIN_DIR "/soulstudio"),
-                  {QStringLiteral("--quit-after-load"), dir.path()});
-    QVERIFY2(process.waitForStarted(), qPrintable(process.errorString()));
-    QVERIFY(process.waitForFinished(60000));
-    const QByteArray out = process.readAllStandardOutput();
-    QCOMPARE(process.exitCode(), 0);
+                  QStringList{QStringLiteral("--quit-after-load")} + args);
+    if (!process.waitForStarted() || !process.waitForFinished(60000) || process.exitCode() != 0)
+        return {};
+    return process.readAllStandardOutput();
+}
+
+void tst_SoulStudioSmoke::startsAndLoads()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(write(dir.filePath(QStringLiteral("SOUL.md")), "You are Kip, a terse assistant."));
+    const QByteArray out = runUntilLoaded({dir.path()});
     QVERIFY2(out.contains("soulstudio: ready " + QFile::encodeName(dir.path())), out.constData());
     // "## SOUL.md\n\n" (12) + 31 bytes
     QVERIFY2(out.contains("soul-bytes 43"), out.constData());
+}
+
+void tst_SoulStudioSmoke::opensAHermesHome()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString home = dir.filePath(QStringLiteral("hermes"));
+    const QString project = dir.filePath(QStringLiteral("project"));
+    QVERIFY(QDir().mkpath(home + QStringLiteral("/memories")));
+    QVERIFY(QDir().mkpath(project));
+    QVERIFY(write(home + QStringLiteral("/SOUL.md"), "You are Kip, a terse assistant."));
+    // A flat MEMORY.md beside SOUL.md is not Hermes's: memories/MEMORY.md is.
+    QVERIFY(write(home + QStringLiteral("/MEMORY.md"), "not read"));
+    QVERIFY(write(home + QStringLiteral("/memories/MEMORY.md"), "likes tea"));
+    const QByteArray out = runUntilLoaded(
+        {QStringLiteral("--hermes-home"), home, QStringLiteral("--project"), project});
+    QVERIFY2(out.contains("soulstudio: ready " + QFile::encodeName(home)), out.constData());
+    // "## SOUL.md\n\n" (12) + 31 bytes, "\n\n", "## MEMORY.md\n\n" (14) + 9 bytes
+    QVERIFY2(out.contains("soul-bytes 68"), out.constData());
 }
 
 QTEST_GUILESS_MAIN(tst_SoulStudioSmoke)

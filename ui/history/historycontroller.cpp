@@ -481,6 +481,13 @@ bool HistoryController::makeCheckpoint(Asking asking)
             Q_EMIT statusMessage(tr("No checkpoint after the save: %1").arg(error));
         return false;
     };
+    // A checkpoint commits the folder's slot files by their names; a
+    // runtime's layout keeps them elsewhere (Hermes's memories/, a project).
+    if (!m_model->layout().isFolder())
+        return fail(tr("checkpoints are made of persona folders, and %1 keeps its files in "
+                       "other places too (%2). Use git in those folders directly.")
+                        .arg(QDir::toNativeSeparators(dir),
+                             QDir::toNativeSeparators(m_model->layout().project)));
     if (!insideRepository(dir)) {
         if (asking == Asking::No)
             return fail(tr("%1 is in no git repository; make a checkpoint from the File menu "

@@ -160,7 +160,7 @@ void PreviewPanel::refreshNote()
 {
     QStringList names;
     for (int k : m_model->unsavedSlots())
-        names.append(slotName(k));
+        names.append(m_model->slotLabel(k));
     const bool unsavedView = m_preview->view() == SoulView::Unsaved;
     if (m_model->directoryLost()) {
         // Nothing here is on disk any more: the files went with the folder.

@@ -7,6 +7,8 @@
 #include "utf8.h"
 
 #include <QCryptographicHash>
+#include <QDir>
+#include <QFileInfo>
 #include <QHash>
 
 #include <algorithm>
@@ -17,6 +19,7 @@ namespace soul {
 struct RuntimeComposer::Job
 {
     QString dir;
+    SlotLayout layout; // where each slot's file is, and the runtime's name for it
     RuntimeProfile profile;
     SoulView view = SoulView::Unsaved;
     std::array<bool, SlotCount> bufferPresent{};
@@ -66,6 +69,16 @@ private:
     qsizetype m_bom = 0;
     std::vector<qsizetype> m_crlf;
 };
+
+// Whether `a` and `b` name the same file: the same path, or one reached
+// through a link of the other.
+bool samePath(const QString &a, const QString &b)
+{
+    if (QDir::cleanPath(a) == QDir::cleanPath(b))
+        return true;
+    const QString canonical = QFileInfo(a).canonicalFilePath();
+    return !canonical.isEmpty() && canonical == QFileInfo(b).canonicalFilePath();
+}
 
 // A folder that cannot be read (it was removed meanwhile) composes to nothing;
 // the window says so in its own bar.
@@ -148,6 +161,7 @@ void RuntimeComposer::start()
     }
     Job job;
     job.dir = m_model->directory();
+    job.layout = m_model->layout();
     job.profile = m_profile;
     job.hint = m_hint;
     job.view = m_view;
@@ -183,19 +197,20 @@ std::shared_ptr<RuntimeComposer::Output> RuntimeComposer::run(const Job &job)
     const Runtime &runtime = *job.profile.runtime;
     // The panes hold the buffers: they show what the runtime keeps of those,
     // and the preview shows that too unless it shows what is on disk.
-    RuntimeInput unsaved;
-    unsaved.dir = job.dir;
+    RuntimeInput disk;
+    disk.dir = job.dir;
+    disk.home = job.layout.home;
+    disk.project = job.layout.project;
+    RuntimeInput unsaved = disk;
     for (int k = 0; k < SlotCount; ++k) {
         if (job.bufferPresent.at(size_t(k)))
-            unsaved.buffers.insert(slotName(k), job.buffers.at(size_t(k)));
+            unsaved.buffers.insert(job.layout.names.at(size_t(k)), job.buffers.at(size_t(k)));
     }
     const RuntimeComposition edited = composedOrEmpty(
         runtime.compose(unsaved, job.profile.settings));
     if (job.view == SoulView::Unsaved) {
         output->composition = edited;
     } else {
-        RuntimeInput disk;
-        disk.dir = job.dir;
         output->composition = composedOrEmpty(runtime.compose(disk, job.profile.settings));
     }
 
@@ -229,7 +244,7 @@ std::shared_ptr<RuntimeComposer::Output> RuntimeComposer::run(const Job &job)
 
     for (int k = 0; k < SlotCount; ++k) {
         RuntimePaneView &pane = output->panes.at(size_t(k));
-        const QString name = slotName(k);
+        const QString name = job.layout.names.at(size_t(k));
         const RuntimeFileView *file = edited.file(name);
         pane.active = true;
         pane.openClaw = job.hint;
@@ -242,9 +257,14 @@ std::shared_ptr<RuntimeComposer::Output> RuntimeComposer::run(const Job &job)
         QStringList notes;
         if (file && !file->status.isEmpty())
             notes.append(file->status);
+        const QString path = job.layout.paths.at(size_t(k));
         for (const Lint &lint : edited.lints) {
-            // A runtime names a file as the pane does, or by its path.
-            if (lint.file == name || lint.file.endsWith(QLatin1Char('/') + name))
+            // A runtime names a file as the pane does, or by its path. In a
+            // layout, names repeat across folders (the project's SOUL.md is
+            // not the home's): only the pane's own path is its file.
+            if (job.layout.isFolder()
+                    ? lint.file == name || lint.file.endsWith(QLatin1Char('/') + name)
+                    : samePath(lint.file, path))
                 notes.append(lint.message);
         }
         if (!pane.loaded && notes.isEmpty())

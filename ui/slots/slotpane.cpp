@@ -14,6 +14,7 @@
 #include "soultokencounter.h"
 #include "text/documentchange.h"
 
+#include <QDir>
 #include <QEvent>
 #include <QFontDatabase>
 #include <QHBoxLayout>
@@ -125,6 +126,7 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     setObjectName(QStringLiteral("slotPane_%1").arg(name));
     setFocusPolicy(Qt::StrongFocus);
 
+    m_title->setObjectName(QStringLiteral("slotTitle"));
     m_title->setText(QStringLiteral("<b>%1</b>").arg(name.toHtmlEscaped()));
     m_title->setTextFormat(Qt::RichText);
     m_dirty->setToolTip(tr("Unsaved changes"));
@@ -423,7 +425,8 @@ void SlotPane::setRuntimeView(const RuntimePaneView &view)
     m_runtimeMeter->setFigures(view.used, view.budget, view.totalUsed, view.totalBudget);
     m_runtimeMeter->setTokens(view.tokens, view.totalTokens, view.encoding);
     m_runtimeNote->setText(view.note);
-    m_runtimeNote->setVisible(view.active && present && !view.note.isEmpty());
+    // A file the runtime never reads says so even when it is not there.
+    m_runtimeNote->setVisible(view.active && (present || !view.loaded) && !view.note.isEmpty());
     m_meter->setVisible(!view.active && present);
     refreshTokens(); // toolnexus's count gives way to the runtime meter's
     refreshMarks();
@@ -647,7 +650,12 @@ bool SlotPane::skipCut(QKeyEvent *event)
 void SlotPane::refreshState()
 {
     const SlotState &s = m_model->slot(m_slot);
-    const QString name = slotName(m_slot);
+    // The file's name, or where a runtime's layout puts it ("memories/MEMORY.md").
+    const QString name = m_model->slotLabel(m_slot);
+    const QString title = QStringLiteral("<b>%1</b>").arg(name.toHtmlEscaped());
+    if (m_title->text() != title)
+        m_title->setText(title);
+    m_title->setToolTip(QDir::toNativeSeparators(m_model->slotFilePath(m_slot)));
     QString state;
     if (m_model->directoryLost())
         state = tr("folder missing");

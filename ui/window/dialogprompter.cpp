@@ -91,6 +91,14 @@ QString DialogPrompter::askOpenDirectory(const QString &start)
     return QFileDialog::getExistingDirectory(m_parent, tr("Open persona folder"), start);
 }
 
+QString DialogPrompter::askHermesProject(const QString &home, const QString &start)
+{
+    return QFileDialog::getExistingDirectory(m_parent,
+                                             tr("Open Hermes home %1: choose the project folder")
+                                                 .arg(QDir::toNativeSeparators(home)),
+                                             start);
+}
+
 QString DialogPrompter::askTokenizerFile(const QString &start)
 {
     return QFileDialog::getOpenFileName(m_parent,

@@ -11,6 +11,7 @@
 #include "exportcontroller.h"
 #include "freedmemory.h"
 #include "freezecontroller.h"
+#include "hermesreader.h"
 #include "history/historycontroller.h"
 #include "personaeditor.h"
 #include "personamodel.h"
@@ -62,6 +63,7 @@ namespace {
 const QString GeometryKey = QStringLiteral("window/geometry");
 const QString SplitterKey = QStringLiteral("window/splitter");
 const QString SidebarKey = QStringLiteral("window/sidebar");
+const QString HermesProjectKey = QStringLiteral("hermes/lastProject");
 
 // Puts `bytes` (UTF-8) on the clipboard: as text, and as the exact bytes.
 void copyToClipboard(const QByteArray &bytes)
@@ -450,6 +452,53 @@ void MainWindow::openFolder(const QString &dir)
         removeSession(added);
 }
 
+QString MainWindow::lastHermesProject() const
+{
+    const QString last = m_settings->value(HermesProjectKey).toString();
+    return !last.isEmpty() && QFileInfo(last).isDir() ? last : QDir::currentPath();
+}
+
+bool MainWindow::openHermesHome(const QString &home, const QString &project)
+{
+    const Result<SlotLayout> layout = hermesHomeLayout(home, project);
+    if (!layout) {
+        m_prompter->showError(tr("Cannot open Hermes's home"), layout.error());
+        return false;
+    }
+    if (m_roster || sessionCount() > 1) {
+        // The home is one persona: the roster goes, as when its last agent closes.
+        if (!closeAll())
+            return false;
+        while (sessionCount() > 1)
+            removeSession(sessionCount() - 1);
+        m_roster = false;
+        currentSession()->setAgent({});
+        m_sidebar->setSource(QString());
+    }
+    if (!documents()->openLayout(layout.value()))
+        return false;
+    m_settings->setValue(HermesProjectKey, layout.value().project);
+    chooseRuntime(QStringLiteral("hermes"));
+    showFolderState();
+    return true;
+}
+
+void MainWindow::openHermesHomeWithDialog()
+{
+    const QString home = hermesHomeDirectory();
+    if (!QFileInfo(home).isDir()) {
+        m_prompter->showError(tr("Cannot open Hermes's home"),
+                              tr("%1 is not a folder. Hermes keeps its home in $HERMES_HOME, "
+                                 "else in ~/.hermes, and makes it when it first runs. Run Hermes "
+                                 "once, set HERMES_HOME, or start soulstudio with --hermes-home.")
+                                  .arg(QDir::toNativeSeparators(home)));
+        return;
+    }
+    const QString project = m_prompter->askHermesProject(home, lastHermesProject());
+    if (!project.isEmpty())
+        openHermesHome(home, project);
+}
+
 void MainWindow::openWithDialog()
 {
     const QString start = model()->isOpen() ? model()->directory() : documents()->lastDirectory();
@@ -497,9 +546,8 @@ bool MainWindow::closeAll()
         if (!o.session->hasUnsaved())
             continue;
         for (int k : o.session->model()->unsavedSlots()) {
-            names.append(sessionCount() == 1
-                             ? slotName(k)
-                             : tr("%1: %2").arg(o.session->agent().id, slotName(k)));
+            const QString name = o.session->model()->slotLabel(k);
+            names.append(sessionCount() == 1 ? name : tr("%1: %2").arg(o.session->agent().id, name));
         }
     }
     if (!names.isEmpty()) {
@@ -853,6 +901,10 @@ void MainWindow::wireActions()
         if (!parent.isEmpty())
             openPersonaFolder(parent);
     });
+    connect(m_actions->openHermesHome,
+            &QAction::triggered,
+            this,
+            &MainWindow::openHermesHomeWithDialog);
     connect(m_actions->closeFolder, &QAction::triggered, this, &MainWindow::closeCurrent);
     // Enabled while the pane last focused has unsaved edits, or is
     // read-only, so that Ctrl+S there says why nothing is saved.
@@ -964,6 +1016,10 @@ void MainWindow::wireActions()
         openFolder(DocumentController::exampleDirectory());
     });
     connect(m_startView, &StartView::agentsRequested, this, [this] { openOpenClawAgents(); });
+    connect(m_startView,
+            &StartView::hermesHomeRequested,
+            this,
+            &MainWindow::openHermesHomeWithDialog);
     connect(m_startView, &StartView::recentRequested, this, &MainWindow::openFolder);
 }
 
@@ -989,9 +1045,14 @@ void MainWindow::showFolderState()
     m_actions->setAgentCount(sessionCount());
     m_actions->setRecentSnapshots(freezer()->recent());
     // [*] is where Qt puts the modified mark while any pane has unsaved edits.
+    const SlotLayout &layout = model()->layout();
     const QString name = roster && !currentSession()->agent().id.isEmpty()
                              ? currentSession()->agent().id
-                             : QFileInfo(model()->directory()).fileName();
+                         : layout.project.isEmpty()
+                             ? QFileInfo(model()->directory()).fileName()
+                             : tr("%1 in %2")
+                                   .arg(QFileInfo(layout.directory).fileName(),
+                                        QFileInfo(layout.project).fileName());
     setWindowTitle(open || roster ? tr("%1[*] — Soul Studio").arg(name) : tr("Soul Studio"));
     setWindowModified(std::any_of(m_open.begin(), m_open.end(), [](const Open &o) {
         return o.session->hasUnsaved();
@@ -1058,7 +1119,12 @@ void MainWindow::showStatus()
         m_statusRefresh->clear();
         return;
     }
-    m_statusDir->setText(QDir::toNativeSeparators(shown->directory()));
+    const SlotLayout &layout = shown->layout();
+    m_statusDir->setText(layout.project.isEmpty()
+                             ? QDir::toNativeSeparators(shown->directory())
+                             : tr("%1, project %2")
+                                   .arg(QDir::toNativeSeparators(layout.directory),
+                                        QDir::toNativeSeparators(layout.project)));
     m_statusWatch->setText(shown->directoryLost() ? tr("folder missing")
                            : shown->isWatching()  ? tr("watching")
                                                   : tr("not watching"));

@@ -70,6 +70,15 @@ public:
     bool openOpenClawAgents(const QString &configFile = {});
     // One session per persona under `parent` (each subfolder with slot files).
     bool openPersonaFolder(const QString &parent);
+    // Hermes's home `home` run in the project folder `project`: the panes are
+    // the files Hermes reads, at their paths (hermesHomeLayout), and the
+    // preview is Hermes's. Asks once about unsaved text first (a roster is
+    // closed). False when cancelled, or when a folder cannot be read (said
+    // in a sentence naming it). The project is remembered for next time.
+    bool openHermesHome(const QString &home, const QString &project);
+    // The project Open Hermes Home offers first: the last one opened while
+    // it exists, else the current directory.
+    QString lastHermesProject() const;
 
     // The sessions the window holds, and the one shown.
     int sessionCount() const { return int(m_open.size()); }
@@ -129,6 +138,8 @@ private:
     // Opens `dir` in this window: in the one session, or as another one.
     void openFolder(const QString &dir);
     void openWithDialog();
+    // Hermes's home ($HERMES_HOME, else ~/.hermes) with a project asked for.
+    void openHermesHomeWithDialog();
     void newPersona();
     // Closes the current folder (Ctrl+W): a roster drops that agent.
     void closeCurrent();

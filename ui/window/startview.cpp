@@ -14,6 +14,7 @@ StartView::StartView(QWidget *parent)
     , m_new(new QPushButton(tr("&New persona…"), this))
     , m_example(new QPushButton(tr("Open the e&xample persona"), this))
     , m_agents(new QPushButton(tr("Open OpenClaw's &agents"), this))
+    , m_hermes(new QPushButton(tr("Open &Hermes's home…"), this))
     , m_recent(new QListWidget(this))
     , m_noRecent(new QLabel(tr("No recent folders yet. A folder you open is listed here."), this))
 {
@@ -28,6 +29,8 @@ StartView::StartView(QWidget *parent)
     m_agents->setToolTip(
         tr("Every agent of OpenClaw's config (~/.openclaw/openclaw.json, or "
            "where OPENCLAW_CONFIG_PATH and OPENCLAW_STATE_DIR say) in one window"));
+    m_hermes->setToolTip(tr("The files Hermes Agent reads from its home ($HERMES_HOME, else "
+                            "~/.hermes) and from the project folder it runs in"));
     m_noRecent->setWordWrap(true);
     m_noRecent->setForegroundRole(QPalette::PlaceholderText);
 
@@ -37,6 +40,7 @@ StartView::StartView(QWidget *parent)
     column->addWidget(m_new);
     column->addWidget(m_example);
     column->addWidget(m_agents);
+    column->addWidget(m_hermes);
     column->addSpacing(12);
     column->addWidget(recentLabel);
     column->addWidget(m_recent, 1);
@@ -55,6 +59,7 @@ StartView::StartView(QWidget *parent)
     connect(m_new, &QPushButton::clicked, this, &StartView::newPersonaRequested);
     connect(m_example, &QPushButton::clicked, this, &StartView::exampleRequested);
     connect(m_agents, &QPushButton::clicked, this, &StartView::agentsRequested);
+    connect(m_hermes, &QPushButton::clicked, this, &StartView::hermesHomeRequested);
     connect(m_recent, &QListWidget::itemActivated, this, [this](QListWidgetItem *item) {
         Q_EMIT recentRequested(item->data(Qt::UserRole).toString());
     });

@@ -25,6 +25,7 @@ Q_SIGNALS:
     void newPersonaRequested();
     void exampleRequested();
     void agentsRequested();
+    void hermesHomeRequested();
     void recentRequested(const QString &dir);
 
 private:
@@ -32,6 +33,7 @@ private:
     QPushButton *m_new = nullptr;
     QPushButton *m_example = nullptr;
     QPushButton *m_agents = nullptr;
+    QPushButton *m_hermes = nullptr;
     QListWidget *m_recent = nullptr;
     QLabel *m_noRecent = nullptr; // stands in for the list while it is empty
 };

@@ -29,6 +29,7 @@ WindowActions::WindowActions(QWidget *window)
                       tr("Open OpenClaw's A&gents"),
                       QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     openPersonaFolder = make("openPersonaFolder", tr("Open a Fo&lder of Personas…"), {});
+    openHermesHome = make("openHermesHome", tr("Open Hermes Ho&me…"), {});
     nextAgent = make("nextAgent", tr("&Next Agent"), QKeySequence(Qt::CTRL | Qt::Key_PageDown));
     previousAgent = make("previousAgent",
                          tr("Pre&vious Agent"),
@@ -95,7 +96,7 @@ void WindowActions::fillMenuBar(QMenuBar *bar) const
     file->addMenu(recentMenu);
     file->addActions({newPersona, openExample});
     file->addSeparator();
-    file->addActions({openAgents, openPersonaFolder});
+    file->addActions({openAgents, openPersonaFolder, openHermesHome});
     file->addSeparator();
     file->addActions({save, saveAll, revert});
     file->addSeparator();

@@ -51,6 +51,7 @@ public:
     QAction *openExample = nullptr;
     QAction *openAgents = nullptr;        // OpenClaw's agents, from its config
     QAction *openPersonaFolder = nullptr; // every persona under a folder
+    QAction *openHermesHome = nullptr;    // Hermes's home, run in a project folder
     QAction *nextAgent = nullptr;
     QAction *previousAgent = nullptr;
     QAction *compareAgents = nullptr;

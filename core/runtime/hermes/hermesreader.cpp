@@ -179,6 +179,58 @@ HermesInput hermesInputFromFiles(const QString &home,
     return input;
 }
 
+QString hermesHomeDirectory()
+{
+    // hermes_constants.get_hermes_home(): the variable when it is set and not empty.
+    const QString set = qEnvironmentVariable("HERMES_HOME");
+    if (!set.isEmpty())
+        return set;
+    return QDir::home().filePath(QStringLiteral(".hermes"));
+}
+
+Result<SlotLayout> hermesHomeLayout(const QString &home, const QString &project)
+{
+    const Result<HermesInput> input = readHermesHome(home, project);
+    if (!input)
+        return Result<SlotLayout>::failure(input.error());
+    SlotLayout layout;
+    layout.directory = hermesAbsolutePath(home);
+    layout.home = layout.directory;
+    layout.project = hermesAbsolutePath(project);
+    const QDir homeDir(layout.home);
+    const QDir projectDir(layout.project);
+    const auto place = [&layout](const char *slot, const QString &path, const QString &label) {
+        const auto k = size_t(slotIndex(QString::fromLatin1(slot)));
+        layout.paths[k] = path;
+        layout.labels[k] = label;
+        layout.names[k] = QFileInfo(label).fileName();
+    };
+    place("SOUL.md", homeDir.filePath(QStringLiteral("SOUL.md")), QStringLiteral("SOUL.md"));
+    place("MEMORY.md",
+          homeDir.filePath(QStringLiteral("memories/MEMORY.md")),
+          QStringLiteral("memories/MEMORY.md"));
+    place("USER.md",
+          homeDir.filePath(QStringLiteral("memories/USER.md")),
+          QStringLiteral("memories/USER.md"));
+    for (const char *never : {"IDENTITY.md", "TOOLS.md", "HEARTBEAT.md"})
+        place(never, projectDir.filePath(QLatin1String(never)), QLatin1String(never));
+    // Which file wins depends on the texts only, not on the cap.
+    const HermesComposition composed = composeHermes(input.value());
+    const auto agents = size_t(slotIndex(u"AGENTS.md"));
+    layout.paths[agents] = projectDir.filePath(QStringLiteral("AGENTS.md"));
+    layout.labels[agents] = QStringLiteral("AGENTS.md");
+    for (const HermesFileReport &f : composed.files) {
+        if (f.used && f.block == HermesBlock::ProjectContext) {
+            layout.paths[agents] = f.path;
+            layout.labels[agents] = f.name;
+            break;
+        }
+    }
+    // The runtime knows a project file by its label ("../AGENTS.md" above the project).
+    layout.names[agents] = layout.labels[agents];
+    return layout;
+}
+
 Result<HermesInput> readHermesFlat(const QString &dir)
 {
     if (!QFileInfo(dir).isDir())

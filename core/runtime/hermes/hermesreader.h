@@ -2,6 +2,7 @@
 
 #include "hermesrule.h"
 #include "result.h"
+#include "slotlayout.h"
 
 #include <QByteArray>
 #include <QHash>
@@ -34,6 +35,19 @@ Result<HermesInput> readHermesHome(const QString &home, const QString &project);
 HermesInput hermesInputFromFiles(const QString &home,
                                  const QString &project,
                                  const QHash<QString, QByteArray> &files);
+
+// Hermes's home as Hermes finds it: $HERMES_HOME when set, else ~/.hermes.
+// The folder may not exist.
+QString hermesHomeDirectory();
+
+// The panes of a Hermes home run in `project`, at the files Hermes reads:
+// SOUL.md at HOME/SOUL.md, MEMORY.md and USER.md at HOME/memories/, the
+// AGENTS.md pane at the project file that wins now (HERMES.md, AGENTS.md,
+// CLAUDE.md, .cursorrules... as readHermesHome and composeHermes find it; the
+// project's AGENTS.md when none has text), and IDENTITY.md, TOOLS.md and
+// HEARTBEAT.md, which Hermes never reads, in the project. The layout's
+// directory is the home. Fails, with a sentence, as readHermesHome does.
+Result<SlotLayout> hermesHomeLayout(const QString &home, const QString &project);
 
 // A flat persona folder: its SOUL.md, MEMORY.md and USER.md are read as a
 // home's (the home's path is the folder's), and the folder is the project.

@@ -84,15 +84,28 @@ Result<HermesInput> readHermesInput(const RuntimeInput &input)
         if (buffer != input.buffers.cend())
             file = hermesFileFromBytes(*buffer);
     };
-    if (flat) {
-        take(QStringLiteral("SOUL.md"), held.soul);
-        take(QStringLiteral("MEMORY.md"), held.memory);
-        take(QStringLiteral("USER.md"), held.user);
+    // The persona files: the folder's, or the home's.
+    take(QStringLiteral("SOUL.md"), held.soul);
+    take(QStringLiteral("MEMORY.md"), held.memory);
+    take(QStringLiteral("USER.md"), held.user);
+    if (held.chain.isEmpty())
+        return held;
+    // The project files by the names the composition gives them: the
+    // project's by their names, those of a folder above by their path from
+    // the project ("../AGENTS.md"), the cursor rules by theirs.
+    const QDir project(held.chain.last().path);
+    for (HermesProjectDirectory &dir : held.chain) {
+        for (auto &[name, file] : dir.files)
+            take(project.relativeFilePath(QDir(dir.path).filePath(name)), file);
     }
-    // The project files of the folder itself (the last of the chain).
-    if (!held.chain.isEmpty()) {
-        for (auto &[name, file] : held.chain.last().files)
-            take(name, file);
+    for (auto &[label, file] : held.cursorRules)
+        take(label, file);
+    // A project file made in a pane and not saved yet.
+    HermesProjectDirectory &last = held.chain.last();
+    for (const QString &name : hermesChainFileNames() + hermesProjectFileNames()) {
+        const auto buffer = input.buffers.constFind(name);
+        if (buffer != input.buffers.cend() && last.file(name).state == HermesFile::State::Missing)
+            last.files.append({name, hermesFileFromBytes(*buffer)});
     }
     return held;
 }
@@ -535,15 +548,15 @@ private:
 };
 
 // The bytes of `name` as the window holds them (its buffer) or as they are on
-// disk; empty when it cannot be read.
-QByteArray fileBytes(const RuntimeInput &input, const QString &name)
+// disk at `path`; empty when it cannot be read.
+QByteArray fileBytes(const RuntimeInput &input, const QString &name, const QString &path)
 {
     const auto buffer = input.buffers.constFind(name);
     if (buffer != input.buffers.cend())
         return *buffer;
     if (input.buffersOnly)
         return {};
-    QFile file(QDir(input.dir).filePath(name));
+    QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
@@ -742,6 +755,7 @@ Result<RuntimeComposition> HermesRuntime::compose(const RuntimeInput &input,
     out.lints = report->lints;
     out.problems = hermesHasProblems(c);
     QJsonArray manifestFiles;
+    bool saidRivals = false;
     for (const HermesFileReport &f : c.files) {
         if (f.used)
             out.found.append(f.name);
@@ -755,21 +769,34 @@ Result<RuntimeComposition> HermesRuntime::compose(const RuntimeInput &input,
         view.whole = f.used && !f.cut.truncated && !f.scan.blocked();
         view.truncated = f.used && f.cut.truncated;
         view.droppedAll = view.present && !f.used;
-        // In a flat folder the files are the panes': mark what the scan
-        // blocks and what the cut drops.
-        if (input.home.isEmpty() && view.present) {
+        // Mark what the scan blocks and what the cut drops, in the pane of
+        // the file.
+        if (view.present) {
             if (f.used && f.scan.blocked()) {
-                const DecodedPositions positions(fileBytes(input, f.name));
+                const DecodedPositions positions(fileBytes(input, f.name, f.path));
                 view.marked = findingRanges(f.scan, positions);
                 view.markNote = QStringLiteral("Hermes's threat scan matches here (%1): the "
                                                "whole file becomes a BLOCKED line")
                                     .arg(f.scan.ids().join(QStringLiteral(", ")));
                 view.markWarns = true;
             } else if (f.cut.truncated && f.kept.size() == 2) {
-                const DecodedPositions positions(fileBytes(input, f.name));
+                const DecodedPositions positions(fileBytes(input, f.name, f.path));
                 const qsizetype from = f.kept.first().end();
                 view.dropped = positions.map(from, f.kept.last().start - from);
             }
+        }
+        // The (first) project file Hermes reads says which rivals it won over.
+        if (f.used && f.block == HermesBlock::ProjectContext && !saidRivals) {
+            saidRivals = true;
+            QStringList beaten;
+            for (const HermesFileReport &rival : c.files) {
+                if (!rival.beatenBy.isEmpty())
+                    beaten.append(rival.name);
+            }
+            if (!beaten.isEmpty())
+                view.status = QStringLiteral("Hermes reads %1 for the project context: it comes "
+                                             "before %2, which Hermes does not read.")
+                                  .arg(f.name, beaten.join(QStringLiteral(", ")));
         }
         out.files.append(view);
         manifestFiles.append(QJsonObject{
@@ -814,8 +841,12 @@ Result<RuntimeComposition> HermesRuntime::compose(const RuntimeInput &input,
                                          [](const HermesMemoryEntry &entry) {
                                              return entry.scan.blocked();
                                          });
-        if (input.home.isEmpty() && view.present && blocked) {
-            const DecodedPositions positions(fileBytes(input, store->name));
+        if (view.present && blocked) {
+            const QString path
+                = input.home.isEmpty()
+                      ? QDir(input.dir).filePath(store->name)
+                      : QDir(input.home).filePath(QStringLiteral("memories/") + store->name);
+            const DecodedPositions positions(fileBytes(input, store->name, path));
             QStringList ids;
             for (const HermesMemoryEntry &entry : store->entries) {
                 if (!entry.scan.blocked())

@@ -1,0 +1,314 @@
+#include "directorywatcher.h"
+#include "documentcontroller.h"
+#include "guitestfiles.h"
+#include "personamodel.h"
+#include "preview/previewpanel.h"
+#include "preview/runtimecomposer.h"
+#include "preview/soulpreview.h"
+#include "quietprompter.h"
+#include "slots/panestack.h"
+#include "slots/slotpane.h"
+#include "testwindow.h"
+#include "window/mainwindow.h"
+
+#include <QAction>
+#include <QDir>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTest>
+
+#include <algorithm>
+
+using namespace soul;
+using namespace soul::guitest;
+
+namespace {
+
+// Answers Open Hermes Home's question with a folder, and records where the
+// dialog started.
+class ProjectPrompter : public QuietPrompter
+{
+public:
+    QString project;
+    QString askedHome;
+    QString askedStart;
+    QStringList errors;
+
+    QString askHermesProject(const QString &home, const QString &start) override
+    {
+        askedHome = home;
+        askedStart = start;
+        return project;
+    }
+    void showError(const QString &title, const QString &text) override
+    {
+        errors.append(title + QStringLiteral(": ") + text);
+    }
+};
+
+} // namespace
+
+// The window on a Hermes home run in a project folder: the panes at the
+// files Hermes reads, the preview byte for byte what soulc composes from the
+// same home and project, saves to the real files and nothing else, and a
+// change on disk under memories/ in the preview.
+class tst_HermesHomeWindow : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void previewEqualsSoulc();
+    void savingWritesOnlyTheMemoryFile();
+    void memoryChangedOnDiskRefreshesThePreview();
+    void actionAsksForTheProject();
+    void checkpointIsRefused();
+
+private:
+    QString home(const QString &name = {}) const { return under(QStringLiteral("hermes"), name); }
+    QString project(const QString &name = {}) const
+    {
+        return under(QStringLiteral("project"), name);
+    }
+    QString under(const QString &folder, const QString &name) const
+    {
+        const QString dir = m_fixture.filePath(folder);
+        return name.isEmpty() ? dir : QDir(dir).filePath(name);
+    }
+    void openHome();
+    // Every file of the home and the project, without the window's settings.
+    QMap<QString, QByteArray> files() const
+    {
+        QMap<QString, QByteArray> all = treeContents(m_fixture.dir());
+        all.remove(m_fixture.filePath(QStringLiteral("settings.ini")));
+        return all;
+    }
+    QByteArray soulcCompose() const;
+    // Waits for the preview to show what soulc composes now, and says why not.
+    void waitForSoulc();
+    SlotPane *pane(const char *name) const
+    {
+        return window()->panes()->pane(slotIndex(QString::fromLatin1(name)));
+    }
+    MainWindow *window() const { return m_fixture.window(); }
+
+    TestWindow<ProjectPrompter> m_fixture;
+};
+
+void tst_HermesHomeWindow::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+}
+
+void tst_HermesHomeWindow::init()
+{
+    m_fixture.init();
+    QVERIFY(QDir().mkpath(home(QStringLiteral("memories"))));
+    QVERIFY(QDir().mkpath(project()));
+    QVERIFY(writeInPlace(home(QStringLiteral("SOUL.md")),
+                         "\xEF\xBB\xBFYou are Kip, a terse assistant.\r\n\r\nYou like maps.\r\n"));
+    QVERIFY(
+        writeInPlace(home(QStringLiteral("memories/MEMORY.md")),
+                     "- prefers metric units\n§\n- lives in Lyon\n§\n- prefers metric units\n"));
+    QVERIFY(writeInPlace(home(QStringLiteral("memories/USER.md")), "Name: Ana\n"));
+    QVERIFY(writeInPlace(project(QStringLiteral("HERMES.md")), "---\ntitle: x\n---\n\nUse tabs.\n"));
+    QVERIFY(writeInPlace(project(QStringLiteral("AGENTS.md")), "Use spaces.\n"));
+    QVERIFY(writeInPlace(project(QStringLiteral("CLAUDE.md")), "From CLAUDE.md\n"));
+    QVERIFY(writeInPlace(project(QStringLiteral("TOOLS.md")), "Use the calculator.\n"));
+    // Hermes reads SOUL.md from its home only; this one is not the SOUL.md pane's.
+    QVERIFY(writeInPlace(project(QStringLiteral("SOUL.md")), "A project's own notes.\n"));
+}
+
+void tst_HermesHomeWindow::cleanup()
+{
+    m_fixture.cleanup();
+}
+
+void tst_HermesHomeWindow::openHome()
+{
+    m_fixture.create();
+    QVERIFY(window()->openHermesHome(home(), project()));
+    QVERIFY(window()->model()->isOpen());
+    QCOMPARE(window()->previewPanel()->runtimeProfile().id(), QStringLiteral("hermes"));
+    QTRY_VERIFY(!window()->previewPanel()->runtimeComposer()->busy());
+}
+
+QByteArray tst_HermesHomeWindow::soulcCompose() const
+{
+    QProcess soulc;
+    soulc.start(QStringLiteral(SOUL_BIN_DIR "/soulc"),
+                {QStringLiteral("compose"),
+                 QStringLiteral("--runtime"),
+                 QStringLiteral("hermes"),
+                 QStringLiteral("--hermes-home"),
+                 home(),
+                 QStringLiteral("--project"),
+                 project()});
+    if (!soulc.waitForFinished(30000) || soulc.exitCode() != 0)
+        return "soulc failed: " + soulc.readAllStandardError();
+    return soulc.readAllStandardOutput();
+}
+
+void tst_HermesHomeWindow::waitForSoulc()
+{
+    const QByteArray expected = soulcCompose();
+    QVERIFY2(!expected.startsWith("soulc failed"), expected.constData());
+    const RuntimeComposer *composer = window()->previewPanel()->runtimeComposer();
+    QTRY_COMPARE(composer->composition().text.toUtf8(), expected);
+    QTRY_VERIFY(!composer->busy());
+    QCOMPARE(composer->composition().text.toUtf8(), expected);
+    QCOMPARE(window()->previewPanel()->runtimeText()->toPlainText(),
+             SoulPreview::displayText(QString::fromUtf8(expected), false));
+}
+
+void tst_HermesHomeWindow::previewEqualsSoulc()
+{
+    openHome();
+    const PersonaModel *model = window()->model();
+    QCOMPARE(model->slotFilePath(slotIndex(u"SOUL.md")), home(QStringLiteral("SOUL.md")));
+    QCOMPARE(model->slotFilePath(slotIndex(u"MEMORY.md")),
+             home(QStringLiteral("memories/MEMORY.md")));
+    QCOMPARE(model->slotFilePath(slotIndex(u"USER.md")), home(QStringLiteral("memories/USER.md")));
+    QCOMPARE(model->slotFilePath(slotIndex(u"AGENTS.md")), project(QStringLiteral("HERMES.md")));
+    // The headers name the files as Hermes finds them, their paths in the tool tip.
+    const auto title = [this](const char *slot) {
+        return pane(slot)->findChild<QLabel *>(QStringLiteral("slotTitle"));
+    };
+    QCOMPARE(title("MEMORY.md")->text(), QStringLiteral("<b>memories/MEMORY.md</b>"));
+    QCOMPARE(title("MEMORY.md")->toolTip(),
+             QDir::toNativeSeparators(home(QStringLiteral("memories/MEMORY.md"))));
+    QCOMPARE(title("AGENTS.md")->text(), QStringLiteral("<b>HERMES.md</b>"));
+    QCOMPARE(pane("SOUL.md")->editor()->toPlainText(),
+             QStringLiteral("You are Kip, a terse assistant.\n\nYou like maps.\n"));
+
+    waitForSoulc();
+    // The project file's pane says which rivals it won over.
+    const RuntimePaneView &winner = pane("AGENTS.md")->runtimeView();
+    QVERIFY2(winner.note.contains(QStringLiteral("before AGENTS.md, CLAUDE.md")),
+             qPrintable(winner.note));
+    // The project's SOUL.md is never read, and its note is not on the home's pane.
+    QVERIFY2(!pane("SOUL.md")->runtimeView().note.contains(QStringLiteral("never read")),
+             qPrintable(pane("SOUL.md")->runtimeView().note));
+    // The memory pane counts as Hermes does, the duplicate dropped.
+    const RuntimePaneView &memory = pane("MEMORY.md")->runtimeView();
+    QVERIFY2(memory.note.contains(QStringLiteral("2 entries, 1 duplicate dropped")),
+             qPrintable(memory.note));
+    // Files Hermes never reads say so, present (TOOLS.md) or not.
+    for (const char *never : {"IDENTITY.md", "TOOLS.md", "HEARTBEAT.md"}) {
+        const RuntimePaneView &view = pane(never)->runtimeView();
+        QVERIFY(!view.loaded);
+        QVERIFY2(view.note.contains(QStringLiteral("never read by Hermes"))
+                     || view.note.contains(QStringLiteral("not loaded by Hermes")),
+                 qPrintable(view.note));
+    }
+    QCOMPARE(pane("TOOLS.md")->editor()->toPlainText(), QStringLiteral("Use the calculator.\n"));
+    QVERIFY2(pane("TOOLS.md")->runtimeView().note.contains(QStringLiteral("never read by Hermes")),
+             qPrintable(pane("TOOLS.md")->runtimeView().note));
+    QVERIFY(window()->windowTitle().contains(QStringLiteral("hermes in project")));
+}
+
+void tst_HermesHomeWindow::savingWritesOnlyTheMemoryFile()
+{
+    openHome();
+    const QMap<QString, QByteArray> before = files();
+    QPlainTextEdit *editor = pane("MEMORY.md")->editor();
+    QTextCursor cursor(editor->document());
+    cursor.movePosition(QTextCursor::End);
+    cursor.insertText(QStringLiteral("§\n- reads at night\n"));
+    const int memory = slotIndex(u"MEMORY.md");
+    QTRY_VERIFY(window()->model()->slot(memory).dirty);
+    QCOMPARE(window()->model()->unsavedSlots(), QList<int>{memory});
+    QVERIFY(window()->documents()->save(memory));
+
+    const QByteArray saved
+        = "- prefers metric units\n§\n- lives in Lyon\n§\n- prefers metric units\n§\n- reads at "
+          "night\n";
+    QCOMPARE(readAll(home(QStringLiteral("memories/MEMORY.md"))), saved);
+    QMap<QString, QByteArray> expected = before;
+    expected[home(QStringLiteral("memories/MEMORY.md"))] = saved;
+    QCOMPARE(files(), expected);
+    waitForSoulc();
+}
+
+void tst_HermesHomeWindow::memoryChangedOnDiskRefreshesThePreview()
+{
+    openHome();
+    window()->model()->watcher()->setSettleInterval(5);
+    QVERIFY(writeAtomically(home(QStringLiteral("memories/MEMORY.md")),
+                            "- moved to Porto\n§\n- learns Portuguese\n"));
+    QTRY_VERIFY(window()->previewPanel()->runtimeComposer()->composition().text.contains(
+        QStringLiteral("- learns Portuguese")));
+    waitForSoulc();
+    QCOMPARE(pane("MEMORY.md")->editor()->toPlainText(),
+             QStringLiteral("- moved to Porto\n§\n- learns Portuguese\n"));
+}
+
+void tst_HermesHomeWindow::actionAsksForTheProject()
+{
+    const QByteArray before = qgetenv("HERMES_HOME");
+    qputenv("HERMES_HOME", QFile::encodeName(home()));
+    m_fixture.create();
+    ProjectPrompter *prompter = m_fixture.prompter();
+    // The start view offers it too; cancelled, nothing opens, and the dialog
+    // started in the current directory.
+    const QList<QPushButton *> buttons = window()->findChildren<QPushButton *>();
+    const auto start = std::find_if(buttons.begin(), buttons.end(), [](const QPushButton *b) {
+        return b->text() == QStringLiteral("Open &Hermes's home…");
+    });
+    QVERIFY(start != buttons.end());
+    QVERIFY((*start)->isVisible());
+    QTest::mouseClick(*start, Qt::LeftButton);
+    QCOMPARE(prompter->askedHome, home());
+    QCOMPARE(prompter->askedStart, QDir::currentPath());
+    QVERIFY(!window()->model()->isOpen());
+    prompter->askedHome.clear();
+    m_fixture.action("openHermesHome")->trigger();
+    QCOMPARE(prompter->askedHome, home());
+    QCOMPARE(prompter->askedStart, QDir::currentPath());
+    QVERIFY(!window()->model()->isOpen());
+
+    prompter->project = project();
+    m_fixture.action("openHermesHome")->trigger();
+    QVERIFY2(prompter->errors.isEmpty(), qPrintable(prompter->errors.join(QLatin1Char('\n'))));
+    QVERIFY(window()->model()->isOpen());
+    QCOMPARE(window()->model()->layout().project, project());
+    QCOMPARE(window()->previewPanel()->runtimeProfile().id(), QStringLiteral("hermes"));
+    waitForSoulc();
+    // The project is offered first next time.
+    prompter->project.clear();
+    m_fixture.action("openHermesHome")->trigger();
+    QCOMPARE(prompter->askedStart, project());
+
+    // A home that is not there is a sentence naming it.
+    qputenv("HERMES_HOME", QFile::encodeName(m_fixture.filePath(QStringLiteral("nowhere"))));
+    m_fixture.action("openHermesHome")->trigger();
+    QCOMPARE(prompter->errors.size(), 1);
+    QVERIFY2(prompter->errors.first().contains(m_fixture.filePath(QStringLiteral("nowhere"))),
+             qPrintable(prompter->errors.first()));
+    if (before.isNull())
+        qunsetenv("HERMES_HOME");
+    else
+        qputenv("HERMES_HOME", before);
+}
+
+void tst_HermesHomeWindow::checkpointIsRefused()
+{
+    openHome();
+    const QMap<QString, QByteArray> before = files();
+    QAction *checkpoint = m_fixture.action("checkpoint");
+    QVERIFY(checkpoint->isEnabled());
+    checkpoint->trigger();
+    // A commit of the home's flat slot names would record memories/ wrongly.
+    QCOMPARE(m_fixture.prompter()->errors.size(), 1);
+    QVERIFY2(m_fixture.prompter()->errors.first().contains(QStringLiteral("persona folders")),
+             qPrintable(m_fixture.prompter()->errors.first()));
+    QCOMPARE(files(), before);
+}
+
+QTEST_MAIN(tst_HermesHomeWindow)
+#include "tst_hermeshomewindow.moc"
