@@ -1,10 +1,10 @@
 #include "directorywatcher.h"
+#include "displaytext.h"
 #include "documentcontroller.h"
 #include "guitestfiles.h"
 #include "personamodel.h"
 #include "preview/previewpanel.h"
 #include "preview/runtimecomposer.h"
-#include "preview/soulpreview.h"
 #include "quietprompter.h"
 #include "slots/panestack.h"
 #include "slots/slotpane.h"
@@ -163,7 +163,7 @@ void tst_HermesHomeWindow::waitForSoulc()
     QTRY_VERIFY(!composer->busy());
     QCOMPARE(composer->composition().text.toUtf8(), expected);
     QCOMPARE(window()->previewPanel()->runtimeText()->toPlainText(),
-             SoulPreview::displayText(QString::fromUtf8(expected), false));
+             displayText(QString::fromUtf8(expected), false));
 }
 
 void tst_HermesHomeWindow::previewEqualsSoulc()
