@@ -191,6 +191,7 @@ private Q_SLOTS:
     void hermesPreviewCountsEachBlock();
     void chosenRuntimeIsRememberedPerFolder();
     void panesFollowTheRuntimesOrder();
+    void soulPreviewRestsWhileAnotherRuntimeShows();
 
 private:
     QString path(const QString &name) const { return m_fixture.filePath(name); }
@@ -836,6 +837,32 @@ void tst_RuntimeProfile::panesFollowTheRuntimesOrder()
     chooseRuntime(QStringLiteral("toolnexus"));
     QCOMPARE(shown(), contract);
     QTRY_VERIFY(laidOutAsListed());
+}
+
+void tst_RuntimeProfile::soulPreviewRestsWhileAnotherRuntimeShows()
+{
+    openWindow();
+    PreviewPanel *panel = window()->previewPanel();
+    SoulPreview *soul = panel->preview();
+    const QString before = soul->toPlainText();
+    QVERIFY(before.contains(QStringLiteral("Name: Kip")));
+
+    // Under OpenClaw the soul's document holds nothing, whatever is typed.
+    chooseOpenClaw();
+    QVERIFY(soul->suspended());
+    QCOMPARE(soul->document()->characterCount(), 1);
+    QPlainTextEdit *identity = pane(QStringLiteral("IDENTITY.md"))->editor();
+    identity->moveCursor(QTextCursor::End);
+    QTest::keyClicks(identity, QStringLiteral("Motto: zephyrine"));
+    QTRY_VERIFY(panel->runtimeText()->toPlainText().contains(QStringLiteral("zephyrine")));
+    QCOMPARE(soul->document()->characterCount(), 1);
+
+    // Shown again, it holds the soul with the edit made meanwhile, exactly.
+    chooseRuntime(QStringLiteral("toolnexus"));
+    QVERIFY(!soul->suspended());
+    const QByteArray composed = window()->model()->soul(SoulView::Unsaved);
+    QVERIFY(composed.contains("Motto: zephyrine"));
+    QCOMPARE(soul->toPlainText(), displayText(QString::fromUtf8(composed), false));
 }
 
 QTEST_MAIN(tst_RuntimeProfile)

@@ -332,6 +332,7 @@ void PreviewPanel::setRuntimeProfile(const RuntimeProfile &profile)
     const bool other = !profile.sectioned();
     m_runtimeSettings->setVisible(other && m_settingsForm->rowCount() > 0);
     m_preview->setVisible(!other);
+    m_preview->setSuspended(other);
     m_runtimeText->setVisible(other);
     m_runtimeTotals->setVisible(other);
     // The soul's bytes, tokens and SHA-256 are of the sections; another

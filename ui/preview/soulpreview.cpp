@@ -154,9 +154,30 @@ void SoulPreview::setShowInvisibles(bool show)
     rebuild();
 }
 
+void SoulPreview::setSuspended(bool suspended)
+{
+    if (suspended == m_suspended)
+        return;
+    m_suspended = suspended;
+    if (suspended) {
+        m_resizeRebuild.stop();
+        m_sections = {};
+        m_length16 = {};
+        document()->clear();
+        m_stale = true;
+    } else if (m_stale) {
+        rebuild();
+    }
+}
+
 void SoulPreview::rebuild()
 {
     m_resizeRebuild.stop();
+    if (m_suspended) {
+        m_stale = true;
+        return;
+    }
+    m_stale = false;
     ScrollKeeper keeper(this);
     const ComposeRule &rule = m_model->rule();
     for (int k = 0; k < SlotCount; ++k) {
@@ -227,6 +248,8 @@ int SoulPreview::sectionAt(int position) const
 
 void SoulPreview::updateSection(int slot)
 {
+    if (m_suspended)
+        return; // rebuilt whole when shown again
     if (m_resizeRebuild.isActive())
         return; // the rebuild takes every section as it is then
     std::optional<QByteArray> next = m_model->rule().composes(slot)

@@ -39,6 +39,11 @@ public:
     void rebuild();
     // Applies section `slot` of the current view as a range edit.
     void updateSection(int slot);
+    // While another runtime's text is shown instead, the soul's document is
+    // emptied and not kept up to date (a large persona's holds some 14 MiB
+    // of text and a block per line); it is built again when shown.
+    void setSuspended(bool suspended);
+    bool suspended() const { return m_suspended; }
 
     // The slot whose section holds document position `position`, or -1.
     int sectionAt(int position) const;
@@ -86,6 +91,8 @@ private:
     std::array<int, SlotCount> m_length16{}; // UTF-16 length of each shown section
     QTimer m_resizeRebuild;
     int m_width = -1; // the viewport's width at the last resize
+    bool m_suspended = false;
+    bool m_stale = false; // suspended with changes not applied
     int m_rebuilds = 0;
     int m_rangeEdits = 0;
 };
