@@ -2,7 +2,6 @@
 
 #include "personasession.h"
 
-#include "background.h"
 #include "composer.h"
 #include "diffhtml.h"
 #include "editortext.h"
@@ -213,7 +212,6 @@ void CompareController::close()
     m_shared->latest.store(m_generation);
     std::shared_ptr<Shared> shared = m_shared;
     m_pool.start([shared, opens = m_opens] {
-        yieldToWindow();
         QMutexLocker lock(&shared->mutex);
         if (shared->opens != opens)
             return; // opened again since
@@ -277,7 +275,6 @@ void CompareController::start()
     const LiveSections live = liveSections(m_model, m_view);
     std::shared_ptr<Shared> shared = m_shared;
     m_pool.start([shared, live, generation] {
-        yieldToWindow();
         const double cpuStart = threadCpuMs();
         LiveComparison result;
         {
@@ -311,7 +308,6 @@ void CompareController::startDiff()
     const bool invisibles = m_showInvisibles;
     std::shared_ptr<Shared> shared = m_shared;
     m_pool.start([shared, live, status, generation, invisibles] {
-        yieldToWindow();
         LiveSections a;
         {
             QMutexLocker lock(&shared->mutex);

@@ -1,5 +1,4 @@
 #include "snapshotjobs.h"
-#include "background.h"
 
 #include <QMetaObject>
 
@@ -22,7 +21,6 @@ void SnapshotJobs::run(Work work, Done done)
 {
     ++m_pending;
     m_pool.start([this, work = std::move(work), done = std::move(done)] {
-        yieldToWindow();
         Result<QString> result = work();
         // Queued to this object: dropped when it is gone by then.
         QMetaObject::invokeMethod(

@@ -1,6 +1,5 @@
 #include "soultokencounter.h"
 
-#include "background.h"
 #include "composerule.h"
 #include "tokenizer.h"
 
@@ -188,7 +187,6 @@ void SoulTokenCounter::requestTokenizer(const QString &name, const QString &file
     // Loading ranks takes a moment (decompressing and indexing them): never
     // on the GUI thread.
     m_pool.start([this, ticket, name, file] {
-        yieldToWindow();
         std::shared_ptr<const Tokenizer> tokenizer;
         QString error;
         bool chunked = false;
@@ -328,7 +326,6 @@ void SoulTokenCounter::schedule(int slot)
         s.basis = Basis();
         s.job = job;
         m_pool.start([this, job] {
-            yieldToWindow();
             runJob(*job);
             QMetaObject::invokeMethod(
                 this, [this, job] { jobDone(job); }, Qt::QueuedConnection);

@@ -1,6 +1,5 @@
 #include "historyloader.h"
 
-#include "background.h"
 #include "historylistmodel.h"
 
 #include <QtConcurrent>
@@ -39,7 +38,6 @@ void HistoryLoader::load(const QString &dir, const QString &encoding, const Comp
     Q_EMIT statusChanged();
     m_watcher.setFuture(QtConcurrent::run(
         [dir, encoding, rule, counts = m_counts](QPromise<HistoryBatch> &promise) {
-            yieldToWindow();
             loadHistory(promise, dir, counts, encoding, rule);
         }));
 }

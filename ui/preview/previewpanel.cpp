@@ -1,6 +1,5 @@
 #include "previewpanel.h"
 
-#include "background.h"
 #include "counttext.h"
 #include "inspection.h"
 #include "openclawruntime.h"
@@ -219,10 +218,7 @@ void PreviewPanel::refreshTotals()
                             found.isEmpty() ? tr("none") : found.join(QStringLiteral(", ")));
     m_digestPending = true;
     m_digestGeneration = m_generation;
-    m_digest.setFuture(QtConcurrent::run([parts, generation = m_generation, latest = m_latest] {
-        yieldToWindow();
-        return soulDigest(parts, generation, latest);
-    }));
+    m_digest.setFuture(QtConcurrent::run(soulDigest, parts, m_generation, m_latest));
     showTotals();
 }
 

@@ -1,6 +1,5 @@
 #include "runtimecomposer.h"
 
-#include "background.h"
 #include "lint.h"
 #include "soultokencounter.h"
 #include "tokenizer.h"
@@ -182,7 +181,6 @@ void RuntimeComposer::start()
     }
     m_running = true;
     m_pool.start([this, job = std::move(job), generation] {
-        yieldToWindow();
         std::shared_ptr<Output> output = run(job);
         QMetaObject::invokeMethod(
             this, [this, generation, output] { finish(generation, output); }, Qt::QueuedConnection);

@@ -1,6 +1,7 @@
 #include "soulpreview.h"
 
 #include "displaytext.h"
+#include "heap.h"
 #include "previewmarks.h"
 #include "rangeplan.h"
 #include "text/wraplayout.h"
@@ -164,6 +165,7 @@ void SoulPreview::setSuspended(bool suspended)
         m_sections = {};
         m_length16 = {};
         document()->clear();
+        releaseFreeMemory();
         m_stale = true;
     } else if (m_stale) {
         rebuild();
