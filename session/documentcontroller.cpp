@@ -2,9 +2,12 @@
 
 #include "contract.h"
 #include "editortext.h"
+#include "hermesreader.h"
 #include "linediff.h"
 #include "personamodel.h"
 #include "prompter.h"
+#include "recentplace.h"
+#include "slotlayout.h"
 #include "slotsaver.h"
 
 #include <QCoreApplication>
@@ -17,8 +20,9 @@ namespace soul {
 
 namespace {
 
-const QString RecentKey = QStringLiteral("recentDirectories");
 const QString LastKey = QStringLiteral("lastDirectory");
+// Set when the last place open was Hermes's home (lastDirectory) run in it.
+const QString LastProjectKey = QStringLiteral("lastHermesProject");
 constexpr int RecentMax = 10;
 
 // A diff compares what the panes would show, line by line.
@@ -37,7 +41,17 @@ DocumentController::DocumentController(PersonaModel *model,
     , m_model(model)
     , m_prompter(prompter)
     , m_settings(settings)
-{}
+{
+    m_follow.setSingleShot(true);
+    m_follow.setInterval(0);
+    connect(&m_follow, &QTimer::timeout, this, &DocumentController::followProjectFile);
+    // A save or a change on disk may make another project file win; typing
+    // leaves the pane unsaved, and the pane says so instead (the preview's note).
+    connect(m_model, &PersonaModel::slotStateChanged, this, [this] {
+        if (m_model->isOpen() && !m_model->layout().home.isEmpty() && !m_model->hasUnsaved())
+            m_follow.start();
+    });
+}
 
 bool DocumentController::open(const QString &dir)
 {
@@ -49,7 +63,7 @@ bool DocumentController::open(const QString &dir)
         return true;
     if (!replaceWith(SlotLayout::folder(absolute)))
         return false;
-    remember(absolute);
+    remember(RecentPlace::folder(absolute));
     reportOpened(QDir::toNativeSeparators(absolute));
     return true;
 }
@@ -60,6 +74,8 @@ bool DocumentController::openLayout(const SlotLayout &layout)
         return true;
     if (!replaceWith(layout))
         return false;
+    if (!layout.home.isEmpty() && !layout.project.isEmpty())
+        remember(RecentPlace::hermesHome(layout.home, layout.project));
     reportOpened(layout.project.isEmpty() ? QDir::toNativeSeparators(layout.directory)
                                           : tr("%1 with the project %2")
                                                 .arg(QDir::toNativeSeparators(layout.directory),
@@ -76,6 +92,28 @@ bool DocumentController::replaceWith(const SlotLayout &layout)
         return false;
     }
     return true;
+}
+
+void DocumentController::followProjectFile()
+{
+    const SlotLayout layout = m_model->layout();
+    if (!m_model->isOpen() || layout.home.isEmpty() || m_model->hasUnsaved())
+        return;
+    for (int k = 0; k < SlotCount; ++k) {
+        // Recovered text waits for the user's answer in this layout's panes.
+        if (m_model->hasRecovery(k))
+            return;
+    }
+    const Result<SlotLayout> now = hermesHomeLayout(layout.home, layout.project);
+    // By the files only: a path written another way must not reopen it again and again.
+    if (!now || now.value().paths == layout.paths)
+        return;
+    const auto agents = size_t(slotIndex(u"AGENTS.md"));
+    if (!replaceWith(now.value()))
+        return;
+    Q_EMIT statusMessage(tr("Hermes now reads %1 instead of %2 for the project context; the pane "
+                            "shows %1.")
+                             .arg(now.value().labels.at(agents), layout.labels.at(agents)));
 }
 
 void DocumentController::reportOpened(const QString &what)
@@ -189,7 +227,7 @@ bool DocumentController::saveAllElsewhere()
     }
     if (!saved.warning().isEmpty())
         m_prompter->showError(tr("Saved elsewhere, not confirmed by the disk"), saved.warning());
-    remember(m_model->directory());
+    remember(RecentPlace::folder(m_model->directory()));
     Q_EMIT statusMessage(
         tr("Saved every pane into %1").arg(QDir::toNativeSeparators(m_model->directory())));
     return true;
@@ -327,15 +365,20 @@ bool DocumentController::createPersona(const QString &dir, const QList<int> &slo
     return open(dir);
 }
 
-QStringList DocumentController::recentDirectories() const
+QList<RecentPlace> DocumentController::recentPlaces() const
 {
-    return m_settings->value(RecentKey).toStringList();
+    return readRecentPlaces(*m_settings);
 }
 
 void DocumentController::clearRecent()
 {
-    m_settings->remove(RecentKey);
+    writeRecentPlaces(*m_settings, {});
     Q_EMIT recentChanged();
+}
+
+RecentPlace DocumentController::lastPlace() const
+{
+    return {m_settings->value(LastKey).toString(), m_settings->value(LastProjectKey).toString()};
 }
 
 QString DocumentController::lastDirectory() const
@@ -364,15 +407,19 @@ QByteArray DocumentController::slotTemplate(int slot)
     return file.readAll();
 }
 
-void DocumentController::remember(const QString &dir)
+void DocumentController::remember(const RecentPlace &place)
 {
-    QStringList recent = recentDirectories();
-    recent.removeAll(dir);
-    recent.prepend(dir);
+    QList<RecentPlace> recent = recentPlaces();
+    recent.removeAll(place);
+    recent.prepend(place);
     while (recent.size() > RecentMax)
         recent.removeLast();
-    m_settings->setValue(RecentKey, recent);
-    m_settings->setValue(LastKey, dir);
+    writeRecentPlaces(*m_settings, recent);
+    m_settings->setValue(LastKey, place.directory);
+    if (place.isHermesHome())
+        m_settings->setValue(LastProjectKey, place.project);
+    else
+        m_settings->remove(LastProjectKey);
     Q_EMIT recentChanged();
 }
 

@@ -1,7 +1,10 @@
 #pragma once
 
+#include "recentplace.h"
+
 #include <QObject>
 #include <QStringList>
+#include <QTimer>
 
 class QSettings;
 
@@ -30,8 +33,8 @@ public:
     // Closes the current folder first (which may ask, and may be cancelled).
     bool open(const QString &dir);
     // The same for files where `layout` says (a runtime's home and project,
-    // PersonaModel::open(const SlotLayout &)). The recent list is of
-    // persona folders, so the layout is not added to it.
+    // PersonaModel::open(const SlotLayout &)). A layout with a home and a
+    // project (Hermes's) joins the recent list as such.
     bool openLayout(const SlotLayout &layout);
     bool openWithDialog();
     // False when the user cancelled or a save failed; the folder stays open.
@@ -71,9 +74,13 @@ public:
     // Writes the templates of `slots` into the empty folder `dir`.
     bool createPersona(const QString &dir, const QList<int> &slots);
 
-    QStringList recentDirectories() const;
+    // Newest first: persona folders and Hermes homes with their project.
+    QList<RecentPlace> recentPlaces() const;
     // Forgets the recent folders (the last one stays for the next start).
     void clearRecent();
+    // What was open last, for the next start: a folder or a home with its project.
+    RecentPlace lastPlace() const;
+    // Where a folder dialog starts: the last folder or home.
     QString lastDirectory() const;
     // The bundled example persona, or empty when it is not installed.
     static QString exampleDirectory();
@@ -87,7 +94,11 @@ Q_SIGNALS:
     void slotSaved(int slot);
 
 private:
-    void remember(const QString &dir);
+    void remember(const RecentPlace &place);
+    // Hermes's home: once nothing is unsaved, the AGENTS.md pane is opened
+    // again at the project file Hermes reads now, when another one won since
+    // (the pane's file saved empty or deleted, a file that comes first made).
+    void followProjectFile();
     // Closes the folder open (asking about unsaved text) and opens `layout`.
     // False when cancelled, or when it cannot be opened (the error is shown).
     bool replaceWith(const SlotLayout &layout);
@@ -100,6 +111,7 @@ private:
     PersonaModel *m_model = nullptr;
     Prompter *m_prompter = nullptr;
     QSettings *m_settings = nullptr;
+    QTimer m_follow; // followProjectFile() once the change that started it is done
 };
 
 } // namespace soul

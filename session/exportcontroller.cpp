@@ -26,10 +26,31 @@ bool ExportController::busy() const
     return m_jobs->busy();
 }
 
+QString ExportController::refusal(const PersonaModel *model,
+                                  const RuntimeProfile &profile,
+                                  const QString &what)
+{
+    const SlotLayout &layout = model->layout();
+    if (layout.isFolder() || profile.id() == QLatin1String("hermes"))
+        return {};
+    return tr("%1 with %2 reads a persona folder, and %3 is Hermes's home: %2 would take it for "
+              "a flat folder and miss memories/ and the project file in %4. Choose Hermes in "
+              "the preview to %5 what Hermes injects, or open a persona folder.")
+        .arg(what,
+             profile.displayName(),
+             QDir::toNativeSeparators(layout.directory),
+             QDir::toNativeSeparators(layout.project),
+             what.toLower());
+}
+
 bool ExportController::exportSnapshot()
 {
     if (!m_model->isOpen())
         return false;
+    if (const QString refused = refusal(m_model, m_profile, tr("Export")); !refused.isEmpty()) {
+        m_prompter->showError(tr("Cannot export"), refused);
+        return false;
+    }
     // The destination first: cancelling the file dialog must leave every
     // pane and every file as it was, so nothing is saved before it.
     const QFileInfo dir(m_model->directory());
@@ -77,6 +98,11 @@ bool ExportController::settleUnsaved(PersonaModel *model,
 
 void ExportController::exportTo(const QString &path, Overwrite overwrite)
 {
+    if (const QString refused = refusal(m_model, m_profile, tr("Export")); !refused.isEmpty()) {
+        m_prompter->showError(tr("Export failed"), refused);
+        Q_EMIT failed(refused);
+        return;
+    }
     Q_EMIT statusMessage(tr("Exporting the snapshot…"));
     m_jobs->run(
         [dir = m_model->directory(),

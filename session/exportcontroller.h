@@ -40,6 +40,13 @@ public:
     static bool settleUnsaved(PersonaModel *model,
                               DocumentController *documents,
                               Prompter *prompter);
+    // Why `what` ("Export", "Freeze") of `profile` cannot be made from the
+    // files `model` has open: a runtime's home (Hermes's) keeps them in
+    // places only that runtime reads (memories/, the project), and every
+    // other runtime would read the home as a flat folder. Empty when it can.
+    static QString refusal(const PersonaModel *model,
+                           const RuntimeProfile &profile,
+                           const QString &what);
     // Writes the snapshot of what is on disk to `path` without asking, on
     // the worker; exported() follows, or the failure is shown. With
     // Overwrite::Never, a soul or manifest that is there (or appears before

@@ -62,6 +62,11 @@ bool FreezeController::freeze()
 {
     if (!m_model->isOpen())
         return false;
+    if (const QString refused = ExportController::refusal(m_model, m_profile, tr("Freeze"));
+        !refused.isEmpty()) {
+        m_prompter->showError(tr("Cannot freeze"), refused);
+        return false;
+    }
     if (snapshotsFolder().isEmpty() && !changeSnapshotsFolder())
         return false;
     if (!ExportController::settleUnsaved(m_model, m_documents, m_prompter))

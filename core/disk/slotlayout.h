@@ -3,6 +3,7 @@
 #include "contract.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <array>
 
@@ -30,6 +31,10 @@ struct SlotLayout
     // The name the runtime knows the file by (RuntimeInput::buffers and
     // RuntimeFileView::name): "MEMORY.md", "HERMES.md".
     std::array<QString, SlotCount> names;
+    // Folders the runtime makes itself when they are missing (Hermes's
+    // HOME/memories, absolute): saving a slot file into one that is not
+    // there creates that folder, and no other.
+    QStringList madeFolders;
 
     // folder/NAME for every slot.
     static SlotLayout folder(const QString &dir);
@@ -38,7 +43,8 @@ struct SlotLayout
     bool operator==(const SlotLayout &other) const
     {
         return directory == other.directory && home == other.home && project == other.project
-               && paths == other.paths && labels == other.labels && names == other.names;
+               && paths == other.paths && labels == other.labels && names == other.names
+               && madeFolders == other.madeFolders;
     }
     bool operator!=(const SlotLayout &other) const { return !(*this == other); }
 };

@@ -322,6 +322,8 @@ SaveResult PersonaModel::save(int slot, SaveMode mode)
             return SaveResult::stale(stale, staleText(slot, stale));
         }
     }
+    if (Status made = makeRuntimeFolder(path); !made)
+        return made;
     const Status saved = saveSlotFile(path, state.bufferBytes);
     if (!saved)
         return saved;
@@ -472,6 +474,23 @@ void PersonaModel::keepMine(int slot)
         return;
     state.conflict = ConflictState::None;
     Q_EMIT slotStateChanged(slot);
+}
+
+Status PersonaModel::makeRuntimeFolder(const QString &path) const
+{
+    const QString folder = QFileInfo(path).absolutePath();
+    if (!m_layout.madeFolders.contains(folder) || QFileInfo(folder).isDir())
+        return {};
+    // mkdir, not mkpath: the folder above it was there when this opened,
+    // and nothing else is made if it is gone.
+    if (QDir().mkdir(folder))
+        return {};
+    return Status::failure(
+        tr("Could not save %1: the folder %2 is missing and could not be created. Check that "
+           "%3 exists and is writable, or run the runtime once so that it makes the folder.")
+            .arg(QDir::toNativeSeparators(path),
+                 QDir::toNativeSeparators(folder),
+                 QDir::toNativeSeparators(QFileInfo(folder).absolutePath())));
 }
 
 QString PersonaModel::slotFilePath(int slot) const

@@ -303,6 +303,10 @@ private:
     // may be this model's own, which closing clears.
     void openChecked(SlotLayout layout);
     SlotRead readSlotFile(int slot, const ReadOptions &options) const;
+    // Creates the folder of `path` when the layout says the runtime makes
+    // it (SlotLayout::madeFolders) and it is missing; a failure is a
+    // sentence naming it.
+    Status makeRuntimeFolder(const QString &path) const;
     void recomputeUnsaved(int slot);
     void recomputeOnDisk(int slot);
     void touchRefresh();

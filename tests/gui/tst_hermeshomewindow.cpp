@@ -2,6 +2,7 @@
 #include "displaytext.h"
 #include "documentcontroller.h"
 #include "guitestfiles.h"
+#include "history/historycontroller.h"
 #include "personamodel.h"
 #include "preview/previewpanel.h"
 #include "preview/runtimecomposer.h"
@@ -68,6 +69,10 @@ private Q_SLOTS:
     void memoryChangedOnDiskRefreshesThePreview();
     void actionAsksForTheProject();
     void checkpointIsRefused();
+    void recentMenuReopensTheHome();
+    void startReopensTheLastHome();
+    void projectPaneSaysAnotherFileWins();
+    void historySaysItReadsFoldersOnly();
 
 private:
     QString home(const QString &name = {}) const { return under(QStringLiteral("hermes"), name); }
@@ -81,6 +86,8 @@ private:
         return name.isEmpty() ? dir : QDir(dir).filePath(name);
     }
     void openHome();
+    // The home and its project are open, as Hermes reads them, previewed with Hermes.
+    void expectHomeOpen();
     // Every file of the home and the project, without the window's settings.
     QMap<QString, QByteArray> files() const
     {
@@ -308,6 +315,110 @@ void tst_HermesHomeWindow::checkpointIsRefused()
     QVERIFY2(m_fixture.prompter()->errors.first().contains(QStringLiteral("persona folders")),
              qPrintable(m_fixture.prompter()->errors.first()));
     QCOMPARE(files(), before);
+}
+
+void tst_HermesHomeWindow::expectHomeOpen()
+{
+    QVERIFY(window()->model()->isOpen());
+    QCOMPARE(window()->model()->layout().home, home());
+    QCOMPARE(window()->model()->layout().project, project());
+    QCOMPARE(window()->model()->slotFilePath(slotIndex(u"MEMORY.md")),
+             home(QStringLiteral("memories/MEMORY.md")));
+    QCOMPARE(window()->model()->slotFilePath(slotIndex(u"AGENTS.md")),
+             project(QStringLiteral("HERMES.md")));
+    QCOMPARE(window()->previewPanel()->runtimeProfile().id(), QStringLiteral("hermes"));
+    waitForSoulc();
+}
+
+void tst_HermesHomeWindow::recentMenuReopensTheHome()
+{
+    openHome();
+    const QString folder = m_fixture.filePath(QStringLiteral("ava"));
+    QVERIFY(QDir().mkpath(folder));
+    QVERIFY(writeInPlace(QDir(folder).filePath(QStringLiteral("SOUL.md")), "Ava.\n"));
+    QVERIFY(window()->documents()->open(folder));
+    QVERIFY(window()->model()->layout().isFolder());
+
+    // The home is listed as such, below the folder opened since.
+    const QList<QAction *> entries = m_fixture.menu("recentMenu")->actions();
+    QVERIFY(entries.size() >= 2);
+    QVERIFY2(entries.at(0)->text().startsWith(QStringLiteral("ava")),
+             qPrintable(entries.at(0)->text()));
+    const QString label = entries.at(1)->text();
+    QVERIFY2(label.startsWith(QStringLiteral("Hermes home %1 with project project")
+                                  .arg(QDir::toNativeSeparators(home()))),
+             qPrintable(label));
+    entries.at(1)->trigger();
+    expectHomeOpen();
+}
+
+void tst_HermesHomeWindow::startReopensTheLastHome()
+{
+    openHome();
+    QVERIFY(m_fixture.close());
+    // A window started without a folder opens the home again, with its project.
+    m_fixture.create();
+    window()->start(QString());
+    expectHomeOpen();
+
+    // Once a folder was open last, the next start opens that folder instead.
+    const QString folder = m_fixture.filePath(QStringLiteral("ava"));
+    QVERIFY(QDir().mkpath(folder));
+    QVERIFY(window()->documents()->open(folder));
+    QVERIFY(m_fixture.close());
+    m_fixture.create();
+    window()->start(QString());
+    QCOMPARE(window()->model()->directory(), folder);
+    QVERIFY(window()->model()->layout().isFolder());
+}
+
+void tst_HermesHomeWindow::projectPaneSaysAnotherFileWins()
+{
+    openHome();
+    SlotPane *agents = pane("AGENTS.md");
+    QCOMPARE(window()->model()->slotFilePath(slotIndex(u"AGENTS.md")),
+             project(QStringLiteral("HERMES.md")));
+    QVERIFY(!agents->runtimeView().note.contains(QStringLiteral("now reads")));
+    // Emptied and not saved: AGENTS.md wins in the preview, and the pane,
+    // still HERMES.md's, says so.
+    agents->editor()->selectAll();
+    agents->editor()->textCursor().removeSelectedText();
+    QTRY_VERIFY2(agents->runtimeView().note.startsWith(
+                     QStringLiteral("Hermes now reads AGENTS.md instead of HERMES.md for the "
+                                    "project context.")),
+                 qPrintable(agents->runtimeView().note));
+    QVERIFY(window()->previewPanel()->runtimeComposer()->composition().text.contains(
+        QStringLiteral("Use spaces.")));
+    const QList<QLabel *> labels = agents->findChildren<QLabel *>();
+    QVERIFY(std::any_of(labels.begin(), labels.end(), [](const QLabel *label) {
+        return label->isVisible() && label->text().startsWith(QStringLiteral("Hermes now reads"));
+    }));
+    // Undone, the note goes.
+    agents->editor()->undo();
+    QTRY_VERIFY(!agents->runtimeView().note.contains(QStringLiteral("now reads")));
+    QCOMPARE(window()->model()->slotFilePath(slotIndex(u"AGENTS.md")),
+             project(QStringLiteral("HERMES.md")));
+}
+
+void tst_HermesHomeWindow::historySaysItReadsFoldersOnly()
+{
+    openHome();
+    QAction *show = m_fixture.action("showHistory");
+    if (!show->isChecked())
+        show->trigger();
+    QVERIFY(window()->history()->dock()->isVisible());
+    // Not "no git repository, create one": the home is no persona folder.
+    auto *message = window()->findChild<QLabel *>(QStringLiteral("historyMessage"));
+    QVERIFY(message);
+    QTRY_VERIFY2(message->text().startsWith(
+                     QStringLiteral("The history is of persona folders, and %1 is Hermes's home")
+                         .arg(QDir::toNativeSeparators(home()))),
+                 qPrintable(message->text()));
+    QVERIFY(message->text().contains(QDir::toNativeSeparators(project())));
+    auto *create = window()->findChild<QPushButton *>(QStringLiteral("historyCreateRepository"));
+    QVERIFY(create);
+    QVERIFY(!create->isVisible());
+    QVERIFY(!QFileInfo::exists(home(QStringLiteral(".git"))));
 }
 
 QTEST_MAIN(tst_HermesHomeWindow)

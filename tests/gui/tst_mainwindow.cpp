@@ -1066,7 +1066,7 @@ void tst_MainWindow::newPersonaWritesTemplates()
     QCOMPARE(window()->model()->directory(), dir);
     QCOMPARE(readAll(slotPath(dir, 1)), DocumentController::slotTemplate(1));
     QVERIFY(!QFile::exists(slotPath(dir, 0)));
-    QVERIFY(window()->documents()->recentDirectories().startsWith(dir));
+    QVERIFY(window()->documents()->recentPlaces().startsWith(RecentPlace::folder(dir)));
 }
 
 void tst_MainWindow::newPersonaSurvivesEveryWriteFault_data()
@@ -1466,7 +1466,7 @@ void tst_MainWindow::openRecentMenuReopensFolders()
     QCOMPARE(window()->model()->directory(), QFileInfo(m_fixture.dir()).absoluteFilePath());
 
     action("clearRecent")->trigger();
-    QVERIFY(window()->documents()->recentDirectories().isEmpty());
+    QVERIFY(window()->documents()->recentPlaces().isEmpty());
     QVERIFY(!recent->isEnabled());
     // The start view says so too.
     QVERIFY(window()->documents()->close());

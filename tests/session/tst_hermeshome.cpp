@@ -2,11 +2,14 @@
 #include "../gui/quietprompter.h"
 #include "directorywatcher.h"
 #include "documentcontroller.h"
+#include "exportcontroller.h"
+#include "freezecontroller.h"
 #include "hermesreader.h"
 #include "hermesrule.h"
 #include "personamodel.h"
 #include "personasession.h"
 #include "recoverystore.h"
+#include "runtimeprofile.h"
 #include "runtimeregistry.h"
 
 #include <QDir>
@@ -18,6 +21,8 @@
 #include <QTest>
 
 #include <memory>
+
+#include <unistd.h>
 
 using namespace soul;
 using soul::guitest::readAll;
@@ -62,16 +67,29 @@ private Q_SLOTS:
     void panesAreTheFilesHermesReads();
     void missingFolderIsASentence();
     void savingWritesOnlyThatFile();
-    void savingWithoutMemoriesFolderSaysSo();
+    void savingWithoutMemoriesFolderMakesIt();
+    void memoriesFolderInTheWaySaysSo();
+    void readOnlyHomeSaysSo();
     void diskChangesUnderMemoriesAreFollowed();
     void runtimeReadsTheBuffers();
     void recoveryIsKeptPerProject();
+    void recentListKeepsTheProject();
+    void earlierRecentFoldersAreRead();
+    void projectPaneFollowsASave();
+    void projectPaneFollowsADeletion();
+    void projectPaneWaitsForUnsavedText();
+    void otherRuntimesRefuseExportAndFreeze_data();
+    void otherRuntimesRefuseExportAndFreeze();
+    void hermesExportReadsTheHome();
 
 private:
     QString home(const QString &name) const { return QDir(m_home).filePath(name); }
     QString project(const QString &name) const { return QDir(m_project).filePath(name); }
     // A session on the home and the project, opened.
     std::unique_ptr<PersonaSession> openSession();
+    // The same with a HERMES.md in the project, which wins over its AGENTS.md,
+    // and the watcher quick to settle.
+    std::unique_ptr<PersonaSession> openWithHermesFile();
 
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<QSettings> m_settings;
@@ -120,6 +138,18 @@ std::unique_ptr<PersonaSession> tst_HermesHome::openSession()
     }
     if (!session->documents()->openLayout(layout.value()))
         QTest::qFail(qPrintable(m_prompter.errors.join(QLatin1Char('\n'))), __FILE__, __LINE__);
+    return session;
+}
+
+std::unique_ptr<PersonaSession> tst_HermesHome::openWithHermesFile()
+{
+    if (!writeInPlace(project(QStringLiteral("HERMES.md")), "Use tabs.\n"))
+        QTest::qFail("cannot write HERMES.md", __FILE__, __LINE__);
+    std::unique_ptr<PersonaSession> session = openSession();
+    session->model()->watcher()->setSettleInterval(5);
+    const QString bound = session->model()->slotFilePath(slotOf("AGENTS.md"));
+    if (bound != project(QStringLiteral("HERMES.md")))
+        QTest::qFail(qPrintable(bound), __FILE__, __LINE__);
     return session;
 }
 
@@ -228,11 +258,42 @@ void tst_HermesHome::savingWritesOnlyThatFile()
     QVERIFY(!QFileInfo::exists(project(QStringLiteral("MEMORY.md"))));
 }
 
-void tst_HermesHome::savingWithoutMemoriesFolderSaysSo()
+void tst_HermesHome::savingWithoutMemoriesFolderMakesIt()
 {
-    // Hermes makes memories/ when it first runs; a home without it is not
-    // given one behind the user's back.
+    // Hermes's memory tool makes memories/ on its first write; saving a
+    // memory pane does the same, and only then.
     QVERIFY(QDir(home(QStringLiteral("memories"))).removeRecursively());
+    const std::unique_ptr<PersonaSession> session = openSession();
+    PersonaModel *model = session->model();
+    const int user = slotOf("USER.md");
+    const int soul = slotOf("SOUL.md");
+    model->createSlot(user, "Name: Ana\n");
+    model->setBufferText(soul, u"You are Kip.\n");
+    // Another pane's save makes no folder.
+    QVERIFY(session->documents()->save(soul));
+    QVERIFY(!QFileInfo::exists(home(QStringLiteral("memories"))));
+    QMap<QString, QByteArray> expected = treeContents(m_dir->path());
+    QVERIFY(session->documents()->save(user));
+    QVERIFY2(m_prompter.errors.isEmpty(), qPrintable(m_prompter.errors.join(QLatin1Char('\n'))));
+    QVERIFY(!model->slot(user).dirty);
+    // The folder and the file saved, nothing else (MEMORY.md stays absent).
+    expected[home(QStringLiteral("memories"))] = QByteArray(); // a folder
+    expected[home(QStringLiteral("memories/USER.md"))] = "Name: Ana\n";
+    QCOMPARE(treeContents(m_dir->path()), expected);
+    QVERIFY(QFileInfo(home(QStringLiteral("memories"))).isDir());
+    QVERIFY(!QFileInfo::exists(home(QStringLiteral("memories/MEMORY.md"))));
+    // The runtime reads the file at its place.
+    const Result<HermesInput> read = readHermesHome(m_home, m_project);
+    QVERIFY2(read.ok(), qPrintable(read.error()));
+    QCOMPARE(read.value().user.state, HermesFile::State::Text);
+    QCOMPARE(read.value().user.text, QStringLiteral("Name: Ana\n"));
+}
+
+void tst_HermesHome::memoriesFolderInTheWaySaysSo()
+{
+    // A file where the folder goes: nothing is made or replaced, as root too.
+    QVERIFY(QDir(home(QStringLiteral("memories"))).removeRecursively());
+    QVERIFY(writeInPlace(home(QStringLiteral("memories")), "not a folder\n"));
     const std::unique_ptr<PersonaSession> session = openSession();
     PersonaModel *model = session->model();
     const int user = slotOf("USER.md");
@@ -240,9 +301,33 @@ void tst_HermesHome::savingWithoutMemoriesFolderSaysSo()
     const QMap<QString, QByteArray> before = treeContents(m_dir->path());
     QVERIFY(!session->documents()->save(user));
     QCOMPARE(m_prompter.errors.size(), 1);
-    QVERIFY2(m_prompter.errors.first().contains(home(QStringLiteral("memories/USER.md"))),
+    QVERIFY2(m_prompter.errors.first().contains(
+                 QStringLiteral("the folder %1 is missing and could not be created")
+                     .arg(home(QStringLiteral("memories")))),
              qPrintable(m_prompter.errors.first()));
     QVERIFY(model->slot(user).dirty);
+    QCOMPARE(treeContents(m_dir->path()), before);
+}
+
+void tst_HermesHome::readOnlyHomeSaysSo()
+{
+    if (::geteuid() == 0)
+        QSKIP("root may write into a read-only folder");
+    QVERIFY(QDir(home(QStringLiteral("memories"))).removeRecursively());
+    const std::unique_ptr<PersonaSession> session = openSession();
+    PersonaModel *model = session->model();
+    const int memory = slotOf("MEMORY.md");
+    model->createSlot(memory, "- likes tea\n");
+    const QMap<QString, QByteArray> before = treeContents(m_dir->path());
+    QVERIFY(QFile::setPermissions(m_home, QFile::ReadOwner | QFile::ExeOwner));
+    const bool saved = session->documents()->save(memory);
+    QFile::setPermissions(m_home, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    QVERIFY(!saved);
+    QCOMPARE(m_prompter.errors.size(), 1);
+    QVERIFY2(m_prompter.errors.first().contains(home(QStringLiteral("memories")))
+                 && m_prompter.errors.first().contains(QStringLiteral("writable")),
+             qPrintable(m_prompter.errors.first()));
+    QVERIFY(model->slot(memory).dirty);
     QCOMPARE(treeContents(m_dir->path()), before);
 }
 
@@ -335,6 +420,156 @@ void tst_HermesHome::recoveryIsKeptPerProject()
     QCOMPARE(again->model()->recovery(agents)->bytes, QByteArray("Unsaved rules.\n"));
     again->model()->discardRecovery(agents);
     again->documents()->close();
+}
+
+void tst_HermesHome::recentListKeepsTheProject()
+{
+    const QString other = m_dir->filePath(QStringLiteral("other"));
+    QVERIFY(QDir().mkpath(other));
+    const QString folder = m_dir->filePath(QStringLiteral("ava"));
+    QVERIFY(QDir().mkpath(folder));
+    {
+        const std::unique_ptr<PersonaSession> session = openSession();
+        DocumentController *documents = session->documents();
+        QCOMPARE(documents->lastPlace(), RecentPlace::hermesHome(m_home, m_project));
+        QVERIFY(documents->open(folder));
+        QCOMPARE(documents->lastPlace(), RecentPlace::folder(folder));
+        const Result<SlotLayout> elsewhere = hermesHomeLayout(m_home, other);
+        QVERIFY2(elsewhere.ok(), qPrintable(elsewhere.error()));
+        QVERIFY(documents->openLayout(elsewhere.value()));
+        // The same home in another project is another entry; the newest first.
+        const QList<RecentPlace> expected = {RecentPlace::hermesHome(m_home, other),
+                                             RecentPlace::folder(folder),
+                                             RecentPlace::hermesHome(m_home, m_project)};
+        QCOMPARE(documents->recentPlaces(), expected);
+        QVERIFY(documents->recentPlaces().first().label().startsWith(
+            QStringLiteral("Hermes home %1 with project other").arg(m_home)));
+        // Opened again, an entry moves up instead of being listed twice.
+        QVERIFY(documents->open(folder));
+        QCOMPARE(documents->recentPlaces().size(), 3);
+        QCOMPARE(documents->recentPlaces().first(), RecentPlace::folder(folder));
+        QCOMPARE(documents->lastPlace(), RecentPlace::folder(folder));
+    }
+    // Written to the file, and read back by the next start.
+    m_settings->sync();
+    QSettings again(m_settings->fileName(), QSettings::IniFormat);
+    QCOMPARE(readRecentPlaces(again).size(), 3);
+    QCOMPARE(readRecentPlaces(again).at(1), RecentPlace::hermesHome(m_home, other));
+}
+
+void tst_HermesHome::earlierRecentFoldersAreRead()
+{
+    // The plain list of folders an earlier version kept.
+    const QStringList old = {m_dir->filePath(QStringLiteral("a")),
+                             m_dir->filePath(QStringLiteral("b"))};
+    m_settings->setValue(QStringLiteral("recentDirectories"), old);
+    PersonaSession session(&m_prompter, m_settings.get());
+    const QList<RecentPlace> expected = {RecentPlace::folder(old.at(0)),
+                                         RecentPlace::folder(old.at(1))};
+    QCOMPARE(session.documents()->recentPlaces(), expected);
+    // Cleared, it stays cleared: the old list is not read again.
+    session.documents()->clearRecent();
+    QVERIFY(session.documents()->recentPlaces().isEmpty());
+    QVERIFY(!m_settings->contains(QStringLiteral("recentDirectories")));
+}
+
+void tst_HermesHome::projectPaneFollowsASave()
+{
+    const std::unique_ptr<PersonaSession> session = openWithHermesFile();
+    PersonaModel *model = session->model();
+    const int agents = slotOf("AGENTS.md");
+    QSignalSpy messages(session->documents(), &DocumentController::statusMessage);
+    // Saved empty, HERMES.md gives way to AGENTS.md: the pane shows that now.
+    model->setBufferText(agents, u"");
+    QVERIFY(session->documents()->save(agents));
+    QTRY_COMPARE(model->slotFilePath(agents), project(QStringLiteral("AGENTS.md")));
+    QCOMPARE(model->slotLabel(agents), QStringLiteral("AGENTS.md"));
+    QCOMPARE(model->slot(agents).bufferBytes, QByteArray("Reply in one paragraph.\n"));
+    QCOMPARE(readAll(project(QStringLiteral("HERMES.md"))), QByteArray());
+    QVERIFY(!messages.isEmpty());
+    QCOMPARE(messages.last().first().toString(),
+             QStringLiteral("Hermes now reads AGENTS.md instead of HERMES.md for the project "
+                            "context; the pane shows AGENTS.md."));
+    QVERIFY(m_prompter.errors.isEmpty());
+}
+
+void tst_HermesHome::projectPaneFollowsADeletion()
+{
+    const std::unique_ptr<PersonaSession> session = openWithHermesFile();
+    PersonaModel *model = session->model();
+    const int agents = slotOf("AGENTS.md");
+    QVERIFY(QFile::remove(project(QStringLiteral("HERMES.md"))));
+    QTRY_COMPARE(model->slotFilePath(agents), project(QStringLiteral("AGENTS.md")));
+    QCOMPARE(model->slot(agents).bufferBytes, QByteArray("Reply in one paragraph.\n"));
+    QVERIFY(!model->hasUnsaved());
+}
+
+void tst_HermesHome::projectPaneWaitsForUnsavedText()
+{
+    const std::unique_ptr<PersonaSession> session = openWithHermesFile();
+    PersonaModel *model = session->model();
+    const int agents = slotOf("AGENTS.md");
+    const int soul = slotOf("SOUL.md");
+    // Unsaved text in any pane: the panes stay as they are, the text too.
+    model->setBufferText(soul, u"You are Kip, unsaved.\n");
+    QVERIFY(QFile::remove(project(QStringLiteral("HERMES.md"))));
+    QTRY_VERIFY(!model->slot(agents).diskPresent());
+    QCoreApplication::processEvents();
+    QCOMPARE(model->slotFilePath(agents), project(QStringLiteral("HERMES.md")));
+    QCOMPARE(model->slot(soul).bufferBytes, QByteArray("You are Kip, unsaved.\n"));
+    // Saved, nothing is unsaved any more: it follows.
+    QVERIFY(session->documents()->save(soul));
+    QTRY_COMPARE(model->slotFilePath(agents), project(QStringLiteral("AGENTS.md")));
+    QCOMPARE(readAll(home(QStringLiteral("SOUL.md"))), QByteArray("You are Kip, unsaved.\n"));
+}
+
+void tst_HermesHome::otherRuntimesRefuseExportAndFreeze_data()
+{
+    QTest::addColumn<QString>("runtime");
+    QTest::addColumn<QString>("name");
+    QTest::newRow("toolnexus") << QStringLiteral("toolnexus") << QStringLiteral("toolnexus");
+    QTest::newRow("openclaw") << QStringLiteral("openclaw") << QStringLiteral("OpenClaw");
+}
+
+void tst_HermesHome::otherRuntimesRefuseExportAndFreeze()
+{
+    QFETCH(QString, runtime);
+    const std::unique_ptr<PersonaSession> session = openSession();
+    const std::optional<RuntimeProfile> profile = runtimeProfileNamed(runtime);
+    QVERIFY(profile);
+    session->setRuntimeProfile(*profile);
+    const QMap<QString, QByteArray> before = treeContents(m_dir->path());
+
+    QSignalSpy failed(session->exporter(), &ExportController::failed);
+    session->exporter()->exportTo(m_dir->filePath(QStringLiteral("out.soul.md")), Overwrite::Never);
+    QCOMPARE(failed.count(), 1);
+    QVERIFY(!session->exporter()->exportSnapshot());
+    QVERIFY(!session->freezer()->freeze());
+    QCOMPARE(m_prompter.errors.size(), 3);
+    for (const QString &error : std::as_const(m_prompter.errors)) {
+        // Which runtime, which home, what it would miss, what to do.
+        QVERIFY2(error.contains(profile->displayName())
+                     && error.contains(QStringLiteral("%1 is Hermes's home").arg(m_home))
+                     && error.contains(QStringLiteral("memories/")) && error.contains(m_project)
+                     && error.contains(QStringLiteral("Choose Hermes in the preview")),
+                 qPrintable(error));
+    }
+    QCOMPARE(treeContents(m_dir->path()), before);
+}
+
+void tst_HermesHome::hermesExportReadsTheHome()
+{
+    const std::unique_ptr<PersonaSession> session = openSession();
+    session->setRuntimeProfile(*runtimeProfileNamed(u"hermes"));
+    QSignalSpy exported(session->exporter(), &ExportController::exported);
+    const QString path = m_dir->filePath(QStringLiteral("out.soul.md"));
+    session->exporter()->exportTo(path, Overwrite::Never);
+    QVERIFY(exported.count() == 1 || exported.wait(10000));
+    QVERIFY2(m_prompter.errors.isEmpty(), qPrintable(m_prompter.errors.join(QLatin1Char('\n'))));
+    // The memory from memories/ and the project file, which a flat read misses.
+    const QByteArray soul = readAll(path);
+    QVERIFY2(soul.contains("- lives in Lyon") && soul.contains("Reply in one paragraph."),
+             soul.constData());
 }
 
 QTEST_GUILESS_MAIN(tst_HermesHome)

@@ -197,9 +197,24 @@ void HistoryController::setSession(PersonaModel *model,
     showStatus();
 }
 
+QString HistoryController::layoutRefusal() const
+{
+    const SlotLayout &layout = m_model->layout();
+    if (!m_model->isOpen() || layout.isFolder())
+        return {};
+    // The history is a folder's commits of its slot files by name: in a
+    // runtime's home they would be the wrong files, whichever runtime is chosen.
+    return tr("The history is of persona folders, and %1 is Hermes's home: its memories are in "
+              "memories/ and its project file in %2, which the history would not find. Use git "
+              "in those folders directly.")
+        .arg(QDir::toNativeSeparators(layout.directory), QDir::toNativeSeparators(layout.project));
+}
+
 void HistoryController::readHeadFiles()
 {
-    if (!m_model->isOpen() || !insideRepository(m_model->directory())) {
+    // A runtime's home: HEAD's files by slot name are not the panes' files.
+    if (!m_model->isOpen() || !layoutRefusal().isEmpty()
+        || !insideRepository(m_model->directory())) {
         m_head = HeadFiles{};
         m_head.none = true;
         showChanged();
@@ -388,6 +403,11 @@ void HistoryController::load()
     if (!m_model->isOpen() || !m_panel || !m_panel->isVisible() || !m_stale)
         return;
     m_stale = false;
+    if (!layoutRefusal().isEmpty()) {
+        m_loader->clear();
+        showStatus();
+        return;
+    }
     m_soulWatcher.cancel();
     m_panel->showSoulError({});
     m_loadedEncoding = encoding();
@@ -398,7 +418,10 @@ void HistoryController::showStatus()
 {
     if (!m_panel)
         return;
-    m_panel->showStatus(m_loader->status(), m_loader->errorText(), m_loader->busyText());
+    if (const QString refused = layoutRefusal(); !refused.isEmpty())
+        m_panel->showStatus(HistoryStatus::Failed, refused, {});
+    else
+        m_panel->showStatus(m_loader->status(), m_loader->errorText(), m_loader->busyText());
     m_panel->showProgress(m_rows->measured(), m_rows->count());
     m_panel->setRestoreEnabled(m_model->isOpen());
 }

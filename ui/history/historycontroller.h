@@ -128,6 +128,9 @@ private:
     void connectSession();
     bool makeCheckpoint(Asking asking);
     void load();
+    // Why the history of the persona open is not read (a runtime's home,
+    // whose files are not a folder's by name); empty for a persona folder.
+    QString layoutRefusal() const;
     void showStatus();
     void showSoulOf(int row);
     void readHeadFiles();

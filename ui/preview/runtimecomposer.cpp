@@ -1,5 +1,6 @@
 #include "runtimecomposer.h"
 
+#include "hermesruntime.h"
 #include "lint.h"
 #include "soultokencounter.h"
 #include "tokenizer.h"
@@ -240,6 +241,7 @@ std::shared_ptr<RuntimeComposer::Output> RuntimeComposer::run(const Job &job)
     output->sha256 = QString::fromLatin1(
         QCryptographicHash::hash(shownUtf8, QCryptographicHash::Sha256).toHex());
 
+    const int projectPane = slotIndex(u"AGENTS.md");
     for (int k = 0; k < SlotCount; ++k) {
         RuntimePaneView &pane = output->panes.at(size_t(k));
         const QString name = job.layout.names.at(size_t(k));
@@ -253,6 +255,13 @@ std::shared_ptr<RuntimeComposer::Output> RuntimeComposer::run(const Job &job)
         pane.totalTokens = editedTokens;
         pane.encoding = output->encoding;
         QStringList notes;
+        // A Hermes home's project pane whose file another one has replaced
+        // (edited empty, or a file that comes first made on disk) says so first.
+        if (k == projectPane && runtime.id() == QLatin1String("hermes")) {
+            const QString moved = hermesProjectPaneMoved(job.layout, edited);
+            if (!moved.isEmpty())
+                notes.append(moved);
+        }
         if (file && !file->status.isEmpty())
             notes.append(file->status);
         const QString path = job.layout.paths.at(size_t(k));

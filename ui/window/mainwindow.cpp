@@ -239,8 +239,8 @@ int MainWindow::addSession()
                     5000);
     });
     connect(session->documents(), &DocumentController::recentChanged, this, [this, session] {
-        m_startView->setRecent(session->documents()->recentDirectories());
-        m_actions->setRecent(session->documents()->recentDirectories());
+        m_startView->setRecent(session->documents()->recentPlaces());
+        m_actions->setRecent(session->documents()->recentPlaces());
     });
     connect(session->freezer(), &FreezeController::recentChanged, this, [this, session] {
         if (session == currentSession())
@@ -418,9 +418,19 @@ void MainWindow::start(const QString &dir)
         openFolder(dir);
         return;
     }
-    const QString last = documents()->lastDirectory();
-    if (!last.isEmpty() && QFileInfo(last).isDir())
-        openFolder(last);
+    // What is gone since is not asked about: the start view shows instead.
+    const RecentPlace last = documents()->lastPlace();
+    if (!last.isEmpty() && QFileInfo(last.directory).isDir()
+        && (!last.isHermesHome() || QFileInfo(last.project).isDir()))
+        openRecent(last);
+}
+
+void MainWindow::openRecent(const RecentPlace &place)
+{
+    if (place.isHermesHome())
+        openHermesHome(place.directory, place.project);
+    else
+        openFolder(place.directory);
 }
 
 void MainWindow::openFolder(const QString &dir)
@@ -886,8 +896,8 @@ void MainWindow::buildUi()
 
 void MainWindow::wireActions()
 {
-    m_startView->setRecent(documents()->recentDirectories());
-    m_actions->setRecent(documents()->recentDirectories());
+    m_startView->setRecent(documents()->recentPlaces());
+    m_actions->setRecent(documents()->recentPlaces());
     connect(m_actions->open, &QAction::triggered, this, &MainWindow::openWithDialog);
     connect(m_actions->newPersona, &QAction::triggered, this, &MainWindow::newPersona);
     connect(m_actions->openExample, &QAction::triggered, this, [this] {
@@ -960,7 +970,7 @@ void MainWindow::wireActions()
         if (const int slot = currentEditor()->currentSlot(); slot >= 0)
             panes()->pane(slot)->editor()->redo();
     });
-    connect(m_actions, &WindowActions::recentRequested, this, &MainWindow::openFolder);
+    connect(m_actions, &WindowActions::recentRequested, this, &MainWindow::openRecent);
     connect(m_actions->clearRecent, &QAction::triggered, this, [this] {
         documents()->clearRecent();
     });
@@ -1020,7 +1030,7 @@ void MainWindow::wireActions()
             &StartView::hermesHomeRequested,
             this,
             &MainWindow::openHermesHomeWithDialog);
-    connect(m_startView, &StartView::recentRequested, this, &MainWindow::openFolder);
+    connect(m_startView, &StartView::recentRequested, this, &MainWindow::openRecent);
 }
 
 void MainWindow::showFolderState()

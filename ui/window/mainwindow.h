@@ -29,6 +29,7 @@ class PersonaEditor;
 class PersonaModel;
 class PreviewPanel;
 class Prompter;
+struct RecentPlace;
 class SameSlotNotes;
 class SoulTokenCounter;
 class StartView;
@@ -57,7 +58,8 @@ public:
     // Replaces the dialogs (tests answer through a double).
     void setPrompter(std::unique_ptr<Prompter> prompter);
 
-    // Opens `dir`, or without one the last folder, else the start view.
+    // Opens `dir`, or without one the place open last (a folder, or Hermes's
+    // home with its project), else the start view.
     void start(const QString &dir);
     // Previews what the runtime `id` injects, with its last settings, and
     // remembers the choice for the open folder. False for an unknown id.
@@ -137,6 +139,8 @@ private:
     void removeSession(int index);
     // Opens `dir` in this window: in the one session, or as another one.
     void openFolder(const QString &dir);
+    // A folder or Hermes's home with its project, from the recent list.
+    void openRecent(const RecentPlace &place);
     void openWithDialog();
     // Hermes's home ($HERMES_HOME, else ~/.hermes) with a project asked for.
     void openHermesHomeWithDialog();

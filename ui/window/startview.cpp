@@ -61,22 +61,27 @@ StartView::StartView(QWidget *parent)
     connect(m_agents, &QPushButton::clicked, this, &StartView::agentsRequested);
     connect(m_hermes, &QPushButton::clicked, this, &StartView::hermesHomeRequested);
     connect(m_recent, &QListWidget::itemActivated, this, [this](QListWidgetItem *item) {
-        Q_EMIT recentRequested(item->data(Qt::UserRole).toString());
+        const int row = m_recent->row(item);
+        if (row >= 0 && row < m_places.size())
+            Q_EMIT recentRequested(m_places.at(row));
     });
 }
 
-void StartView::setRecent(const QStringList &dirs)
+void StartView::setRecent(const QList<RecentPlace> &places)
 {
     m_recent->clear();
-    for (const QString &dir : dirs) {
-        auto *item = new QListWidgetItem(QDir::toNativeSeparators(dir), m_recent);
-        item->setData(Qt::UserRole, dir);
-        item->setToolTip(QDir::toNativeSeparators(dir));
+    m_places = places;
+    for (const RecentPlace &place : places) {
+        auto *item = new QListWidgetItem(place.isHermesHome()
+                                             ? place.label()
+                                             : QDir::toNativeSeparators(place.directory),
+                                         m_recent);
+        item->setToolTip(QDir::toNativeSeparators(place.directory));
     }
     if (m_recent->count() > 0)
         m_recent->setCurrentRow(0);
-    m_recent->setVisible(!dirs.isEmpty());
-    m_noRecent->setVisible(dirs.isEmpty());
+    m_recent->setVisible(!places.isEmpty());
+    m_noRecent->setVisible(places.isEmpty());
 }
 
 void StartView::setExampleAvailable(bool available)

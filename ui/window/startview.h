@@ -1,5 +1,8 @@
 #pragma once
 
+#include "recentplace.h"
+
+#include <QList>
 #include <QWidget>
 
 class QLabel;
@@ -17,7 +20,7 @@ class StartView : public QWidget
 public:
     explicit StartView(QWidget *parent = nullptr);
 
-    void setRecent(const QStringList &dirs);
+    void setRecent(const QList<RecentPlace> &places);
     void setExampleAvailable(bool available);
 
 Q_SIGNALS:
@@ -26,7 +29,7 @@ Q_SIGNALS:
     void exampleRequested();
     void agentsRequested();
     void hermesHomeRequested();
-    void recentRequested(const QString &dir);
+    void recentRequested(const soul::RecentPlace &place);
 
 private:
     QPushButton *m_open = nullptr;
@@ -36,6 +39,7 @@ private:
     QPushButton *m_hermes = nullptr;
     QListWidget *m_recent = nullptr;
     QLabel *m_noRecent = nullptr; // stands in for the list while it is empty
+    QList<RecentPlace> m_places;  // the list's rows
 };
 
 } // namespace soul

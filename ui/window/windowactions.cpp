@@ -126,20 +126,18 @@ void WindowActions::fillMenuBar(QMenuBar *bar) const
         view->addAction(jump);
 }
 
-void WindowActions::setRecent(const QStringList &dirs)
+void WindowActions::setRecent(const QList<RecentPlace> &places)
 {
     recentMenu->clear();
-    for (const QString &dir : dirs) {
-        // The folder's name first: the part that tells recent folders apart.
-        QAction *entry = recentMenu->addAction(
-            tr("%1  (%2)").arg(QFileInfo(dir).fileName(), QDir::toNativeSeparators(dir)));
-        connect(entry, &QAction::triggered, this, [this, dir] { Q_EMIT recentRequested(dir); });
+    for (const RecentPlace &place : places) {
+        QAction *entry = recentMenu->addAction(place.label());
+        connect(entry, &QAction::triggered, this, [this, place] { Q_EMIT recentRequested(place); });
     }
-    if (!dirs.isEmpty())
+    if (!places.isEmpty())
         recentMenu->addSeparator();
     recentMenu->addAction(clearRecent);
-    clearRecent->setEnabled(!dirs.isEmpty());
-    recentMenu->setEnabled(!dirs.isEmpty());
+    clearRecent->setEnabled(!places.isEmpty());
+    recentMenu->setEnabled(!places.isEmpty());
 }
 
 void WindowActions::setRecentSnapshots(const QStringList &souls)

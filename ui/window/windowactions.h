@@ -1,6 +1,7 @@
 #pragma once
 
 #include "contract.h"
+#include "recentplace.h"
 
 #include <QObject>
 #include <QStringList>
@@ -30,7 +31,7 @@ public:
     // Enables what needs more than one persona in the window.
     void setAgentCount(int count);
     // Fills File > Open Recent; its entries emit recentRequested().
-    void setRecent(const QStringList &dirs);
+    void setRecent(const QList<RecentPlace> &places);
     // Fills File > Compare with Snapshot with this persona's recent
     // snapshots; its entries emit snapshotRequested().
     void setRecentSnapshots(const QStringList &souls);
@@ -81,7 +82,7 @@ public:
     QMenu *recentMenu = nullptr; // owned by the window
 
 Q_SIGNALS:
-    void recentRequested(const QString &dir);
+    void recentRequested(const soul::RecentPlace &place);
     void snapshotRequested(const QString &soulPath);
 };
 

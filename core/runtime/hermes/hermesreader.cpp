@@ -212,6 +212,8 @@ Result<SlotLayout> hermesHomeLayout(const QString &home, const QString &project)
     place("USER.md",
           homeDir.filePath(QStringLiteral("memories/USER.md")),
           QStringLiteral("memories/USER.md"));
+    // Hermes's memory tool makes memories/ on its first write (mkdir(parents=True)).
+    layout.madeFolders = {homeDir.filePath(QStringLiteral("memories"))};
     for (const char *never : {"IDENTITY.md", "TOOLS.md", "HEARTBEAT.md"})
         place(never, projectDir.filePath(QLatin1String(never)), QLatin1String(never));
     // Which file wins depends on the texts only, not on the cap.

@@ -931,4 +931,23 @@ QString HermesRuntime::lintLocation(const RuntimeInput &, const Lint &lint) cons
     return lint.file;
 }
 
+QString hermesProjectPaneMoved(const SlotLayout &layout, const RuntimeComposition &composition)
+{
+    if (layout.isFolder())
+        return {};
+    const QString pane = layout.names.at(size_t(slotIndex(u"AGENTS.md")));
+    const QString block = blockName(HermesBlock::ProjectContext);
+    for (const RuntimeBlock &b : composition.blocks) {
+        if (b.name != block)
+            continue;
+        const QStringList read = b.source.split(QStringLiteral(", "), Qt::SkipEmptyParts);
+        if (read.isEmpty() || read.contains(pane))
+            return {};
+        return QStringLiteral("Hermes now reads %1 instead of %2 for the project context. "
+                              "Once nothing is unsaved, this pane moves to %1.")
+            .arg(read.first(), pane);
+    }
+    return {};
+}
+
 } // namespace soul

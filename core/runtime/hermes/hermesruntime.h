@@ -2,6 +2,7 @@
 
 #include "hermesrule.h"
 #include "runtime.h"
+#include "slotlayout.h"
 
 namespace soul {
 
@@ -30,5 +31,13 @@ public:
 // Hermes's settings from a runtime's settings by key, and back.
 HermesSettings hermesSettings(const RuntimeSettings &values);
 RuntimeSettings hermesSettingValues(const HermesSettings &settings);
+
+// The AGENTS.md pane of a Hermes home (hermesHomeLayout) holds the project
+// file that won when the home was opened. When `composition` (Hermes's, of
+// that home and project with the panes' texts) reads another project file
+// instead, the sentence that says so (DocumentController moves the pane
+// once nothing is unsaved); empty while it reads the pane's file, or no
+// project file at all.
+QString hermesProjectPaneMoved(const SlotLayout &layout, const RuntimeComposition &composition);
 
 } // namespace soul

@@ -1,0 +1,78 @@
+#include "recentplace.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QSettings>
+
+namespace soul {
+
+namespace {
+
+// Each entry a group of its own: a folder path holds '/', which QSettings
+// takes for groups in a key.
+const QString PlacesKey = QStringLiteral("recentPlaces");
+const QString DirectoryKey = QStringLiteral("directory");
+const QString ProjectKey = QStringLiteral("hermesProject");
+// The plain list of folders of earlier versions.
+const QString OldFoldersKey = QStringLiteral("recentDirectories");
+
+// The home folder as ~, as Hermes's own messages write it.
+QString shortPath(const QString &path)
+{
+    const QString home = QDir::homePath();
+    if (path == home)
+        return QStringLiteral("~");
+    if (path.startsWith(home + QLatin1Char('/')))
+        return QDir::toNativeSeparators(QStringLiteral("~") + path.mid(home.size()));
+    return QDir::toNativeSeparators(path);
+}
+
+} // namespace
+
+QString RecentPlace::label() const
+{
+    if (!isHermesHome()) {
+        return QCoreApplication::translate("RecentPlace", "%1  (%2)")
+            .arg(QFileInfo(directory).fileName(), QDir::toNativeSeparators(directory));
+    }
+    return QCoreApplication::translate("RecentPlace", "Hermes home %1 with project %2  (%3)")
+        .arg(shortPath(directory), QFileInfo(project).fileName(), QDir::toNativeSeparators(project));
+}
+
+QList<RecentPlace> readRecentPlaces(const QSettings &settings)
+{
+    QList<RecentPlace> places;
+    if (!settings.childGroups().contains(PlacesKey)) {
+        for (const QString &dir : settings.value(OldFoldersKey).toStringList())
+            places.append(RecentPlace::folder(dir));
+        return places;
+    }
+    // QSettings::beginReadArray is not const; the entries are read by key.
+    const int count = settings.value(PlacesKey + QStringLiteral("/size")).toInt();
+    for (int i = 1; i <= count; ++i) {
+        const QString group = QStringLiteral("%1/%2/").arg(PlacesKey).arg(i);
+        RecentPlace place;
+        place.directory = settings.value(group + DirectoryKey).toString();
+        place.project = settings.value(group + ProjectKey).toString();
+        if (!place.isEmpty())
+            places.append(place);
+    }
+    return places;
+}
+
+void writeRecentPlaces(QSettings &settings, const QList<RecentPlace> &places)
+{
+    settings.remove(OldFoldersKey);
+    settings.remove(PlacesKey);
+    settings.beginWriteArray(PlacesKey, int(places.size()));
+    for (int i = 0; i < places.size(); ++i) {
+        settings.setArrayIndex(i);
+        settings.setValue(DirectoryKey, places.at(i).directory);
+        if (places.at(i).isHermesHome())
+            settings.setValue(ProjectKey, places.at(i).project);
+    }
+    settings.endArray();
+}
+
+} // namespace soul
