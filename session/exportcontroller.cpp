@@ -31,7 +31,7 @@ QString ExportController::refusal(const PersonaModel *model,
                                   const QString &what)
 {
     const SlotLayout &layout = model->layout();
-    if (layout.isFolder() || profile.id() == QLatin1String("hermes"))
+    if (layout.isFolder() || profile.runtime->readsHome())
         return {};
     return tr("%1 with %2 reads a persona folder, and %3 is Hermes's home: %2 would take it for "
               "a flat folder and miss memories/ and the project file in %4. Choose Hermes in "

@@ -24,6 +24,7 @@ namespace soul {
 
 class Tokenizer;
 struct ComposeRule;
+struct SlotLayout;
 
 // The unit a runtime measures files and budgets in.
 enum class BudgetUnit { Bytes, Utf16Units, CodePoints };
@@ -162,6 +163,22 @@ public:
                                           bool json) const = 0;
     // How `soulc check` names the file of `lint`.
     virtual QString lintLocation(const RuntimeInput &input, const Lint &lint) const;
+    // Whether it reads the persona files from a home of its own and the
+    // project files from a project folder (RuntimeInput::home, ::project)
+    // when given them, rather than one persona folder.
+    virtual bool readsHome() const { return false; }
+    // A sentence for the pane of `slot` about its place in `layout`, said
+    // before the file's own status (Hermes: a home's project pane whose file
+    // another project file has replaced in `composition`); empty for none.
+    virtual QString paneNote(const SlotLayout &layout,
+                             const RuntimeComposition &composition,
+                             int slot) const
+    {
+        Q_UNUSED(layout)
+        Q_UNUSED(composition)
+        Q_UNUSED(slot)
+        return {};
+    }
 
     // A runtime whose text is one section per file by a ComposeRule names
     // the rule: the window then updates its preview one section at a time,

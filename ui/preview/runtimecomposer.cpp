@@ -1,7 +1,7 @@
 #include "runtimecomposer.h"
 
-#include "hermesruntime.h"
 #include "lint.h"
+#include "slotlayout.h"
 #include "soultokencounter.h"
 #include "tokenizer.h"
 #include "utf8.h"
@@ -241,7 +241,6 @@ std::shared_ptr<RuntimeComposer::Output> RuntimeComposer::run(const Job &job)
     output->sha256 = QString::fromLatin1(
         QCryptographicHash::hash(shownUtf8, QCryptographicHash::Sha256).toHex());
 
-    const int projectPane = slotIndex(u"AGENTS.md");
     for (int k = 0; k < SlotCount; ++k) {
         RuntimePaneView &pane = output->panes.at(size_t(k));
         const QString name = job.layout.names.at(size_t(k));
@@ -255,13 +254,10 @@ std::shared_ptr<RuntimeComposer::Output> RuntimeComposer::run(const Job &job)
         pane.totalTokens = editedTokens;
         pane.encoding = output->encoding;
         QStringList notes;
-        // A Hermes home's project pane whose file another one has replaced
-        // (edited empty, or a file that comes first made on disk) says so first.
-        if (k == projectPane && runtime.id() == QLatin1String("hermes")) {
-            const QString moved = hermesProjectPaneMoved(job.layout, edited);
-            if (!moved.isEmpty())
-                notes.append(moved);
-        }
+        // What the runtime says of the pane's place first (a Hermes home's
+        // project pane whose file another one has replaced).
+        if (const QString note = runtime.paneNote(job.layout, edited, k); !note.isEmpty())
+            notes.append(note);
         if (file && !file->status.isEmpty())
             notes.append(file->status);
         const QString path = job.layout.paths.at(size_t(k));

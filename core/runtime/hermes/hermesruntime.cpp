@@ -931,6 +931,14 @@ QString HermesRuntime::lintLocation(const RuntimeInput &, const Lint &lint) cons
     return lint.file;
 }
 
+QString HermesRuntime::paneNote(const SlotLayout &layout,
+                                const RuntimeComposition &composition,
+                                int slot) const
+{
+    return slot == slotIndex(u"AGENTS.md") ? hermesProjectPaneMoved(layout, composition)
+                                           : QString();
+}
+
 QString hermesProjectPaneMoved(const SlotLayout &layout, const RuntimeComposition &composition)
 {
     if (layout.isFolder())

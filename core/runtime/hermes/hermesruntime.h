@@ -26,6 +26,10 @@ public:
                                   const Tokenizer &tokenizer,
                                   bool json) const override;
     QString lintLocation(const RuntimeInput &input, const Lint &lint) const override;
+    bool readsHome() const override { return true; }
+    QString paneNote(const SlotLayout &layout,
+                     const RuntimeComposition &composition,
+                     int slot) const override;
 };
 
 // Hermes's settings from a runtime's settings by key, and back.
