@@ -5,6 +5,7 @@
 #include "linediff.h"
 #include "personamodel.h"
 #include "prompter.h"
+#include "runtimefile.h"
 #include "slotsaver.h"
 
 #include <QCoreApplication>
@@ -37,7 +38,14 @@ DocumentController::DocumentController(PersonaModel *model,
     , m_model(model)
     , m_prompter(prompter)
     , m_settings(settings)
-{}
+    , m_setupFile(new RuntimeFile(this))
+{
+    // A runtime's own file is in a persona folder, not in a layout's places.
+    connect(m_model, &PersonaModel::opened, m_setupFile, [this] {
+        m_setupFile->open(m_model->layout().isFolder() ? m_model->directory() : QString());
+    });
+    connect(m_model, &PersonaModel::closed, m_setupFile, &RuntimeFile::close);
+}
 
 bool DocumentController::open(const QString &dir)
 {
@@ -105,10 +113,12 @@ bool DocumentController::close()
 {
     if (!m_model->isOpen())
         return true;
-    if (m_model->hasUnsaved()) {
+    if (m_model->hasUnsaved() || m_setupFile->dirty()) {
         QStringList names;
         for (int k : m_model->unsavedSlots())
             names.append(m_model->slotLabel(k));
+        if (m_setupFile->dirty())
+            names.append(m_setupFile->name());
         switch (m_prompter->askUnsaved(names)) {
         case Prompter::UnsavedAnswer::Cancel:
             return false;
@@ -167,8 +177,55 @@ bool DocumentController::saveAll()
         if (!save(k))
             return false;
     }
-    if (!dirty.isEmpty())
+    const bool setupDirty = m_setupFile->dirty();
+    if (setupDirty && !saveSetupFile())
+        return false;
+    if (!dirty.isEmpty() || setupDirty)
         Q_EMIT statusMessage(tr("Saved all"));
+    return true;
+}
+
+bool DocumentController::saveSetupFile()
+{
+    const Status saved = m_setupFile->save();
+    if (!saved) {
+        m_prompter->showError(tr("Could not save %1").arg(m_setupFile->name()), saved.error());
+        return false;
+    }
+    if (!saved.warning().isEmpty())
+        m_prompter->showError(tr("Saved %1, not confirmed by the disk").arg(m_setupFile->name()),
+                              saved.warning());
+    Q_EMIT statusMessage(tr("Saved %1").arg(m_setupFile->name()));
+    return true;
+}
+
+bool DocumentController::finishSetup()
+{
+    if (!m_setupFile->isOpen() || !m_setupFile->diskPresent())
+        return false;
+    if (!m_prompter->askFinishSetup(m_setupFile->filePath()))
+        return false;
+    const Status done = m_setupFile->finish();
+    if (!done) {
+        m_prompter->showError(tr("Could not finish setup"), done.error());
+        return false;
+    }
+    Q_EMIT statusMessage(tr("Deleted %1: setup is finished (Restore %1 or Undo brings it back)")
+                             .arg(m_setupFile->name()));
+    return true;
+}
+
+bool DocumentController::restoreSetupFile()
+{
+    const Status restored = m_setupFile->restore();
+    if (!restored) {
+        m_prompter->showError(tr("Could not restore %1").arg(m_setupFile->name()), restored.error());
+        return false;
+    }
+    if (!restored.warning().isEmpty())
+        m_prompter->showError(tr("Restored %1, not confirmed by the disk").arg(m_setupFile->name()),
+                              restored.warning());
+    Q_EMIT statusMessage(tr("Restored %1").arg(m_setupFile->name()));
     return true;
 }
 

@@ -9,6 +9,7 @@ namespace soul {
 
 class PersonaModel;
 class Prompter;
+class RuntimeFile;
 struct SlotLayout;
 
 // The document lifecycle: opening and closing a persona folder (asking about
@@ -65,6 +66,18 @@ public:
     // Shows the file on disk against the text recovered for `slot`.
     void compareRecovery(int slot);
 
+    // The file the chosen runtime reads beside the slots and that finishing
+    // setup deletes (OpenClaw's BOOTSTRAP.md; RuntimeFile::setName()): its
+    // buffer is unsaved text like a pane's, asked about on close and saved
+    // by saveAll(). Open while a persona folder is.
+    RuntimeFile *setupFile() const { return m_setupFile; }
+    bool saveSetupFile();
+    // Deletes the setup file after the user confirmed (Prompter::
+    // askFinishSetup); a failure is shown. False when declined or failed.
+    bool finishSetup();
+    // Writes the text finishSetup() deleted back; a failure is shown.
+    bool restoreSetupFile();
+
     // Asks for an empty folder and the slots, writes them from the templates
     // and opens the folder.
     bool newPersona();
@@ -100,6 +113,7 @@ private:
     PersonaModel *m_model = nullptr;
     Prompter *m_prompter = nullptr;
     QSettings *m_settings = nullptr;
+    RuntimeFile *m_setupFile = nullptr;
 };
 
 } // namespace soul
