@@ -185,18 +185,28 @@ bool DocumentController::saveAll()
     return true;
 }
 
-bool DocumentController::saveSetupFile()
+bool DocumentController::reportSetupWrite(const Status &written,
+                                          const QString &failed,
+                                          const QString &unconfirmed,
+                                          const QString &done)
 {
-    const Status saved = m_setupFile->save();
-    if (!saved) {
-        m_prompter->showError(tr("Could not save %1").arg(m_setupFile->name()), saved.error());
+    if (!written) {
+        m_prompter->showError(failed, written.error());
         return false;
     }
-    if (!saved.warning().isEmpty())
-        m_prompter->showError(tr("Saved %1, not confirmed by the disk").arg(m_setupFile->name()),
-                              saved.warning());
-    Q_EMIT statusMessage(tr("Saved %1").arg(m_setupFile->name()));
+    if (!written.warning().isEmpty())
+        m_prompter->showError(unconfirmed, written.warning());
+    Q_EMIT statusMessage(done);
     return true;
+}
+
+bool DocumentController::saveSetupFile()
+{
+    const QString &name = m_setupFile->name();
+    return reportSetupWrite(m_setupFile->save(),
+                            tr("Could not save %1").arg(name),
+                            tr("Saved %1, not confirmed by the disk").arg(name),
+                            tr("Saved %1").arg(name));
 }
 
 bool DocumentController::finishSetup()
@@ -217,16 +227,11 @@ bool DocumentController::finishSetup()
 
 bool DocumentController::restoreSetupFile()
 {
-    const Status restored = m_setupFile->restore();
-    if (!restored) {
-        m_prompter->showError(tr("Could not restore %1").arg(m_setupFile->name()), restored.error());
-        return false;
-    }
-    if (!restored.warning().isEmpty())
-        m_prompter->showError(tr("Restored %1, not confirmed by the disk").arg(m_setupFile->name()),
-                              restored.warning());
-    Q_EMIT statusMessage(tr("Restored %1").arg(m_setupFile->name()));
-    return true;
+    const QString &name = m_setupFile->name();
+    return reportSetupWrite(m_setupFile->restore(),
+                            tr("Could not restore %1").arg(name),
+                            tr("Restored %1, not confirmed by the disk").arg(name),
+                            tr("Restored %1").arg(name));
 }
 
 bool DocumentController::saveAllElsewhere()

@@ -9,6 +9,7 @@ namespace soul {
 
 class PersonaModel;
 class Prompter;
+class Status;
 class RuntimeFile;
 struct SlotLayout;
 
@@ -109,6 +110,12 @@ private:
     // A pane opened with Edit anyway: the first save asks, naming the bytes
     // it changes beyond the user's edits. False when the user declined.
     bool confirmChangedBytes(int slot);
+    // Shows how a write of the setup file ended: `failed` or `unconfirmed`
+    // titles the error or the disk's warning, `done` goes to the status bar.
+    bool reportSetupWrite(const Status &written,
+                          const QString &failed,
+                          const QString &unconfirmed,
+                          const QString &done);
 
     PersonaModel *m_model = nullptr;
     Prompter *m_prompter = nullptr;

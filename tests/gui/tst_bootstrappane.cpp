@@ -84,6 +84,7 @@ private Q_SLOTS:
     void finishSetupDeletesOnlyThatFile();
     void finishSetupAsksFirst();
     void unsavedTextIsAskedAboutOnClose();
+    void cleanPaneFollowsTheDisk();
 
 private:
     QString path(const QString &name) const { return m_fixture.filePath(name); }
@@ -152,13 +153,9 @@ QByteArray tst_BootstrapPane::soulcCompose() const
 void tst_BootstrapPane::paneFollowsOpenClawsOrder()
 {
     PaneStack *panes = window()->panes();
-    const QStringList contract = {QStringLiteral("AGENTS.md"),
-                                  QStringLiteral("SOUL.md"),
-                                  QStringLiteral("IDENTITY.md"),
-                                  QStringLiteral("USER.md"),
-                                  QStringLiteral("TOOLS.md"),
-                                  QStringLiteral("HEARTBEAT.md"),
-                                  QStringLiteral("MEMORY.md")};
+    QStringList contract;
+    for (int k = 0; k < SlotCount; ++k)
+        contract << slotName(k);
     // toolnexus never reads BOOTSTRAP.md: no pane for it.
     QCOMPARE(panes->shownNames(), contract);
 
@@ -308,6 +305,23 @@ void tst_BootstrapPane::unsavedTextIsAskedAboutOnClose()
     auto *recording = static_cast<Recording *>(m_fixture.prompter());
     QCOMPARE(recording->unsaved, QStringList({QStringLiteral("BOOTSTRAP.md")}));
     QCOMPARE(readAll(path(QStringLiteral("BOOTSTRAP.md"))), Bootstrap);
+}
+
+void tst_BootstrapPane::cleanPaneFollowsTheDisk()
+{
+    chooseRuntime(QStringLiteral("openclaw"));
+    // Another program rewrites it: the clean pane and the preview follow.
+    QVERIFY(writeAtomically(path(QStringLiteral("BOOTSTRAP.md")), "Say hello first.\n"));
+    QTRY_COMPARE(setupPane()->editor()->toPlainText(), QStringLiteral("Say hello first.\n"));
+    QTRY_VERIFY(composer()->composition().text.contains(QStringLiteral("Say hello first.")));
+    QCOMPARE(shownText(), soulcCompose());
+    // And removes it: the pane says so, and OpenClaw no longer waits on it.
+    QVERIFY(QFile::remove(path(QStringLiteral("BOOTSTRAP.md"))));
+    QTRY_VERIFY(setupPane()->stateLabel()->text().contains(QStringLiteral("not in the folder")));
+    QTRY_VERIFY(!composer()->composition().text.contains(QStringLiteral("Say hello first.")));
+    QCOMPARE(shownText(), soulcCompose());
+    QVERIFY(!setupPane()->finishButton()->isVisible());
+    QVERIFY(!setupPane()->restoreButton()->isVisible());
 }
 
 QTEST_MAIN(tst_BootstrapPane)

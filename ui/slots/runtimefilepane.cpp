@@ -1,5 +1,6 @@
 #include "runtimefilepane.h"
 
+#include "markdownhighlighter.h"
 #include "runtimefile.h"
 #include "runtimemeter.h"
 
@@ -18,7 +19,7 @@ RuntimeFilePane::RuntimeFilePane(const RuntimeFile *file, QWidget *parent)
     , m_file(file)
     , m_title(new QLabel(this))
     , m_state(new QLabel(this))
-    , m_why(new QLabel(this))
+    , m_role(new QLabel(this))
     , m_meter(new RuntimeMeter(this))
     , m_note(new QLabel(this))
     , m_save(new QPushButton(tr("Save"), this))
@@ -32,11 +33,8 @@ RuntimeFilePane::RuntimeFilePane(const RuntimeFile *file, QWidget *parent)
     m_title->setText(QStringLiteral("<b>%1</b>").arg(name.toHtmlEscaped()));
     m_title->setTextFormat(Qt::RichText);
     m_state->setForegroundRole(QPalette::PlaceholderText);
-    m_why->setWordWrap(true);
-    m_why->setForegroundRole(QPalette::PlaceholderText);
-    m_why->setText(tr("While %1 is in the folder, the runtime treats the workspace as pending "
-                      "its first run. Finish setup deletes it.")
-                       .arg(name));
+    // Its role, as a slot's: the runtime's lint says what its presence means.
+    m_role->setText(tr("first-run instructions"));
     m_meter->setAccessibleName(tr("%1 size against the runtime's budgets").arg(name));
     m_note->setWordWrap(true);
     m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -49,10 +47,17 @@ RuntimeFilePane::RuntimeFilePane(const RuntimeFile *file, QWidget *parent)
         b->setAutoDefault(false);
     m_editor->setAccessibleName(tr("%1 editor").arg(name));
     m_editor->setMinimumHeight(160);
+    m_editor->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn); // as the slot panes'
+    auto *document = new QTextDocument(m_editor);
+    document->setDefaultFont(m_editor->font());
+    auto *highlighter = new MarkdownHighlighter(document);
+    m_editor->setDocument(document);
+    highlighter->setViewport(m_editor->viewport());
 
     auto *header = new QHBoxLayout;
     header->setSpacing(8);
     header->addWidget(m_title);
+    header->addWidget(m_role);
     header->addWidget(m_state);
     header->addStretch(1);
     header->addWidget(m_save);
@@ -62,7 +67,6 @@ RuntimeFilePane::RuntimeFilePane(const RuntimeFile *file, QWidget *parent)
     layout->setContentsMargins(6, 6, 6, 6);
     layout->setSpacing(4);
     layout->addLayout(header);
-    layout->addWidget(m_why);
     layout->addWidget(m_meter);
     layout->addWidget(m_note);
     layout->addWidget(m_editor, 1);
@@ -106,14 +110,17 @@ void RuntimeFilePane::refreshState()
         state = tr("not in the folder");
     else if (dirty)
         state = tr("unsaved");
+    else
+        state = tr("present");
     m_state->setText(state);
     m_title->setToolTip(QDir::toNativeSeparators(m_file->filePath()));
-    m_save->setEnabled(present && dirty);
+    m_save->setVisible(present);
+    m_save->setEnabled(dirty);
     m_finish->setVisible(m_file->diskPresent());
     m_finish->setEnabled(!dirty);
     m_restore->setVisible(!m_file->diskPresent() && m_file->removed().has_value());
-    m_editor->setEnabled(present);
-    m_why->setVisible(m_file->diskPresent());
+    // Without the file there is nothing to edit: the pane folds to its header.
+    m_editor->setVisible(present);
 }
 
 void RuntimeFilePane::setRuntimeView(const RuntimePaneView &view)

@@ -51,7 +51,7 @@ private:
     const RuntimeFile *m_file = nullptr;
     QLabel *m_title = nullptr;
     QLabel *m_state = nullptr;
-    QLabel *m_why = nullptr;
+    QLabel *m_role = nullptr;
     RuntimeMeter *m_meter = nullptr;
     QLabel *m_note = nullptr;
     QPushButton *m_save = nullptr;
