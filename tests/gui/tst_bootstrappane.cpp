@@ -211,12 +211,20 @@ void tst_BootstrapPane::typingShowsInThePreviewAndSaveEqualsSoulc()
     QVERIFY(!soulcCompose().contains("zephyrine"));
     QVERIFY(editor()->session()->hasUnsaved());
 
-    QTest::mouseClick(setupPane()->saveButton(), Qt::LeftButton);
+    // File > Save (Ctrl+S) saves the pane last focused: this one.
+    QAction *save = m_fixture.action("save");
+    QTRY_VERIFY(save->isEnabled());
+    save->trigger();
     QVERIFY(readAll(path(QStringLiteral("BOOTSTRAP.md")))
                 .endsWith("this file.\r\nMotto: zephyrine\r\n"));
     QVERIFY(!editor()->session()->hasUnsaved());
+    QTest::keyClicks(text, QStringLiteral("Tea: green"));
+    QTRY_VERIFY(editor()->session()->hasUnsaved());
+    QTest::mouseClick(setupPane()->saveButton(), Qt::LeftButton);
+    QVERIFY(readAll(path(QStringLiteral("BOOTSTRAP.md"))).endsWith("zephyrine\r\nTea: green"));
+    QVERIFY(!editor()->session()->hasUnsaved());
     const QByteArray expected = soulcCompose();
-    QVERIFY(expected.contains("zephyrine"));
+    QVERIFY(expected.contains("Tea: green"));
     QTRY_COMPARE(shownText(), expected);
     QVERIFY(m_fixture.prompter()->errors.isEmpty());
 }

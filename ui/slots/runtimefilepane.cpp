@@ -5,6 +5,7 @@
 #include "runtimemeter.h"
 
 #include <QDir>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -48,6 +49,7 @@ RuntimeFilePane::RuntimeFilePane(const RuntimeFile *file, QWidget *parent)
     m_editor->setAccessibleName(tr("%1 editor").arg(name));
     m_editor->setMinimumHeight(160);
     m_editor->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn); // as the slot panes'
+    m_editor->installEventFilter(this);
     auto *document = new QTextDocument(m_editor);
     document->setDefaultFont(m_editor->font());
     auto *highlighter = new MarkdownHighlighter(document);
@@ -79,6 +81,13 @@ RuntimeFilePane::RuntimeFilePane(const RuntimeFile *file, QWidget *parent)
     connect(m_finish, &QPushButton::clicked, this, &RuntimeFilePane::finishRequested);
     connect(m_restore, &QPushButton::clicked, this, &RuntimeFilePane::restoreRequested);
     reload();
+}
+
+bool RuntimeFilePane::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_editor && event->type() == QEvent::FocusIn)
+        Q_EMIT focused();
+    return QFrame::eventFilter(watched, event);
 }
 
 QString RuntimeFilePane::text() const

@@ -42,10 +42,15 @@ public:
     void setRuntimeView(const RuntimePaneView &view);
 
 Q_SIGNALS:
+    // The editor took the keyboard focus.
+    void focused();
     void textEdited();
     void saveRequested();
     void finishRequested();
     void restoreRequested();
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     const RuntimeFile *m_file = nullptr;

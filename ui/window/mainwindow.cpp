@@ -914,8 +914,11 @@ void MainWindow::wireActions()
     // read-only, so that Ctrl+S there says why nothing is saved.
     connect(m_actions->save, &QAction::triggered, this, [this] {
         const int slot = currentEditor()->currentSlot();
-        if (slot < 0)
+        if (slot < 0) {
+            if (currentEditor()->setupPaneCurrent() && documents()->setupFile()->dirty())
+                documents()->saveSetupFile();
             return;
+        }
         if (!model()->slot(slot).dirty) {
             documents()->explainNothingToSave(slot);
             return;
@@ -1100,7 +1103,9 @@ void MainWindow::showEditState()
                     || currentEditor()->canUndoFinishSetup();
     state.canFinishSetup = model()->isOpen() && currentEditor()->canFinishSetup();
     state.canRedo = editable && editor->document()->isRedoAvailable();
-    state.currentUnsaved = editor && model()->slot(slot).dirty;
+    state.currentUnsaved = (editor && model()->slot(slot).dirty)
+                           || (currentEditor()->setupPaneCurrent()
+                               && documents()->setupFile()->dirty());
     state.currentReadOnly = editor && editor->isReadOnly();
     state.anyUnsaved = currentEditor()->session()->hasUnsaved();
     m_actions->setEditState(state);

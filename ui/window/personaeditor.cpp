@@ -106,6 +106,8 @@ void PersonaEditor::wireModel()
         reloadPanes();
         m_lostBar->hide();
         m_currentSlot = -1;
+        m_setupCurrent = false;
+        m_setupUndoable = false;
         Q_EMIT editStateChanged();
     });
     connect(model, &PersonaModel::bufferReplaced, this, [this](int slot) {
@@ -167,6 +169,7 @@ void PersonaEditor::wirePanes()
         connect(pane, &SlotPane::focused, this, [this, pane](int slot) {
             m_currentSlot = slot;
             m_setupUndoable = false;
+            m_setupCurrent = false;
             m_findBar->setTarget(pane->editor());
             Q_EMIT editStateChanged();
         });
@@ -237,6 +240,13 @@ void PersonaEditor::ensureSetupPane()
     connect(m_setupPane, &RuntimeFilePane::saveRequested, documents, [documents] {
         documents->saveSetupFile();
     });
+    connect(m_setupPane, &RuntimeFilePane::focused, this, [this] {
+        m_currentSlot = -1;
+        m_setupCurrent = true;
+        m_setupUndoable = false; // its own editor undoes typing now
+        m_findBar->setTarget(m_setupPane->editor());
+        Q_EMIT editStateChanged();
+    });
     connect(m_setupPane, &RuntimeFilePane::finishRequested, this, &PersonaEditor::finishSetup);
     connect(m_setupPane, &RuntimeFilePane::restoreRequested, this, &PersonaEditor::undoFinishSetup);
     connect(file, &RuntimeFile::bufferReplaced, m_setupPane, &RuntimeFilePane::reload);
@@ -259,8 +269,9 @@ void PersonaEditor::finishSetup()
 {
     if (!canFinishSetup() || !m_session->documents()->finishSetup())
         return;
-    // Undo now means "put the file back", until a slot pane is focused.
+    // Undo now means "put the file back", until a pane is focused.
     m_currentSlot = -1;
+    m_setupCurrent = true;
     m_setupUndoable = true;
     Q_EMIT editStateChanged();
 }

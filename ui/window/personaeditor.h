@@ -58,6 +58,9 @@ public:
     // The last thing done here was finishing setup, so Undo restores the
     // file (until a slot pane is focused).
     bool canUndoFinishSetup() const;
+    // The setup file's pane was focused last (currentSlot() is then -1):
+    // Save and Undo act on it.
+    bool setupPaneCurrent() const { return m_setupCurrent; }
     void undoFinishSetup();
 
 Q_SIGNALS:
@@ -87,6 +90,7 @@ private:
     int m_currentSlot = -1;
     RuntimeFilePane *m_setupPane = nullptr;
     bool m_setupUndoable = false;
+    bool m_setupCurrent = false;
 };
 
 } // namespace soul
