@@ -7,6 +7,7 @@
 #include "personamodel.h"
 #include "prompter.h"
 #include "recentplace.h"
+#include "runtimefile.h"
 #include "slotlayout.h"
 #include "slotsaver.h"
 
@@ -41,6 +42,7 @@ DocumentController::DocumentController(PersonaModel *model,
     , m_model(model)
     , m_prompter(prompter)
     , m_settings(settings)
+    , m_setupFile(new RuntimeFile(this))
 {
     m_follow.setSingleShot(true);
     m_follow.setInterval(0);
@@ -51,6 +53,11 @@ DocumentController::DocumentController(PersonaModel *model,
         if (m_model->isOpen() && !m_model->layout().home.isEmpty() && !m_model->hasUnsaved())
             m_follow.start();
     });
+    // A runtime's own file is in a persona folder, not in a layout's places.
+    connect(m_model, &PersonaModel::opened, m_setupFile, [this] {
+        m_setupFile->open(m_model->layout().isFolder() ? m_model->directory() : QString());
+    });
+    connect(m_model, &PersonaModel::closed, m_setupFile, &RuntimeFile::close);
 }
 
 bool DocumentController::open(const QString &dir)
@@ -143,10 +150,12 @@ bool DocumentController::close()
 {
     if (!m_model->isOpen())
         return true;
-    if (m_model->hasUnsaved()) {
+    if (m_model->hasUnsaved() || m_setupFile->dirty()) {
         QStringList names;
         for (int k : m_model->unsavedSlots())
             names.append(m_model->slotLabel(k));
+        if (m_setupFile->dirty())
+            names.append(m_setupFile->name());
         switch (m_prompter->askUnsaved(names)) {
         case Prompter::UnsavedAnswer::Cancel:
             return false;
@@ -205,9 +214,61 @@ bool DocumentController::saveAll()
         if (!save(k))
             return false;
     }
-    if (!dirty.isEmpty())
+    const bool setupDirty = m_setupFile->dirty();
+    if (setupDirty && !saveSetupFile())
+        return false;
+    if (!dirty.isEmpty() || setupDirty)
         Q_EMIT statusMessage(tr("Saved all"));
     return true;
+}
+
+bool DocumentController::reportSetupWrite(const Status &written,
+                                          const QString &failed,
+                                          const QString &unconfirmed,
+                                          const QString &done)
+{
+    if (!written) {
+        m_prompter->showError(failed, written.error());
+        return false;
+    }
+    if (!written.warning().isEmpty())
+        m_prompter->showError(unconfirmed, written.warning());
+    Q_EMIT statusMessage(done);
+    return true;
+}
+
+bool DocumentController::saveSetupFile()
+{
+    const QString &name = m_setupFile->name();
+    return reportSetupWrite(m_setupFile->save(),
+                            tr("Could not save %1").arg(name),
+                            tr("Saved %1, not confirmed by the disk").arg(name),
+                            tr("Saved %1").arg(name));
+}
+
+bool DocumentController::finishSetup()
+{
+    if (!m_setupFile->isOpen() || !m_setupFile->diskPresent())
+        return false;
+    if (!m_prompter->askFinishSetup(m_setupFile->filePath()))
+        return false;
+    const Status done = m_setupFile->finish();
+    if (!done) {
+        m_prompter->showError(tr("Could not finish setup"), done.error());
+        return false;
+    }
+    Q_EMIT statusMessage(tr("Deleted %1: setup is finished (Restore %1 or Undo brings it back)")
+                             .arg(m_setupFile->name()));
+    return true;
+}
+
+bool DocumentController::restoreSetupFile()
+{
+    const QString &name = m_setupFile->name();
+    return reportSetupWrite(m_setupFile->restore(),
+                            tr("Could not restore %1").arg(name),
+                            tr("Restored %1, not confirmed by the disk").arg(name),
+                            tr("Restored %1").arg(name));
 }
 
 bool DocumentController::saveAllElsewhere()

@@ -12,6 +12,8 @@ namespace soul {
 
 class PersonaModel;
 class Prompter;
+class Status;
+class RuntimeFile;
 struct SlotLayout;
 
 // The document lifecycle: opening and closing a persona folder (asking about
@@ -68,6 +70,18 @@ public:
     // Shows the file on disk against the text recovered for `slot`.
     void compareRecovery(int slot);
 
+    // The file the chosen runtime reads beside the slots and that finishing
+    // setup deletes (OpenClaw's BOOTSTRAP.md; RuntimeFile::setName()): its
+    // buffer is unsaved text like a pane's, asked about on close and saved
+    // by saveAll(). Open while a persona folder is.
+    RuntimeFile *setupFile() const { return m_setupFile; }
+    bool saveSetupFile();
+    // Deletes the setup file after the user confirmed (Prompter::
+    // askFinishSetup); a failure is shown. False when declined or failed.
+    bool finishSetup();
+    // Writes the text finishSetup() deleted back; a failure is shown.
+    bool restoreSetupFile();
+
     // Asks for an empty folder and the slots, writes them from the templates
     // and opens the folder.
     bool newPersona();
@@ -107,11 +121,18 @@ private:
     // A pane opened with Edit anyway: the first save asks, naming the bytes
     // it changes beyond the user's edits. False when the user declined.
     bool confirmChangedBytes(int slot);
+    // Shows how a write of the setup file ended: `failed` or `unconfirmed`
+    // titles the error or the disk's warning, `done` goes to the status bar.
+    bool reportSetupWrite(const Status &written,
+                          const QString &failed,
+                          const QString &unconfirmed,
+                          const QString &done);
 
     PersonaModel *m_model = nullptr;
     Prompter *m_prompter = nullptr;
     QSettings *m_settings = nullptr;
     QTimer m_follow; // followProjectFile() once the change that started it is done
+    RuntimeFile *m_setupFile = nullptr;
 };
 
 } // namespace soul

@@ -5,6 +5,7 @@
 #include "exportcontroller.h"
 #include "freezecontroller.h"
 #include "personamodel.h"
+#include "runtimefile.h"
 #include "soultokencounter.h"
 
 #include "contract.h"
@@ -57,6 +58,9 @@ void PersonaSession::setPrompter(Prompter *prompter)
 void PersonaSession::setRuntimeProfile(const RuntimeProfile &profile)
 {
     m_profile = profile;
+    // The runtime's own file: its pane appears with the first runtime that
+    // names one, and stays (its text too) while others are chosen.
+    m_documents->setupFile()->setName(profile.runtime->setupFile());
     m_export->setRuntimeProfile(profile);
     m_freeze->setRuntimeProfile(profile);
 }
@@ -73,7 +77,7 @@ QString PersonaSession::displayName() const
 
 bool PersonaSession::hasUnsaved() const
 {
-    return m_model->isOpen() && m_model->hasUnsaved();
+    return m_model->isOpen() && (m_model->hasUnsaved() || m_documents->setupFile()->dirty());
 }
 
 bool PersonaSession::busy() const

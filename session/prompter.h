@@ -101,6 +101,15 @@ public:
         return false;
     }
 
+    // Finishing setup deletes `file` (OpenClaw's BOOTSTRAP.md), so the
+    // runtime no longer treats the workspace as pending its first run; its
+    // text can be restored. True to delete it.
+    virtual bool askFinishSetup(const QString &file)
+    {
+        Q_UNUSED(file);
+        return false;
+    }
+
     // The project folder Hermes runs in, for its home `home`: the folder
     // whose HERMES.md, AGENTS.md, CLAUDE.md or .cursorrules it reads. Empty
     // when cancelled.

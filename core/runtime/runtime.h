@@ -145,6 +145,10 @@ public:
     virtual QStringList files() const = 0;
     // Persona files it never reads: their panes say so.
     virtual QStringList neverRead() const { return {}; }
+    // A file among files() whose presence means the first run is still
+    // pending (OpenClaw's BOOTSTRAP.md): its pane offers to finish setup by
+    // deleting it. Empty when there is none.
+    virtual QString setupFile() const { return {}; }
 
     virtual BudgetUnit budgetUnit() const = 0;
     virtual QList<RuntimeSetting> settings() const { return {}; }

@@ -809,8 +809,9 @@ void tst_RuntimeProfile::panesFollowTheRuntimesOrder()
                                   QStringLiteral("MEMORY.md")};
     QCOMPARE(shown(), contract);
 
-    // OpenClaw reads AGENTS, SOUL, IDENTITY, USER and MEMORY (BOOTSTRAP.md
-    // has no slot); TOOLS.md and HEARTBEAT.md, which it never reads, go last.
+    // OpenClaw reads AGENTS, SOUL, IDENTITY, USER and MEMORY (BOOTSTRAP.md,
+    // which this folder lacks, has a pane of its own: tst_bootstrappane);
+    // TOOLS.md and HEARTBEAT.md, which it never reads, go last.
     chooseOpenClaw();
     QCOMPARE(shown(),
              QStringList({QStringLiteral("AGENTS.md"),

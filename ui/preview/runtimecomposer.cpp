@@ -26,12 +26,17 @@ struct RuntimeComposer::Job
     std::array<QByteArray, SlotCount> buffers;
     std::shared_ptr<const Tokenizer> tokenizer; // null: no counts
     OpenClawSettings hint;
+    // The runtime's file beside the slots, when it reads it: its name and
+    // buffer (none when the file is absent).
+    QString runtimeFileName;
+    std::optional<QByteArray> runtimeFile;
 };
 
 struct RuntimeComposer::Output
 {
     RuntimeComposition composition;
     std::array<RuntimePaneView, SlotCount> panes;
+    RuntimePaneView runtimeFile;
     qint64 sectionTokens = -1;
     QList<qint64> blockTokens;
     QString encoding;
@@ -85,6 +90,91 @@ bool samePath(const QString &a, const QString &b)
 RuntimeComposition composedOrEmpty(Result<RuntimeComposition> result)
 {
     return result ? std::move(result).value() : RuntimeComposition();
+}
+
+// What every pane's view is made from: one run's text and counts.
+struct PaneFigures
+{
+    const SlotLayout &layout;
+    const RuntimeProfile &profile;
+    const OpenClawSettings &hint;
+    const Tokenizer *tokenizer;
+    const Runtime &runtime;
+    const RuntimeComposition &edited;
+    const QList<qint64> &blockTokens;
+    qint64 editedTokens;
+    const QString &encoding;
+};
+
+// What the pane of slot `slot` (-1: the runtime's own file, BOOTSTRAP.md),
+// the file `name` at `path` with its buffer `buffer` or none, shows of
+// `figures.edited`.
+RuntimePaneView fileView(const PaneFigures &figures,
+                         int slot,
+                         const QString &name,
+                         const QString &path,
+                         const QByteArray *buffer)
+{
+    const RuntimeComposition &edited = figures.edited;
+    RuntimePaneView pane;
+    const RuntimeFileView *file = edited.file(name);
+    pane.active = true;
+    pane.openClaw = figures.hint;
+    pane.loaded = file && file->loaded;
+    pane.budget = figures.profile.fileBudget(name);
+    pane.totalUsed = edited.totalUsed;
+    pane.totalBudget = edited.totalBudget;
+    pane.totalTokens = figures.editedTokens;
+    pane.encoding = figures.encoding;
+    QStringList notes;
+    // What the runtime says of a slot pane's place first (a Hermes home's
+    // project pane whose file another one has replaced).
+    if (slot >= 0) {
+        if (const QString note = figures.runtime.paneNote(figures.layout, edited, slot);
+            !note.isEmpty())
+            notes.append(note);
+    }
+    if (file && !file->status.isEmpty())
+        notes.append(file->status);
+    for (const Lint &lint : edited.lints) {
+        // A runtime names a file as the pane does, or by its path. In a
+        // layout, names repeat across folders (the project's SOUL.md is
+        // not the home's): only the pane's own path is its file.
+        if (figures.layout.isFolder()
+                ? lint.file == name || lint.file.endsWith(QLatin1Char('/') + name)
+                : samePath(lint.file, path))
+            notes.append(lint.message);
+    }
+    if (!pane.loaded && notes.isEmpty())
+        notes.append(
+            RuntimeComposer::tr("%1 is not loaded by %2.").arg(name, figures.runtime.displayName()));
+    pane.note = notes.join(QLatin1Char(' '));
+    if (!pane.loaded || !file)
+        return pane;
+    if (file->present) {
+        pane.used = file->used;
+        if (!file->injected)
+            pane.tokens = figures.tokenizer ? 0 : -1;
+        else if (file->block >= 0 && file->block < figures.blockTokens.size())
+            pane.tokens = figures.blockTokens.at(file->block);
+        else
+            pane.tokens = figures.tokenizer ? figures.tokenizer->count(file->injectedText.toUtf8())
+                                            : qint64(-1);
+    }
+    pane.whole = file->whole;
+    pane.markNote = file->markNote;
+    pane.markWarns = file->markWarns;
+    if (!buffer || !file->present || (file->dropped.length == 0 && file->marked.isEmpty()))
+        return pane;
+    // The ranges are in the file's decoded text; the pane holds it
+    // without the BOM and with each CR LF as one line break. Decoded only
+    // for a file with ranges: a copy of a file of megabytes.
+    const PanePositions positions(utf8::decode(*buffer));
+    if (file->dropped.length > 0)
+        pane.dropped = positions.map(file->dropped);
+    for (const KeptRange &line : file->marked)
+        pane.digestLines.append(positions.map(line));
+    return pane;
 }
 
 } // namespace
@@ -141,6 +231,13 @@ void RuntimeComposer::setTokenCounter(const SoulTokenCounter *counter)
         recomputeNow();
 }
 
+void RuntimeComposer::setRuntimeFile(const RuntimeFile *file)
+{
+    m_runtimeFile = file;
+    connect(file, &RuntimeFile::changed, this, &RuntimeComposer::schedule);
+    schedule();
+}
+
 void RuntimeComposer::schedule()
 {
     if (!m_profile.sectioned())
@@ -171,6 +268,11 @@ void RuntimeComposer::start()
         const SlotState &state = m_model->slot(k);
         job.bufferPresent.at(size_t(k)) = state.bufferPresent;
         job.buffers.at(size_t(k)) = state.bufferBytes; // shared, not copied
+    }
+    if (m_runtimeFile && m_runtimeFile->isOpen() && m_profile.runtime
+        && m_profile.runtime->files().contains(m_runtimeFile->name())) {
+        job.runtimeFileName = m_runtimeFile->name();
+        job.runtimeFile = m_runtimeFile->buffer();
     }
     const quint64 generation = ++m_requested;
     if (job.profile.sectioned()) {
@@ -205,6 +307,8 @@ std::shared_ptr<RuntimeComposer::Output> RuntimeComposer::run(const Job &job)
         if (job.bufferPresent.at(size_t(k)))
             unsaved.buffers.insert(job.layout.names.at(size_t(k)), job.buffers.at(size_t(k)));
     }
+    if (job.runtimeFile)
+        unsaved.buffers.insert(job.runtimeFileName, *job.runtimeFile);
     const RuntimeComposition edited = composedOrEmpty(
         runtime.compose(unsaved, job.profile.settings));
     if (job.view == SoulView::Unsaved) {
@@ -241,63 +345,29 @@ std::shared_ptr<RuntimeComposer::Output> RuntimeComposer::run(const Job &job)
     output->sha256 = QString::fromLatin1(
         QCryptographicHash::hash(shownUtf8, QCryptographicHash::Sha256).toHex());
 
+    const PaneFigures figures{job.layout,
+                              job.profile,
+                              job.hint,
+                              job.tokenizer.get(),
+                              runtime,
+                              edited,
+                              editedBlockTokens,
+                              editedTokens,
+                              output->encoding};
     for (int k = 0; k < SlotCount; ++k) {
-        RuntimePaneView &pane = output->panes.at(size_t(k));
-        const QString name = job.layout.names.at(size_t(k));
-        const RuntimeFileView *file = edited.file(name);
-        pane.active = true;
-        pane.openClaw = job.hint;
-        pane.loaded = file && file->loaded;
-        pane.budget = job.profile.fileBudget(name);
-        pane.totalUsed = edited.totalUsed;
-        pane.totalBudget = edited.totalBudget;
-        pane.totalTokens = editedTokens;
-        pane.encoding = output->encoding;
-        QStringList notes;
-        // What the runtime says of the pane's place first (a Hermes home's
-        // project pane whose file another one has replaced).
-        if (const QString note = runtime.paneNote(job.layout, edited, k); !note.isEmpty())
-            notes.append(note);
-        if (file && !file->status.isEmpty())
-            notes.append(file->status);
-        const QString path = job.layout.paths.at(size_t(k));
-        for (const Lint &lint : edited.lints) {
-            // A runtime names a file as the pane does, or by its path. In a
-            // layout, names repeat across folders (the project's SOUL.md is
-            // not the home's): only the pane's own path is its file.
-            if (job.layout.isFolder()
-                    ? lint.file == name || lint.file.endsWith(QLatin1Char('/') + name)
-                    : samePath(lint.file, path))
-                notes.append(lint.message);
-        }
-        if (!pane.loaded && notes.isEmpty())
-            notes.append(tr("%1 is not loaded by %2.").arg(name, runtime.displayName()));
-        pane.note = notes.join(QLatin1Char(' '));
-        if (!pane.loaded || !file)
-            continue;
-        if (file->present) {
-            pane.used = file->used;
-            if (!file->injected)
-                pane.tokens = job.tokenizer ? 0 : -1;
-            else if (file->block >= 0 && file->block < editedBlockTokens.size())
-                pane.tokens = editedBlockTokens.at(file->block);
-            else
-                pane.tokens = countTokens(file->injectedText);
-        }
-        pane.whole = file->whole;
-        pane.markNote = file->markNote;
-        pane.markWarns = file->markWarns;
-        if (!job.bufferPresent.at(size_t(k)) || !file->present
-            || (file->dropped.length == 0 && file->marked.isEmpty()))
-            continue;
-        // The ranges are in the file's decoded text; the pane holds it
-        // without the BOM and with each CR LF as one line break. Decoded only
-        // for a file with ranges: a copy of a file of megabytes.
-        const PanePositions positions(utf8::decode(job.buffers.at(size_t(k))));
-        if (file->dropped.length > 0)
-            pane.dropped = positions.map(file->dropped);
-        for (const KeptRange &line : file->marked)
-            pane.digestLines.append(positions.map(line));
+        const bool present = job.bufferPresent.at(size_t(k));
+        output->panes.at(size_t(k)) = fileView(figures,
+                                               k,
+                                               job.layout.names.at(size_t(k)),
+                                               job.layout.paths.at(size_t(k)),
+                                               present ? &job.buffers.at(size_t(k)) : nullptr);
+    }
+    if (!job.runtimeFileName.isEmpty()) {
+        output->runtimeFile = fileView(figures,
+                                       -1,
+                                       job.runtimeFileName,
+                                       QDir(job.dir).filePath(job.runtimeFileName),
+                                       job.runtimeFile ? &*job.runtimeFile : nullptr);
     }
     // What the files inject was only wanted for the counts: the window keeps
     // the text, not a second copy of each file's part of it.
@@ -316,6 +386,7 @@ void RuntimeComposer::finish(quint64 generation, const std::shared_ptr<Output> &
         m_shown = generation;
         m_composition = std::move(output->composition);
         m_panes = std::move(output->panes);
+        m_runtimeFileView = std::move(output->runtimeFile);
         m_sectionTokens = output->sectionTokens;
         m_blockTokens = std::move(output->blockTokens);
         m_encoding = std::move(output->encoding);

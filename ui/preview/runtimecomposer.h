@@ -3,6 +3,7 @@
 #include "contract.h"
 #include "openclawsettings.h"
 #include "personamodel.h"
+#include "runtimefile.h"
 #include "runtimeprofile.h"
 #include "slots/runtimepaneview.h"
 
@@ -42,6 +43,10 @@ public:
     // same worker as the rule; a new tokenizer counts again. Not owned.
     void setTokenCounter(const SoulTokenCounter *counter);
     SoulView view() const { return m_view; }
+    // The file the runtime reads beside the slots (BOOTSTRAP.md): its
+    // buffer stands for it, unsaved edits included, when the runtime reads
+    // it. Not owned.
+    void setRuntimeFile(const RuntimeFile *file);
 
     // Recomputes after the typing pause (a change in a buffer) or at once.
     void schedule();
@@ -63,6 +68,9 @@ public:
     // The SHA-256 (hex) of composition().text as UTF-8.
     const QString &textSha256() const { return m_sha256; }
     const RuntimePaneView &paneView(int slot) const { return m_panes.at(size_t(slot)); }
+    // The same for setRuntimeFile()'s pane; inactive when the runtime does
+    // not read it.
+    const RuntimePaneView &runtimeFileView() const { return m_runtimeFileView; }
     // A change is waiting for its pause, or a run has not reported yet.
     bool busy() const { return m_timer.isActive() || m_running; }
     // For tests and the benchmark: results shown so far.
@@ -92,6 +100,8 @@ private:
     OpenClawSettings m_hint;
     RuntimeComposition m_composition;
     std::array<RuntimePaneView, SlotCount> m_panes;
+    RuntimePaneView m_runtimeFileView;
+    const RuntimeFile *m_runtimeFile = nullptr;
     const SoulTokenCounter *m_counter = nullptr;
     qint64 m_sectionTokens = -1;
     QList<qint64> m_blockTokens;

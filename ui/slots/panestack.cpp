@@ -1,5 +1,6 @@
 #include "panestack.h"
 
+#include "runtimefilepane.h"
 #include "slotpane.h"
 
 #include <QApplication>
@@ -55,34 +56,67 @@ void PaneStack::showPane(int slot)
     focus->setFocus(Qt::ShortcutFocusReason);
 }
 
+void PaneStack::addRuntimeFilePane(RuntimeFilePane *pane, const QString &name)
+{
+    m_runtimeFilePane = pane;
+    m_runtimeFileName = name;
+    m_layout->insertWidget(SlotCount, pane);
+    pane->hide(); // until a runtime that reads it is chosen
+}
+
 void PaneStack::setOrder(const QStringList &files)
 {
-    QList<int> wanted;
+    QList<QWidget *> wanted;
+    QList<int> slots;
     for (const QString &name : files) {
         const int slot = slotIndex(name);
-        if (slot >= 0 && !wanted.contains(slot))
-            wanted.append(slot);
+        if (slot >= 0 && !slots.contains(slot)) {
+            slots.append(slot);
+            wanted.append(m_panes.at(size_t(slot)));
+        } else if (m_runtimeFilePane && name == m_runtimeFileName
+                   && !wanted.contains(m_runtimeFilePane)) {
+            wanted.append(m_runtimeFilePane);
+        }
     }
+    const bool runtimeFileShown = m_runtimeFilePane && wanted.contains(m_runtimeFilePane);
     for (int k = 0; k < SlotCount; ++k) {
-        if (!wanted.contains(k))
-            wanted.append(k);
+        if (!slots.contains(k))
+            wanted.append(m_panes.at(size_t(k)));
     }
-    if (wanted == order())
-        return;
-    SlotPane *typing = nullptr;
-    for (SlotPane *pane : m_panes) {
+    if (m_runtimeFilePane && !runtimeFileShown)
+        wanted.append(m_runtimeFilePane);
+    if (m_runtimeFilePane)
+        m_runtimeFilePane->setVisible(runtimeFileShown);
+    QWidget *typing = nullptr;
+    for (QWidget *pane : wanted) {
         if (pane->isAncestorOf(QApplication::focusWidget()))
             typing = pane;
     }
-    for (int at = 0; at < SlotCount; ++at) {
-        SlotPane *pane = m_panes.at(size_t(wanted.at(at)));
-        m_layout->removeWidget(pane);
-        m_layout->insertWidget(at, pane);
+    bool moved = false;
+    for (int at = 0; at < wanted.size(); ++at) {
+        if (m_layout->itemAt(at)->widget() == wanted.at(at))
+            continue;
+        m_layout->removeWidget(wanted.at(at));
+        m_layout->insertWidget(at, wanted.at(at));
+        moved = true;
     }
-    if (typing) {
+    if (moved && typing && typing->isVisible()) {
         widget()->layout()->activate();
         ensureWidgetVisible(typing, 0, 0);
     }
+}
+
+QStringList PaneStack::shownNames() const
+{
+    QStringList names;
+    for (int at = 0; at < m_layout->count(); ++at) {
+        QWidget *widget = m_layout->itemAt(at)->widget();
+        if (auto *pane = qobject_cast<SlotPane *>(widget))
+            names.append(slotName(pane->slot()));
+        else if (widget && widget == m_runtimeFilePane && !widget->isHidden())
+            names.append(m_runtimeFileName);
+    }
+    return names;
 }
 
 QList<int> PaneStack::order() const

@@ -13,6 +13,7 @@ class QVBoxLayout;
 namespace soul {
 
 class PersonaModel;
+class RuntimeFilePane;
 class SlotPane;
 
 // The seven panes one under the other, all reachable by scrolling: in the
@@ -28,16 +29,26 @@ public:
     // Scrolls pane `slot` into view and puts the keyboard focus in its editor.
     void showPane(int slot);
 
+    // The pane of a file a runtime reads beside the slots; not owned. It is
+    // shown only while setOrder()'s runtime reads it, in its place.
+    void addRuntimeFilePane(RuntimeFilePane *pane, const QString &name);
+    RuntimeFilePane *runtimeFilePane() const { return m_runtimeFilePane; }
+
     // Puts the panes in a runtime's order: the files it reads, as `files`
-    // lists them, then the others in slot order. Focus, text and undo stay
+    // lists them (addRuntimeFilePane()'s among them), then the others in slot
+    // order. Focus, text and undo stay
     // with each pane; the pane being typed in stays in view.
     void setOrder(const QStringList &files);
     // The slots from top to bottom.
     QList<int> order() const;
+    // The names of the panes shown, from top to bottom.
+    QStringList shownNames() const;
 
 private:
     QVBoxLayout *m_layout = nullptr;
     std::array<SlotPane *, SlotCount> m_panes{};
+    RuntimeFilePane *m_runtimeFilePane = nullptr;
+    QString m_runtimeFileName;
 };
 
 } // namespace soul

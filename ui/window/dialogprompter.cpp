@@ -9,6 +9,7 @@
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFontDatabase>
 #include <QLabel>
 #include <QListWidget>
@@ -258,6 +259,24 @@ bool DialogPrompter::askDropUnsaved(const QString &file)
     box.setDefaultButton(QMessageBox::Cancel);
     box.exec();
     return box.clickedButton() == discard;
+}
+
+bool DialogPrompter::askFinishSetup(const QString &file)
+{
+    const QString name = QFileInfo(file).fileName();
+    QMessageBox box(QMessageBox::Question,
+                    tr("Finish setup"),
+                    tr("Delete %1?").arg(QDir::toNativeSeparators(file)),
+                    QMessageBox::NoButton,
+                    m_parent);
+    box.setInformativeText(tr("While %1 exists, OpenClaw treats the workspace as pending its "
+                              "first run. \"Restore %1\" or Undo writes it back as it was.")
+                               .arg(name));
+    QPushButton *finish = box.addButton(tr("Delete %1").arg(name), QMessageBox::DestructiveRole);
+    box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(QMessageBox::Cancel);
+    box.exec();
+    return box.clickedButton() == finish;
 }
 
 bool DialogPrompter::askCreateRepository(const QString &dir, const QString &why)

@@ -27,6 +27,7 @@ public:
     bool askSaveChangedBytes(const QString &file, const QStringList &changes) override;
     bool askReplaceExport(const QStringList &paths) override;
     bool askDropUnsaved(const QString &file) override;
+    bool askFinishSetup(const QString &file) override;
     QString askHermesProject(const QString &home, const QString &start) override;
     QString askTokenizerFile(const QString &start) override;
     bool askCreateRepository(const QString &dir, const QString &why) override;

@@ -19,6 +19,7 @@
 #include "preview/soulpreview.h"
 #include "preview/tokenbar.h"
 #include "prompter.h"
+#include "runtimefile.h"
 #include "runtimeregistry.h"
 #include "sameslotnotes.h"
 #include "slots/panestack.h"
@@ -555,10 +556,13 @@ bool MainWindow::closeAll()
     for (const Open &o : m_open) {
         if (!o.session->hasUnsaved())
             continue;
-        for (int k : o.session->model()->unsavedSlots()) {
-            const QString name = o.session->model()->slotLabel(k);
+        QStringList files;
+        for (int k : o.session->model()->unsavedSlots())
+            files.append(o.session->model()->slotLabel(k));
+        if (const RuntimeFile *setup = o.session->documents()->setupFile(); setup->dirty())
+            files.append(setup->name());
+        for (const QString &name : files)
             names.append(sessionCount() == 1 ? name : tr("%1: %2").arg(o.session->agent().id, name));
-        }
     }
     if (!names.isEmpty()) {
         switch (m_prompter->askUnsaved(names)) {
@@ -920,8 +924,11 @@ void MainWindow::wireActions()
     // read-only, so that Ctrl+S there says why nothing is saved.
     connect(m_actions->save, &QAction::triggered, this, [this] {
         const int slot = currentEditor()->currentSlot();
-        if (slot < 0)
+        if (slot < 0) {
+            if (currentEditor()->setupPaneCurrent() && documents()->setupFile()->dirty())
+                documents()->saveSetupFile();
             return;
+        }
         if (!model()->slot(slot).dirty) {
             documents()->explainNothingToSave(slot);
             return;
@@ -965,6 +972,11 @@ void MainWindow::wireActions()
     connect(m_actions->undo, &QAction::triggered, this, [this] {
         if (const int slot = currentEditor()->currentSlot(); slot >= 0)
             panes()->pane(slot)->editor()->undo();
+        else if (currentEditor()->canUndoFinishSetup())
+            currentEditor()->undoFinishSetup();
+    });
+    connect(m_actions->finishSetup, &QAction::triggered, this, [this] {
+        currentEditor()->finishSetup();
     });
     connect(m_actions->redo, &QAction::triggered, this, [this] {
         if (const int slot = currentEditor()->currentSlot(); slot >= 0)
@@ -1097,11 +1109,15 @@ void MainWindow::showEditState()
                                                                   : nullptr;
     const bool editable = editor && !editor->isReadOnly() && editor->isEnabled();
     WindowActions::EditState state;
-    state.canUndo = editable && editor->document()->isUndoAvailable();
+    state.canUndo = (editable && editor->document()->isUndoAvailable())
+                    || currentEditor()->canUndoFinishSetup();
+    state.canFinishSetup = model()->isOpen() && currentEditor()->canFinishSetup();
     state.canRedo = editable && editor->document()->isRedoAvailable();
-    state.currentUnsaved = editor && model()->slot(slot).dirty;
+    state.currentUnsaved = (editor && model()->slot(slot).dirty)
+                           || (currentEditor()->setupPaneCurrent()
+                               && documents()->setupFile()->dirty());
     state.currentReadOnly = editor && editor->isReadOnly();
-    state.anyUnsaved = model()->isOpen() && model()->hasUnsaved();
+    state.anyUnsaved = currentEditor()->session()->hasUnsaved();
     m_actions->setEditState(state);
 }
 

@@ -6,11 +6,14 @@
 #include "personamodel.h"
 #include "personasession.h"
 #include "preview/previewpanel.h"
+#include "preview/runtimecomposer.h"
 #include "preview/soulpreview.h"
 #include "preview/tokenbar.h"
 #include "prompter.h"
+#include "runtimefile.h"
 #include "slots/panestack.h"
 #include "slots/recoverybar.h"
+#include "slots/runtimefilepane.h"
 #include "slots/slotpane.h"
 #include "soultokencounter.h"
 
@@ -103,6 +106,8 @@ void PersonaEditor::wireModel()
         reloadPanes();
         m_lostBar->hide();
         m_currentSlot = -1;
+        m_setupCurrent = false;
+        m_setupUndoable = false;
         Q_EMIT editStateChanged();
     });
     connect(model, &PersonaModel::bufferReplaced, this, [this](int slot) {
@@ -163,6 +168,8 @@ void PersonaEditor::wirePanes()
         connect(pane, &SlotPane::discardRecoveryRequested, model, &PersonaModel::discardRecovery);
         connect(pane, &SlotPane::focused, this, [this, pane](int slot) {
             m_currentSlot = slot;
+            m_setupUndoable = false;
+            m_setupCurrent = false;
             m_findBar->setTarget(pane->editor());
             Q_EMIT editStateChanged();
         });
@@ -205,14 +212,81 @@ void PersonaEditor::wireRuntime()
     connect(m_preview, &PreviewPanel::runtimeUpdated, this, [this] {
         for (int k = 0; k < SlotCount; ++k)
             m_panes->pane(k)->setRuntimeView(m_preview->runtimePaneView(k));
+        if (m_setupPane)
+            m_setupPane->setRuntimeView(m_preview->runtimeComposer()->runtimeFileView());
     });
     // Freeze and Export take what the chosen runtime injects.
     connect(m_preview, &PreviewPanel::runtimeProfileApplied, this, [this](const RuntimeProfile &p) {
         m_session->setRuntimeProfile(p);
+        ensureSetupPane();
         // The panes follow the runtime: what it reads, in its order, first.
         m_panes->setOrder(p.runtime->files());
         Q_EMIT runtimeProfileApplied(p);
+        Q_EMIT editStateChanged(); // Finish setup needs a runtime that reads the file
     });
+}
+
+void PersonaEditor::ensureSetupPane()
+{
+    RuntimeFile *file = m_session->documents()->setupFile();
+    if (m_setupPane || file->name().isEmpty())
+        return;
+    m_setupPane = new RuntimeFilePane(file, m_panes->widget());
+    m_panes->addRuntimeFilePane(m_setupPane, file->name());
+    DocumentController *documents = m_session->documents();
+    connect(m_setupPane, &RuntimeFilePane::textEdited, file, [this, file] {
+        file->setBufferText(m_setupPane->text());
+    });
+    connect(m_setupPane, &RuntimeFilePane::saveRequested, documents, [documents] {
+        documents->saveSetupFile();
+    });
+    connect(m_setupPane, &RuntimeFilePane::focused, this, [this] {
+        m_currentSlot = -1;
+        m_setupCurrent = true;
+        m_setupUndoable = false; // its own editor undoes typing now
+        m_findBar->setTarget(m_setupPane->editor());
+        Q_EMIT editStateChanged();
+    });
+    connect(m_setupPane, &RuntimeFilePane::finishRequested, this, &PersonaEditor::finishSetup);
+    connect(m_setupPane, &RuntimeFilePane::restoreRequested, this, &PersonaEditor::undoFinishSetup);
+    connect(file, &RuntimeFile::bufferReplaced, m_setupPane, &RuntimeFilePane::reload);
+    connect(file, &RuntimeFile::changed, this, [this] {
+        m_setupPane->refreshState();
+        Q_EMIT editStateChanged();
+    });
+    // Unsaved text in it shows in the runtime's preview.
+    m_preview->runtimeComposer()->setRuntimeFile(file);
+}
+
+bool PersonaEditor::canFinishSetup() const
+{
+    const RuntimeFile *file = m_session->documents()->setupFile();
+    return m_setupPane && m_setupPane->isVisibleTo(m_panes->widget()) && file->diskPresent()
+           && !file->dirty();
+}
+
+void PersonaEditor::finishSetup()
+{
+    if (!canFinishSetup() || !m_session->documents()->finishSetup())
+        return;
+    // Undo now means "put the file back", until a pane is focused.
+    m_currentSlot = -1;
+    m_setupCurrent = true;
+    m_setupUndoable = true;
+    Q_EMIT editStateChanged();
+}
+
+bool PersonaEditor::canUndoFinishSetup() const
+{
+    const RuntimeFile *file = m_session->documents()->setupFile();
+    return m_setupUndoable && file->removed() && !file->diskPresent();
+}
+
+void PersonaEditor::undoFinishSetup()
+{
+    m_setupUndoable = false;
+    m_session->documents()->restoreSetupFile();
+    Q_EMIT editStateChanged();
 }
 
 void PersonaEditor::goToLine(int slot, qint64 line, qint64 column)

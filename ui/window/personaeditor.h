@@ -12,6 +12,7 @@ class FindBar;
 class PaneStack;
 class PersonaSession;
 class PreviewPanel;
+class RuntimeFilePane;
 struct RuntimeProfile;
 
 // What the window shows of one persona session: its slot panes, the find
@@ -47,6 +48,21 @@ public:
     // Shows or hides invisible characters in the panes.
     void setShowInvisibles(bool show);
 
+    // The pane of the chosen runtime's setup file (OpenClaw's BOOTSTRAP.md),
+    // made when a runtime first names one; null before.
+    RuntimeFilePane *setupPane() const { return m_setupPane; }
+    // The setup file is there to finish setup with (DocumentController::
+    // finishSetup()), and the chosen runtime reads it.
+    bool canFinishSetup() const;
+    void finishSetup();
+    // The last thing done here was finishing setup, so Undo restores the
+    // file (until a slot pane is focused).
+    bool canUndoFinishSetup() const;
+    // The setup file's pane was focused last (currentSlot() is then -1):
+    // Save and Undo act on it.
+    bool setupPaneCurrent() const { return m_setupCurrent; }
+    void undoFinishSetup();
+
 Q_SIGNALS:
     // The pane last focused, its undo state or its unsaved state changed.
     void editStateChanged();
@@ -62,6 +78,8 @@ private:
     void wireTokens(QSettings *settings);
     void wireRuntime();
     void reloadPanes();
+    // Makes the setup file's pane once the session's runtime names the file.
+    void ensureSetupPane();
 
     PersonaSession *m_session = nullptr;
     DirectoryLostBar *m_lostBar = nullptr;
@@ -70,6 +88,9 @@ private:
     FindBar *m_findBar = nullptr;
     PreviewPanel *m_preview = nullptr;
     int m_currentSlot = -1;
+    RuntimeFilePane *m_setupPane = nullptr;
+    bool m_setupUndoable = false;
+    bool m_setupCurrent = false;
 };
 
 } // namespace soul

@@ -62,6 +62,7 @@ WindowActions::WindowActions(QWidget *window)
     undo = make("undo", tr("&Undo"), QKeySequence::Undo);
     redo = make("redo", tr("&Redo"), QKeySequence::Redo);
     find = make("find", tr("&Find…"), QKeySequence::Find);
+    finishSetup = make("finishSetup", tr("Finish &Setup…"), {});
     showInvisibles = make("showInvisibles",
                           tr("Show &Invisibles"),
                           QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));
@@ -116,6 +117,8 @@ void WindowActions::fillMenuBar(QMenuBar *bar) const
     edit->addSeparator();
     edit->addAction(copySoul);
     edit->addAction(copySlotToAgents);
+    edit->addSeparator();
+    edit->addAction(finishSetup);
 
     QMenu *view = bar->addMenu(tr("&View"));
     view->addActions({showOnDisk, showInvisibles, focusPreview, showHistory});
@@ -160,6 +163,7 @@ void WindowActions::setEditState(const EditState &state)
     save->setEnabled(state.currentUnsaved || state.currentReadOnly);
     revert->setEnabled(state.currentUnsaved);
     saveAll->setEnabled(state.anyUnsaved);
+    finishSetup->setEnabled(state.canFinishSetup);
 }
 
 void WindowActions::setAgentCount(int count)

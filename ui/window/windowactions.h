@@ -44,6 +44,7 @@ public:
         bool currentUnsaved = false;
         bool currentReadOnly = false; // Save then says why nothing is saved
         bool anyUnsaved = false;
+        bool canFinishSetup = false; // the chosen runtime's setup file is there
     };
     void setEditState(const EditState &state);
 
@@ -74,6 +75,7 @@ public:
     QAction *undo = nullptr;
     QAction *redo = nullptr;
     QAction *find = nullptr;
+    QAction *finishSetup = nullptr; // deletes the runtime's setup file (OpenClaw's BOOTSTRAP.md)
     QAction *showInvisibles = nullptr;
     QAction *showOnDisk = nullptr;
     QAction *focusPreview = nullptr;

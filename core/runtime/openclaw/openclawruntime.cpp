@@ -389,6 +389,12 @@ QStringList OpenClawRuntime::neverRead() const
     return {QStringLiteral("TOOLS.md"), QStringLiteral("HEARTBEAT.md")};
 }
 
+QString OpenClawRuntime::setupFile() const
+{
+    // While it exists, OpenClaw treats the workspace as pending its first run.
+    return QStringLiteral("BOOTSTRAP.md");
+}
+
 QList<RuntimeSetting> OpenClawRuntime::settings() const
 {
     RuntimeSetting perFile;

@@ -15,6 +15,7 @@ public:
     QString displayName() const override;
     QStringList files() const override;
     QStringList neverRead() const override;
+    QString setupFile() const override;
     BudgetUnit budgetUnit() const override { return BudgetUnit::Utf16Units; }
     QList<RuntimeSetting> settings() const override;
     qint64 fileBudget(QStringView fileName, const RuntimeSettings &settings) const override;

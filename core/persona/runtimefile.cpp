@@ -1,0 +1,157 @@
+#include "runtimefile.h"
+
+#include "atomicwrite.h"
+
+#include <QDir>
+#include <QFile>
+
+#include <cerrno>
+#include <cstring>
+#include <unistd.h>
+
+namespace soul {
+
+RuntimeFile::RuntimeFile(QObject *parent)
+    : QObject(parent)
+{
+    // Another program writing or removing the file: a clean buffer follows.
+    connect(&m_watcher, &QFileSystemWatcher::directoryChanged, this, &RuntimeFile::reload);
+    connect(&m_watcher, &QFileSystemWatcher::fileChanged, this, &RuntimeFile::reload);
+}
+
+void RuntimeFile::setName(const QString &name)
+{
+    if (name.isEmpty() || name == m_name)
+        return;
+    m_name = name;
+    open(m_dir);
+}
+
+QString RuntimeFile::filePath() const
+{
+    return isOpen() ? QDir(m_dir).filePath(m_name) : QString();
+}
+
+std::optional<QByteArray> RuntimeFile::readDisk() const
+{
+    QFile file(filePath());
+    if (!isOpen() || !file.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    return file.readAll();
+}
+
+void RuntimeFile::open(const QString &dir)
+{
+    if (!m_watcher.files().isEmpty() || !m_watcher.directories().isEmpty())
+        m_watcher.removePaths(m_watcher.files() + m_watcher.directories());
+    m_dir = dir;
+    if (isOpen())
+        m_watcher.addPath(dir);
+    m_removed.reset();
+    m_disk = readDisk();
+    if (m_disk)
+        m_watcher.addPath(filePath());
+    takeDisk();
+    Q_EMIT bufferReplaced();
+    Q_EMIT changed();
+}
+
+void RuntimeFile::takeDisk()
+{
+    m_buffer = m_disk;
+    if (m_disk)
+        m_format = toEditorText(*m_disk).format;
+}
+
+QString RuntimeFile::paneText() const
+{
+    return m_buffer ? toEditorText(*m_buffer).text : QString();
+}
+
+void RuntimeFile::setBufferText(QStringView rawText)
+{
+    const QByteArray bytes = fromEditorText(rawText, m_format);
+    if (m_buffer == bytes)
+        return;
+    m_buffer = bytes;
+    Q_EMIT changed();
+}
+
+void RuntimeFile::reload()
+{
+    if (!isOpen())
+        return;
+    const std::optional<QByteArray> now = readDisk();
+    if (now && !m_watcher.files().contains(filePath()))
+        m_watcher.addPath(filePath());
+    if (now == m_disk)
+        return;
+    const bool follow = !dirty();
+    m_disk = now;
+    if (follow) {
+        takeDisk();
+        if (m_disk)
+            m_removed.reset(); // a file is there again: nothing to restore
+        Q_EMIT bufferReplaced();
+    }
+    Q_EMIT changed();
+}
+
+Status RuntimeFile::save()
+{
+    if (!isOpen() || !m_buffer)
+        return Status::failure(tr("Nothing to save for %1.").arg(m_name));
+    if (readDisk() != m_disk)
+        return Status::failure(tr("Cannot save %1: it changed on disk since it was read. Copy "
+                                  "your text, then close and open the folder again.")
+                                   .arg(QDir::toNativeSeparators(filePath())));
+    Status written = writeFileAtomically(filePath(), *m_buffer);
+    if (!written)
+        return written;
+    m_disk = m_buffer;
+    m_removed.reset();
+    Q_EMIT changed();
+    return written;
+}
+
+Status RuntimeFile::finish()
+{
+    if (!isOpen() || !m_disk)
+        return Status::failure(
+            tr("%1 is not in the folder: there is nothing to delete.").arg(m_name));
+    if (dirty())
+        return Status::failure(tr("%1 has unsaved edits: save or drop them first, then finish "
+                                  "setup.")
+                                   .arg(m_name));
+    const QString path = filePath();
+    if (::unlink(QFile::encodeName(path).constData()) != 0) {
+        const int error = errno;
+        return Status::failure(tr("Cannot delete %1: %2. %3.")
+                                   .arg(QDir::toNativeSeparators(path),
+                                        QString::fromLocal8Bit(std::strerror(error)),
+                                        writeErrorAdvice(error)));
+    }
+    m_removed = m_disk;
+    m_disk.reset();
+    m_buffer.reset();
+    Q_EMIT bufferReplaced();
+    Q_EMIT changed();
+    return {};
+}
+
+Status RuntimeFile::restore()
+{
+    if (!isOpen() || !m_removed)
+        return Status::failure(tr("There is no deleted %1 to restore.").arg(m_name));
+    Status written = writeFileAtomically(filePath(), *m_removed, Overwrite::Never);
+    if (!written)
+        return written;
+    m_disk = m_removed;
+    m_removed.reset();
+    takeDisk();
+    Q_EMIT bufferReplaced();
+    Q_EMIT changed();
+    return written;
+}
+
+} // namespace soul

@@ -1,0 +1,85 @@
+#pragma once
+
+#include "editortext.h"
+#include "result.h"
+
+#include <QByteArray>
+#include <QFileSystemWatcher>
+#include <QObject>
+#include <QString>
+
+#include <optional>
+
+namespace soul {
+
+// A file a runtime reads beside the seven slots (OpenClaw's BOOTSTRAP.md):
+// what is on disk, its editor buffer and whether that is unsaved; a
+// QFileSystemWatcher on the folder reads it again when it changes there. It is
+// written only by save() and restore(), both through writeFileAtomically(),
+// and removed only by finish(). The seven slots, and so toolnexus's soul,
+// never see it.
+class RuntimeFile : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit RuntimeFile(QObject *parent = nullptr);
+
+    // The file's name in the folder; empty until a runtime names one. A
+    // later empty name keeps the file (and any unsaved text) as it is.
+    const QString &name() const { return m_name; }
+    void setName(const QString &name);
+    // Reads the file in `dir`; nothing open when `dir` is empty.
+    void open(const QString &dir);
+    void close() { open({}); }
+    bool isOpen() const { return !m_dir.isEmpty() && !m_name.isEmpty(); }
+    QString filePath() const;
+
+    bool diskPresent() const { return m_disk.has_value(); }
+    // The buffer: the bytes a save would write; nullopt when the file is
+    // absent and nothing was typed.
+    const std::optional<QByteArray> &buffer() const { return m_buffer; }
+    bool dirty() const { return isOpen() && m_buffer != m_disk; }
+    // The text removed by finish(), which restore() writes back; nullopt
+    // when there is none.
+    const std::optional<QByteArray> &removed() const { return m_removed; }
+
+    // The text a pane loads (editortext.h: no BOM, '\n' line breaks).
+    QString paneText() const;
+    // Typing: the pane's text as QTextDocument::toRawText() gives it; the
+    // buffer keeps the file's BOM and line break.
+    void setBufferText(QStringView rawText);
+    // Writes the buffer. Fails with a sentence naming the file, writing
+    // nothing, when it changed on disk since it was read.
+    Status save();
+    // Reads the file again; the buffer follows the disk unless it is unsaved.
+    void reload();
+    // Deletes the file (after the user confirmed); its text is kept for
+    // restore(). Fails with a sentence naming the file, deleting nothing,
+    // while the buffer is unsaved.
+    Status finish();
+    // Writes the text finish() removed back, byte for byte. Fails with a
+    // sentence naming the file, writing nothing, when a file is there again.
+    Status restore();
+
+Q_SIGNALS:
+    // The buffer or the disk changed: panes and previews follow.
+    void changed();
+    // The buffer was replaced from outside the pane (open, reload, restore).
+    void bufferReplaced();
+
+private:
+    std::optional<QByteArray> readDisk() const;
+    // The buffer takes the disk's bytes, and their BOM and line break.
+    void takeDisk();
+
+    QString m_name;
+    QString m_dir;
+    std::optional<QByteArray> m_disk;
+    std::optional<QByteArray> m_buffer;
+    std::optional<QByteArray> m_removed;
+    TextFormat m_format;
+    QFileSystemWatcher m_watcher;
+};
+
+} // namespace soul

@@ -1,0 +1,336 @@
+#include "documentcontroller.h"
+#include "guitestfiles.h"
+#include "personamodel.h"
+#include "personasession.h"
+#include "preview/previewpanel.h"
+#include "preview/runtimecomposer.h"
+#include "quietprompter.h"
+#include "runtimefile.h"
+#include "slots/panestack.h"
+#include "slots/runtimefilepane.h"
+#include "slots/runtimemeter.h"
+#include "slots/slotpane.h"
+#include "testwindow.h"
+#include "window/mainwindow.h"
+#include "window/personaeditor.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QDir>
+#include <QLabel>
+#include <QMap>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTest>
+
+using namespace soul;
+using namespace soul::guitest;
+
+namespace {
+
+// Answers "Finish setup?" as told, and keeps what it was asked.
+class SetupPrompter : public QuietPrompter
+{
+public:
+    bool askFinishSetup(const QString &file) override
+    {
+        asked.append(file);
+        return finish;
+    }
+    void showError(const QString &title, const QString &text) override
+    {
+        errors.append(title + QStringLiteral(": ") + text);
+    }
+
+    bool finish = true;
+    QStringList asked;
+    QStringList errors;
+};
+
+// With CR LF line breaks, which typing and restoring keep.
+const QByteArray Bootstrap = "# BOOTSTRAP.md - Hello, World\r\n\r\n"
+                             "You just woke up. Ask the human who they are, pick a name\r\n"
+                             "together, then write IDENTITY.md and USER.md.\r\n"
+                             "When you are done, delete this file.\r\n";
+
+// Every file of `dir` with its bytes (the settings file aside: the window
+// writes it).
+QMap<QString, QByteArray> folderFiles(const QString &dir)
+{
+    QMap<QString, QByteArray> files;
+    const QStringList names = QDir(dir).entryList(QDir::Files | QDir::Hidden);
+    for (const QString &name : names) {
+        if (name != QLatin1String("settings.ini"))
+            files.insert(name, readAll(QDir(dir).filePath(name)));
+    }
+    return files;
+}
+
+} // namespace
+
+class tst_BootstrapPane : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void paneFollowsOpenClawsOrder();
+    void typingShowsInThePreviewAndSaveEqualsSoulc();
+    void finishSetupDeletesOnlyThatFile();
+    void finishSetupAsksFirst();
+    void unsavedTextIsAskedAboutOnClose();
+    void cleanPaneFollowsTheDisk();
+
+private:
+    QString path(const QString &name) const { return m_fixture.filePath(name); }
+    MainWindow *window() const { return m_fixture.window(); }
+    PersonaEditor *editor() const { return window()->currentEditor(); }
+    RuntimeFilePane *setupPane() const { return editor()->setupPane(); }
+    RuntimeComposer *composer() const { return window()->previewPanel()->runtimeComposer(); }
+    void chooseRuntime(const QString &id);
+    // What the window composes from the buffers, once it is done.
+    QByteArray shownText() const;
+    QByteArray soulcCompose() const;
+
+    TestWindow<SetupPrompter> m_fixture;
+};
+
+void tst_BootstrapPane::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+}
+
+void tst_BootstrapPane::init()
+{
+    m_fixture.init();
+    QVERIFY(writeInPlace(path(QStringLiteral("AGENTS.md")), "# Agents\n\nBe brief.\n"));
+    QVERIFY(writeInPlace(path(QStringLiteral("SOUL.md")), "# Soul\n\nCurious and kind.\n"));
+    QVERIFY(writeInPlace(path(QStringLiteral("IDENTITY.md")), "Name: Kip\n"));
+    QVERIFY(writeInPlace(path(QStringLiteral("TOOLS.md")), "Use the calculator for sums.\n"));
+    QVERIFY(writeInPlace(path(QStringLiteral("BOOTSTRAP.md")), Bootstrap));
+    m_fixture.open(m_fixture.dir());
+}
+
+void tst_BootstrapPane::cleanup()
+{
+    m_fixture.cleanup();
+}
+
+void tst_BootstrapPane::chooseRuntime(const QString &id)
+{
+    PreviewPanel *panel = window()->previewPanel();
+    const quint64 before = composer()->shownGeneration();
+    panel->runtimeChooser()->setCurrentIndex(panel->runtimeChooser()->findData(id));
+    QCOMPARE(panel->runtimeProfile().id(), id);
+    QTRY_VERIFY(composer()->shownGeneration() > before && !composer()->busy());
+}
+
+QByteArray tst_BootstrapPane::shownText() const
+{
+    if (!QTest::qWaitFor([this] { return !composer()->busy(); }))
+        return {};
+    return composer()->composition().text.toUtf8();
+}
+
+QByteArray tst_BootstrapPane::soulcCompose() const
+{
+    QProcess soulc;
+    soulc.start(QStringLiteral(SOUL_BIN_DIR "/soulc"),
+                {QStringLiteral("compose"),
+                 QStringLiteral("--runtime"),
+                 QStringLiteral("openclaw"),
+                 m_fixture.dir()});
+    if (!soulc.waitForFinished(30000) || soulc.exitCode() != 0)
+        return {};
+    return soulc.readAllStandardOutput();
+}
+
+void tst_BootstrapPane::paneFollowsOpenClawsOrder()
+{
+    PaneStack *panes = window()->panes();
+    QStringList contract;
+    for (int k = 0; k < SlotCount; ++k)
+        contract << slotName(k);
+    // toolnexus never reads BOOTSTRAP.md: no pane for it.
+    QCOMPARE(panes->shownNames(), contract);
+
+    chooseRuntime(QStringLiteral("openclaw"));
+    QVERIFY(setupPane());
+    QCOMPARE(panes->shownNames(),
+             QStringList({QStringLiteral("AGENTS.md"),
+                          QStringLiteral("SOUL.md"),
+                          QStringLiteral("IDENTITY.md"),
+                          QStringLiteral("USER.md"),
+                          QStringLiteral("BOOTSTRAP.md"),
+                          QStringLiteral("MEMORY.md"),
+                          QStringLiteral("TOOLS.md"),
+                          QStringLiteral("HEARTBEAT.md")}));
+    // Laid out as listed: below USER.md, above MEMORY.md.
+    QTRY_VERIFY(setupPane()->y() > panes->pane(slotIndex(QStringLiteral("USER.md")))->y());
+    QTRY_VERIFY(setupPane()->y() < panes->pane(slotIndex(QStringLiteral("MEMORY.md")))->y());
+    QVERIFY(setupPane()->isVisible());
+    QCOMPARE(setupPane()->editor()->toPlainText(),
+             QString::fromUtf8(QByteArray(Bootstrap).replace("\r\n", "\n")));
+
+    // Its own meter: the characters OpenClaw injects of it, against its budget.
+    const RuntimeFileView *file = composer()->composition().file(QStringLiteral("BOOTSTRAP.md"));
+    QVERIFY(file && file->present);
+    QTRY_VERIFY(setupPane()->runtimeMeter()->isVisible());
+    QCOMPARE(setupPane()->runtimeMeter()->used(), file->used);
+    // OpenClaw trims the file's trailing white space.
+    QCOMPARE(setupPane()->runtimeMeter()->used(),
+             qint64(QString::fromUtf8(Bootstrap).trimmed().size()));
+    QCOMPARE(setupPane()->runtimeMeter()->budget(), qint64(20000));
+    QVERIFY(setupPane()->finishButton()->isVisible());
+    QVERIFY(!setupPane()->restoreButton()->isVisible());
+
+    chooseRuntime(QStringLiteral("toolnexus"));
+    QCOMPARE(panes->shownNames(), contract);
+    QVERIFY(!setupPane()->isVisible());
+    QVERIFY(!m_fixture.action("finishSetup")->isEnabled());
+}
+
+void tst_BootstrapPane::typingShowsInThePreviewAndSaveEqualsSoulc()
+{
+    chooseRuntime(QStringLiteral("openclaw"));
+    QVERIFY(shownText().contains("You just woke up"));
+    QPlainTextEdit *text = setupPane()->editor();
+    text->setFocus();
+    text->moveCursor(QTextCursor::End);
+    QTest::keyClicks(text, QStringLiteral("Motto: zephyrine"));
+    QTest::keyClick(text, Qt::Key_Return);
+    QTRY_VERIFY(composer()->composition().text.contains(QStringLiteral("zephyrine")));
+    QVERIFY(setupPane()->stateLabel()->text().contains(QStringLiteral("unsaved")));
+    // Nothing is written until it is saved.
+    QCOMPARE(readAll(path(QStringLiteral("BOOTSTRAP.md"))), Bootstrap);
+    QVERIFY(!soulcCompose().contains("zephyrine"));
+    QVERIFY(editor()->session()->hasUnsaved());
+
+    // File > Save (Ctrl+S) saves the pane last focused: this one.
+    QAction *save = m_fixture.action("save");
+    QTRY_VERIFY(save->isEnabled());
+    save->trigger();
+    QVERIFY(readAll(path(QStringLiteral("BOOTSTRAP.md")))
+                .endsWith("this file.\r\nMotto: zephyrine\r\n"));
+    QVERIFY(!editor()->session()->hasUnsaved());
+    QTest::keyClicks(text, QStringLiteral("Tea: green"));
+    QTRY_VERIFY(editor()->session()->hasUnsaved());
+    QTest::mouseClick(setupPane()->saveButton(), Qt::LeftButton);
+    QVERIFY(readAll(path(QStringLiteral("BOOTSTRAP.md"))).endsWith("zephyrine\r\nTea: green"));
+    QVERIFY(!editor()->session()->hasUnsaved());
+    const QByteArray expected = soulcCompose();
+    QVERIFY(expected.contains("Tea: green"));
+    QTRY_COMPARE(shownText(), expected);
+    QVERIFY(m_fixture.prompter()->errors.isEmpty());
+}
+
+void tst_BootstrapPane::finishSetupDeletesOnlyThatFile()
+{
+    chooseRuntime(QStringLiteral("openclaw"));
+    QCOMPARE(shownText(), soulcCompose());
+    QVERIFY(shownText().contains("You just woke up"));
+    QMap<QString, QByteArray> before = folderFiles(m_fixture.dir());
+    QVERIFY(before.contains(QStringLiteral("BOOTSTRAP.md")));
+    QAction *finish = m_fixture.action("finishSetup");
+    QTRY_VERIFY(finish->isEnabled());
+
+    finish->trigger();
+    QCOMPARE(m_fixture.prompter()->asked, QStringList({path(QStringLiteral("BOOTSTRAP.md"))}));
+    QVERIFY2(m_fixture.prompter()->errors.isEmpty(),
+             qPrintable(m_fixture.prompter()->errors.join(u'\n')));
+    QMap<QString, QByteArray> after = before;
+    after.remove(QStringLiteral("BOOTSTRAP.md"));
+    QCOMPARE(folderFiles(m_fixture.dir()), after);
+    // OpenClaw no longer treats the workspace as pending.
+    QTRY_VERIFY(!composer()->composition().text.contains(QStringLiteral("You just woke up")));
+    const QByteArray finished = soulcCompose();
+    QVERIFY(!finished.isEmpty());
+    QCOMPARE(shownText(), finished);
+    QVERIFY(setupPane()->restoreButton()->isVisible());
+    QVERIFY(!setupPane()->finishButton()->isVisible());
+    QVERIFY(!finish->isEnabled());
+
+    // Undo writes it back, byte for byte (its CR LF too).
+    QAction *undo = m_fixture.action("undo");
+    QTRY_VERIFY(undo->isEnabled());
+    undo->trigger();
+    QCOMPARE(folderFiles(m_fixture.dir()), before);
+    QTRY_COMPARE(shownText(), soulcCompose());
+    QVERIFY(shownText().contains("You just woke up"));
+    QVERIFY(setupPane()->finishButton()->isVisible());
+
+    // And the pane's own buttons do the same.
+    QTest::mouseClick(setupPane()->finishButton(), Qt::LeftButton);
+    QVERIFY(!QFile::exists(path(QStringLiteral("BOOTSTRAP.md"))));
+    QTRY_VERIFY(setupPane()->restoreButton()->isVisible());
+    QTest::mouseClick(setupPane()->restoreButton(), Qt::LeftButton);
+    QCOMPARE(folderFiles(m_fixture.dir()), before);
+    QVERIFY(m_fixture.prompter()->errors.isEmpty());
+}
+
+void tst_BootstrapPane::finishSetupAsksFirst()
+{
+    chooseRuntime(QStringLiteral("openclaw"));
+    m_fixture.prompter()->finish = false;
+    QTest::mouseClick(setupPane()->finishButton(), Qt::LeftButton);
+    QCOMPARE(m_fixture.prompter()->asked.size(), 1);
+    QCOMPARE(readAll(path(QStringLiteral("BOOTSTRAP.md"))), Bootstrap);
+
+    // Unsaved text is never deleted with the file.
+    m_fixture.prompter()->finish = true;
+    setupPane()->editor()->setFocus();
+    QTest::keyClicks(setupPane()->editor(), QStringLiteral("draft"));
+    QTRY_VERIFY(!setupPane()->finishButton()->isEnabled());
+    QVERIFY(!editor()->canFinishSetup());
+    m_fixture.action("finishSetup")->trigger();
+    QCOMPARE(m_fixture.prompter()->asked.size(), 1);
+    QCOMPARE(readAll(path(QStringLiteral("BOOTSTRAP.md"))), Bootstrap);
+}
+
+void tst_BootstrapPane::unsavedTextIsAskedAboutOnClose()
+{
+    class Recording : public SetupPrompter
+    {
+    public:
+        UnsavedAnswer askUnsaved(const QStringList &files) override
+        {
+            unsaved = files;
+            return UnsavedAnswer::Cancel;
+        }
+        QStringList unsaved;
+    };
+    m_fixture.open(m_fixture.dir(), std::make_unique<Recording>());
+    chooseRuntime(QStringLiteral("openclaw"));
+    setupPane()->editor()->setFocus();
+    QTest::keyClicks(setupPane()->editor(), QStringLiteral("draft"));
+    QTRY_VERIFY(editor()->session()->hasUnsaved());
+    QVERIFY(!window()->close());
+    auto *recording = static_cast<Recording *>(m_fixture.prompter());
+    QCOMPARE(recording->unsaved, QStringList({QStringLiteral("BOOTSTRAP.md")}));
+    QCOMPARE(readAll(path(QStringLiteral("BOOTSTRAP.md"))), Bootstrap);
+}
+
+void tst_BootstrapPane::cleanPaneFollowsTheDisk()
+{
+    chooseRuntime(QStringLiteral("openclaw"));
+    // Another program rewrites it: the clean pane and the preview follow.
+    QVERIFY(writeAtomically(path(QStringLiteral("BOOTSTRAP.md")), "Say hello first.\n"));
+    QTRY_COMPARE(setupPane()->editor()->toPlainText(), QStringLiteral("Say hello first.\n"));
+    QTRY_VERIFY(composer()->composition().text.contains(QStringLiteral("Say hello first.")));
+    QCOMPARE(shownText(), soulcCompose());
+    // And removes it: the pane says so, and OpenClaw no longer waits on it.
+    QVERIFY(QFile::remove(path(QStringLiteral("BOOTSTRAP.md"))));
+    QTRY_VERIFY(setupPane()->stateLabel()->text().contains(QStringLiteral("not in the folder")));
+    QTRY_VERIFY(!composer()->composition().text.contains(QStringLiteral("Say hello first.")));
+    QCOMPARE(shownText(), soulcCompose());
+    QVERIFY(!setupPane()->finishButton()->isVisible());
+    QVERIFY(!setupPane()->restoreButton()->isVisible());
+}
+
+QTEST_MAIN(tst_BootstrapPane)
+#include "tst_bootstrappane.moc"

@@ -1,0 +1,69 @@
+#pragma once
+
+#include "runtimepaneview.h"
+
+#include <QFrame>
+
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+
+namespace soul {
+
+class RuntimeFile;
+class RuntimeMeter;
+
+// The pane of a file the chosen runtime reads beside the seven slots
+// (OpenClaw's BOOTSTRAP.md): its text, its meter under the runtime, Save,
+// and "Finish setup", which deletes the file (OpenClaw treats the workspace
+// as pending while it exists) and then offers to restore it. It shows the
+// file's state and emits what the user asks for; the window wires those.
+class RuntimeFilePane : public QFrame
+{
+    Q_OBJECT
+
+public:
+    explicit RuntimeFilePane(const RuntimeFile *file, QWidget *parent = nullptr);
+
+    QPlainTextEdit *editor() const { return m_editor; }
+    QLabel *stateLabel() const { return m_state; }
+    RuntimeMeter *runtimeMeter() const { return m_meter; }
+    QLabel *runtimeNote() const { return m_note; }
+    QPushButton *saveButton() const { return m_save; }
+    QPushButton *finishButton() const { return m_finish; }
+    QPushButton *restoreButton() const { return m_restore; }
+
+    // The editor's text, as RuntimeFile::setBufferText() takes it.
+    QString text() const;
+    // Loads the file's buffer (it was replaced from outside the pane).
+    void reload();
+    // Header, buttons and editor follow the file's state.
+    void refreshState();
+    void setRuntimeView(const RuntimePaneView &view);
+
+Q_SIGNALS:
+    // The editor took the keyboard focus.
+    void focused();
+    void textEdited();
+    void saveRequested();
+    void finishRequested();
+    void restoreRequested();
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+private:
+    const RuntimeFile *m_file = nullptr;
+    QLabel *m_title = nullptr;
+    QLabel *m_state = nullptr;
+    QLabel *m_role = nullptr;
+    RuntimeMeter *m_meter = nullptr;
+    QLabel *m_note = nullptr;
+    QPushButton *m_save = nullptr;
+    QPushButton *m_finish = nullptr;
+    QPushButton *m_restore = nullptr;
+    QPlainTextEdit *m_editor = nullptr;
+    bool m_loading = false;
+};
+
+} // namespace soul
