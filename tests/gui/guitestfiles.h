@@ -4,13 +4,27 @@
 
 #include <QByteArray>
 #include <QFile>
+#include <QProcess>
 #include <QString>
+#include <QStringList>
 
 // Writing persona files the ways other programs do, for the GUI and model tests.
 namespace soul::guitest {
 
 using test::CapBytes;
 using test::NearCapBytes;
+
+// What this build's soulc prints with `arguments`; on a failure "soulc
+// failed: " and what it said, so a comparison names the failure.
+inline QByteArray soulcOutput(const QStringList &arguments)
+{
+    QProcess soulc;
+    soulc.start(QStringLiteral(SOUL_BIN_DIR "/soulc"), arguments);
+    if (!soulc.waitForFinished(30000) || soulc.exitStatus() != QProcess::NormalExit
+        || soulc.exitCode() != 0)
+        return "soulc failed: " + soulc.readAllStandardError();
+    return soulc.readAllStandardOutput();
+}
 
 // Rewrites the file where it is (same inode), as most editors and `echo >` do.
 inline bool writeInPlace(const QString &path, const QByteArray &bytes)

@@ -139,15 +139,10 @@ QByteArray tst_BootstrapPane::shownText() const
 
 QByteArray tst_BootstrapPane::soulcCompose() const
 {
-    QProcess soulc;
-    soulc.start(QStringLiteral(SOUL_BIN_DIR "/soulc"),
-                {QStringLiteral("compose"),
-                 QStringLiteral("--runtime"),
-                 QStringLiteral("openclaw"),
-                 m_fixture.dir()});
-    if (!soulc.waitForFinished(30000) || soulc.exitCode() != 0)
-        return {};
-    return soulc.readAllStandardOutput();
+    return soulcOutput({QStringLiteral("compose"),
+                        QStringLiteral("--runtime"),
+                        QStringLiteral("openclaw"),
+                        m_fixture.dir()});
 }
 
 void tst_BootstrapPane::paneFollowsOpenClawsOrder()
@@ -208,7 +203,9 @@ void tst_BootstrapPane::typingShowsInThePreviewAndSaveEqualsSoulc()
     QVERIFY(setupPane()->stateLabel()->text().contains(QStringLiteral("unsaved")));
     // Nothing is written until it is saved.
     QCOMPARE(readAll(path(QStringLiteral("BOOTSTRAP.md"))), Bootstrap);
-    QVERIFY(!soulcCompose().contains("zephyrine"));
+    const QByteArray onDisk = soulcCompose();
+    QVERIFY2(onDisk.contains("BOOTSTRAP.md"), onDisk.left(200).constData());
+    QVERIFY(!onDisk.contains("zephyrine"));
     QVERIFY(editor()->session()->hasUnsaved());
 
     // File > Save (Ctrl+S) saves the pane last focused: this one.

@@ -147,18 +147,13 @@ void tst_HermesHomeWindow::openHome()
 
 QByteArray tst_HermesHomeWindow::soulcCompose() const
 {
-    QProcess soulc;
-    soulc.start(QStringLiteral(SOUL_BIN_DIR "/soulc"),
-                {QStringLiteral("compose"),
-                 QStringLiteral("--runtime"),
-                 QStringLiteral("hermes"),
-                 QStringLiteral("--hermes-home"),
-                 home(),
-                 QStringLiteral("--project"),
-                 project()});
-    if (!soulc.waitForFinished(30000) || soulc.exitCode() != 0)
-        return "soulc failed: " + soulc.readAllStandardError();
-    return soulc.readAllStandardOutput();
+    return soulcOutput({QStringLiteral("compose"),
+                        QStringLiteral("--runtime"),
+                        QStringLiteral("hermes"),
+                        QStringLiteral("--hermes-home"),
+                        home(),
+                        QStringLiteral("--project"),
+                        project()});
 }
 
 void tst_HermesHomeWindow::waitForSoulc()

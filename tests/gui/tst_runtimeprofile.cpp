@@ -252,12 +252,8 @@ void tst_RuntimeProfile::chooseOpenClaw()
 
 QByteArray tst_RuntimeProfile::soulcCompose(const QString &runtime) const
 {
-    QProcess soulc;
-    soulc.start(QStringLiteral(SOUL_BIN_DIR "/soulc"),
-                {QStringLiteral("compose"), QStringLiteral("--runtime"), runtime, m_fixture.dir()});
-    if (!soulc.waitForFinished(30000) || soulc.exitCode() != 0)
-        return {};
-    return soulc.readAllStandardOutput();
+    return soulcOutput(
+        {QStringLiteral("compose"), QStringLiteral("--runtime"), runtime, m_fixture.dir()});
 }
 
 void tst_RuntimeProfile::switchingShowsWhatSoulcComposes()
