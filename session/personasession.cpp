@@ -31,15 +31,17 @@ PersonaSession::PersonaSession(Prompter *prompter, QSettings *settings, QObject 
 {
     connect(m_model, &PersonaModel::opened, this, &PersonaSession::summaryChanged);
     connect(m_model, &PersonaModel::closed, this, &PersonaSession::summaryChanged);
-    connect(m_model, &PersonaModel::slotStateChanged, this, [this] {
-        // Said once when the persona gains or loses its last unsaved pane,
-        // not at every state change of a slot.
-        const bool unsaved = m_model->hasUnsaved();
+    // Said once when the persona gains or loses its last unsaved text (a
+    // slot's, or the runtime's own file's), not at every change of a state.
+    const auto unsavedMayHaveChanged = [this] {
+        const bool unsaved = hasUnsaved();
         if (unsaved != m_lastUnsaved) {
             m_lastUnsaved = unsaved;
             Q_EMIT summaryChanged();
         }
-    });
+    };
+    connect(m_model, &PersonaModel::slotStateChanged, this, unsavedMayHaveChanged);
+    connect(m_documents->setupFile(), &RuntimeFile::changed, this, unsavedMayHaveChanged);
     connect(m_documents, &DocumentController::statusMessage, this, &PersonaSession::statusMessage);
     connect(m_export, &ExportController::statusMessage, this, &PersonaSession::statusMessage);
     connect(m_freeze, &FreezeController::statusMessage, this, &PersonaSession::statusMessage);
@@ -113,7 +115,7 @@ PersonaSession::Summary PersonaSession::summary() const
     Summary summary;
     if (!m_model->isOpen())
         return summary;
-    summary.unsaved = m_model->hasUnsaved();
+    summary.unsaved = hasUnsaved();
     const ComposeRule &rule = m_model->rule();
     RuntimeInput input;
     input.dir = m_model->directory();

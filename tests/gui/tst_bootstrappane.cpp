@@ -22,6 +22,7 @@
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
 
@@ -197,6 +198,7 @@ void tst_BootstrapPane::typingShowsInThePreviewAndSaveEqualsSoulc()
     QPlainTextEdit *text = setupPane()->editor();
     text->setFocus();
     text->moveCursor(QTextCursor::End);
+    QSignalSpy summaries(editor()->session(), &PersonaSession::summaryChanged);
     QTest::keyClicks(text, QStringLiteral("Motto: zephyrine"));
     QTest::keyClick(text, Qt::Key_Return);
     QTRY_VERIFY(composer()->composition().text.contains(QStringLiteral("zephyrine")));
@@ -207,6 +209,10 @@ void tst_BootstrapPane::typingShowsInThePreviewAndSaveEqualsSoulc()
     QVERIFY2(onDisk.contains("BOOTSTRAP.md"), onDisk.left(200).constData());
     QVERIFY(!onDisk.contains("zephyrine"));
     QVERIFY(editor()->session()->hasUnsaved());
+    // The agent's row says so too, though no slot is unsaved.
+    QVERIFY(!editor()->session()->model()->hasUnsaved());
+    QVERIFY(editor()->session()->summary().unsaved);
+    QCOMPARE(summaries.count(), 1);
 
     // File > Save (Ctrl+S) saves the pane last focused: this one.
     QAction *save = m_fixture.action("save");
