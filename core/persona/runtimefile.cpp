@@ -1,6 +1,7 @@
 #include "runtimefile.h"
 
 #include "atomicwrite.h"
+#include "slotreader.h"
 
 #include <QDir>
 #include <QFile>
@@ -34,10 +35,16 @@ QString RuntimeFile::filePath() const
 
 std::optional<QByteArray> RuntimeFile::readDisk() const
 {
-    QFile file(filePath());
-    if (!isOpen() || !file.open(QIODevice::ReadOnly))
+    if (!isOpen())
         return std::nullopt;
-    return file.readAll();
+    // Read as the slots are: a FIFO, a device or a folder by that name is
+    // never opened (a FIFO would block the window until something writes
+    // to it), and a file over WholeReadLimitBytes is not taken into a pane.
+    // The runtime reads such a path from disk itself, by its own rule.
+    SlotRead read = readPath(filePath(), ReadOptions(WholeReadLimitBytes + 1));
+    if (read.presence != SlotPresence::Present || !read.complete)
+        return std::nullopt;
+    return std::move(read.bytes);
 }
 
 void RuntimeFile::open(const QString &dir)

@@ -26,6 +26,8 @@
 #include <QStandardPaths>
 #include <QTest>
 
+#include <sys/stat.h>
+
 using namespace soul;
 using namespace soul::guitest;
 
@@ -86,6 +88,7 @@ private Q_SLOTS:
     void finishSetupAsksFirst();
     void unsavedTextIsAskedAboutOnClose();
     void cleanPaneFollowsTheDisk();
+    void aFifoIsNeverWaitedFor();
 
 private:
     QString path(const QString &name) const { return m_fixture.filePath(name); }
@@ -333,6 +336,20 @@ void tst_BootstrapPane::cleanPaneFollowsTheDisk()
     QCOMPARE(shownText(), soulcCompose());
     QVERIFY(!setupPane()->finishButton()->isVisible());
     QVERIFY(!setupPane()->restoreButton()->isVisible());
+}
+
+void tst_BootstrapPane::aFifoIsNeverWaitedFor()
+{
+    chooseRuntime(QStringLiteral("openclaw"));
+    QVERIFY(setupPane()->isVisibleTo(window()));
+    // Another program puts a FIFO where the file was: reading it would wait
+    // for a writer, and the window with it.
+    const QString bootstrap = path(QStringLiteral("BOOTSTRAP.md"));
+    QVERIFY(QFile::remove(bootstrap));
+    QCOMPARE(::mkfifo(QFile::encodeName(bootstrap).constData(), 0600), 0);
+    QTRY_COMPARE(setupPane()->stateLabel()->text(), QStringLiteral("not in the folder"));
+    QVERIFY(!editor()->session()->hasUnsaved());
+    QVERIFY(!m_fixture.action("finishSetup")->isEnabled());
 }
 
 QTEST_MAIN(tst_BootstrapPane)
