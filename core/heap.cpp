@@ -13,4 +13,12 @@ void releaseFreeMemory()
 #endif
 }
 
+void keepLargeBlocksMapped()
+{
+#if defined(__GLIBC__)
+    constexpr int MappedFrom = 1 << 20;
+    ::mallopt(M_MMAP_THRESHOLD, MappedFrom);
+#endif
+}
+
 } // namespace soul

@@ -10,4 +10,12 @@ namespace soul {
 // every free page (malloc_trim); elsewhere it does nothing.
 void releaseFreeMemory();
 
+// Has the allocator give every block of a mebibyte or more its own mapping,
+// returned to the system the moment it is freed. glibc raises that threshold
+// as large blocks are freed (up to 32 MiB), after which a runtime's text of
+// several MiB, made again on a worker at each keystroke, stays in that
+// thread's heap between runs. Called once, first thing in main(); elsewhere
+// than glibc it does nothing.
+void keepLargeBlocksMapped();
+
 } // namespace soul

@@ -53,6 +53,14 @@ DocumentController::DocumentController(PersonaModel *model,
         if (m_model->isOpen() && !m_model->layout().home.isEmpty() && !m_model->hasUnsaved())
             m_follow.start();
     });
+    // A rival project file made while nothing else changes.
+    connect(&m_projectFolders, &QFileSystemWatcher::directoryChanged, this, [this] {
+        watchProjectFolders();
+        m_follow.start();
+        Q_EMIT projectFilesChanged();
+    });
+    connect(m_model, &PersonaModel::opened, this, &DocumentController::watchProjectFolders);
+    connect(m_model, &PersonaModel::closed, this, &DocumentController::watchProjectFolders);
     // A runtime's own file is in a persona folder, not in a layout's places.
     connect(m_model, &PersonaModel::opened, m_setupFile, [this] {
         m_setupFile->open(m_model->layout().isFolder() ? m_model->directory() : QString());
@@ -121,6 +129,25 @@ void DocumentController::followProjectFile()
     Q_EMIT statusMessage(tr("Hermes now reads %1 instead of %2 for the project context; the pane "
                             "shows %1.")
                              .arg(now.value().labels.at(agents), layout.labels.at(agents)));
+}
+
+void DocumentController::watchProjectFolders()
+{
+    const SlotLayout &layout = m_model->layout();
+    const QStringList folders = m_model->isOpen() && !layout.home.isEmpty()
+                                        && !layout.project.isEmpty()
+                                    ? hermesProjectFolders(layout.project)
+                                    : QStringList();
+    QStringList watched = m_projectFolders.directories();
+    QStringList wanted = folders;
+    watched.sort();
+    wanted.sort();
+    if (watched == wanted)
+        return;
+    if (!m_projectFolders.directories().isEmpty())
+        m_projectFolders.removePaths(m_projectFolders.directories());
+    if (!folders.isEmpty())
+        m_projectFolders.addPaths(folders);
 }
 
 void DocumentController::reportOpened(const QString &what)

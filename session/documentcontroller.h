@@ -2,6 +2,7 @@
 
 #include "recentplace.h"
 
+#include <QFileSystemWatcher>
 #include <QObject>
 #include <QStringList>
 #include <QTimer>
@@ -106,6 +107,10 @@ Q_SIGNALS:
     void statusMessage(const QString &text);
     // Slot `slot` was saved by this window (its file now holds the buffer).
     void slotSaved(int slot);
+    // A file was made, removed or renamed in a folder the runtime searches
+    // for its project file (Hermes's project and its parents): which file it
+    // reads may have changed, though no pane's file did.
+    void projectFilesChanged();
 
 private:
     void remember(const RecentPlace &place);
@@ -113,6 +118,8 @@ private:
     // again at the project file Hermes reads now, when another one won since
     // (the pane's file saved empty or deleted, a file that comes first made).
     void followProjectFile();
+    // Watches the folders a Hermes home's project file is searched in.
+    void watchProjectFolders();
     // Closes the folder open (asking about unsaved text) and opens `layout`.
     // False when cancelled, or when it cannot be opened (the error is shown).
     bool replaceWith(const SlotLayout &layout);
@@ -132,6 +139,7 @@ private:
     Prompter *m_prompter = nullptr;
     QSettings *m_settings = nullptr;
     QTimer m_follow; // followProjectFile() once the change that started it is done
+    QFileSystemWatcher m_projectFolders;
     RuntimeFile *m_setupFile = nullptr;
 };
 

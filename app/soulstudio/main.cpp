@@ -1,3 +1,4 @@
+#include "heap.h"
 #include "personamodel.h"
 #include "runtimeprofile.h"
 #include "testcontrol.h"
@@ -11,6 +12,7 @@
 
 int main(int argc, char *argv[])
 {
+    soul::keepLargeBlocksMapped();
     QApplication app(argc, argv);
     // Also name where settings and crash recovery copies live:
     // ~/.config/SoulStudio/soulstudio.conf, ~/.local/share/SoulStudio/soulstudio/recovery.

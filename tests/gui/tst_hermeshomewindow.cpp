@@ -72,6 +72,7 @@ private Q_SLOTS:
     void recentMenuReopensTheHome();
     void startReopensTheLastHome();
     void projectPaneSaysAnotherFileWins();
+    void projectFileMadeOnDiskIsFollowed();
     void historySaysItReadsFoldersOnly();
 
 private:
@@ -393,6 +394,42 @@ void tst_HermesHomeWindow::projectPaneSaysAnotherFileWins()
     QTRY_VERIFY(!agents->runtimeView().note.contains(QStringLiteral("now reads")));
     QCOMPARE(window()->model()->slotFilePath(slotIndex(u"AGENTS.md")),
              project(QStringLiteral("HERMES.md")));
+}
+
+void tst_HermesHomeWindow::projectFileMadeOnDiskIsFollowed()
+{
+    openHome();
+    const auto agents = slotIndex(u"AGENTS.md");
+    const RuntimeComposer *composer = window()->previewPanel()->runtimeComposer();
+    // Nothing unsaved, nothing else changing: a file that comes first, made
+    // in the project, takes the pane.
+    QVERIFY(writeInPlace(project(QStringLiteral(".hermes.md")), "Use two spaces.\n"));
+    QTRY_COMPARE(window()->model()->slotFilePath(agents), project(QStringLiteral(".hermes.md")));
+    QCOMPARE(pane("AGENTS.md")->editor()->toPlainText(), QStringLiteral("Use two spaces.\n"));
+    waitForSoulc();
+    QVERIFY(QFile::remove(project(QStringLiteral(".hermes.md"))));
+    QTRY_COMPARE(window()->model()->slotFilePath(agents), project(QStringLiteral("HERMES.md")));
+    waitForSoulc();
+
+    // Unsaved text elsewhere: the pane stays where it is, but the preview
+    // takes the file that comes first now, and the pane says so.
+    pane("SOUL.md")->editor()->moveCursor(QTextCursor::End);
+    QTest::keyClicks(pane("SOUL.md")->editor(), QStringLiteral("Be brief."));
+    QTRY_VERIFY(composer->composition().text.contains(QStringLiteral("Be brief.")));
+    QTRY_VERIFY(!composer->busy());
+    QVERIFY(writeInPlace(project(QStringLiteral(".hermes.md")), "Use two spaces.\n"));
+    QTRY_VERIFY2(composer->composition().text.contains(QStringLiteral("Use two spaces.")),
+                 qPrintable(composer->composition().text));
+    QTRY_VERIFY2(pane("AGENTS.md")->runtimeView().note.startsWith(
+                     QStringLiteral("Hermes now reads .hermes.md instead of HERMES.md")),
+                 qPrintable(pane("AGENTS.md")->runtimeView().note));
+    QCOMPARE(window()->model()->slotFilePath(agents), project(QStringLiteral("HERMES.md")));
+    // Saved: nothing is unsaved, and the pane moves to the file Hermes reads.
+    QVERIFY(window()->documents()->saveAll());
+    QTRY_COMPARE(window()->model()->slotFilePath(agents), project(QStringLiteral(".hermes.md")));
+    waitForSoulc();
+    QCOMPARE(readAll(project(QStringLiteral("HERMES.md"))),
+             QByteArray("---\ntitle: x\n---\n\nUse tabs.\n"));
 }
 
 void tst_HermesHomeWindow::historySaysItReadsFoldersOnly()

@@ -854,9 +854,19 @@ void tst_RuntimeProfile::soulPreviewRestsWhileAnotherRuntimeShows()
     QTRY_VERIFY(panel->runtimeText()->toPlainText().contains(QStringLiteral("zephyrine")));
     QCOMPARE(soul->document()->characterCount(), 1);
 
-    // Shown again, it holds the soul with the edit made meanwhile, exactly.
+    // Shown again, it holds the soul with the edit made meanwhile, exactly;
+    // OpenClaw's text is gone before the soul comes back, never both at once.
+    qsizetype heldWithSoul = -1;
+    const QMetaObject::Connection filled = connect(
+        soul->document(), &QTextDocument::contentsChanged, this, [&heldWithSoul, panel] {
+            if (heldWithSoul < 0)
+                heldWithSoul = panel->runtimeText()->document()->characterCount() - 1;
+        });
     chooseRuntime(QStringLiteral("toolnexus"));
     QVERIFY(!soul->suspended());
+    QTRY_VERIFY(soul->document()->characterCount() > 1);
+    disconnect(filled);
+    QCOMPARE(heldWithSoul, 0);
     const QByteArray composed = window()->model()->soul(SoulView::Unsaved);
     QVERIFY(composed.contains("Motto: zephyrine"));
     QCOMPARE(soul->toPlainText(), displayText(QString::fromUtf8(composed), false));

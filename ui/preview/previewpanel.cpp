@@ -326,6 +326,13 @@ void PreviewPanel::setRuntimeProfile(const RuntimeProfile &profile)
         }
     }
     const bool other = !profile.sectioned();
+    if (!other) {
+        // Another runtime's text goes before the soul preview is rebuilt, so
+        // the two are never held at once.
+        m_runtimeText->setBlocks({});
+        m_runtimeText->clearText();
+        m_runtime->setProfile(profile);
+    }
     m_runtimeSettings->setVisible(other && m_settingsForm->rowCount() > 0);
     m_preview->setVisible(!other);
     m_preview->setSuspended(other);
@@ -336,11 +343,8 @@ void PreviewPanel::setRuntimeProfile(const RuntimeProfile &profile)
     m_totals->setVisible(!other);
     m_tokenBar->setVisible(!other);
     m_copySha->setEnabled(other ? !m_runtimeSha.isEmpty() : !m_sha.isEmpty());
-    m_runtime->setProfile(profile);
-    if (!other) {
-        m_runtimeText->showText(QString(), m_invisibles->isChecked());
-        m_runtimeText->setBlocks({});
-    }
+    if (other)
+        m_runtime->setProfile(profile);
     Q_EMIT runtimeProfileApplied(profile);
 }
 

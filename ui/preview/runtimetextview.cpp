@@ -1,6 +1,7 @@
 #include "runtimetextview.h"
 
 #include "displaytext.h"
+#include "heap.h"
 #include "text/wraplayout.h"
 
 #include <QLabel>
@@ -98,6 +99,13 @@ void RuntimeTextView::showText(const QString &text, bool invisibles)
     cursor.insertText(inserted);
     cursor.endEditBlock();
     m_text = text;
+}
+
+void RuntimeTextView::clearText()
+{
+    document()->clear();
+    m_text = QString();
+    releaseFreeMemory();
 }
 
 void RuntimeTextView::setBlocks(const QList<Block> &blocks)

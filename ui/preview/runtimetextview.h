@@ -40,6 +40,9 @@ public:
     // replaced (one range edit, scroll kept) and made display text, so a
     // keystroke in a text of megabytes costs what it changed.
     void showText(const QString &text, bool invisibles);
+    // Shows nothing and hands the text's memory back (megabytes for Hermes's
+    // memory files), as when another runtime's preview takes the view.
+    void clearText();
     // The text shown, as given (not its display text).
     const QString &text() const { return m_text; }
     // The blocks of the text shown, in its order; none for a runtime whose

@@ -83,6 +83,11 @@ void PersonaEditor::wireModel()
 {
     PersonaModel *model = m_session->model();
     DocumentController *documents = m_session->documents();
+    // Another project file may win now: the runtime's preview reads again.
+    connect(documents,
+            &DocumentController::projectFilesChanged,
+            m_preview->runtimeComposer(),
+            &RuntimeComposer::schedule);
     connect(model, &PersonaModel::opened, this, [this, model] {
         reloadPanes();
         // Another window has this folder: its unsaved text is its own, and

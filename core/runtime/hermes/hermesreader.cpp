@@ -48,6 +48,23 @@ QString gitRoot(const QString &dir)
     }
 }
 
+// `resolved` and its parents up to its .git root, the root first.
+QStringList projectChain(const QString &resolved)
+{
+    QStringList chain = {resolved};
+    const QString root = gitRoot(resolved);
+    if (!root.isEmpty() && root != resolved) {
+        QString at = QFileInfo(resolved).path();
+        while (at.size() >= root.size()) {
+            chain.prepend(at);
+            if (at == root)
+                break;
+            at = QFileInfo(at).path();
+        }
+    }
+    return chain;
+}
+
 Result<HermesInput> readProject(HermesInput input, const QString &project)
 {
     const QFileInfo info(project);
@@ -61,17 +78,7 @@ Result<HermesInput> readProject(HermesInput input, const QString &project)
         return Result<HermesInput>::failure(
             QStringLiteral("cannot resolve %1. Check that it exists and can be entered.")
                 .arg(project));
-    QStringList chain = {resolved};
-    const QString root = gitRoot(resolved);
-    if (!root.isEmpty() && root != resolved) {
-        QString at = QFileInfo(resolved).path();
-        while (at.size() >= root.size()) {
-            chain.prepend(at);
-            if (at == root)
-                break;
-            at = QFileInfo(at).path();
-        }
-    }
+    const QStringList chain = projectChain(resolved);
     for (qsizetype i = 0; i < chain.size(); ++i)
         input.chain.append(readProjectDirectory(chain.at(i), i == chain.size() - 1));
     const QDir rules(QDir(resolved).filePath(QStringLiteral(".cursor/rules")));
@@ -231,6 +238,18 @@ Result<SlotLayout> hermesHomeLayout(const QString &home, const QString &project)
     // The runtime knows a project file by its label ("../AGENTS.md" above the project).
     layout.names[agents] = layout.labels[agents];
     return layout;
+}
+
+QStringList hermesProjectFolders(const QString &project)
+{
+    const QString resolved = QFileInfo(project).canonicalFilePath();
+    if (resolved.isEmpty())
+        return {};
+    QStringList folders = projectChain(resolved);
+    const QString rules = QDir(resolved).filePath(QStringLiteral(".cursor/rules"));
+    if (QFileInfo(rules).isDir())
+        folders.append(rules);
+    return folders;
 }
 
 Result<HermesInput> readHermesFlat(const QString &dir)

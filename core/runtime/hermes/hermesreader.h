@@ -49,6 +49,11 @@ QString hermesHomeDirectory();
 // directory is the home. Fails, with a sentence, as readHermesHome does.
 Result<SlotLayout> hermesHomeLayout(const QString &home, const QString &project);
 
+// The folders Hermes searches for project files when it runs in `project`:
+// the project, its parents up to the .git root, and its .cursor/rules when
+// that is a folder. A file made or removed in one may change which wins.
+QStringList hermesProjectFolders(const QString &project);
+
 // A flat persona folder: its SOUL.md, MEMORY.md and USER.md are read as a
 // home's (the home's path is the folder's), and the folder is the project.
 Result<HermesInput> readHermesFlat(const QString &dir);
