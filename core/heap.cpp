@@ -1,15 +1,22 @@
 #include "heap.h"
 
+// Any C library header defines __GLIBC__ when the library is glibc.
+#include <cstdlib>
+
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
 
 namespace soul {
 
-void releaseFreeMemory()
+bool releaseFreeMemory()
 {
 #if defined(__GLIBC__)
-    ::malloc_trim(0);
+    // Also the free pages inside the heap and in every thread's arena, not
+    // only its top.
+    return ::malloc_trim(0) == 1;
+#else
+    return false;
 #endif
 }
 

@@ -7,8 +7,9 @@ namespace soul {
 // per line), its many small blocks stay in the allocator's heap, counted as
 // the program's memory, until something reuses them; a worker thread
 // allocates from a heap of its own and never does. With glibc this returns
-// every free page (malloc_trim); elsewhere it does nothing.
-void releaseFreeMemory();
+// every free page (malloc_trim) and says whether the system got some back;
+// elsewhere it does nothing and returns false.
+bool releaseFreeMemory();
 
 // Has the allocator give every block of a mebibyte or more its own mapping,
 // returned to the system the moment it is freed. glibc raises that threshold

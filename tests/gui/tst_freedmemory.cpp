@@ -1,3 +1,4 @@
+#include "heap.h"
 #include "window/freedmemory.h"
 
 #include <QFile>
@@ -6,6 +7,10 @@
 
 #include <cstring>
 #include <vector>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 using namespace soul;
 
@@ -28,6 +33,9 @@ class tst_FreedMemory : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    // First: a block is mapped only when the heap has no free room for it,
+    // and the tests after it leave free room.
+    void largeBlocksAreMappedOnTheirOwn();
     void releaseGivesFreedHeapBack();
     void releaseSoonWaitsForQuiet();
 };
@@ -84,6 +92,40 @@ void tst_FreedMemory::releaseSoonWaitsForQuiet()
     // Two requests close together: one release.
     QVERIFY(!released.wait(FreedMemory::QuietMs * 2));
     QCOMPARE(memory.releases(), 1);
+}
+
+// A block of a mebibyte or more gets a mapping of its own, given back when it
+// is freed, even after a larger block was freed (which raises glibc's own
+// threshold to that block's size).
+void tst_FreedMemory::largeBlocksAreMappedOnTheirOwn()
+{
+#if !defined(__GLIBC__)
+    QSKIP("only glibc is told which blocks to map on their own");
+#else
+#if defined(__SANITIZE_ADDRESS__)
+    QSKIP("the address sanitizer's allocator maps blocks its own way");
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    QSKIP("the address sanitizer's allocator maps blocks its own way");
+#endif
+#endif
+    keepLargeBlocksMapped();
+    constexpr size_t Mebibyte = 1024 * 1024;
+    void *larger = std::malloc(8 * Mebibyte);
+    QVERIFY(larger);
+    std::memset(larger, 1, 8 * Mebibyte);
+    std::free(larger);
+    const size_t mappedBefore = mallinfo2().hblkhd;
+    auto *block = static_cast<char *>(std::malloc(2 * Mebibyte));
+    QVERIFY(block);
+    std::memset(block, 2, 2 * Mebibyte);
+    const size_t mappedWith = mallinfo2().hblkhd;
+    std::free(block);
+    const size_t mappedAfter = mallinfo2().hblkhd;
+    QVERIFY2(mappedWith >= mappedBefore + 2 * Mebibyte,
+             qPrintable(QStringLiteral("mapped %1, then %2").arg(mappedBefore).arg(mappedWith)));
+    QCOMPARE(mappedAfter, mappedBefore);
+#endif
 }
 
 QTEST_MAIN(tst_FreedMemory)

@@ -1,8 +1,6 @@
 #include "freedmemory.h"
 
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
+#include "heap.h"
 
 namespace soul {
 
@@ -25,13 +23,7 @@ void FreedMemory::releaseSoon()
 
 bool FreedMemory::releaseNow()
 {
-#if defined(__GLIBC__)
-    // Also the free pages inside the heap and in every thread's arena, not
-    // only its top.
-    return malloc_trim(0) == 1;
-#else
-    return false;
-#endif
+    return releaseFreeMemory();
 }
 
 } // namespace soul

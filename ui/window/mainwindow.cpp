@@ -287,8 +287,9 @@ int MainWindow::addSession()
     connect(model, &PersonaModel::opened, preview, [this, session, preview](const QString &dir) {
         RuntimeProfile profile = m_runtimeMemory.profileFor(dir);
         const RuntimeProfile &own = session->agent().openClaw;
-        // An agent of OpenClaw's roster previews with its own budgets.
-        if (own.runtime == RuntimeRegistry::instance().find(u"openclaw")) {
+        // An agent of a roster previews with its own settings (OpenClaw's
+        // budgets from its config).
+        if (own.runtime) {
             preview->setRuntimeSettings(own.runtime->id(), own.settings);
             if (profile.runtime == own.runtime)
                 profile = own;
