@@ -2,14 +2,20 @@
 #include "comparechecks.h"
 #include "comparecontroller.h"
 #include "documentcontroller.h"
+#include "freezecontroller.h"
 #include "personamodel.h"
 #include "personasession.h"
+#include "runtimeprofile.h"
+#include "runtimeregistry.h"
+#include "runtimesoul.h"
 #include "scriptedprompter.h"
 #include "snapshot.h"
 #include "snapshotfile.h"
 
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -52,6 +58,36 @@ QString statusText(const Statuses &s)
     return out.join(QLatin1Char(' '));
 }
 
+// "SOUL.md=unchanged USER.md=changed", in the controller's order.
+QString fileStatusText(const QList<RuntimeFileStatus> &files)
+{
+    QStringList out;
+    for (const RuntimeFileStatus &file : files) {
+        out.append(file.name + QLatin1Char('=') + sectionStatusName(file.status)
+                   + (file.placed ? QString() : QStringLiteral("(unplaced)")));
+    }
+    return out.join(QLatin1Char(' '));
+}
+
+// What `runtime` injects for `dir` by `settings`, as soulc compose writes it.
+QByteArray composedFor(const QString &dir, const Runtime *runtime, const RuntimeSettings &settings)
+{
+    QByteArray out;
+    const bool ok = composeDirectoryTo(
+        dir,
+        [&out](QByteArrayView piece) {
+            out += piece;
+            return true;
+        },
+        RuntimeProfile::of(runtime, settings));
+    return ok ? out : QByteArray();
+}
+
+qsizetype countOf(const QString &html, const QString &what)
+{
+    return html.count(what);
+}
+
 } // namespace
 
 // The compare controller without a window: two agents' live souls, a
@@ -71,6 +107,8 @@ private Q_SLOTS:
     void brokenSnapshotNamesTheFile_data();
     void brokenSnapshotNamesTheFile();
     void closedComparisonSendsNothing();
+    void runtimeSnapshotComparesLikeWithLike();
+    void unknownRuntimeIsNamed();
     void closedThenOpenedAtOnce();
 
 private:
@@ -387,6 +425,129 @@ void tst_CompareController::brokenSnapshotNamesTheFile()
     QVERIFY(compare->error().isEmpty());
     QTRY_VERIFY_WITH_TIMEOUT(compare->current(), 30000);
     QCOMPARE(compare->result().status[size_t(Soul)], SectionStatus::Changed);
+}
+
+// Frozen with OpenClaw chosen (and budgets of its own): the comparison
+// composes the persona for OpenClaw now, by the snapshot's settings, and
+// compares its text with the snapshot's.
+void tst_CompareController::runtimeSnapshotComparesLikeWithLike()
+{
+    const Runtime *openClaw = RuntimeRegistry::instance().find(u"openclaw");
+    QVERIFY(openClaw);
+    const std::unique_ptr<PersonaSession> work = openSession(m_work);
+    QVERIFY(work);
+    // Per file 20 characters: SOUL.md is cut, as OpenClaw's defaults would not.
+    const RuntimeSettings frozenSettings = openClaw->withDefaults(
+        {{QStringLiteral("bootstrapMaxChars"), 20}});
+    work->setRuntimeProfile(RuntimeProfile::of(openClaw, frozenSettings));
+    m_settings->setValue(QStringLiteral("snapshots/folder"), m_dir->filePath(QStringLiteral("snaps")));
+    QSignalSpy frozen(work->freezer(), &FreezeController::frozen);
+    QVERIFY(work->freezer()->freeze());
+    QVERIFY(frozen.wait(30000));
+    const QString soulPath = frozen.first().first().toString();
+    // The preview moves on to OpenClaw's defaults; the comparison keeps the
+    // snapshot's.
+    work->setRuntimeProfile(RuntimeProfile::of(openClaw));
+
+    CompareController *compare = work->compare();
+    QVERIFY2(compare->open(soulPath), qPrintable(compare->error()));
+    QVERIFY(waitForCurrent(compare));
+    QCOMPARE(compare->runtime(), openClaw);
+    QCOMPARE(compare->runtimeSettings(), frozenSettings);
+    QCOMPARE(compare->comparedText().toUtf8(), composedFor(m_work, openClaw, frozenSettings));
+    QCOMPARE(compare->comparedText().toUtf8(), readFile(soulPath));
+    QVERIFY2(compare->comparedText().contains(QStringLiteral("[…truncated")),
+             qPrintable(compare->comparedText()));
+    QVERIFY(composedFor(m_work, openClaw, openClaw->withDefaults({})) != readFile(soulPath));
+    QCOMPARE(fileStatusText(compare->fileStatuses()),
+             QStringLiteral("SOUL.md=unchanged IDENTITY.md=unchanged USER.md=unchanged"));
+    QVERIFY(compare->result().prefix.identical);
+    QVERIFY2(compare->prefixSentence().startsWith(QStringLiteral("all ")),
+             qPrintable(compare->prefixSentence()));
+    QVERIFY(!compare->diffHtml().contains(QStringLiteral("<h3>")));
+
+    // One edit, unsaved: USER.md alone changed, and the diff holds that line.
+    work->model()->setBufferText(User, u"The user is Kim.\n");
+    QTRY_VERIFY_WITH_TIMEOUT(compare->current()
+                                 && compare->diffHtml().contains(QStringLiteral("Kim")),
+                             30000);
+    QCOMPARE(fileStatusText(compare->fileStatuses()),
+             QStringLiteral("SOUL.md=unchanged IDENTITY.md=unchanged USER.md=changed"));
+    QVERIFY(!compare->result().prefix.identical);
+    QVERIFY2(compare->prefixSentence().endsWith(QStringLiteral("; the first change is in USER.md")),
+             qPrintable(compare->prefixSentence()));
+    const QString html = compare->diffHtml();
+    QVERIFY2(html.contains(QStringLiteral("<h3>What OpenClaw 2026.9 injects</h3>")),
+             qPrintable(html));
+    QVERIFY2(html.contains(QStringLiteral("<span class=\"delw\">Sam</span>")), qPrintable(html));
+    QVERIFY(html.contains(QStringLiteral("<span class=\"addw\">Kim</span>")));
+    QCOMPARE(countOf(html, QStringLiteral("class=\"del\"")), 1);
+    QCOMPARE(countOf(html, QStringLiteral("class=\"add\"")), 1);
+    const QByteArray unsavedText = compare->comparedText().toUtf8();
+    QVERIFY(unsavedText.contains("The user is Kim."));
+
+    // On disk the persona is still the snapshot's.
+    compare->setView(SoulView::OnDisk);
+    QTRY_VERIFY_WITH_TIMEOUT(compare->current(), 30000);
+    QVERIFY(compare->result().prefix.identical);
+    QCOMPARE(compare->comparedText().toUtf8(), readFile(soulPath));
+
+    // A file made by another program is added; one deleted is removed.
+    compare->setView(SoulView::Unsaved);
+    work->model()->setBufferText(User, u"The user is Sam.\n");
+    QVERIFY(test::writeSlot(m_work, Memory, "- drinks tea\n"));
+    QVERIFY(QFile::remove(QDir(m_work).filePath(QStringLiteral("IDENTITY.md"))));
+    QTRY_VERIFY_WITH_TIMEOUT(compare->current()
+                                 && compare->fileStatuses().size() == 4
+                                 && !work->model()->section(Identity, SoulView::OnDisk),
+                             30000);
+    QTRY_COMPARE_WITH_TIMEOUT(fileStatusText(compare->fileStatuses()),
+                              QStringLiteral("SOUL.md=unchanged IDENTITY.md=removed "
+                                             "USER.md=unchanged MEMORY.md=added"),
+                              30000);
+    QVERIFY(m_prompter.errors.isEmpty());
+}
+
+// A snapshot of a runtime this build does not know: a sentence naming the
+// file, the runtime and what to do; nothing is compared.
+void tst_CompareController::unknownRuntimeIsNamed()
+{
+    const Runtime *openClaw = RuntimeRegistry::instance().find(u"openclaw");
+    QVERIFY(openClaw);
+    const std::unique_ptr<PersonaSession> work = openSession(m_work);
+    QVERIFY(work);
+    RuntimeInput input;
+    input.dir = m_work;
+    const Result<Snapshot> taken = takeRuntimeSnapshot(input, *openClaw, {});
+    QVERIFY2(taken, qPrintable(taken.error()));
+    const QString soulPath = m_dir->filePath(QStringLiteral("zeta.soul.md"));
+    QVERIFY(writeSnapshot(taken.value(), soulPath, false));
+    QJsonObject manifest = QJsonDocument::fromJson(readFile(manifestPathFor(soulPath))).object();
+    QJsonObject runtime = manifest.value(QStringLiteral("runtime")).toObject();
+    runtime.insert(QStringLiteral("runtime"), QStringLiteral("zeta"));
+    runtime.insert(QStringLiteral("runtimeName"), QStringLiteral("Zeta 3"));
+    manifest.insert(QStringLiteral("runtime"), runtime);
+    QVERIFY(writeFile(manifestPathFor(soulPath), QJsonDocument(manifest).toJson()));
+
+    CompareController *compare = work->compare();
+    QSignalSpy updated(compare, &CompareController::updated);
+    QVERIFY(!compare->open(soulPath));
+    QCOMPARE(updated.count(), 1);
+    const QString error = compare->error();
+    QVERIFY2(error.startsWith(soulPath + QStringLiteral(": a snapshot of what runtime 'zeta "
+                                                        "(Zeta 3)' injects, which this Soul "
+                                                        "Studio does not know")),
+             qPrintable(error));
+    QVERIFY2(error.contains(QStringLiteral("freeze the persona again")), qPrintable(error));
+    QVERIFY(!compare->hasResult());
+    QVERIFY(!compare->busy());
+    QVERIFY(compare->runtime() == nullptr);
+    QVERIFY(compare->fileStatuses().isEmpty());
+    work->model()->setBufferText(Soul, u"You are work.\n");
+    compare->waitForWorker();
+    QCoreApplication::processEvents();
+    QCOMPARE(updated.count(), 1);
+    QVERIFY(compare->diffHtml().isEmpty());
 }
 
 // Closed (the window showed another agent): edits compare nothing more.
