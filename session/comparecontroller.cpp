@@ -273,7 +273,10 @@ void CompareController::startRuntime()
         // Composed with the settings the snapshot records, not the preview's.
         const Result<RuntimeComposition> composed = runtime->compose(input, snapshot->settings);
         if (composed) {
-            outcome.comparison = compareRuntimeText(*snapshot, *composed, encoding);
+            outcome.comparison = compareRuntimeText(
+                *snapshot,
+                runtimeTextOf(*runtime, snapshot->settings, *composed, input.dir),
+                encoding);
             outcome.text = composed->text;
         } else {
             outcome.error = composed.error();

@@ -488,6 +488,7 @@ Result<RuntimeSnapshot> loadRuntimeSnapshot(const QString &soulPath)
         f.placed = offset >= 0 && length >= 0 && offset + length <= out.text.size();
         if (f.placed)
             f.inText = KeptRange{offset, length};
+        f.injected = f.placed || !f.kept.isEmpty();
         out.files.append(f);
     }
     return out;

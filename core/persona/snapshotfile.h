@@ -69,6 +69,7 @@ Result<SnapshotSections> loadSnapshotSections(const QString &soulPath,
 struct RuntimeSnapshotFile
 {
     QString name;
+    bool injected = false; // text of its own is in the snapshot's text
     bool truncated = false;
     QList<KeptRange> kept; // what the runtime kept of the file's text
     // Where its part stands in the snapshot's text (UTF-16 units); `placed`

@@ -4,6 +4,7 @@
 #include "sectionedsoul.h"
 #include "tokenencoder.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
 
@@ -11,24 +12,7 @@ namespace soul {
 
 namespace {
 
-// What the live composition's manifest records a file kept ([start, length]
-// pairs), for a file the runtime does not place.
-QList<KeptRange> liveKept(const RuntimeComposition &live, const QString &name)
-{
-    QList<KeptRange> kept;
-    for (const QJsonValue &value : live.manifest.value(QStringLiteral("files")).toArray()) {
-        const QJsonObject file = value.toObject();
-        if (file.value(QStringLiteral("name")).toString() != name)
-            continue;
-        for (const QJsonValue &range : file.value(QStringLiteral("kept")).toArray()) {
-            const QJsonArray pair = range.toArray();
-            kept.append(KeptRange{pair.at(0).toInteger(), pair.at(1).toInteger()});
-        }
-    }
-    return kept;
-}
-
-const RuntimeSnapshotFile *snapshotFile(const RuntimeSnapshot &snapshot, const QString &name)
+const RuntimeSnapshotFile *fileNamed(const RuntimeSnapshot &snapshot, const QString &name)
 {
     for (const RuntimeSnapshotFile &file : snapshot.files) {
         if (file.name == name)
@@ -37,15 +21,13 @@ const RuntimeSnapshotFile *snapshotFile(const RuntimeSnapshot &snapshot, const Q
     return nullptr;
 }
 
-RuntimeFileStatus statusOf(const RuntimeSnapshot &snapshot,
-                           const RuntimeComposition &live,
-                           const QString &name)
+RuntimeFileStatus statusOf(const RuntimeSnapshot &a, const RuntimeSnapshot &b, const QString &name)
 {
     RuntimeFileStatus out;
     out.name = name;
-    const RuntimeSnapshotFile *before = snapshotFile(snapshot, name);
-    const RuntimeFileView *after = live.file(name);
-    const bool wasIn = before && (before->placed || !before->kept.isEmpty());
+    const RuntimeSnapshotFile *before = fileNamed(a, name);
+    const RuntimeSnapshotFile *after = fileNamed(b, name);
+    const bool wasIn = before && before->injected;
     const bool isIn = after && after->injected;
     if (!wasIn && !isIn)
         return out;
@@ -53,18 +35,32 @@ RuntimeFileStatus statusOf(const RuntimeSnapshot &snapshot,
         out.status = isIn ? SectionStatus::Added : SectionStatus::Removed;
         return out;
     }
-    KeptRange place;
-    out.placed = before->placed && live.placeOf(*after, &place);
+    out.placed = before->placed && after->placed;
     bool same = false;
     if (out.placed) {
-        same = QStringView(snapshot.text).sliced(before->inText.start, before->inText.length)
-               == QStringView(live.text).sliced(place.start, place.length);
+        same = QStringView(a.text).sliced(before->inText.start, before->inText.length)
+               == QStringView(b.text).sliced(after->inText.start, after->inText.length);
     } else {
-        same = before->kept == liveKept(live, name) && before->truncated == after->truncated
-               && snapshot.text == live.text;
+        // Without places, only texts that are the same throughout say that
+        // the file's part is.
+        same = before->kept == after->kept && before->truncated == after->truncated
+               && a.text == b.text;
     }
     out.status = same ? SectionStatus::Unchanged : SectionStatus::Changed;
     return out;
+}
+
+// The file placed at `offset` of `snapshot`'s text, or empty.
+QString fileAt(const RuntimeSnapshot &snapshot, qsizetype offset)
+{
+    for (const RuntimeSnapshotFile &file : snapshot.files) {
+        // A part of no characters holds a change right where it stands.
+        if (file.placed && offset >= file.inText.start
+            && offset < file.inText.start + qMax<qsizetype>(file.inText.length, 1)) {
+            return file.name;
+        }
+    }
+    return {};
 }
 
 } // namespace
@@ -85,53 +81,74 @@ Result<const Runtime *> snapshotRuntime(const RuntimeSnapshot &snapshot)
                  registry.ids()));
 }
 
-QList<RuntimeFileStatus> runtimeFileStatuses(const RuntimeSnapshot &snapshot,
-                                             const RuntimeComposition &live)
+RuntimeSnapshot runtimeTextOf(const Runtime &runtime,
+                              const RuntimeSettings &settings,
+                              const RuntimeComposition &composition,
+                              const QString &label)
+{
+    RuntimeSnapshot out;
+    out.soulPath = label;
+    out.runtimeId = runtime.id();
+    out.runtimeName = runtime.displayName();
+    out.settings = runtime.withDefaults(settings);
+    out.text = composition.text;
+    out.found = composition.found;
+    // What it kept of each file, as its manifest records it.
+    QHash<QString, QJsonObject> recorded;
+    for (const QJsonValue &value : composition.manifest.value(QStringLiteral("files")).toArray()) {
+        const QJsonObject file = value.toObject();
+        recorded.insert(file.value(QStringLiteral("name")).toString(), file);
+    }
+    for (const RuntimeFileView &view : composition.files) {
+        RuntimeSnapshotFile file;
+        file.name = view.name;
+        file.injected = view.injected;
+        file.truncated = view.truncated;
+        for (const QJsonValue &range :
+             recorded.value(view.name).value(QStringLiteral("kept")).toArray()) {
+            const QJsonArray pair = range.toArray();
+            file.kept.append(KeptRange{pair.at(0).toInteger(), pair.at(1).toInteger()});
+        }
+        file.placed = view.injected && composition.placeOf(view, &file.inText);
+        out.files.append(file);
+    }
+    return out;
+}
+
+QList<RuntimeFileStatus> runtimeFileStatuses(const RuntimeSnapshot &a, const RuntimeSnapshot &b)
 {
     QStringList names;
-    for (const RuntimeFileView &view : live.files)
-        names.append(view.name);
-    for (const RuntimeSnapshotFile &file : snapshot.files) {
-        if (!names.contains(file.name))
-            names.append(file.name);
+    for (const RuntimeSnapshot *side : {&b, &a}) {
+        for (const RuntimeSnapshotFile &file : side->files) {
+            if (!names.contains(file.name))
+                names.append(file.name);
+        }
     }
     QList<RuntimeFileStatus> out;
     for (const QString &name : std::as_const(names)) {
-        RuntimeFileStatus status = statusOf(snapshot, live, name);
+        const RuntimeFileStatus status = statusOf(a, b, name);
         if (status.status != SectionStatus::Absent)
             out.append(status);
     }
     return out;
 }
 
-RuntimeTextComparison compareRuntimeText(const RuntimeSnapshot &snapshot,
-                                         const RuntimeComposition &live,
+RuntimeTextComparison compareRuntimeText(const RuntimeSnapshot &a,
+                                         const RuntimeSnapshot &b,
                                          const TokenEncoding &encoding)
 {
     RuntimeTextComparison out;
-    out.prefix = stablePrefix(snapshot.text.toUtf8(), live.text.toUtf8(), encoding);
-    out.files = runtimeFileStatuses(snapshot, live);
+    out.prefix = stablePrefix(a.text.toUtf8(), b.text.toUtf8(), encoding);
+    out.files = runtimeFileStatuses(a, b);
     if (out.prefix.identical)
         return out;
     qsizetype first = 0;
-    const qsizetype common = qMin(snapshot.text.size(), live.text.size());
-    while (first < common && snapshot.text.at(first) == live.text.at(first))
+    const qsizetype common = qMin(a.text.size(), b.text.size());
+    while (first < common && a.text.at(first) == b.text.at(first))
         ++first;
-    for (const RuntimeFileView &view : live.files) {
-        KeptRange place;
-        if (live.placeOf(view, &place) && first >= place.start
-            && first < place.start + qMax<qsizetype>(place.length, 1)) {
-            out.firstChangeFile = view.name;
-            return out;
-        }
-    }
-    for (const RuntimeSnapshotFile &file : snapshot.files) {
-        if (file.placed && first >= file.inText.start
-            && first < file.inText.start + qMax<qsizetype>(file.inText.length, 1)) {
-            out.firstChangeFile = file.name;
-            return out;
-        }
-    }
+    out.firstChangeFile = fileAt(b, first);
+    if (out.firstChangeFile.isEmpty())
+        out.firstChangeFile = fileAt(a, first);
     return out;
 }
 

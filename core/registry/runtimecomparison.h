@@ -32,24 +32,31 @@ struct RuntimeFileStatus
     bool placed = true;
 };
 
-// Each file either side injects, in the order of `live`'s files, then any
-// other the snapshot names: added when only `live` injects it, removed when
-// only the snapshot did, else unchanged or changed by its part of the text.
-QList<RuntimeFileStatus> runtimeFileStatuses(const RuntimeSnapshot &snapshot,
-                                             const RuntimeComposition &live);
+// What `runtime` composed (`composition`, by `settings`) as a snapshot of
+// its text would record it, labelled `label`, to be compared with one.
+RuntimeSnapshot runtimeTextOf(const Runtime &runtime,
+                              const RuntimeSettings &settings,
+                              const RuntimeComposition &composition,
+                              const QString &label);
+
+// Each file either side injects, in b's order of files, then any other a
+// names: added when only b injects it, removed when only a did, else
+// unchanged or changed by its part of the text.
+QList<RuntimeFileStatus> runtimeFileStatuses(const RuntimeSnapshot &a, const RuntimeSnapshot &b);
 
 struct RuntimeTextComparison
 {
-    StablePrefix prefix; // of the texts' UTF-8 bytes in the encoding's units
+    StablePrefix prefix; // of the texts' UTF-8 bytes in the encoding's units; b's totals
     QList<RuntimeFileStatus> files;
-    // The file whose part of the live text holds its first changed character
-    // (the snapshot's text for a change at the end of a shorter live text);
-    // empty for identical texts, or a change outside any file's part.
+    // The file whose part of b's text holds its first changed character (of
+    // a's text, when only a places one there); empty for identical texts, or
+    // a change outside any file's part.
     QString firstChangeFile;
 };
 
-RuntimeTextComparison compareRuntimeText(const RuntimeSnapshot &snapshot,
-                                         const RuntimeComposition &live,
+// Runtime text a (the older: a snapshot) against b.
+RuntimeTextComparison compareRuntimeText(const RuntimeSnapshot &a,
+                                         const RuntimeSnapshot &b,
                                          const TokenEncoding &encoding);
 
 // The unified diff of text `a` against `b` ("--- aLabel", "+++ bLabel",
