@@ -160,8 +160,8 @@ bool CompareController::openRuntime(const QString &soulPath)
     Result<const Runtime *> runtime = loaded ? snapshotRuntime(*loaded)
                                              : Result<const Runtime *>(nullptr);
     Result<TokenEncoding> encoding = tokenEncoding({});
-    const QString error = !loaded    ? loaded.error()
-                          : !runtime ? runtime.error()
+    const QString error = !loaded     ? loaded.error()
+                          : !runtime  ? runtime.error()
                           : !encoding ? encoding.error()
                                       : QString();
     if (!error.isEmpty()) {
@@ -197,14 +197,11 @@ void CompareController::setRuntimeFile(const RuntimeFile *file)
     disconnect(m_runtimeFileChanged);
     m_runtimeFile = file;
     if (m_runtimeFile) {
-        m_runtimeFileChanged = connect(m_runtimeFile,
-                                       &RuntimeFile::changed,
-                                       this,
-                                       [this] {
-                                           // Only a runtime's text reads it.
-                                           if (m_runtime)
-                                               refresh();
-                                       });
+        m_runtimeFileChanged = connect(m_runtimeFile, &RuntimeFile::changed, this, [this] {
+            // Only a runtime's text reads it.
+            if (m_runtime)
+                refresh();
+        });
     }
 }
 
@@ -273,10 +270,12 @@ void CompareController::startRuntime()
         // Composed with the settings the snapshot records, not the preview's.
         const Result<RuntimeComposition> composed = runtime->compose(input, snapshot->settings);
         if (composed) {
-            outcome.comparison = compareRuntimeText(
-                *snapshot,
-                runtimeTextOf(*runtime, snapshot->settings, *composed, input.dir),
-                encoding);
+            outcome.comparison = compareRuntimeText(*snapshot,
+                                                    runtimeTextOf(*runtime,
+                                                                  snapshot->settings,
+                                                                  *composed,
+                                                                  input.dir),
+                                                    encoding);
             outcome.text = composed->text;
         } else {
             outcome.error = composed.error();

@@ -51,9 +51,8 @@ QJsonObject withPlaces(QJsonObject part, const RuntimeComposition &composition)
                && files.at(at).toObject().value(QStringLiteral("name")).toString() != view.name) {
             ++at;
         }
-        QJsonObject file = at < files.size()
-                               ? files.at(at).toObject()
-                               : QJsonObject{{QStringLiteral("name"), view.name}};
+        QJsonObject file = at < files.size() ? files.at(at).toObject()
+                                             : QJsonObject{{QStringLiteral("name"), view.name}};
         file.insert(QStringLiteral("text"), place);
         if (at < files.size())
             files.replace(at, file);

@@ -83,8 +83,8 @@ struct RuntimeSnapshotFile
 // records.
 struct RuntimeSnapshot : SnapshotFacts
 {
-    QString runtimeId;   // "openclaw"
-    QString runtimeName; // "OpenClaw 2026.9"
+    QString runtimeId;   // as Runtime::id() gives it
+    QString runtimeName; // as Runtime::displayName() gave it
     RuntimeSettings settings;
     QString text;
     QList<RuntimeSnapshotFile> files;

@@ -676,8 +676,11 @@ private Q_SLOTS:
                                          {QStringLiteral("IDENTITY.md"), "Name: Kip\n"}});
         QVERIFY(!dir.isEmpty());
         const QString out = m_dir->filePath(QStringLiteral("oc.soul.md"));
-        Run run = soulc(
-            {QStringLiteral("export"), QStringLiteral("--runtime"), QStringLiteral("openclaw"), dir, out});
+        Run run = soulc({QStringLiteral("export"),
+                         QStringLiteral("--runtime"),
+                         QStringLiteral("openclaw"),
+                         dir,
+                         out});
         QCOMPARE(run.err, QByteArray());
         QCOMPARE(run.exitCode, ExitSuccess);
 

@@ -570,11 +570,13 @@ void tst_Compare::runtimeSnapshotShowsItsFiles()
     QVERIFY(sections.contains(QStringLiteral("MEMORY.md&nbsp;&nbsp;</td><td style=\"color:#555\">"
                                              "unchanged")));
     QVERIFY(sections.contains(QStringLiteral("AGENTS.md")));
-    QVERIFY(dialog->prefixLabel()->text().endsWith(QStringLiteral("the first change is in SOUL.md")));
+    QVERIFY(
+        dialog->prefixLabel()->text().endsWith(QStringLiteral("the first change is in SOUL.md")));
     QVERIFY(!dialog->jumpButton()->isEnabled());
     QTRY_VERIFY(dialog->diffView()->toPlainText().contains(
         QStringLiteral("+You answer in plain words. and short ones")));
-    QVERIFY(dialog->diffView()->toPlainText().contains(QStringLiteral("-You answer in plain words.")));
+    QVERIFY(
+        dialog->diffView()->toPlainText().contains(QStringLiteral("-You answer in plain words.")));
 }
 
 void tst_Compare::tamperedSnapshotIsReported()

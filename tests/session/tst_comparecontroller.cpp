@@ -440,7 +440,8 @@ void tst_CompareController::runtimeSnapshotComparesLikeWithLike()
     const RuntimeSettings frozenSettings = openClaw->withDefaults(
         {{QStringLiteral("bootstrapMaxChars"), 20}});
     work->setRuntimeProfile(RuntimeProfile::of(openClaw, frozenSettings));
-    m_settings->setValue(QStringLiteral("snapshots/folder"), m_dir->filePath(QStringLiteral("snaps")));
+    m_settings->setValue(QStringLiteral("snapshots/folder"),
+                         m_dir->filePath(QStringLiteral("snaps")));
     QSignalSpy frozen(work->freezer(), &FreezeController::frozen);
     QVERIFY(work->freezer()->freeze());
     QVERIFY(frozen.wait(30000));
@@ -497,8 +498,7 @@ void tst_CompareController::runtimeSnapshotComparesLikeWithLike()
     work->model()->setBufferText(User, u"The user is Sam.\n");
     QVERIFY(test::writeSlot(m_work, Memory, "- drinks tea\n"));
     QVERIFY(QFile::remove(QDir(m_work).filePath(QStringLiteral("IDENTITY.md"))));
-    QTRY_VERIFY_WITH_TIMEOUT(compare->current()
-                                 && compare->fileStatuses().size() == 4
+    QTRY_VERIFY_WITH_TIMEOUT(compare->current() && compare->fileStatuses().size() == 4
                                  && !work->model()->section(Identity, SoulView::OnDisk),
                              30000);
     QTRY_COMPARE_WITH_TIMEOUT(fileStatusText(compare->fileStatuses()),
@@ -534,9 +534,10 @@ void tst_CompareController::unknownRuntimeIsNamed()
     QVERIFY(!compare->open(soulPath));
     QCOMPARE(updated.count(), 1);
     const QString error = compare->error();
-    QVERIFY2(error.startsWith(soulPath + QStringLiteral(": a snapshot of what runtime 'zeta "
-                                                        "(Zeta 3)' injects, which this Soul "
-                                                        "Studio does not know")),
+    QVERIFY2(error.startsWith(soulPath
+                              + QStringLiteral(": a snapshot of what runtime 'zeta "
+                                               "(Zeta 3)' injects, which this Soul "
+                                               "Studio does not know")),
              qPrintable(error));
     QVERIFY2(error.contains(QStringLiteral("freeze the persona again")), qPrintable(error));
     QVERIFY(!compare->hasResult());
