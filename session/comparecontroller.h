@@ -12,6 +12,7 @@
 #include <QTimer>
 
 #include <memory>
+#include <vector>
 
 class QTemporaryDir;
 
@@ -164,6 +165,7 @@ private:
     LiveComparison m_result;
     // A runtime's text: the snapshot, its runtime, and the latest result.
     std::shared_ptr<const RuntimeSnapshot> m_runtimeSnapshot;
+    std::shared_ptr<std::vector<quint32>> m_runtimeSnapshotIds; // its ids, once counted
     const Runtime *m_runtime = nullptr;
     RuntimeTextComparison m_runtimeResult;
     QString m_comparedText;

@@ -9,6 +9,8 @@
 #include <QList>
 #include <QString>
 
+#include <vector>
+
 // A snapshot of what a runtime injects against what the same runtime, with
 // the snapshot's settings, injects of a persona now: runtime text against
 // runtime text, as pure functions the compare window and soulc share.
@@ -54,10 +56,13 @@ struct RuntimeTextComparison
     QString firstChangeFile;
 };
 
-// Runtime text a (the older: a snapshot) against b.
+// Runtime text a (the older: a snapshot) against b. `aIds`, when given,
+// holds a's ids in `encoding`, and is filled when empty: a comparison that
+// lasts encodes its snapshot once.
 RuntimeTextComparison compareRuntimeText(const RuntimeSnapshot &a,
                                          const RuntimeSnapshot &b,
-                                         const TokenEncoding &encoding);
+                                         const TokenEncoding &encoding,
+                                         std::vector<quint32> *aIds = nullptr);
 
 // The unified diff of text `a` against `b` ("--- aLabel", "+++ bLabel",
 // three lines of context); empty for identical texts.

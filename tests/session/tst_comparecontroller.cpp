@@ -486,6 +486,15 @@ void tst_CompareController::runtimeSnapshotComparesLikeWithLike()
     QCOMPARE(countOf(html, QStringLiteral("class=\"add\"")), 1);
     const QByteArray unsavedText = compare->comparedText().toUtf8();
     QVERIFY(unsavedText.contains("The user is Kim."));
+    // The prefix is core's on the two texts (the snapshot's ids were
+    // counted by the first comparison and kept).
+    const StablePrefix core = stablePrefix(readFile(soulPath),
+                                           unsavedText,
+                                           tokenEncoding(QStringLiteral("o200k_base")).value());
+    QCOMPARE(compare->result().prefix.tokens, core.tokens);
+    QCOMPARE(compare->result().prefix.totalTokens, core.totalTokens);
+    QCOMPARE(compare->result().prefix.bytes, core.bytes);
+    QVERIFY(core.tokens > 0 && core.tokens < core.totalTokens);
 
     // On disk the persona is still the snapshot's.
     compare->setView(SoulView::OnDisk);
