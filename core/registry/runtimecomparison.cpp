@@ -135,10 +135,25 @@ QList<RuntimeFileStatus> runtimeFileStatuses(const RuntimeSnapshot &a, const Run
 
 RuntimeTextComparison compareRuntimeText(const RuntimeSnapshot &a,
                                          const RuntimeSnapshot &b,
-                                         const TokenEncoding &encoding)
+                                         const TokenEncoding &encoding,
+                                         std::vector<quint32> *aIds)
 {
     RuntimeTextComparison out;
-    out.prefix = stablePrefix(a.text.toUtf8(), b.text.toUtf8(), encoding);
+    const QByteArray bytesA = a.text.toUtf8();
+    const QByteArray bytesB = b.text.toUtf8();
+    if (aIds && !encoding.bytesAreIds) {
+        if (aIds->empty() && !bytesA.isEmpty())
+            *aIds = encoding.encode(bytesA);
+        StablePrefix &p = out.prefix;
+        p.identical = bytesA == bytesB;
+        p.bytes = commonPrefixLength(bytesA, bytesB);
+        p.totalBytes = bytesB.size();
+        const std::vector<quint32> idsB = encoding.encode(bytesB);
+        p.totalTokens = qint64(idsB.size());
+        p.tokens = p.identical ? p.totalTokens : commonPrefixLength(*aIds, idsB);
+    } else {
+        out.prefix = stablePrefix(bytesA, bytesB, encoding);
+    }
     out.files = runtimeFileStatuses(a, b);
     if (out.prefix.identical)
         return out;
