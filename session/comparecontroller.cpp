@@ -179,6 +179,9 @@ bool CompareController::openRuntime(const QString &soulPath)
     }
     m_runtime = runtime.value();
     m_runtimeSnapshot = std::make_shared<const RuntimeSnapshot>(std::move(loaded).value());
+    // Filled by the first comparison, read by the next ones: all on the
+    // one worker thread.
+    m_runtimeSnapshotIds = std::make_shared<std::vector<quint32>>();
     refresh();
     return true;
 }
@@ -187,6 +190,7 @@ void CompareController::reset()
 {
     m_runtime = nullptr;
     m_runtimeSnapshot.reset();
+    m_runtimeSnapshotIds.reset();
     m_runtimeResult = {};
     m_comparedText.clear();
     m_liveError.clear();
@@ -259,6 +263,7 @@ void CompareController::startRuntime()
                   input = runtimeInput(),
                   runtime = m_runtime,
                   snapshot = m_runtimeSnapshot,
+                  snapshotIds = m_runtimeSnapshotIds,
                   encoding = m_shared->encoding] {
         const double cpuStart = threadCpuMs();
         RuntimeOutcome outcome;
@@ -275,7 +280,8 @@ void CompareController::startRuntime()
                                                                   snapshot->settings,
                                                                   *composed,
                                                                   input.dir),
-                                                    encoding);
+                                                    encoding,
+                                                    snapshotIds.get());
             outcome.text = composed->text;
         } else {
             outcome.error = composed.error();
