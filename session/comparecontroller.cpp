@@ -182,6 +182,8 @@ bool CompareController::openRuntime(const QString &soulPath)
     // Filled by the first comparison, read by the next ones: all on the
     // one worker thread.
     m_runtimeSnapshotIds = std::make_shared<std::vector<quint32>>();
+    // Results of what was compared before this are not of this snapshot.
+    m_openedAt = m_generation + 1;
     refresh();
     return true;
 }
@@ -303,8 +305,13 @@ void CompareController::runtimeFinished(quint64 generation,
                                         double workMs)
 {
     m_running = false;
-    if (m_path.isEmpty() || !m_runtime)
+    // Closed since, or another snapshot opened: the result is of a
+    // comparison nobody looks at, and the one waiting runs now.
+    if (m_path.isEmpty() || !m_runtime || generation < m_openedAt) {
+        if (m_pending)
+            start();
         return;
+    }
     m_workMs = workMs;
     LiveComparison result;
     result.prefix = outcome.comparison.prefix;
@@ -476,8 +483,21 @@ void CompareController::start()
                                                               shared->encoding);
                 shared->opened.reset();
             }
-            if (!shared->receiver || !shared->prefix)
+            if (!shared->receiver)
                 return;
+            if (!shared->prefix) {
+                // A runtime's text was opened since, and let the soul go:
+                // its comparison, waiting for this one, runs now.
+                QMetaObject::invokeMethod(
+                    shared->receiver,
+                    [receiver = shared->receiver] {
+                        receiver->m_running = false;
+                        if (receiver->m_pending)
+                            receiver->start();
+                    },
+                    Qt::QueuedConnection);
+                return;
+            }
             result = shared->prefix->compare(live);
             QMetaObject::invokeMethod(
                 shared->receiver,
@@ -562,9 +582,15 @@ void CompareController::startDiff()
 void CompareController::finished(quint64 generation, const LiveComparison &result, double workMs)
 {
     m_running = false;
-    // Closed since: the result is of a comparison nobody looks at.
+    // Closed since: the result is of a comparison nobody looks at. A
+    // runtime's text opened since waits for it: it runs now.
     if (m_path.isEmpty())
         return;
+    if (m_runtime) {
+        if (m_pending)
+            start();
+        return;
+    }
     m_workMs = workMs;
     m_result = result;
     m_hasResult = true;

@@ -166,6 +166,7 @@ private:
     // A runtime's text: the snapshot, its runtime, and the latest result.
     std::shared_ptr<const RuntimeSnapshot> m_runtimeSnapshot;
     std::shared_ptr<std::vector<quint32>> m_runtimeSnapshotIds; // its ids, once counted
+    quint64 m_openedAt = 0; // the first generation compared with it
     const Runtime *m_runtime = nullptr;
     RuntimeTextComparison m_runtimeResult;
     QString m_comparedText;

@@ -109,6 +109,7 @@ private Q_SLOTS:
     void closedComparisonSendsNothing();
     void runtimeSnapshotComparesLikeWithLike();
     void unknownRuntimeIsNamed();
+    void runtimeAndSoulSnapshotsInTurn();
     void closedThenOpenedAtOnce();
 
 private:
@@ -558,6 +559,45 @@ void tst_CompareController::unknownRuntimeIsNamed()
     QCoreApplication::processEvents();
     QCOMPARE(updated.count(), 1);
     QVERIFY(compare->diffHtml().isEmpty());
+}
+
+// A runtime's snapshot opened while a soul's comparison runs, and the other
+// way round: the result shown is of the snapshot opened last.
+void tst_CompareController::runtimeAndSoulSnapshotsInTurn()
+{
+    const Runtime *openClaw = RuntimeRegistry::instance().find(u"openclaw");
+    QVERIFY(openClaw);
+    const std::unique_ptr<PersonaSession> work = openSession(m_work);
+    QVERIFY(work);
+    RuntimeInput input;
+    input.dir = m_work;
+    const Result<Snapshot> ofRuntime = takeRuntimeSnapshot(input, *openClaw, {});
+    const Result<Snapshot> ofSoul = takeSnapshot(m_work);
+    QVERIFY(ofRuntime && ofSoul);
+    const QString runtimePath = m_dir->filePath(QStringLiteral("openclaw.soul.md"));
+    const QString soulPath = m_dir->filePath(QStringLiteral("soul.soul.md"));
+    QVERIFY(writeSnapshot(ofRuntime.value(), runtimePath, false));
+    QVERIFY(writeSnapshot(ofSoul.value(), soulPath, false));
+    work->model()->setBufferText(Soul, u"You are work, in turn.\n");
+
+    CompareController *compare = work->compare();
+    for (int round = 0; round < 3; ++round) {
+        QVERIFY(compare->open(runtimePath));
+        QVERIFY(compare->open(soulPath));
+        QVERIFY(waitForCurrent(compare));
+        QVERIFY(compare->runtime() == nullptr);
+        QVERIFY(compare->comparedText().isEmpty());
+        QCOMPARE(compare->result().status[size_t(Soul)], SectionStatus::Changed);
+        checkPrefixAgainstCore(compare, work->model()->soul(SoulView::Unsaved));
+
+        QVERIFY(compare->open(soulPath));
+        QVERIFY(compare->open(runtimePath));
+        QVERIFY(waitForCurrent(compare));
+        QCOMPARE(compare->runtime(), openClaw);
+        QVERIFY(compare->comparedText().contains(QStringLiteral("You are work, in turn.")));
+        QCOMPARE(fileStatusText(compare->fileStatuses()),
+                 QStringLiteral("SOUL.md=changed IDENTITY.md=unchanged USER.md=unchanged"));
+    }
 }
 
 // Closed (the window showed another agent): edits compare nothing more.
