@@ -110,6 +110,7 @@ private Q_SLOTS:
     void runtimeSnapshotComparesLikeWithLike();
     void unknownRuntimeIsNamed();
     void runtimeAndSoulSnapshotsInTurn();
+    void runtimeSnapshotOpenedLastIsShown();
     void closedThenOpenedAtOnce();
 
 private:
@@ -597,6 +598,47 @@ void tst_CompareController::runtimeAndSoulSnapshotsInTurn()
         QVERIFY(compare->comparedText().contains(QStringLiteral("You are work, in turn.")));
         QCOMPARE(fileStatusText(compare->fileStatuses()),
                  QStringLiteral("SOUL.md=changed IDENTITY.md=unchanged USER.md=unchanged"));
+    }
+}
+
+// Two snapshots of OpenClaw's text opened one right after the other: no
+// result of the first is shown for the second.
+void tst_CompareController::runtimeSnapshotOpenedLastIsShown()
+{
+    const Runtime *openClaw = RuntimeRegistry::instance().find(u"openclaw");
+    QVERIFY(openClaw);
+    RuntimeInput input;
+    input.dir = m_work;
+    const Result<Snapshot> before = takeRuntimeSnapshot(input, *openClaw, {});
+    QVERIFY(test::writeSlot(m_work, User, "The user is Kim.\n"));
+    const Result<Snapshot> after = takeRuntimeSnapshot(input, *openClaw, {});
+    QVERIFY(before && after);
+    const QString beforePath = m_dir->filePath(QStringLiteral("before.soul.md"));
+    const QString afterPath = m_dir->filePath(QStringLiteral("after.soul.md"));
+    QVERIFY(writeSnapshot(before.value(), beforePath, false));
+    QVERIFY(writeSnapshot(after.value(), afterPath, false));
+    const std::unique_ptr<PersonaSession> work = openSession(m_work);
+    QVERIFY(work);
+
+    CompareController *compare = work->compare();
+    QStringList shown;
+    connect(compare, &CompareController::updated, this, [compare, &shown] {
+        if (compare->hasResult())
+            shown.append(compare->snapshotPath() + QLatin1Char(' ')
+                         + fileStatusText(compare->fileStatuses()));
+    });
+    for (int round = 0; round < 3; ++round) {
+        QVERIFY(compare->open(beforePath));
+        QVERIFY(compare->open(afterPath));
+        QVERIFY(waitForCurrent(compare));
+    }
+    compare->disconnect(this);
+    QVERIFY(!shown.isEmpty());
+    for (const QString &line : std::as_const(shown)) {
+        QCOMPARE(line,
+                 afterPath
+                     + QStringLiteral(
+                         " SOUL.md=unchanged IDENTITY.md=unchanged USER.md=unchanged"));
     }
 }
 
