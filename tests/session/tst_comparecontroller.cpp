@@ -5,6 +5,7 @@
 #include "freezecontroller.h"
 #include "personamodel.h"
 #include "personasession.h"
+#include "runtimefile.h"
 #include "runtimeprofile.h"
 #include "runtimeregistry.h"
 #include "runtimesoul.h"
@@ -111,6 +112,7 @@ private Q_SLOTS:
     void unknownRuntimeIsNamed();
     void runtimeAndSoulSnapshotsInTurn();
     void runtimeSnapshotOpenedLastIsShown();
+    void runtimeFileBufferIsCompared();
     void closedThenOpenedAtOnce();
 
 private:
@@ -640,6 +642,40 @@ void tst_CompareController::runtimeSnapshotOpenedLastIsShown()
                      + QStringLiteral(
                          " SOUL.md=unchanged IDENTITY.md=unchanged USER.md=unchanged"));
     }
+}
+
+// The file a runtime reads beside the slots (OpenClaw's BOOTSTRAP.md) is
+// compared as its pane holds it.
+void tst_CompareController::runtimeFileBufferIsCompared()
+{
+    const Runtime *openClaw = RuntimeRegistry::instance().find(u"openclaw");
+    QVERIFY(openClaw);
+    QVERIFY(writeFile(QDir(m_work).filePath(QStringLiteral("BOOTSTRAP.md")), "Say hello.\n"));
+    const std::unique_ptr<PersonaSession> work = openSession(m_work);
+    QVERIFY(work);
+    work->setRuntimeProfile(RuntimeProfile::of(openClaw));
+    RuntimeInput input;
+    input.dir = m_work;
+    const Result<Snapshot> taken = takeRuntimeSnapshot(input, *openClaw, {});
+    QVERIFY(taken);
+    const QString soulPath = m_dir->filePath(QStringLiteral("bootstrap.soul.md"));
+    QVERIFY(writeSnapshot(taken.value(), soulPath, false));
+
+    CompareController *compare = work->compare();
+    QVERIFY(compare->open(soulPath));
+    QVERIFY(waitForCurrent(compare));
+    QVERIFY(compare->result().prefix.identical);
+    RuntimeFile *bootstrap = work->documents()->setupFile();
+    QVERIFY(bootstrap->isOpen());
+    bootstrap->setBufferText(u"Say hello, then ask.\n");
+    QTRY_VERIFY_WITH_TIMEOUT(compare->current() && !compare->result().prefix.identical, 30000);
+    QCOMPARE(fileStatusText(compare->fileStatuses()),
+             QStringLiteral("SOUL.md=unchanged IDENTITY.md=unchanged USER.md=unchanged "
+                            "BOOTSTRAP.md=changed"));
+    QVERIFY(compare->comparedText().contains(QStringLiteral("Say hello, then ask.")));
+    // On disk it is as frozen.
+    compare->setView(SoulView::OnDisk);
+    QTRY_VERIFY_WITH_TIMEOUT(compare->current() && compare->result().prefix.identical, 30000);
 }
 
 // Closed (the window showed another agent): edits compare nothing more.
