@@ -27,15 +27,17 @@ RuntimeFileStatus statusOf(const RuntimeSnapshot &a, const RuntimeSnapshot &b, c
     out.name = name;
     const RuntimeSnapshotFile *before = fileNamed(a, name);
     const RuntimeSnapshotFile *after = fileNamed(b, name);
-    const bool wasIn = before && before->injected;
-    const bool isIn = after && after->injected;
+    // A runtime that records nothing of a file still lists it among those
+    // whose text it injected.
+    const bool wasIn = before ? before->injected : a.found.contains(name);
+    const bool isIn = after ? after->injected : b.found.contains(name);
     if (!wasIn && !isIn)
         return out;
     if (!wasIn || !isIn) {
         out.status = isIn ? SectionStatus::Added : SectionStatus::Removed;
         return out;
     }
-    out.placed = before->placed && after->placed;
+    out.placed = before && after && before->placed && after->placed;
     bool same = false;
     if (out.placed) {
         same = QStringView(a.text).sliced(before->inText.start, before->inText.length)
@@ -43,8 +45,9 @@ RuntimeFileStatus statusOf(const RuntimeSnapshot &a, const RuntimeSnapshot &b, c
     } else {
         // Without places, only texts that are the same throughout say that
         // the file's part is.
-        same = before->kept == after->kept && before->truncated == after->truncated
-               && a.text == b.text;
+        same = a.text == b.text;
+        if (before && after)
+            same = same && before->kept == after->kept && before->truncated == after->truncated;
     }
     out.status = same ? SectionStatus::Unchanged : SectionStatus::Changed;
     return out;
@@ -122,6 +125,10 @@ QList<RuntimeFileStatus> runtimeFileStatuses(const RuntimeSnapshot &a, const Run
         for (const RuntimeSnapshotFile &file : side->files) {
             if (!names.contains(file.name))
                 names.append(file.name);
+        }
+        for (const QString &name : side->found) {
+            if (!names.contains(name))
+                names.append(name);
         }
     }
     QList<RuntimeFileStatus> out;
