@@ -648,6 +648,10 @@ QString CompareController::prefixSentence() const
         return {};
     const StablePrefix &p = m_result.prefix;
     if (p.identical) {
+        if (m_runtime) {
+            return tr("all %1 tokens are unchanged (100%); what %2 injects is the snapshot's")
+                .arg(number(p.totalTokens), m_runtime->displayName());
+        }
         return tr("all %1 tokens are unchanged (100%); the soul is the snapshot's")
             .arg(number(p.totalTokens));
     }

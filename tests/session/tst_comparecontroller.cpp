@@ -467,7 +467,8 @@ void tst_CompareController::runtimeSnapshotComparesLikeWithLike()
     QCOMPARE(fileStatusText(compare->fileStatuses()),
              QStringLiteral("SOUL.md=unchanged IDENTITY.md=unchanged USER.md=unchanged"));
     QVERIFY(compare->result().prefix.identical);
-    QVERIFY2(compare->prefixSentence().startsWith(QStringLiteral("all ")),
+    QVERIFY2(compare->prefixSentence().endsWith(
+                 QStringLiteral("(100%); what OpenClaw 2026.9 injects is the snapshot's")),
              qPrintable(compare->prefixSentence()));
     QVERIFY(!compare->diffHtml().contains(QStringLiteral("<h3>")));
 
