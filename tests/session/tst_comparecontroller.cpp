@@ -714,7 +714,7 @@ void tst_CompareController::closedThenOpenedAtOnce()
 {
     // Large enough that counting it keeps the worker busy past the reopen.
     QByteArray memory;
-    for (int i = 0; memory.size() < 1024 * 1024; ++i)
+    for (int i = 0; memory.size() < qsizetype(1024) * 1024; ++i)
         memory += "- note " + QByteArray::number(i) + ": the user prefers short answers.\n";
     QVERIFY(test::writeSlot(m_work, Memory, memory));
     const Result<Snapshot> taken = takeSnapshot(m_work);
