@@ -6,6 +6,7 @@
 #include "diffhtml.h"
 #include "editortext.h"
 #include "inspection.h"
+#include "runtimefile.h"
 #include "snapshot.h"
 #include "snapshotfile.h"
 #include "soultokencounter.h"
@@ -62,6 +63,14 @@ QString number(qint64 n)
 
 } // namespace
 
+// What a comparison of a runtime's text sends back from the worker.
+struct CompareController::RuntimeOutcome
+{
+    QString error; // the runtime could not read the persona
+    RuntimeTextComparison comparison;
+    QString text; // the runtime's text of the persona
+};
+
 CompareController::CompareController(const PersonaModel *model,
                                      const SoulTokenCounter *tokens,
                                      QObject *parent)
@@ -106,6 +115,13 @@ bool CompareController::open(const QString &soulPath)
     m_error.clear();
     m_hasResult = false;
     m_diffHtml.clear();
+    reset();
+    // A snapshot of what a runtime injects is compared with that runtime's
+    // text; one whose manifest cannot be read fails below, as a soul.
+    if (const Result<QString> runtimeId = snapshotRuntimeId(soulPath);
+        runtimeId && !runtimeId->isEmpty()) {
+        return openRuntime(soulPath);
+    }
     // The sections the model holds now: those the snapshot has unchanged
     // are not read into arrays of their own.
     KnownSections known;
@@ -136,6 +152,184 @@ bool CompareController::open(const QString &soulPath)
     }
     refresh();
     return true;
+}
+
+bool CompareController::openRuntime(const QString &soulPath)
+{
+    Result<RuntimeSnapshot> loaded = loadRuntimeSnapshot(soulPath);
+    Result<const Runtime *> runtime = loaded ? snapshotRuntime(*loaded)
+                                             : Result<const Runtime *>(nullptr);
+    Result<TokenEncoding> encoding = tokenEncoding({});
+    const QString error = !loaded     ? loaded.error()
+                          : !runtime  ? runtime.error()
+                          : !encoding ? encoding.error()
+                                      : QString();
+    if (!error.isEmpty()) {
+        m_error = error;
+        Q_EMIT updated();
+        return false;
+    }
+    {
+        QMutexLocker lock(&m_shared->mutex);
+        m_shared->opens = ++m_opens;
+        // A soul compared before is let go.
+        m_shared->prefix.reset();
+        m_shared->opened.reset();
+        m_shared->encoding = encoding.value();
+    }
+    m_runtime = runtime.value();
+    m_runtimeSnapshot = std::make_shared<const RuntimeSnapshot>(std::move(loaded).value());
+    // Filled by the first comparison, read by the next ones: all on the
+    // one worker thread.
+    m_runtimeSnapshotIds = std::make_shared<std::vector<quint32>>();
+    // Results of what was compared before this are not of this snapshot.
+    m_openedAt = m_generation + 1;
+    refresh();
+    return true;
+}
+
+void CompareController::reset()
+{
+    m_runtime = nullptr;
+    m_runtimeSnapshot.reset();
+    m_runtimeSnapshotIds.reset();
+    m_runtimeResult = {};
+    m_comparedText.clear();
+    m_liveError.clear();
+}
+
+void CompareController::setRuntimeFile(const RuntimeFile *file)
+{
+    disconnect(m_runtimeFileChanged);
+    m_runtimeFile = file;
+    if (m_runtimeFile) {
+        m_runtimeFileChanged = connect(m_runtimeFile, &RuntimeFile::changed, this, [this] {
+            // Only a runtime's text reads it.
+            if (m_runtime)
+                refresh();
+        });
+    }
+}
+
+RuntimeSettings CompareController::runtimeSettings() const
+{
+    return m_runtimeSnapshot ? m_runtimeSnapshot->settings : RuntimeSettings();
+}
+
+QList<RuntimeFileStatus> CompareController::fileStatuses() const
+{
+    if (!m_hasResult)
+        return {};
+    if (m_runtime)
+        return m_runtimeResult.files;
+    QList<RuntimeFileStatus> out;
+    for (int slot = 0; slot < SlotCount; ++slot) {
+        const SectionStatus status = m_result.status[size_t(slot)];
+        if (status != SectionStatus::Absent)
+            out.append(RuntimeFileStatus{slotName(slot), status, true});
+    }
+    return out;
+}
+
+RuntimeInput CompareController::runtimeInput() const
+{
+    // As the preview reads the persona (RuntimeComposer): the panes' buffers
+    // stand for their files in the unsaved view; the rest is read from disk.
+    RuntimeInput input;
+    input.dir = m_model->directory();
+    const SlotLayout &layout = m_model->layout();
+    input.home = layout.home;
+    input.project = layout.project;
+    if (m_view != SoulView::Unsaved)
+        return input;
+    for (int k = 0; k < SlotCount; ++k) {
+        const SlotState &state = m_model->slot(k);
+        if (state.bufferPresent)
+            input.buffers.insert(layout.names.at(size_t(k)), state.bufferBytes);
+    }
+    if (m_runtimeFile && m_runtimeFile->isOpen() && m_runtimeFile->buffer()
+        && m_runtime->files().contains(m_runtimeFile->name())) {
+        input.buffers.insert(m_runtimeFile->name(), *m_runtimeFile->buffer());
+    }
+    return input;
+}
+
+void CompareController::startRuntime()
+{
+    m_running = true;
+    m_pending = false;
+    const quint64 generation = m_generation;
+    std::shared_ptr<Shared> shared = m_shared;
+    m_pool.start([shared,
+                  generation,
+                  input = runtimeInput(),
+                  runtime = m_runtime,
+                  snapshot = m_runtimeSnapshot,
+                  snapshotIds = m_runtimeSnapshotIds,
+                  encoding = m_shared->encoding] {
+        const double cpuStart = threadCpuMs();
+        RuntimeOutcome outcome;
+        {
+            QMutexLocker lock(&shared->mutex);
+            if (!shared->receiver)
+                return;
+        }
+        // Composed with the settings the snapshot records, not the preview's.
+        const Result<RuntimeComposition> composed = runtime->compose(input, snapshot->settings);
+        if (composed) {
+            outcome.comparison = compareRuntimeText(*snapshot,
+                                                    runtimeTextOf(*runtime,
+                                                                  snapshot->settings,
+                                                                  *composed,
+                                                                  input.dir),
+                                                    encoding,
+                                                    snapshotIds.get());
+            outcome.text = composed->text;
+        } else {
+            outcome.error = composed.error();
+        }
+        QMutexLocker lock(&shared->mutex);
+        if (!shared->receiver)
+            return;
+        QMetaObject::invokeMethod(
+            shared->receiver,
+            [receiver = shared->receiver, generation, outcome, ms = threadCpuMs() - cpuStart] {
+                receiver->runtimeFinished(generation, outcome, ms);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void CompareController::runtimeFinished(quint64 generation,
+                                        const RuntimeOutcome &outcome,
+                                        double workMs)
+{
+    m_running = false;
+    // Closed since, or another snapshot opened: the result is of a
+    // comparison nobody looks at, and the one waiting runs now.
+    if (m_path.isEmpty() || !m_runtime || generation < m_openedAt) {
+        if (m_pending)
+            start();
+        return;
+    }
+    m_workMs = workMs;
+    LiveComparison result;
+    result.prefix = outcome.comparison.prefix;
+    m_result = result;
+    m_runtimeResult = outcome.comparison;
+    m_comparedText = outcome.text;
+    m_hasResult = outcome.error.isEmpty();
+    m_resultGeneration = generation;
+    // The persona cannot be read as the runtime reads it (its folder is
+    // gone): error() says so until a change lets it be read again.
+    m_liveError = outcome.error;
+    if (!m_liveError.isEmpty())
+        m_diffHtml.clear();
+    if (m_pending)
+        start();
+    else if (m_hasResult)
+        m_diffTimer.start();
+    Q_EMIT updated();
 }
 
 Result<QString> CompareController::writeAgentSnapshot(const PersonaSession &theirs, SoulView view)
@@ -205,6 +399,7 @@ void CompareController::close()
     m_hasResult = false;
     m_result = {};
     m_diffHtml.clear();
+    reset();
     m_pending = false;
     m_diffTimer.stop();
     // A newer generation: what the worker still sends is dropped.
@@ -267,6 +462,10 @@ void CompareController::refresh()
 
 void CompareController::start()
 {
+    if (m_runtime) {
+        startRuntime();
+        return;
+    }
     m_running = true;
     m_pending = false;
     const quint64 generation = m_generation;
@@ -284,8 +483,21 @@ void CompareController::start()
                                                               shared->encoding);
                 shared->opened.reset();
             }
-            if (!shared->receiver || !shared->prefix)
+            if (!shared->receiver)
                 return;
+            if (!shared->prefix) {
+                // A runtime's text was opened since, and let the soul go:
+                // its comparison, waiting for this one, runs now.
+                QMetaObject::invokeMethod(
+                    shared->receiver,
+                    [receiver = shared->receiver] {
+                        receiver->m_running = false;
+                        if (receiver->m_pending)
+                            receiver->start();
+                    },
+                    Qt::QueuedConnection);
+                return;
+            }
             result = shared->prefix->compare(live);
             QMetaObject::invokeMethod(
                 shared->receiver,
@@ -303,10 +515,42 @@ void CompareController::startDiff()
     if (!current())
         return;
     const quint64 generation = m_generation;
-    const LiveSections live = liveSections(m_model, m_view);
-    const std::array<SectionStatus, SlotCount> status = m_result.status;
     const bool invisibles = m_showInvisibles;
     std::shared_ptr<Shared> shared = m_shared;
+    if (m_runtime) {
+        // The whole texts: a runtime's text is at most a few hundred KB
+        // under its budgets, and not laid out by the slots.
+        m_pool.start([shared,
+                      generation,
+                      invisibles,
+                      snapshot = m_runtimeSnapshot,
+                      live = m_comparedText,
+                      title = tr("What %1 injects").arg(m_runtime->displayName())] {
+            if (shared->latest.load() != generation)
+                return;
+            const QString html = textDiffHtml(title,
+                                              runtimeTextDiff(snapshot->text,
+                                                              QStringLiteral("snapshot"),
+                                                              live,
+                                                              QStringLiteral("live")),
+                                              invisibles);
+            QMutexLocker lock(&shared->mutex);
+            if (!shared->receiver)
+                return;
+            QMetaObject::invokeMethod(
+                shared->receiver,
+                [receiver = shared->receiver, generation, html] {
+                    if (generation != receiver->m_generation)
+                        return;
+                    receiver->m_diffHtml = html;
+                    Q_EMIT receiver->diffUpdated();
+                },
+                Qt::QueuedConnection);
+        });
+        return;
+    }
+    const LiveSections live = liveSections(m_model, m_view);
+    const std::array<SectionStatus, SlotCount> status = m_result.status;
     m_pool.start([shared, live, status, generation, invisibles] {
         LiveSections a;
         {
@@ -338,9 +582,15 @@ void CompareController::startDiff()
 void CompareController::finished(quint64 generation, const LiveComparison &result, double workMs)
 {
     m_running = false;
-    // Closed since: the result is of a comparison nobody looks at.
+    // Closed since: the result is of a comparison nobody looks at. A
+    // runtime's text opened since waits for it: it runs now.
     if (m_path.isEmpty())
         return;
+    if (m_runtime) {
+        if (m_pending)
+            start();
+        return;
+    }
     m_workMs = workMs;
     m_result = result;
     m_hasResult = true;
@@ -398,6 +648,10 @@ QString CompareController::prefixSentence() const
         return {};
     const StablePrefix &p = m_result.prefix;
     if (p.identical) {
+        if (m_runtime) {
+            return tr("all %1 tokens are unchanged (100%); what %2 injects is the snapshot's")
+                .arg(number(p.totalTokens), m_runtime->displayName());
+        }
         return tr("all %1 tokens are unchanged (100%); the soul is the snapshot's")
             .arg(number(p.totalTokens));
     }
@@ -407,6 +661,8 @@ QString CompareController::prefixSentence() const
     if (m_result.firstChange) {
         text += tr("; the first change is in %1, line %2")
                     .arg(m_result.firstChange->file, number(m_result.firstChange->line));
+    } else if (m_runtime && !m_runtimeResult.firstChangeFile.isEmpty()) {
+        text += tr("; the first change is in %1").arg(m_runtimeResult.firstChangeFile);
     }
     return text;
 }

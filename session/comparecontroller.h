@@ -4,6 +4,7 @@
 #include "liveprefix.h"
 #include "personamodel.h"
 #include "result.h"
+#include "runtimecomparison.h"
 
 #include <QObject>
 #include <QString>
@@ -11,17 +12,23 @@
 #include <QTimer>
 
 #include <memory>
+#include <vector>
 
 class QTemporaryDir;
 
 namespace soul {
 
 class PersonaSession;
+class Runtime;
+class RuntimeFile;
 class SoulTokenCounter;
 
 // A comparison of the open persona (with or without unsaved edits) against a
 // frozen snapshot, or against another agent's soul frozen into one, kept up
-// to date as the author types. Every comparison runs on a worker thread; a
+// to date as the author types. A snapshot of what a runtime injects (Freeze
+// with OpenClaw chosen) is compared with what that runtime, by the settings
+// the snapshot records, injects of the persona now: runtime text with
+// runtime text. Every comparison runs on a worker thread; a
 // newer edit supersedes one still waiting, and only the latest result is
 // shown. What the window shows is decided here, as text (the diff as HTML),
 // so tests read it without a window. A PersonaSession owns one; the compare
@@ -40,8 +47,13 @@ public:
 
     // Loads the snapshot at `soulPath` (checked against its manifest) and
     // starts comparing. False with error() set when it cannot be compared
-    // (the sentence names the file); updated() follows either way.
+    // (the sentence names the file; for a runtime this build does not know,
+    // the runtime's id too); updated() follows either way.
     bool open(const QString &soulPath);
+    // The file a runtime reads beside the slots (OpenClaw's BOOTSTRAP.md),
+    // whose buffer a runtime comparison reads; it must outlive the
+    // controller, or be replaced first.
+    void setRuntimeFile(const RuntimeFile *file);
     // Another agent's soul as `view` says (its unsaved edits, or its files
     // on disk), frozen into a snapshot in a temporary folder this controller
     // keeps while it lives: the snapshot's path, or why it could not be
@@ -55,7 +67,7 @@ public:
     QString snapshotPath() const { return m_path; }
     // Why the snapshot cannot be compared (its soul does not match its
     // manifest, ...); empty when it can.
-    QString error() const { return m_error; }
+    QString error() const { return m_error.isEmpty() ? m_liveError : m_error; }
 
     void setView(SoulView view);
     SoulView view() const { return m_view; }
@@ -63,9 +75,22 @@ public:
     void setShowInvisibles(bool show);
     bool showInvisibles() const { return m_showInvisibles; }
 
-    // The latest result; valid once hasResult().
+    // The runtime the snapshot is of, as the registry has it, and the
+    // settings it records; nullptr for a toolnexus soul (or nothing open).
+    const Runtime *runtime() const { return m_runtime; }
+    RuntimeSettings runtimeSettings() const;
+
+    // The latest result; valid once hasResult(). For a runtime's text its
+    // statuses are all absent (fileStatuses() has them), and it has no
+    // first change to go to.
     bool hasResult() const { return m_hasResult; }
     const LiveComparison &result() const { return m_result; }
+    // Each file the snapshot or the persona has text of, and what became
+    // of it: the slots for a toolnexus soul, the runtime's files for its text.
+    QList<RuntimeFileStatus> fileStatuses() const;
+    // The runtime's text of the persona the latest result compared; empty
+    // for a toolnexus soul.
+    QString comparedText() const { return m_comparedText; }
     // The worker's CPU milliseconds for the latest result (the prefix, not the diff).
     double lastWorkCpuMs() const { return m_workMs; }
     // Waits until no comparison or diff is running (tests, the benchmark).
@@ -114,9 +139,17 @@ private:
     void start();
     void startDiff();
     void finished(quint64 generation, const LiveComparison &result, double workMs);
+    bool openRuntime(const QString &soulPath);
+    void startRuntime();
+    struct RuntimeOutcome;
+    void runtimeFinished(quint64 generation, const RuntimeOutcome &outcome, double workMs);
+    RuntimeInput runtimeInput() const;
+    void reset();
 
     const PersonaModel *m_model = nullptr;
     const SoulTokenCounter *m_tokens = nullptr;
+    const RuntimeFile *m_runtimeFile = nullptr;
+    QMetaObject::Connection m_runtimeFileChanged;
     SoulView m_view = SoulView::Unsaved;
     bool m_showInvisibles = false;
     QString m_path;
@@ -130,6 +163,14 @@ private:
     bool m_hasResult = false;
     quint64 m_resultGeneration = 0;
     LiveComparison m_result;
+    // A runtime's text: the snapshot, its runtime, and the latest result.
+    std::shared_ptr<const RuntimeSnapshot> m_runtimeSnapshot;
+    std::shared_ptr<std::vector<quint32>> m_runtimeSnapshotIds; // its ids, once counted
+    quint64 m_openedAt = 0; // the first generation compared with it
+    const Runtime *m_runtime = nullptr;
+    RuntimeTextComparison m_runtimeResult;
+    QString m_comparedText;
+    QString m_liveError; // the runtime could not read the persona just now
     QString m_diffHtml;
     double m_workMs = 0;
     // Its own thread: comparisons never queue behind other work of the

@@ -42,6 +42,7 @@ PersonaSession::PersonaSession(Prompter *prompter, QSettings *settings, QObject 
     };
     connect(m_model, &PersonaModel::slotStateChanged, this, unsavedMayHaveChanged);
     connect(m_documents->setupFile(), &RuntimeFile::changed, this, unsavedMayHaveChanged);
+    m_compare->setRuntimeFile(m_documents->setupFile());
     connect(m_documents, &DocumentController::statusMessage, this, &PersonaSession::statusMessage);
     connect(m_export, &ExportController::statusMessage, this, &PersonaSession::statusMessage);
     connect(m_freeze, &FreezeController::statusMessage, this, &PersonaSession::statusMessage);

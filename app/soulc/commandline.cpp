@@ -270,12 +270,22 @@ length, both in tokens (in bytes with --encoding bytes); FILE line L is the line
 that holds the first changed byte (line 1 of a file only one side has). For
 identical souls the line reads 'stable prefix: M of M tokens (100%)'.
 
+When A or B is a soul written by 'soulc export --runtime NAME' (or by Freeze
+with that runtime chosen), what that runtime injects is compared: a persona
+folder on the other side is composed for the same runtime by the settings the
+snapshot's manifest records. The diff of the two texts is followed by a line
+naming the runtime and each file it injects on either side (unchanged,
+changed, added or removed), then the stable prefix line, whose first change
+names only the file. Exports of two different runtimes, or one of a runtime
+and one of the toolnexus soul, are refused.
+
 Options:
   --encoding NAME   count in NAME's tokens: o200k_base (the default) or
                     cl100k_base; 'bytes' counts bytes instead
   --json            print each section's status (unchanged, changed, added,
                     removed, absent), the prefix in units and in bytes, and
-                    the first change as JSON instead
+                    the first change as JSON instead (for a runtime's text:
+                    the runtime with its settings and each file's status)
   --rev REV         take DIR at commit REV as A (given twice: as A, then B)
   -h, --help        show this help
 

@@ -11,6 +11,7 @@
 #include "output.h"
 #include "personahistory.h"
 #include "reporttext.h"
+#include "runtimecomparison.h"
 #include "runtimeprofile.h"
 #include "runtimesoul.h"
 #include "slotreader.h"
@@ -323,6 +324,147 @@ QByteArray diffJson(const SectionedSoul &a,
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
+// The runtime whose text the soul file at `path` holds; empty for a folder,
+// a toolnexus soul, or a file whose manifest cannot be read (loading it as a
+// soul then says why).
+QString snapshotRuntimeAt(const QString &path)
+{
+    if (!QFileInfo(path).isFile())
+        return {};
+    const Result<QString> id = snapshotRuntimeId(path);
+    return id ? id.value() : QString();
+}
+
+// The side of a runtime diff at `path` that is not a snapshot of `runtime`'s
+// text: a persona folder, composed for it by `snapshot`'s settings.
+Result<RuntimeSnapshot> composedSide(const QString &path,
+                                     const Runtime &runtime,
+                                     const RuntimeSnapshot &snapshot)
+{
+    using R = Result<RuntimeSnapshot>;
+    const QFileInfo info(path);
+    if (!info.exists()) {
+        return R::failure(
+            QStringLiteral("%1: no such persona folder or soul file. Check the path.").arg(path));
+    }
+    if (!info.isDir()) {
+        return R::failure(QStringLiteral("%1 holds the toolnexus soul and %2 what %3 injects: the "
+                                         "two do not compare line by line. Give the persona "
+                                         "folder instead of %1, or export it with --runtime %4.")
+                              .arg(path, snapshot.soulPath, runtime.displayName(), runtime.id()));
+    }
+    RuntimeInput input;
+    input.dir = path;
+    const Result<RuntimeComposition> composed = runtime.compose(input, snapshot.settings);
+    if (!composed)
+        return R::failure(composed.error());
+    return runtimeTextOf(runtime, snapshot.settings, *composed, path);
+}
+
+QByteArray runtimeDiffJson(const RuntimeSnapshot &a,
+                           const RuntimeSnapshot &b,
+                           const Runtime &runtime,
+                           const TokenEncoding &encoding,
+                           const RuntimeTextComparison &c)
+{
+    QJsonArray files;
+    for (const RuntimeFileStatus &file : c.files) {
+        files.append(QJsonObject{{QStringLiteral("name"), file.name},
+                                 {QStringLiteral("status"), sectionStatusName(file.status)}});
+    }
+    QJsonObject settings;
+    const RuntimeSettings values = runtime.withDefaults(a.settings);
+    for (auto it = values.cbegin(); it != values.cend(); ++it)
+        settings.insert(it.key(), it.value());
+    const auto side = [](const RuntimeSnapshot &s) {
+        return QJsonObject{{QStringLiteral("path"), s.soulPath},
+                           {QStringLiteral("bytes"), qint64(s.text.toUtf8().size())}};
+    };
+    const QJsonObject root{
+        {QStringLiteral("a"), side(a)},
+        {QStringLiteral("b"), side(b)},
+        {QStringLiteral("identical"), c.prefix.identical},
+        {QStringLiteral("encoding"), encoding.name},
+        {QStringLiteral("runtime"),
+         QJsonObject{{QStringLiteral("id"), runtime.id()},
+                     {QStringLiteral("name"), runtime.displayName()},
+                     {QStringLiteral("settings"), settings}}},
+        {QStringLiteral("files"), files},
+        {QStringLiteral("stablePrefix"),
+         QJsonObject{
+             {QStringLiteral("tokens"), c.prefix.tokens},
+             {QStringLiteral("totalTokens"), c.prefix.totalTokens},
+             {QStringLiteral("bytes"), c.prefix.bytes},
+             {QStringLiteral("totalBytes"), c.prefix.totalBytes},
+             {QStringLiteral("percent"), c.prefix.percent()},
+         }},
+        {QStringLiteral("firstChange"),
+         c.firstChangeFile.isEmpty() ? QJsonValue()
+                                     : QJsonObject{{QStringLiteral("file"), c.firstChangeFile}}},
+    };
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
+// A and B where one or both are snapshots of a runtime's text (export
+// --runtime, or Freeze with a runtime chosen): runtime text against runtime
+// text, a folder composed for the snapshot's runtime by its settings.
+int runRuntimeDiff(const Invocation &invocation,
+                   const TokenEncoding &encoding,
+                   const QString &idA,
+                   const QString &idB)
+{
+    const QString &pathA = invocation.arguments.at(0);
+    const QString &pathB = invocation.arguments.at(1);
+    if (!idA.isEmpty() && !idB.isEmpty() && idA != idB) {
+        return fail(QStringLiteral("%1 holds what runtime '%2' injects and %3 what runtime '%4' "
+                                   "injects: texts of two runtimes do not compare line by line. "
+                                   "Export both with one --runtime, or compare each with the "
+                                   "persona folder.")
+                        .arg(pathA, idA, pathB, idB));
+    }
+    const Result<RuntimeSnapshot> frozen = loadRuntimeSnapshot(idA.isEmpty() ? pathB : pathA);
+    if (!frozen)
+        return fail(frozen.error());
+    const Result<const Runtime *> runtime = snapshotRuntime(*frozen);
+    if (!runtime)
+        return fail(runtime.error());
+    const QString &otherPath = idA.isEmpty() ? pathA : pathB;
+    const Result<RuntimeSnapshot> other = idA.isEmpty() || idB.isEmpty()
+                                              ? composedSide(otherPath, **runtime, *frozen)
+                                              : loadRuntimeSnapshot(otherPath);
+    if (!other)
+        return fail(other.error());
+    const RuntimeSnapshot &a = idA.isEmpty() ? *other : *frozen;
+    const RuntimeSnapshot &b = idA.isEmpty() ? *frozen : *other;
+    const RuntimeTextComparison c = compareRuntimeText(a, b, encoding);
+    QByteArray out;
+    if (invocation.json) {
+        out = runtimeDiffJson(a, b, **runtime, encoding, c);
+    } else {
+        out = runtimeTextDiff(a.text, pathA, b.text, pathB);
+        QStringList files;
+        for (const RuntimeFileStatus &file : c.files)
+            files.append(file.name + QLatin1Char(' ') + sectionStatusName(file.status));
+        out += QStringLiteral("%1: %2\n")
+                   .arg((*runtime)->displayName(),
+                        files.isEmpty() ? QStringLiteral("no files")
+                                        : files.join(QStringLiteral(", ")))
+                   .toUtf8();
+        out += QStringLiteral("stable prefix: %1 of %2 %3 (%4%)")
+                   .arg(c.prefix.tokens)
+                   .arg(c.prefix.totalTokens)
+                   .arg(encoding.unit)
+                   .arg(c.prefix.percent())
+                   .toUtf8();
+        if (!c.firstChangeFile.isEmpty())
+            out += QStringLiteral("; first change: %1").arg(c.firstChangeFile).toUtf8();
+        out += '\n';
+    }
+    if (const int written = writeStandardOutput(out); written != ExitSuccess)
+        return written;
+    return c.prefix.identical ? ExitSuccess : ExitProblems;
+}
+
 Result<SectionedSoul> revisionSoul(const QString &dir, const QString &rev);
 
 int runDiff(const Invocation &invocation)
@@ -330,6 +472,12 @@ int runDiff(const Invocation &invocation)
     const Result<TokenEncoding> encoding = tokenEncoding(invocation.encoding);
     if (!encoding)
         return fail(QStringLiteral("diff: ") + encoding.error());
+    if (invocation.revs.isEmpty()) {
+        const QString idA = snapshotRuntimeAt(invocation.arguments.at(0));
+        const QString idB = snapshotRuntimeAt(invocation.arguments.at(1));
+        if (!idA.isEmpty() || !idB.isEmpty())
+            return runRuntimeDiff(invocation, *encoding, idA, idB);
+    }
     // A and B; or DIR at --rev A and DIR now; or DIR at --rev A and --rev B.
     const QString &first = invocation.arguments.at(0);
     const QStringList &revs = invocation.revs;

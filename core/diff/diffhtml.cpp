@@ -112,17 +112,44 @@ QString unifiedDiffHtml(const QString &diff, bool invisibles)
     return html;
 }
 
-QString sectionsDiffHtml(const LiveSections &snapshot,
-                         const LiveSections &live,
-                         const std::array<SectionStatus, SlotCount> &status,
-                         bool invisibles)
+namespace {
+
+QString diffStyle()
 {
-    QString html = QStringLiteral(
+    return QStringLiteral(
         "<style>pre{margin:0} .hunk{color:#6a5acd} .del{background:#fde8e8} "
         ".add{background:#e6f6e6} .delw{background:#f4a8a8} .addw{background:#9fdc9f} "
         ".ctx{color:#444} h3{margin:8px 0 2px 0} "
         // The colours of the preview's invisible marks.
         ".inv{background:#ffc8c8; color:#a00000}</style>");
+}
+
+} // namespace
+
+QString textDiffHtml(const QString &title, const QByteArray &unifiedDiff, bool invisibles)
+{
+    QString html = diffStyle();
+    if (unifiedDiff.isEmpty())
+        return html;
+    html += QStringLiteral("<h3>%1</h3>").arg(title.toHtmlEscaped());
+    // As for a section: the words of a last line changed are marked, not
+    // split by the note that it has no line break.
+    QString diff = displayText(utf8::decode(unifiedDiff)
+                                   .replace(QStringLiteral("\n\\ No newline at end of file\n"),
+                                            QStringLiteral("\n")),
+                               invisibles);
+    if (diff.endsWith(QLatin1Char('\n')))
+        diff.chop(1);
+    return html + QStringLiteral("<pre>") + unifiedDiffHtml(diff, invisibles)
+           + QStringLiteral("</pre>");
+}
+
+QString sectionsDiffHtml(const LiveSections &snapshot,
+                         const LiveSections &live,
+                         const std::array<SectionStatus, SlotCount> &status,
+                         bool invisibles)
+{
+    QString html = diffStyle();
     for (int slot = 0; slot < SlotCount; ++slot) {
         const SectionStatus s = status[size_t(slot)];
         if (s == SectionStatus::Absent || s == SectionStatus::Unchanged)

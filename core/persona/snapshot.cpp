@@ -34,6 +34,35 @@ void addSectionLayout(QJsonObject &manifest, const Composition &c)
     manifest.insert(QStringLiteral("files"), files);
 }
 
+// Where each file's part stands in the runtime's text, on the file's entry
+// (one is added for a file the runtime's part does not list): a comparison
+// then tells which files changed without the files themselves.
+QJsonObject withPlaces(QJsonObject part, const RuntimeComposition &composition)
+{
+    QJsonArray files = part.value(QStringLiteral("files")).toArray();
+    for (const RuntimeFileView &view : composition.files) {
+        KeptRange range;
+        if (!composition.placeOf(view, &range))
+            continue;
+        const QJsonObject place{{QStringLiteral("offset"), qint64(range.start)},
+                                {QStringLiteral("length"), qint64(range.length)}};
+        qsizetype at = 0;
+        while (at < files.size()
+               && files.at(at).toObject().value(QStringLiteral("name")).toString() != view.name) {
+            ++at;
+        }
+        QJsonObject file = at < files.size() ? files.at(at).toObject()
+                                             : QJsonObject{{QStringLiteral("name"), view.name}};
+        file.insert(QStringLiteral("text"), place);
+        if (at < files.size())
+            files.replace(at, file);
+        else
+            files.append(file);
+    }
+    part.insert(QStringLiteral("files"), files);
+    return part;
+}
+
 } // namespace
 
 QJsonObject Snapshot::manifest() const
@@ -128,7 +157,7 @@ Result<Snapshot> takeRuntimeSnapshot(const RuntimeInput &input,
     snapshot.createdAt = createdAt;
     snapshot.inspection.directory = QFileInfo(input.dir).absoluteFilePath();
     snapshot.runtimeText = composition->text.toUtf8();
-    snapshot.runtimePart = composition->manifest;
+    snapshot.runtimePart = withPlaces(composition->manifest, *composition);
     snapshot.runtimeFound = composition->found;
     const std::shared_ptr<const Tokenizer> fallback = tokenizer ? nullptr : Tokenizer::builtin(u"");
     const Tokenizer &counter = tokenizer ? *tokenizer : *fallback;

@@ -65,7 +65,19 @@ struct Manifest
     // all (schema 2).
     bool haveSections = false;
     std::vector<RecordedSection> sections;
+    // A snapshot of what a runtime other than toolnexus injects: its part of
+    // the manifest (Runtime::compose()); empty for a toolnexus soul.
+    QJsonObject runtime;
 };
+
+// A snapshot of another runtime's text has no toolnexus sections to read.
+QString runtimeRefusal(const Manifest &m)
+{
+    return QStringLiteral("%1: a snapshot of what %2 injects, not of the toolnexus soul, which "
+                          "is what is read here. Compare it with a persona folder, which is "
+                          "then composed for %2 too.")
+        .arg(m.path, m.runtime.value(QStringLiteral("runtimeName")).toString());
+}
 
 // An offset or a length as the manifest records it; -1 when it is none.
 qint64 recordedSize(const QJsonValue &value)
@@ -122,16 +134,7 @@ Result<Manifest> readManifest(const QString &soulPath)
                               .arg(m.schema)
                               .arg(ManifestSchema));
     }
-    // A snapshot of what another runtime injects has no toolnexus sections to
-    // compare one by one.
-    if (const QJsonObject runtime = manifest.value(QStringLiteral("runtime")).toObject();
-        !runtime.isEmpty()) {
-        return R::failure(
-            QStringLiteral("%1: a snapshot of what %2 injects, not of the toolnexus soul, "
-                           "which is what this comparison reads. Choose toolnexus in the "
-                           "preview and freeze again to compare here.")
-                .arg(m.path, runtime.value(QStringLiteral("runtimeName")).toString()));
-    }
+    m.runtime = manifest.value(QStringLiteral("runtime")).toObject();
     m.bytes = soulFacts.value(QStringLiteral("bytes")).toInteger(-1);
     for (const QJsonValue &name : manifest.value(QStringLiteral("found")).toArray())
         m.found.append(name.toString());
@@ -420,7 +423,75 @@ Result<LoadedSnapshot> loadSnapshot(const QString &soulPath)
     Result<Manifest> manifest = readManifest(soulPath);
     if (!manifest)
         return Result<LoadedSnapshot>::failure(manifest.error());
+    if (!manifest->runtime.isEmpty())
+        return Result<LoadedSnapshot>::failure(runtimeRefusal(*manifest));
     return loadWhole(soulPath, *manifest);
+}
+
+Result<QString> snapshotRuntimeId(const QString &soulPath)
+{
+    Result<Manifest> manifest = readManifest(soulPath);
+    if (!manifest)
+        return Result<QString>::failure(manifest.error());
+    return manifest->runtime.value(QStringLiteral("runtime")).toString();
+}
+
+Result<RuntimeSnapshot> loadRuntimeSnapshot(const QString &soulPath)
+{
+    using R = Result<RuntimeSnapshot>;
+    Result<Manifest> manifest = readManifest(soulPath);
+    if (!manifest)
+        return R::failure(manifest.error());
+    const Manifest &m = *manifest;
+    const QString id = m.runtime.value(QStringLiteral("runtime")).toString();
+    if (id.isEmpty()) {
+        return R::failure(QStringLiteral("%1: a snapshot of the toolnexus soul, not of another "
+                                         "runtime's text. Compare it as a soul.")
+                              .arg(m.path));
+    }
+    Result<QByteArray> soul = readWhole(soulPath, QStringLiteral("the soul"));
+    if (!soul)
+        return R::failure(soul.error());
+    const QByteArray actualSha = QCryptographicHash::hash(*soul, QCryptographicHash::Sha256).toHex();
+    if (actualSha != m.sha256.toLatin1())
+        return R::failure(soulMismatch(soulPath, m, soul->size(), actualSha));
+    RuntimeSnapshot out;
+    setFacts(out, soulPath, m);
+    out.runtimeId = id;
+    out.runtimeName = m.runtime.value(QStringLiteral("runtimeName")).toString();
+    const QJsonObject settings = m.runtime.value(QStringLiteral("settings")).toObject();
+    for (auto it = settings.constBegin(); it != settings.constEnd(); ++it) {
+        // A flag may be recorded as true or false.
+        out.settings.insert(it.key(),
+                            it.value().isBool() ? qint64(it.value().toBool())
+                                                : it.value().toInteger());
+    }
+    out.text = QString::fromUtf8(*soul);
+    for (const QJsonValue &value : m.runtime.value(QStringLiteral("files")).toArray()) {
+        const QJsonObject file = value.toObject();
+        RuntimeSnapshotFile f;
+        f.name = file.value(QStringLiteral("name")).toString();
+        f.truncated = file.value(QStringLiteral("truncated")).toBool();
+        for (const QJsonValue &range : file.value(QStringLiteral("kept")).toArray()) {
+            // [start, length], or {"start": s, "length": n}.
+            const QJsonArray pair = range.toArray();
+            const QJsonObject span = range.toObject();
+            f.kept.append(pair.size() == 2
+                              ? KeptRange{pair.at(0).toInteger(), pair.at(1).toInteger()}
+                              : KeptRange{span.value(QStringLiteral("start")).toInteger(),
+                                          span.value(QStringLiteral("length")).toInteger()});
+        }
+        const QJsonObject place = file.value(QStringLiteral("text")).toObject();
+        const qint64 offset = place.value(QStringLiteral("offset")).toInteger(-1);
+        const qint64 length = place.value(QStringLiteral("length")).toInteger(-1);
+        // A place outside the text is as good as none.
+        f.placed = offset >= 0 && length >= 0 && offset + length <= out.text.size();
+        if (f.placed)
+            f.inText = KeptRange{offset, length};
+        f.injected = f.placed || !f.kept.isEmpty();
+        out.files.append(f);
+    }
+    return out;
 }
 
 Result<SnapshotSections> loadSnapshotSections(const QString &soulPath, const KnownSections &known)
@@ -429,6 +500,8 @@ Result<SnapshotSections> loadSnapshotSections(const QString &soulPath, const Kno
     Result<Manifest> manifest = readManifest(soulPath);
     if (!manifest)
         return R::failure(manifest.error());
+    if (!manifest->runtime.isEmpty())
+        return R::failure(runtimeRefusal(*manifest));
     if (manifest->haveSections)
         return streamSections(soulPath, *manifest, known);
 

@@ -1,7 +1,9 @@
 #pragma once
 
+#include "keptrange.h"
 #include "liveprefix.h"
 #include "result.h"
+#include "runtime.h"
 #include "sectionedsoul.h"
 
 #include <QByteArray>
@@ -36,7 +38,8 @@ struct LoadedSnapshot : SnapshotFacts
 // it (changed after export), sections the soul does not hold, or that do not
 // lie end to end as compose() joins them (joined again, they would not be
 // the file). A manifest of schema 1 has no section offsets; they are
-// recovered from the soul. Nor does it say on which line of its file each
+// recovered from the soul. A snapshot of another runtime's text is refused
+// (loadRuntimeSnapshot() reads it). Nor does it say on which line of its file each
 // body starts: line 1 is assumed, so a first change in a file that began with
 // blank lines is placed that many lines early.
 Result<LoadedSnapshot> loadSnapshot(const QString &soulPath);
@@ -61,6 +64,41 @@ using KnownSections = std::array<QList<QByteArray>, SlotCount>;
 // failure it keeps nothing.
 Result<SnapshotSections> loadSnapshotSections(const QString &soulPath,
                                               const KnownSections &known = {});
+
+// One file as a snapshot of a runtime's text records it.
+struct RuntimeSnapshotFile
+{
+    QString name;
+    bool injected = false; // text of its own is in the snapshot's text
+    bool truncated = false;
+    QList<KeptRange> kept; // what the runtime kept of the file's text
+    // Where its part stands in the snapshot's text (UTF-16 units); `placed`
+    // false when the manifest does not say (the runtime did not place it).
+    bool placed = false;
+    KeptRange inText;
+};
+
+// A snapshot of what a runtime injects (Freeze or Export with a runtime
+// chosen): its text, and the runtime, settings and files its manifest
+// records.
+struct RuntimeSnapshot : SnapshotFacts
+{
+    QString runtimeId;   // as Runtime::id() gives it
+    QString runtimeName; // as Runtime::displayName() gave it
+    RuntimeSettings settings;
+    QString text;
+    QList<RuntimeSnapshotFile> files;
+};
+
+// The id of the runtime whose text the snapshot at `soulPath` holds, empty
+// for a toolnexus soul; fails with loadSnapshot()'s sentences for a
+// missing or broken manifest. Reads the manifest only.
+Result<QString> snapshotRuntimeId(const QString &soulPath);
+
+// Reads a snapshot of a runtime's text, checked against its manifest's size
+// and SHA-256. Fails with a sentence naming the file, as loadSnapshot(), or
+// for a toolnexus soul (loadSnapshot() reads those).
+Result<RuntimeSnapshot> loadRuntimeSnapshot(const QString &soulPath);
 
 // What a comparison takes as one side: a persona folder, composed now, or a
 // soul written by export with its manifest beside it (loadSnapshot()).

@@ -17,6 +17,19 @@ const RuntimeFileView *RuntimeComposition::file(QStringView name) const
     return nullptr;
 }
 
+bool RuntimeComposition::placeOf(const RuntimeFileView &file, KeptRange *range) const
+{
+    if (file.placed) {
+        *range = file.inText;
+        return true;
+    }
+    if (file.block >= 0 && file.block < blocks.size()) {
+        *range = blocks.at(file.block).range;
+        return true;
+    }
+    return false;
+}
+
 qint64 Runtime::totalBudget(const RuntimeSettings &) const
 {
     return -1;

@@ -93,6 +93,11 @@ struct RuntimeFileView
     // RuntimeComposition::blocks of the block that is exactly what it
     // injects of this file (counted once, not held twice); -1: injectedText.
     int block = -1;
+    // Where its part stands in RuntimeComposition::text (UTF-16 units), for
+    // a runtime that places each file's part apart (OpenClaw: the text under
+    // the file's header); `placed` false when it does not say.
+    bool placed = false;
+    KeptRange inText;
 };
 
 // One block of the runtime's text that the runtime places in a larger prompt
@@ -130,6 +135,10 @@ struct RuntimeComposition
     QJsonObject manifest;
 
     const RuntimeFileView *file(QStringView name) const;
+    // Where `file`'s part stands in `text`: its own place, or its block's;
+    // false when the runtime does not say (nothing injected, or a block of
+    // several files).
+    bool placeOf(const RuntimeFileView &file, KeptRange *range) const;
 };
 
 class Runtime

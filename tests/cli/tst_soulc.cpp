@@ -658,10 +658,126 @@ private Q_SLOTS:
         QCOMPARE(manifest[QStringLiteral("soul")][QStringLiteral("bytes")].toInteger(),
                  qint64(composed.out.size()));
 
-        // Compare with Snapshot reads toolnexus souls, and says so of this one.
+        // Against its own folder: the runtime's text is the same.
         const Run diff = soulc({QStringLiteral("diff"), out, dir});
-        QCOMPARE(diff.exitCode, ExitFailure);
-        QVERIFY2(diff.err.contains(name.toUtf8()), diff.err.constData());
+        QCOMPARE(diff.err, QByteArray());
+        QCOMPARE(diff.exitCode, ExitSuccess);
+        QVERIFY2(diff.out.startsWith(name.toUtf8() + ": "), diff.out.constData());
+    }
+
+    // diff of an OpenClaw export against the folder changed since: the folder
+    // is composed for OpenClaw by the export's settings, and only the change
+    // shows.
+    void diffRuntimeExport()
+    {
+        const QString dir = makePersona(QStringLiteral("persona"),
+                                        {{QStringLiteral("SOUL.md"), "Kip, curious.\nKind.\n"},
+                                         {QStringLiteral("USER.md"), "Muthu.\n"},
+                                         {QStringLiteral("IDENTITY.md"), "Name: Kip\n"}});
+        QVERIFY(!dir.isEmpty());
+        const QString out = m_dir->filePath(QStringLiteral("oc.soul.md"));
+        Run run = soulc({QStringLiteral("export"),
+                         QStringLiteral("--runtime"),
+                         QStringLiteral("openclaw"),
+                         dir,
+                         out});
+        QCOMPARE(run.err, QByteArray());
+        QCOMPARE(run.exitCode, ExitSuccess);
+
+        QVERIFY(writeFile(dir + QStringLiteral("/USER.md"), "Muthu, at home.\n"));
+        QVERIFY(writeFile(dir + QStringLiteral("/MEMORY.md"), "likes tea\n"));
+        run = soulc({QStringLiteral("diff"), out, dir});
+        QCOMPARE(run.err, QByteArray());
+        QCOMPARE(run.exitCode, ExitProblems);
+        const QList<QByteArray> lines = run.out.split('\n');
+        QByteArrayList removed;
+        QByteArrayList added;
+        for (const QByteArray &line : lines) {
+            if (line.startsWith('-') && !line.startsWith("---"))
+                removed.append(line);
+            if (line.startsWith('+') && !line.startsWith("+++"))
+                added.append(line);
+        }
+        QCOMPARE(removed, QByteArrayList({"-Muthu."}));
+        // The USER.md line, MEMORY.md's line in the list OpenClaw gives, and
+        // MEMORY.md's header and text.
+        QCOMPARE(added.size(), 4);
+        QVERIFY2(added.contains("+Muthu, at home."), run.out.constData());
+        QVERIFY(added.contains("+likes tea"));
+        QVERIFY(run.out.startsWith("--- " + out.toUtf8() + "\n+++ " + dir.toUtf8() + "\n"));
+        QCOMPARE(lines.at(lines.size() - 3),
+                 QByteArray("OpenClaw 2026.9: SOUL.md unchanged, IDENTITY.md unchanged, "
+                            "USER.md changed, MEMORY.md added"));
+        QVERIFY2(lines.at(lines.size() - 2).startsWith("stable prefix: "),
+                 lines.at(lines.size() - 2).constData());
+
+        // The other way round, and as JSON.
+        run = soulc({QStringLiteral("diff"), QStringLiteral("--json"), dir, out});
+        QCOMPARE(run.exitCode, ExitProblems);
+        const QJsonObject json = QJsonDocument::fromJson(run.out).object();
+        QCOMPARE(json[QStringLiteral("runtime")][QStringLiteral("id")].toString(),
+                 QStringLiteral("openclaw"));
+        QCOMPARE(json[QStringLiteral("runtime")][QStringLiteral("settings")]
+                     [QStringLiteral("bootstrapMaxChars")]
+                         .toInteger(),
+                 qint64(20000));
+        QStringList statuses;
+        for (const QJsonValue &file : json[QStringLiteral("files")].toArray()) {
+            statuses.append(file[QStringLiteral("name")].toString() + QLatin1Char('=')
+                            + file[QStringLiteral("status")].toString());
+        }
+        QCOMPARE(statuses.join(QLatin1Char(' ')),
+                 QStringLiteral("SOUL.md=unchanged IDENTITY.md=unchanged USER.md=changed "
+                                "MEMORY.md=removed"));
+        QVERIFY(!json[QStringLiteral("identical")].toBool());
+
+        // Like with like only: the toolnexus soul, or another runtime's text.
+        const QString toolnexus = m_dir->filePath(QStringLiteral("tn.soul.md"));
+        QCOMPARE(soulc({QStringLiteral("export"), dir, toolnexus}).exitCode, ExitSuccess);
+        run = soulc({QStringLiteral("diff"), out, toolnexus});
+        QCOMPARE(run.exitCode, ExitFailure);
+        QVERIFY2(run.err.contains("holds the toolnexus soul"), run.err.constData());
+        const QString hermes = m_dir->filePath(QStringLiteral("he.soul.md"));
+        QCOMPARE(soulc({QStringLiteral("export"),
+                        QStringLiteral("--runtime"),
+                        QStringLiteral("hermes"),
+                        dir,
+                        hermes})
+                     .exitCode,
+                 ExitSuccess);
+        run = soulc({QStringLiteral("diff"), out, hermes});
+        QCOMPARE(run.exitCode, ExitFailure);
+        QVERIFY2(run.err.contains("'openclaw'") && run.err.contains("'hermes'")
+                     && run.err.contains("do not compare"),
+                 run.err.constData());
+        QCOMPARE(run.out, QByteArray());
+
+        // The folder is composed by the settings the manifest records, not
+        // by OpenClaw's defaults: at 8 characters a file, IDENTITY.md is cut.
+        const QString manifestPath = out + QStringLiteral(".manifest.json");
+        QJsonObject manifest = QJsonDocument::fromJson(readFile(manifestPath)).object();
+        QJsonObject part = manifest.value(QStringLiteral("runtime")).toObject();
+        QJsonObject settings = part.value(QStringLiteral("settings")).toObject();
+        settings.insert(QStringLiteral("bootstrapMaxChars"), 8);
+        part.insert(QStringLiteral("settings"), settings);
+        manifest.insert(QStringLiteral("runtime"), part);
+        QVERIFY(writeFile(manifestPath, QJsonDocument(manifest).toJson()));
+        run = soulc({QStringLiteral("diff"), out, dir});
+        QCOMPARE(run.exitCode, ExitProblems);
+        QVERIFY(run.out.contains("\n-Name: Kip\n"));
+        QVERIFY(!run.out.contains("\n+Name: Kip"));
+        QVERIFY(run.out.contains("\n+[Bootstrap truncation warning]\n"));
+        QVERIFY2(run.out.contains("IDENTITY.md changed"), run.out.right(400).constData());
+
+        // A runtime this build does not know: named, with what to do.
+        part.insert(QStringLiteral("runtime"), QStringLiteral("zeta"));
+        manifest.insert(QStringLiteral("runtime"), part);
+        QVERIFY(writeFile(manifestPath, QJsonDocument(manifest).toJson()));
+        run = soulc({QStringLiteral("diff"), out, dir});
+        QCOMPARE(run.exitCode, ExitFailure);
+        QVERIFY2(run.err.contains(out.toUtf8()) && run.err.contains("'zeta")
+                     && run.err.contains("does not know"),
+                 run.err.constData());
     }
 
     void exportSnapshot()

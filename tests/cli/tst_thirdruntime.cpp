@@ -2,10 +2,13 @@
 #include "commands.h"
 #include "freeze.h"
 #include "notesruntime.h"
+#include "runtimecomparison.h"
 #include "runtimeprofile.h"
 #include "runtimeregistry.h"
 #include "runtimesoul.h"
 #include "snapshot.h"
+#include "snapshotfile.h"
+#include "tokenencoder.h"
 
 #include <QDir>
 #include <QFile>
@@ -57,6 +60,7 @@ private Q_SLOTS:
     void freezeWritesItsText();
     void soulcComposesAndExportsIt();
     void soulcCheckReportsItsLints();
+    void soulcDiffsItsExportWithTheFolder();
     void soulcNamesItAmongTheRuntimes();
 
 private:
@@ -236,6 +240,48 @@ void tst_ThirdRuntime::soulcCheckReportsItsLints()
                     QStringLiteral("notes"),
                     m_dir}),
              ExitSuccess);
+}
+
+// An export of its text against the folder: composed for it by the
+// export's settings; a runtime that places no file's part is judged by the
+// whole text.
+void tst_ThirdRuntime::soulcDiffsItsExportWithTheFolder()
+{
+    const QString exported = m_root.filePath(QStringLiteral("diffed.soul.md"));
+    QCOMPARE(soulc({QStringLiteral("export"),
+                    QStringLiteral("--runtime"),
+                    QStringLiteral("notes"),
+                    m_dir,
+                    exported}),
+             ExitSuccess);
+    QCOMPARE(soulc({QStringLiteral("diff"), exported, m_dir}), ExitSuccess);
+    // The fourth line is cut either way: nothing the runtime injects changed.
+    QVERIFY(writeFile(m_dir + QStringLiteral("/NOTES.md"), "one\ntwo\nthree\nFOUR\n"));
+    QCOMPARE(soulc({QStringLiteral("diff"), exported, m_dir}), ExitSuccess);
+    QVERIFY(writeFile(m_dir + QStringLiteral("/SOUL.md"), "Kind and long.\n"));
+    QCOMPARE(soulc({QStringLiteral("diff"), exported, m_dir}), ExitProblems);
+
+    const Result<RuntimeSnapshot> snapshot = loadRuntimeSnapshot(exported);
+    QVERIFY2(snapshot, qPrintable(snapshot.error()));
+    const Result<const Runtime *> runtime = snapshotRuntime(*snapshot);
+    QVERIFY(runtime);
+    QCOMPARE((*runtime)->id(), QStringLiteral("notes"));
+    RuntimeInput input;
+    input.dir = m_dir;
+    const Result<RuntimeComposition> live = (*runtime)->compose(input, snapshot->settings);
+    QVERIFY(live);
+    const RuntimeTextComparison c
+        = compareRuntimeText(*snapshot,
+                             runtimeTextOf(**runtime, snapshot->settings, *live, m_dir),
+                             tokenEncoding(QStringLiteral("bytes")).value());
+    QStringList statuses;
+    for (const RuntimeFileStatus &file : c.files) {
+        statuses.append(file.name + QLatin1Char('=') + sectionStatusName(file.status)
+                        + (file.placed ? QString() : QStringLiteral("(unplaced)")));
+    }
+    QCOMPARE(statuses.join(QLatin1Char(' ')),
+             QStringLiteral("NOTES.md=changed(unplaced) SOUL.md=changed(unplaced)"));
+    QVERIFY(!c.prefix.identical);
 }
 
 void tst_ThirdRuntime::soulcNamesItAmongTheRuntimes()

@@ -6,6 +6,7 @@
 #include "openclawlint.h"
 #include "openclawreader.h"
 #include "openclawrule.h"
+#include "openclawruntime.h"
 #include "testfiles.h"
 
 #include <QTemporaryDir>
@@ -46,6 +47,8 @@ private Q_SLOTS:
     void keptRanges();
     void slotHintFollowsSettings_data();
     void slotHintFollowsSettings();
+    void placesEachFilesText_data();
+    void placesEachFilesText();
 };
 
 namespace {
@@ -652,6 +655,53 @@ void tst_OpenClaw::slotHintFollowsSettings()
     if (maxChars == 0)
         QCOMPARE(lintSlot(facts, ComposeRule::toolnexus()).size(),
                  lintSlot(facts, ComposeRule::toolnexus(), settings).size());
+}
+
+void tst_OpenClaw::placesEachFilesText_data()
+{
+    QTest::addColumn<QString>("soul");
+    QTest::addColumn<qint64>("maxChars");
+    QTest::newRow("plain") << QStringLiteral("Kip, curious.\n") << qint64(20000);
+    // SOUL.md quotes the header USER.md gets, and the text under it.
+    QTest::newRow("quoted header")
+        << QStringLiteral("Kip.\n## DIR/USER.md\nMuthu.\n") << qint64(20000);
+    QTest::newRow("cut") << QStringLiteral("Kip, curious, kind and brief, always.\n") << qint64(20);
+}
+
+// Each file's text stands in the runtime's text where the view says, under
+// its header; a missing file (IDENTITY.md, between two present ones) is not
+// placed.
+void tst_OpenClaw::placesEachFilesText()
+{
+    QFETCH(QString, soul);
+    QFETCH(qint64, maxChars);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    RuntimeInput input;
+    input.dir = dir.path();
+    input.buffers.insert(QStringLiteral("SOUL.md"),
+                         soul.replace(QStringLiteral("DIR"), dir.path()).toUtf8());
+    input.buffers.insert(QStringLiteral("USER.md"), "Muthu.\n");
+    input.buffers.insert(QStringLiteral("MEMORY.md"), "likes tea\n");
+    const OpenClawRuntime runtime;
+    const Result<RuntimeComposition> c
+        = runtime.compose(input, {{QStringLiteral("bootstrapMaxChars"), maxChars}});
+    QVERIFY2(c, qPrintable(c.error()));
+    QStringList placed;
+    for (const RuntimeFileView &view : c->files) {
+        KeptRange range;
+        if (!c->placeOf(view, &range))
+            continue;
+        placed.append(view.name);
+        QCOMPARE(QStringView(c->text).sliced(range.start, range.length), view.injectedText);
+        const QString header = QStringLiteral("## ") + dir.filePath(view.name) + u'\n';
+        QVERIFY(range.start >= header.size());
+        QCOMPARE(QStringView(c->text).sliced(range.start - header.size(), header.size()), header);
+    }
+    QCOMPARE(placed,
+             QStringList({QStringLiteral("SOUL.md"),
+                          QStringLiteral("USER.md"),
+                          QStringLiteral("MEMORY.md")}));
 }
 
 QTEST_GUILESS_MAIN(tst_OpenClaw)

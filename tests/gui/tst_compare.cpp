@@ -8,6 +8,7 @@
 #include "personamodel.h"
 #include "preview/previewpanel.h"
 #include "quietprompter.h"
+#include "runtime.h"
 #include "slots/panestack.h"
 #include "slots/slotpane.h"
 #include "snapshotfile.h"
@@ -19,6 +20,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLocale>
@@ -97,6 +99,7 @@ private Q_SLOTS:
     void jumpCountsAsThePaneDoes();
     void diffShowsInvisibles();
     void tamperedSnapshotIsReported();
+    void runtimeSnapshotShowsItsFiles();
 
 private:
     QString persona() const { return m_fixture.filePath(QStringLiteral("kip")); }
@@ -540,6 +543,40 @@ void tst_Compare::diffShowsInvisibles()
     QTRY_VERIFY(!controller->diffHtml().contains(QStringLiteral("class=\"inv\"")));
     QTRY_VERIFY(!dialog->diffView()->toPlainText().contains(QChar(0x2205)));
     QVERIFY(dialog->diffView()->toPlainText().contains(QStringLiteral("tea") + QChar(0x21B5)));
+}
+
+// Frozen with OpenClaw chosen: the window compares what OpenClaw injects,
+// file by file, also after the preview goes back to toolnexus.
+void tst_Compare::runtimeSnapshotShowsItsFiles()
+{
+    QComboBox *chooser = window()->previewPanel()->runtimeChooser();
+    chooser->setCurrentIndex(chooser->findData(QStringLiteral("openclaw")));
+    const QString frozen = freeze();
+    QVERIFY(!frozen.isEmpty());
+    chooser->setCurrentIndex(chooser->findData(QStringLiteral("toolnexus")));
+    typeAt(1, 2, QStringLiteral(" and short ones"));
+    CompareDialog *dialog = compare(frozen);
+    QVERIFY(dialog);
+    CompareController *controller = dialog->controller();
+    QTRY_VERIFY(controller->current());
+    QVERIFY(controller->error().isEmpty());
+    QVERIFY(controller->runtime());
+    QVERIFY2(dialog->titleLabel()->text().contains(QStringLiteral("what OpenClaw 2026.9 injects")),
+             qPrintable(dialog->titleLabel()->text()));
+    const QString sections = dialog->sectionsLabel()->text();
+    QVERIFY2(sections.contains(QStringLiteral("SOUL.md&nbsp;&nbsp;</td><td style=\"color:#a05a00\">"
+                                              "changed")),
+             qPrintable(sections));
+    QVERIFY(sections.contains(QStringLiteral("MEMORY.md&nbsp;&nbsp;</td><td style=\"color:#555\">"
+                                             "unchanged")));
+    QVERIFY(sections.contains(QStringLiteral("AGENTS.md")));
+    QVERIFY(
+        dialog->prefixLabel()->text().endsWith(QStringLiteral("the first change is in SOUL.md")));
+    QVERIFY(!dialog->jumpButton()->isEnabled());
+    QTRY_VERIFY(dialog->diffView()->toPlainText().contains(
+        QStringLiteral("+You answer in plain words. and short ones")));
+    QVERIFY(
+        dialog->diffView()->toPlainText().contains(QStringLiteral("-You answer in plain words.")));
 }
 
 void tst_Compare::tamperedSnapshotIsReported()

@@ -2,14 +2,21 @@
 #include "comparechecks.h"
 #include "comparecontroller.h"
 #include "documentcontroller.h"
+#include "freezecontroller.h"
 #include "personamodel.h"
 #include "personasession.h"
+#include "runtimefile.h"
+#include "runtimeprofile.h"
+#include "runtimeregistry.h"
+#include "runtimesoul.h"
 #include "scriptedprompter.h"
 #include "snapshot.h"
 #include "snapshotfile.h"
 
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -52,6 +59,36 @@ QString statusText(const Statuses &s)
     return out.join(QLatin1Char(' '));
 }
 
+// "SOUL.md=unchanged USER.md=changed", in the controller's order.
+QString fileStatusText(const QList<RuntimeFileStatus> &files)
+{
+    QStringList out;
+    for (const RuntimeFileStatus &file : files) {
+        out.append(file.name + QLatin1Char('=') + sectionStatusName(file.status)
+                   + (file.placed ? QString() : QStringLiteral("(unplaced)")));
+    }
+    return out.join(QLatin1Char(' '));
+}
+
+// What `runtime` injects for `dir` by `settings`, as soulc compose writes it.
+QByteArray composedFor(const QString &dir, const Runtime *runtime, const RuntimeSettings &settings)
+{
+    QByteArray out;
+    const bool ok = composeDirectoryTo(
+        dir,
+        [&out](QByteArrayView piece) {
+            out += piece;
+            return true;
+        },
+        RuntimeProfile::of(runtime, settings));
+    return ok ? out : QByteArray();
+}
+
+qsizetype countOf(const QString &html, const QString &what)
+{
+    return html.count(what);
+}
+
 } // namespace
 
 // The compare controller without a window: two agents' live souls, a
@@ -71,6 +108,11 @@ private Q_SLOTS:
     void brokenSnapshotNamesTheFile_data();
     void brokenSnapshotNamesTheFile();
     void closedComparisonSendsNothing();
+    void runtimeSnapshotComparesLikeWithLike();
+    void unknownRuntimeIsNamed();
+    void runtimeAndSoulSnapshotsInTurn();
+    void runtimeSnapshotOpenedLastIsShown();
+    void runtimeFileBufferIsCompared();
     void closedThenOpenedAtOnce();
 
 private:
@@ -389,6 +431,254 @@ void tst_CompareController::brokenSnapshotNamesTheFile()
     QCOMPARE(compare->result().status[size_t(Soul)], SectionStatus::Changed);
 }
 
+// Frozen with OpenClaw chosen (and budgets of its own): the comparison
+// composes the persona for OpenClaw now, by the snapshot's settings, and
+// compares its text with the snapshot's.
+void tst_CompareController::runtimeSnapshotComparesLikeWithLike()
+{
+    const Runtime *openClaw = RuntimeRegistry::instance().find(u"openclaw");
+    QVERIFY(openClaw);
+    const std::unique_ptr<PersonaSession> work = openSession(m_work);
+    QVERIFY(work);
+    // Per file 20 characters: SOUL.md is cut, as OpenClaw's defaults would not.
+    const RuntimeSettings frozenSettings = openClaw->withDefaults(
+        {{QStringLiteral("bootstrapMaxChars"), 20}});
+    work->setRuntimeProfile(RuntimeProfile::of(openClaw, frozenSettings));
+    m_settings->setValue(QStringLiteral("snapshots/folder"),
+                         m_dir->filePath(QStringLiteral("snaps")));
+    QSignalSpy frozen(work->freezer(), &FreezeController::frozen);
+    QVERIFY(work->freezer()->freeze());
+    QVERIFY(frozen.wait(30000));
+    const QString soulPath = frozen.first().first().toString();
+    // The preview moves on to OpenClaw's defaults; the comparison keeps the
+    // snapshot's.
+    work->setRuntimeProfile(RuntimeProfile::of(openClaw));
+
+    CompareController *compare = work->compare();
+    QVERIFY2(compare->open(soulPath), qPrintable(compare->error()));
+    QVERIFY(waitForCurrent(compare));
+    QCOMPARE(compare->runtime(), openClaw);
+    QCOMPARE(compare->runtimeSettings(), frozenSettings);
+    QCOMPARE(compare->comparedText().toUtf8(), composedFor(m_work, openClaw, frozenSettings));
+    QCOMPARE(compare->comparedText().toUtf8(), readFile(soulPath));
+    QVERIFY2(compare->comparedText().contains(QStringLiteral("[…truncated")),
+             qPrintable(compare->comparedText()));
+    QVERIFY(composedFor(m_work, openClaw, openClaw->withDefaults({})) != readFile(soulPath));
+    QCOMPARE(fileStatusText(compare->fileStatuses()),
+             QStringLiteral("SOUL.md=unchanged IDENTITY.md=unchanged USER.md=unchanged"));
+    QVERIFY(compare->result().prefix.identical);
+    QVERIFY2(compare->prefixSentence().endsWith(
+                 QStringLiteral("(100%); what OpenClaw 2026.9 injects is the snapshot's")),
+             qPrintable(compare->prefixSentence()));
+    QVERIFY(!compare->diffHtml().contains(QStringLiteral("<h3>")));
+
+    // One edit, unsaved: USER.md alone changed, and the diff holds that line.
+    work->model()->setBufferText(User, u"The user is Kim.\n");
+    QTRY_VERIFY_WITH_TIMEOUT(compare->current()
+                                 && compare->diffHtml().contains(QStringLiteral("Kim")),
+                             30000);
+    QCOMPARE(fileStatusText(compare->fileStatuses()),
+             QStringLiteral("SOUL.md=unchanged IDENTITY.md=unchanged USER.md=changed"));
+    QVERIFY(!compare->result().prefix.identical);
+    QVERIFY2(compare->prefixSentence().endsWith(QStringLiteral("; the first change is in USER.md")),
+             qPrintable(compare->prefixSentence()));
+    const QString html = compare->diffHtml();
+    QVERIFY2(html.contains(QStringLiteral("<h3>What OpenClaw 2026.9 injects</h3>")),
+             qPrintable(html));
+    QVERIFY2(html.contains(QStringLiteral("<span class=\"delw\">Sam</span>")), qPrintable(html));
+    QVERIFY(html.contains(QStringLiteral("<span class=\"addw\">Kim</span>")));
+    QCOMPARE(countOf(html, QStringLiteral("class=\"del\"")), 1);
+    QCOMPARE(countOf(html, QStringLiteral("class=\"add\"")), 1);
+    const QByteArray unsavedText = compare->comparedText().toUtf8();
+    QVERIFY(unsavedText.contains("The user is Kim."));
+    // The prefix is core's on the two texts (the snapshot's ids were
+    // counted by the first comparison and kept).
+    const StablePrefix core = stablePrefix(readFile(soulPath),
+                                           unsavedText,
+                                           tokenEncoding(QStringLiteral("o200k_base")).value());
+    QCOMPARE(compare->result().prefix.tokens, core.tokens);
+    QCOMPARE(compare->result().prefix.totalTokens, core.totalTokens);
+    QCOMPARE(compare->result().prefix.bytes, core.bytes);
+    QVERIFY(core.tokens > 0 && core.tokens < core.totalTokens);
+
+    // On disk the persona is still the snapshot's.
+    compare->setView(SoulView::OnDisk);
+    QTRY_VERIFY_WITH_TIMEOUT(compare->current(), 30000);
+    QVERIFY(compare->result().prefix.identical);
+    QCOMPARE(compare->comparedText().toUtf8(), readFile(soulPath));
+
+    // A file made by another program is added; one deleted is removed.
+    compare->setView(SoulView::Unsaved);
+    work->model()->setBufferText(User, u"The user is Sam.\n");
+    QVERIFY(test::writeSlot(m_work, Memory, "- drinks tea\n"));
+    QVERIFY(QFile::remove(QDir(m_work).filePath(QStringLiteral("IDENTITY.md"))));
+    QTRY_VERIFY_WITH_TIMEOUT(compare->current() && compare->fileStatuses().size() == 4
+                                 && !work->model()->section(Identity, SoulView::OnDisk),
+                             30000);
+    QTRY_COMPARE_WITH_TIMEOUT(fileStatusText(compare->fileStatuses()),
+                              QStringLiteral("SOUL.md=unchanged IDENTITY.md=removed "
+                                             "USER.md=unchanged MEMORY.md=added"),
+                              30000);
+    QVERIFY(m_prompter.errors.isEmpty());
+}
+
+// A snapshot of a runtime this build does not know: a sentence naming the
+// file, the runtime and what to do; nothing is compared.
+void tst_CompareController::unknownRuntimeIsNamed()
+{
+    const Runtime *openClaw = RuntimeRegistry::instance().find(u"openclaw");
+    QVERIFY(openClaw);
+    const std::unique_ptr<PersonaSession> work = openSession(m_work);
+    QVERIFY(work);
+    RuntimeInput input;
+    input.dir = m_work;
+    const Result<Snapshot> taken = takeRuntimeSnapshot(input, *openClaw, {});
+    QVERIFY2(taken, qPrintable(taken.error()));
+    const QString soulPath = m_dir->filePath(QStringLiteral("zeta.soul.md"));
+    QVERIFY(writeSnapshot(taken.value(), soulPath, false));
+    QJsonObject manifest = QJsonDocument::fromJson(readFile(manifestPathFor(soulPath))).object();
+    QJsonObject runtime = manifest.value(QStringLiteral("runtime")).toObject();
+    runtime.insert(QStringLiteral("runtime"), QStringLiteral("zeta"));
+    runtime.insert(QStringLiteral("runtimeName"), QStringLiteral("Zeta 3"));
+    manifest.insert(QStringLiteral("runtime"), runtime);
+    QVERIFY(writeFile(manifestPathFor(soulPath), QJsonDocument(manifest).toJson()));
+
+    CompareController *compare = work->compare();
+    QSignalSpy updated(compare, &CompareController::updated);
+    QVERIFY(!compare->open(soulPath));
+    QCOMPARE(updated.count(), 1);
+    const QString error = compare->error();
+    QVERIFY2(error.startsWith(soulPath
+                              + QStringLiteral(": a snapshot of what runtime 'zeta "
+                                               "(Zeta 3)' injects, which this Soul "
+                                               "Studio does not know")),
+             qPrintable(error));
+    QVERIFY2(error.contains(QStringLiteral("freeze the persona again")), qPrintable(error));
+    QVERIFY(!compare->hasResult());
+    QVERIFY(!compare->busy());
+    QVERIFY(compare->runtime() == nullptr);
+    QVERIFY(compare->fileStatuses().isEmpty());
+    work->model()->setBufferText(Soul, u"You are work.\n");
+    compare->waitForWorker();
+    QCoreApplication::processEvents();
+    QCOMPARE(updated.count(), 1);
+    QVERIFY(compare->diffHtml().isEmpty());
+}
+
+// A runtime's snapshot opened while a soul's comparison runs, and the other
+// way round: the result shown is of the snapshot opened last.
+void tst_CompareController::runtimeAndSoulSnapshotsInTurn()
+{
+    const Runtime *openClaw = RuntimeRegistry::instance().find(u"openclaw");
+    QVERIFY(openClaw);
+    const std::unique_ptr<PersonaSession> work = openSession(m_work);
+    QVERIFY(work);
+    RuntimeInput input;
+    input.dir = m_work;
+    const Result<Snapshot> ofRuntime = takeRuntimeSnapshot(input, *openClaw, {});
+    const Result<Snapshot> ofSoul = takeSnapshot(m_work);
+    QVERIFY(ofRuntime && ofSoul);
+    const QString runtimePath = m_dir->filePath(QStringLiteral("openclaw.soul.md"));
+    const QString soulPath = m_dir->filePath(QStringLiteral("soul.soul.md"));
+    QVERIFY(writeSnapshot(ofRuntime.value(), runtimePath, false));
+    QVERIFY(writeSnapshot(ofSoul.value(), soulPath, false));
+    work->model()->setBufferText(Soul, u"You are work, in turn.\n");
+
+    CompareController *compare = work->compare();
+    for (int round = 0; round < 3; ++round) {
+        QVERIFY(compare->open(runtimePath));
+        QVERIFY(compare->open(soulPath));
+        QVERIFY(waitForCurrent(compare));
+        QVERIFY(compare->runtime() == nullptr);
+        QVERIFY(compare->comparedText().isEmpty());
+        QCOMPARE(compare->result().status[size_t(Soul)], SectionStatus::Changed);
+        checkPrefixAgainstCore(compare, work->model()->soul(SoulView::Unsaved));
+
+        QVERIFY(compare->open(soulPath));
+        QVERIFY(compare->open(runtimePath));
+        QVERIFY(waitForCurrent(compare));
+        QCOMPARE(compare->runtime(), openClaw);
+        QVERIFY(compare->comparedText().contains(QStringLiteral("You are work, in turn.")));
+        QCOMPARE(fileStatusText(compare->fileStatuses()),
+                 QStringLiteral("SOUL.md=changed IDENTITY.md=unchanged USER.md=unchanged"));
+    }
+}
+
+// Two snapshots of OpenClaw's text opened one right after the other: no
+// result of the first is shown for the second.
+void tst_CompareController::runtimeSnapshotOpenedLastIsShown()
+{
+    const Runtime *openClaw = RuntimeRegistry::instance().find(u"openclaw");
+    QVERIFY(openClaw);
+    RuntimeInput input;
+    input.dir = m_work;
+    const Result<Snapshot> before = takeRuntimeSnapshot(input, *openClaw, {});
+    QVERIFY(test::writeSlot(m_work, User, "The user is Kim.\n"));
+    const Result<Snapshot> after = takeRuntimeSnapshot(input, *openClaw, {});
+    QVERIFY(before && after);
+    const QString beforePath = m_dir->filePath(QStringLiteral("before.soul.md"));
+    const QString afterPath = m_dir->filePath(QStringLiteral("after.soul.md"));
+    QVERIFY(writeSnapshot(before.value(), beforePath, false));
+    QVERIFY(writeSnapshot(after.value(), afterPath, false));
+    const std::unique_ptr<PersonaSession> work = openSession(m_work);
+    QVERIFY(work);
+
+    CompareController *compare = work->compare();
+    QStringList shown;
+    connect(compare, &CompareController::updated, this, [compare, &shown] {
+        if (compare->hasResult())
+            shown.append(compare->snapshotPath() + QLatin1Char(' ')
+                         + fileStatusText(compare->fileStatuses()));
+    });
+    for (int round = 0; round < 3; ++round) {
+        QVERIFY(compare->open(beforePath));
+        QVERIFY(compare->open(afterPath));
+        QVERIFY(waitForCurrent(compare));
+    }
+    compare->disconnect(this);
+    QVERIFY(!shown.isEmpty());
+    for (const QString &line : std::as_const(shown)) {
+        QCOMPARE(line,
+                 afterPath
+                     + QStringLiteral(
+                         " SOUL.md=unchanged IDENTITY.md=unchanged USER.md=unchanged"));
+    }
+}
+
+// The file a runtime reads beside the slots (OpenClaw's BOOTSTRAP.md) is
+// compared as its pane holds it.
+void tst_CompareController::runtimeFileBufferIsCompared()
+{
+    const Runtime *openClaw = RuntimeRegistry::instance().find(u"openclaw");
+    QVERIFY(openClaw);
+    QVERIFY(writeFile(QDir(m_work).filePath(QStringLiteral("BOOTSTRAP.md")), "Say hello.\n"));
+    const std::unique_ptr<PersonaSession> work = openSession(m_work);
+    QVERIFY(work);
+    work->setRuntimeProfile(RuntimeProfile::of(openClaw));
+    RuntimeInput input;
+    input.dir = m_work;
+    const Result<Snapshot> taken = takeRuntimeSnapshot(input, *openClaw, {});
+    QVERIFY(taken);
+    const QString soulPath = m_dir->filePath(QStringLiteral("bootstrap.soul.md"));
+    QVERIFY(writeSnapshot(taken.value(), soulPath, false));
+
+    CompareController *compare = work->compare();
+    QVERIFY(compare->open(soulPath));
+    QVERIFY(waitForCurrent(compare));
+    QVERIFY(compare->result().prefix.identical);
+    RuntimeFile *bootstrap = work->documents()->setupFile();
+    QVERIFY(bootstrap->isOpen());
+    bootstrap->setBufferText(u"Say hello, then ask.\n");
+    QTRY_VERIFY_WITH_TIMEOUT(compare->current() && !compare->result().prefix.identical, 30000);
+    QCOMPARE(fileStatusText(compare->fileStatuses()),
+             QStringLiteral("SOUL.md=unchanged IDENTITY.md=unchanged USER.md=unchanged "
+                            "BOOTSTRAP.md=changed"));
+    QVERIFY(compare->comparedText().contains(QStringLiteral("Say hello, then ask.")));
+    // On disk it is as frozen.
+    compare->setView(SoulView::OnDisk);
+    QTRY_VERIFY_WITH_TIMEOUT(compare->current() && compare->result().prefix.identical, 30000);
+}
+
 // Closed (the window showed another agent): edits compare nothing more.
 void tst_CompareController::closedComparisonSendsNothing()
 {
@@ -424,7 +714,7 @@ void tst_CompareController::closedThenOpenedAtOnce()
 {
     // Large enough that counting it keeps the worker busy past the reopen.
     QByteArray memory;
-    for (int i = 0; memory.size() < 1024 * 1024; ++i)
+    for (int i = 0; memory.size() < qsizetype(1024) * 1024; ++i)
         memory += "- note " + QByteArray::number(i) + ": the user prefers short answers.\n";
     QVERIFY(test::writeSlot(m_work, Memory, memory));
     const Result<Snapshot> taken = takeSnapshot(m_work);

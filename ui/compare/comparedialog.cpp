@@ -1,6 +1,7 @@
 #include "comparedialog.h"
 
 #include "comparecontroller.h"
+#include "runtime.h"
 
 #include <QCheckBox>
 #include <QDir>
@@ -92,8 +93,19 @@ void CompareDialog::showResult()
     const QString which = m_controller->view() == SoulView::Unsaved
                               ? tr("the soul with unsaved edits")
                               : tr("the soul on disk");
-    m_title->setText(tr("Comparing %1 with the snapshot %2")
-                         .arg(which, QDir::toNativeSeparators(m_controller->snapshotPath())));
+    if (const Runtime *runtime = m_controller->runtime()) {
+        // Like with like: the snapshot holds what the runtime injected, and
+        // the persona is composed for it now, by the snapshot's settings.
+        const QString what = m_controller->view() == SoulView::Unsaved
+                                 ? tr("what %1 injects of the persona with unsaved edits")
+                                 : tr("what %1 injects of the persona on disk");
+        m_title->setText(tr("Comparing %1 with the snapshot %2")
+                             .arg(what.arg(runtime->displayName()),
+                                  QDir::toNativeSeparators(m_controller->snapshotPath())));
+    } else {
+        m_title->setText(tr("Comparing %1 with the snapshot %2")
+                             .arg(which, QDir::toNativeSeparators(m_controller->snapshotPath())));
+    }
     const QString error = m_controller->error();
     m_error->setVisible(!error.isEmpty());
     if (!error.isEmpty()) {
@@ -121,16 +133,19 @@ void CompareDialog::showResult()
         reuse += QStringLiteral("<p>%1</p>").arg(m_controller->prefixNote().toHtmlEscaped());
     m_reuse->setText(reuse);
     QString sections = QStringLiteral("<table cellspacing=\"0\" cellpadding=\"1\">");
-    for (int slot = 0; slot < SlotCount; ++slot) {
-        const SectionStatus s = result.status[size_t(slot)];
-        if (s == SectionStatus::Absent)
-            continue;
+    for (const RuntimeFileStatus &file : m_controller->fileStatuses()) {
+        const SectionStatus s = file.status;
         const QString color = s == SectionStatus::Unchanged ? QStringLiteral("#555")
                               : s == SectionStatus::Added   ? QStringLiteral("#1b7f1b")
                               : s == SectionStatus::Removed ? QStringLiteral("#b00020")
                                                             : QStringLiteral("#a05a00");
         sections += QStringLiteral("<tr><td>%1&nbsp;&nbsp;</td><td style=\"color:%2\">%3</td></tr>")
-                        .arg(slotName(slot).toHtmlEscaped(), color, sectionStatusName(s));
+                        .arg(file.name.toHtmlEscaped(),
+                             color,
+                             file.placed ? sectionStatusName(s)
+                                         : tr("%1 (judged by the whole text: the snapshot "
+                                              "does not say where this file stands)")
+                                               .arg(sectionStatusName(s)));
     }
     sections += QStringLiteral("</table>");
     m_sections->setText(sections);

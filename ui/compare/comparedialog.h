@@ -24,6 +24,8 @@ public:
     explicit CompareDialog(CompareController *controller, QWidget *parent = nullptr);
 
     CompareController *controller() const { return m_controller; }
+    // What is compared with which snapshot (and, for a runtime's text, for which runtime).
+    QLabel *titleLabel() const { return m_title; }
     QLabel *prefixLabel() const { return m_prefix; }
     QLabel *errorLabel() const { return m_error; }
     QLabel *sectionsLabel() const { return m_sections; }

@@ -11,6 +11,7 @@
 #include "utf8.h"
 
 #include <QDir>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -452,6 +453,28 @@ Result<RuntimeComposition> OpenClawRuntime::compose(const RuntimeInput &input,
         file.insert(QStringLiteral("truncated"), figures.truncated);
         manifestFiles.append(file);
     }
+    // The injected files' texts stand last in the section, each under its
+    // header ("## PATH"), one line after another: placed from the end, so
+    // that text of a file that looks like a header cannot mislead.
+    QHash<QString, KeptRange> places;
+    qsizetype end = c.section.size();
+    for (auto it = c.files.crbegin(); it != c.files.crend(); ++it) {
+        if (!it->injectedAny)
+            continue;
+        const QString header = QStringLiteral("## ") + it->path;
+        const qsizetype length = it->promptText.size();
+        const qsizetype textStart = end - length;
+        const qsizetype headerStart = (length > 0 ? textStart - 1 : end) - header.size();
+        if (headerStart < 0 || QStringView(c.section).sliced(headerStart, header.size()) != header
+            || QStringView(c.section).sliced(textStart, length) != it->promptText) {
+            break;
+        }
+        // A missing or unreadable file's part is OpenClaw's line about it,
+        // not text of the file's own.
+        if (it->kind == OpenClawEntry::Kind::Content)
+            places.insert(it->name, KeptRange{textStart, length});
+        end = headerStart - 1;
+    }
     for (const QString &name : files() + neverRead()) {
         RuntimeFileView view;
         view.name = name;
@@ -478,6 +501,10 @@ Result<RuntimeComposition> OpenClawRuntime::compose(const RuntimeInput &input,
             view.dropped = KeptRange{0, entry->text.size()};
         else
             view.dropped = kept.dropped;
+        if (const auto place = places.constFind(name); place != places.cend()) {
+            view.placed = true;
+            view.inText = *place;
+        }
         view.marked = kept.digestLines;
         if (!view.marked.isEmpty())
             view.markNote = QStringLiteral("Restated in the policy digest");
