@@ -420,8 +420,10 @@ void tst_HermesHomeWindow::projectFileMadeOnDiskIsFollowed()
     QVERIFY(writeInPlace(project(QStringLiteral(".hermes.md")), "Use two spaces.\n"));
     QTRY_VERIFY2(composer->composition().text.contains(QStringLiteral("Use two spaces.")),
                  qPrintable(composer->composition().text));
-    QTRY_VERIFY2(pane("AGENTS.md")->runtimeView().note.startsWith(
-                     QStringLiteral("Hermes now reads .hermes.md instead of HERMES.md")),
+    QTRY_VERIFY2(pane("AGENTS.md")
+                     ->runtimeView()
+                     .note.startsWith(
+                         QStringLiteral("Hermes now reads .hermes.md instead of HERMES.md")),
                  qPrintable(pane("AGENTS.md")->runtimeView().note));
     QCOMPARE(window()->model()->slotFilePath(agents), project(QStringLiteral("HERMES.md")));
     // Saved: nothing is unsaved, and the pane moves to the file Hermes reads.

@@ -857,11 +857,11 @@ void tst_RuntimeProfile::soulPreviewRestsWhileAnotherRuntimeShows()
     // Shown again, it holds the soul with the edit made meanwhile, exactly;
     // OpenClaw's text is gone before the soul comes back, never both at once.
     qsizetype heldWithSoul = -1;
-    const QMetaObject::Connection filled = connect(
-        soul->document(), &QTextDocument::contentsChanged, this, [&heldWithSoul, panel] {
-            if (heldWithSoul < 0)
-                heldWithSoul = panel->runtimeText()->document()->characterCount() - 1;
-        });
+    const QMetaObject::Connection filled
+        = connect(soul->document(), &QTextDocument::contentsChanged, this, [&heldWithSoul, panel] {
+              if (heldWithSoul < 0)
+                  heldWithSoul = panel->runtimeText()->document()->characterCount() - 1;
+          });
     chooseRuntime(QStringLiteral("toolnexus"));
     QVERIFY(!soul->suspended());
     QTRY_VERIFY(soul->document()->characterCount() > 1);
