@@ -55,7 +55,9 @@ DocumentController::DocumentController(PersonaModel *model,
     });
     // A runtime's own file is in a persona folder, not in a layout's places.
     connect(m_model, &PersonaModel::opened, m_setupFile, [this] {
-        m_setupFile->open(m_model->layout().isFolder() ? m_model->directory() : QString());
+        // Its copies go with the slots', under the same folder lock.
+        m_setupFile->open(m_model->layout().isFolder() ? m_model->directory() : QString(),
+                          m_model->recoveryUnavailable().isEmpty());
     });
     connect(m_model, &PersonaModel::closed, m_setupFile, &RuntimeFile::close);
 }
@@ -373,13 +375,26 @@ void DocumentController::compareRecovery(int slot)
     if (!recovered)
         return;
     const SlotState &s = m_model->slot(slot);
-    const QString name = m_model->slotLabel(slot);
-    const QStringList disk = s.diskPresent() ? paneLines(s.diskBytes) : QStringList();
+    showRecoveryCompare(m_model->slotLabel(slot),
+                        s.diskPresent() ? std::optional(s.diskBytes) : std::nullopt,
+                        recovered->bytes);
+}
+
+void DocumentController::compareSetupRecovery()
+{
+    if (const std::optional<RecoveredSlot> &recovered = m_setupFile->recovery())
+        showRecoveryCompare(m_setupFile->name(), m_setupFile->diskBytes(), recovered->bytes);
+}
+
+void DocumentController::showRecoveryCompare(const QString &name,
+                                             const std::optional<QByteArray> &disk,
+                                             const QByteArray &recovered)
+{
     m_prompter->showCompare(tr("%1: on disk against the recovered text").arg(name),
                             lineDiff(tr("%1 (on disk)").arg(name),
-                                     disk,
+                                     disk ? paneLines(*disk) : QStringList(),
                                      tr("%1 (recovered)").arg(name),
-                                     paneLines(recovered->bytes)));
+                                     paneLines(recovered)));
 }
 
 bool DocumentController::newPersona()

@@ -6,6 +6,8 @@
 #include <QStringList>
 #include <QTimer>
 
+#include <optional>
+
 class QSettings;
 
 namespace soul {
@@ -81,6 +83,8 @@ public:
     bool finishSetup();
     // Writes the text finishSetup() deleted back; a failure is shown.
     bool restoreSetupFile();
+    // Shows the setup file on disk against the text recovered for it.
+    void compareSetupRecovery();
 
     // Asks for an empty folder and the slots, writes them from the templates
     // and opens the folder.
@@ -123,6 +127,10 @@ private:
     bool confirmChangedBytes(int slot);
     // Shows how a write of the setup file ended: `failed` or `unconfirmed`
     // titles the error or the disk's warning, `done` goes to the status bar.
+    // The compare of a recovered text: `disk` (nullopt: no file) against it.
+    void showRecoveryCompare(const QString &name,
+                             const std::optional<QByteArray> &disk,
+                             const QByteArray &recovered);
     bool reportSetupWrite(const Status &written,
                           const QString &failed,
                           const QString &unconfirmed,

@@ -880,19 +880,12 @@ void PersonaModel::flushRecovery()
         if (m_recovered[size_t(k)])
             continue;
         const SlotState &state = m_slots[size_t(k)];
-        std::optional<KeptBuffer> &kept = m_recoveryKept[size_t(k)];
-        Status status;
-        if (state.dirty && state.bufferPresent) {
-            if (kept && kept->bytes == state.bufferBytes && kept->diskSha256 == state.diskSha256)
-                continue;
-            status = m_recovery->store(k, state.bufferBytes, state.diskSha256);
-            if (status)
-                kept = KeptBuffer{state.bufferBytes, state.diskSha256};
-        } else if (kept) {
-            status = m_recovery->remove(k);
-            if (status)
-                kept.reset();
-        }
+        const Status status = m_recovery->sync(slotName(k),
+                                               m_recoveryKept[size_t(k)],
+                                               state.dirty && state.bufferPresent
+                                                   ? std::optional(state.bufferBytes)
+                                                   : std::nullopt,
+                                               state.diskSha256);
         if (!status && !m_recoveryFailing) {
             m_recoveryFailing = true;
             Q_EMIT recoveryFailed(status.error());

@@ -3,8 +3,10 @@
 #include "atomicwrite.h"
 #include "slotreader.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
+#include <QSignalBlocker>
 
 #include <cerrno>
 #include <cstring>
@@ -12,12 +14,33 @@
 
 namespace soul {
 
+namespace {
+
+// As often as the slots' copies (PersonaModel).
+constexpr int RecoveryIntervalMs = 2500;
+
+} // namespace
+
 RuntimeFile::RuntimeFile(QObject *parent)
     : QObject(parent)
 {
     // Another program writing or removing the file: a clean buffer follows.
     connect(&m_watcher, &QFileSystemWatcher::directoryChanged, this, &RuntimeFile::reload);
     connect(&m_watcher, &QFileSystemWatcher::fileChanged, this, &RuntimeFile::reload);
+    // Every change of the buffer or the disk passes through changed(); the
+    // timer is not restarted, so under steady typing the copy is at most one
+    // interval old.
+    m_recoveryTimer.setSingleShot(true);
+    m_recoveryTimer.setInterval(RecoveryIntervalMs);
+    connect(&m_recoveryTimer, &QTimer::timeout, this, &RuntimeFile::flushRecovery);
+    connect(this, &RuntimeFile::changed, this, &RuntimeFile::scheduleRecovery);
+}
+
+RuntimeFile::~RuntimeFile()
+{
+    // Whoever listens may be half destroyed with us.
+    const QSignalBlocker blocker(this);
+    flushRecovery();
 }
 
 void RuntimeFile::setName(const QString &name)
@@ -25,7 +48,7 @@ void RuntimeFile::setName(const QString &name)
     if (name.isEmpty() || name == m_name)
         return;
     m_name = name;
-    open(m_dir);
+    open(m_dir, m_keepRecovery);
 }
 
 QString RuntimeFile::filePath() const
@@ -47,11 +70,18 @@ std::optional<QByteArray> RuntimeFile::readDisk() const
     return std::move(read.bytes);
 }
 
-void RuntimeFile::open(const QString &dir)
+void RuntimeFile::open(const QString &dir, bool keepRecovery)
 {
     if (!m_watcher.files().isEmpty() || !m_watcher.directories().isEmpty())
         m_watcher.removePaths(m_watcher.files() + m_watcher.directories());
+    // A copy this run kept stays in the store: reopened, it is an offer.
+    m_recoveryTimer.stop();
+    m_recovery.reset();
+    m_recoveryKept.reset();
+    m_recovered.reset();
+    m_recoveryFailing = false;
     m_dir = dir;
+    m_keepRecovery = keepRecovery;
     if (isOpen())
         m_watcher.addPath(dir);
     m_removed.reset();
@@ -59,8 +89,87 @@ void RuntimeFile::open(const QString &dir)
     if (m_disk)
         m_watcher.addPath(filePath());
     takeDisk();
+    if (isOpen() && keepRecovery) {
+        m_recovery.emplace(m_dir);
+        m_recovered = m_recovery->pendingFile(m_name);
+        // Saved after all (or the same text arrived another way).
+        if (m_recovered && m_recovered->bytes == m_disk) {
+            m_recovered.reset();
+            m_recovery->removeFile(m_name);
+        }
+    }
     Q_EMIT bufferReplaced();
+    Q_EMIT recoveryChanged();
     Q_EMIT changed();
+}
+
+QByteArray RuntimeFile::diskSha256() const
+{
+    return m_disk ? QCryptographicHash::hash(*m_disk, QCryptographicHash::Sha256).toHex()
+                  : QByteArray();
+}
+
+bool RuntimeFile::recoveryPredatesDisk() const
+{
+    return m_recovered && m_recovered->diskSha256 != diskSha256();
+}
+
+void RuntimeFile::restoreRecovery()
+{
+    if (!m_recovered)
+        return;
+    const QByteArray bytes = m_recovered->bytes;
+    // The store holds these bytes already; from here they are this run's copy.
+    m_recoveryKept = KeptBuffer{bytes, m_recovered->diskSha256};
+    m_recovered.reset();
+    // The bytes bring their own BOM and line break; typing keeps them.
+    m_buffer = bytes;
+    m_format = toEditorText(bytes).format;
+    Q_EMIT bufferReplaced();
+    Q_EMIT recoveryChanged();
+    Q_EMIT changed();
+}
+
+void RuntimeFile::discardRecovery()
+{
+    if (!m_recovered)
+        return;
+    m_recovered.reset();
+    if (m_recovery)
+        m_recovery->removeFile(m_name);
+    m_recoveryKept.reset();
+    Q_EMIT recoveryChanged();
+    Q_EMIT changed();
+}
+
+void RuntimeFile::scheduleRecovery()
+{
+    if (!m_recovery)
+        return;
+    if (m_recovered && m_recovered->bytes == m_disk) {
+        // The file now holds the recovered text: there is nothing to offer.
+        m_recovered.reset();
+        m_recovery->removeFile(m_name);
+        Q_EMIT recoveryChanged();
+    }
+    if (!m_recoveryTimer.isActive())
+        m_recoveryTimer.start();
+}
+
+void RuntimeFile::flushRecovery()
+{
+    m_recoveryTimer.stop();
+    // An offer owns the file's entry until the user answers it.
+    if (!m_recovery || m_recovered)
+        return;
+    const Status status
+        = m_recovery->sync(m_name, m_recoveryKept, dirty() ? m_buffer : std::nullopt, diskSha256());
+    if (!status && !m_recoveryFailing) {
+        m_recoveryFailing = true;
+        Q_EMIT recoveryFailed(status.error());
+    } else if (status) {
+        m_recoveryFailing = false;
+    }
 }
 
 void RuntimeFile::takeDisk()
@@ -77,6 +186,9 @@ QString RuntimeFile::paneText() const
 
 void RuntimeFile::setBufferText(QStringView rawText)
 {
+    // Recovered text waits for the user's answer; the pane is read-only.
+    if (m_recovered)
+        return;
     const QByteArray bytes = fromEditorText(rawText, m_format);
     if (m_buffer == bytes)
         return;

@@ -1,12 +1,14 @@
 #pragma once
 
 #include "editortext.h"
+#include "recoverystore.h"
 #include "result.h"
 
 #include <QByteArray>
 #include <QFileSystemWatcher>
 #include <QObject>
 #include <QString>
+#include <QTimer>
 
 #include <optional>
 
@@ -17,7 +19,8 @@ namespace soul {
 // QFileSystemWatcher on the folder reads it again when it changes there. It is
 // written only by save() and restore(), both through writeFileAtomically(),
 // and removed only by finish(). The seven slots, and so toolnexus's soul,
-// never see it.
+// never see it. Its unsaved text is kept for crash recovery beside the
+// slots' (RecoveryStore::storeFile()), and offered back as theirs are.
 class RuntimeFile : public QObject
 {
     Q_OBJECT
@@ -29,13 +32,20 @@ public:
     // later empty name keeps the file (and any unsaved text) as it is.
     const QString &name() const { return m_name; }
     void setName(const QString &name);
-    // Reads the file in `dir`; nothing open when `dir` is empty.
-    void open(const QString &dir);
+    // Reads the file in `dir`; nothing open when `dir` is empty. With
+    // `keepRecovery`, unsaved text is kept in the folder's RecoveryStore and
+    // a copy a previous run left there is offered (recovery()); without it
+    // (another window has the folder open) nothing is kept.
+    void open(const QString &dir, bool keepRecovery = false);
+    // Closing is the user's answer about unsaved text: the copy is not
+    // written again (PersonaModel::close() clears the folder's copies).
     void close() { open({}); }
     bool isOpen() const { return !m_dir.isEmpty() && !m_name.isEmpty(); }
     QString filePath() const;
 
     bool diskPresent() const { return m_disk.has_value(); }
+    // The file's bytes as last read; nullopt when it is not in the folder.
+    const std::optional<QByteArray> &diskBytes() const { return m_disk; }
     // The buffer: the bytes a save would write; nullopt when the file is
     // absent and nothing was typed.
     const std::optional<QByteArray> &buffer() const { return m_buffer; }
@@ -62,14 +72,38 @@ public:
     // sentence naming the file, writing nothing, when a file is there again.
     Status restore();
 
+    // Crash recovery, as PersonaModel's for a slot: text a previous run left
+    // unsaved, offered until the user restores or discards it. Meanwhile the
+    // buffer follows the disk and typing is ignored.
+    bool hasRecovery() const { return m_recovered.has_value(); }
+    const std::optional<RecoveredSlot> &recovery() const { return m_recovered; }
+    // The file is no longer the one the recovered text was edited from.
+    bool recoveryPredatesDisk() const;
+    // The buffer takes the recovered text, byte for byte, unsaved.
+    void restoreRecovery();
+    void discardRecovery();
+    void setRecoveryInterval(int ms) { m_recoveryTimer.setInterval(ms); }
+    // Writes the copy now rather than at the end of the interval.
+    void flushRecovery();
+
 Q_SIGNALS:
+    void recoveryChanged();
+    // Keeping unsaved text for recovery failed; `error` says why. Sent once
+    // until a copy is kept again.
+    void recoveryFailed(const QString &error);
     // The buffer or the disk changed: panes and previews follow.
     void changed();
     // The buffer was replaced from outside the pane (open, reload, restore).
     void bufferReplaced();
 
+public:
+    // Ending without close() keeps the unsaved text for recovery.
+    ~RuntimeFile() override;
+
 private:
     std::optional<QByteArray> readDisk() const;
+    void scheduleRecovery();
+    QByteArray diskSha256() const;
     // The buffer takes the disk's bytes, and their BOM and line break.
     void takeDisk();
 
@@ -80,6 +114,12 @@ private:
     std::optional<QByteArray> m_removed;
     TextFormat m_format;
     QFileSystemWatcher m_watcher;
+    bool m_keepRecovery = false;
+    std::optional<RecoveryStore> m_recovery; // the folder's, while keeping is allowed
+    std::optional<KeptBuffer> m_recoveryKept;
+    std::optional<RecoveredSlot> m_recovered;
+    QTimer m_recoveryTimer;
+    bool m_recoveryFailing = false;
 };
 
 } // namespace soul

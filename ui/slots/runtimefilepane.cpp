@@ -1,6 +1,7 @@
 #include "runtimefilepane.h"
 
 #include "markdownhighlighter.h"
+#include "recoverybar.h"
 #include "runtimefile.h"
 #include "runtimemeter.h"
 
@@ -26,6 +27,7 @@ RuntimeFilePane::RuntimeFilePane(const RuntimeFile *file, QWidget *parent)
     , m_save(new QPushButton(tr("Save"), this))
     , m_finish(new QPushButton(tr("Finish setup"), this))
     , m_restore(new QPushButton(tr("Restore %1").arg(file->name()), this))
+    , m_recoveryBar(new RecoveryBar(this))
     , m_editor(new QPlainTextEdit(this))
 {
     const QString &name = file->name();
@@ -71,6 +73,7 @@ RuntimeFilePane::RuntimeFilePane(const RuntimeFile *file, QWidget *parent)
     layout->addLayout(header);
     layout->addWidget(m_meter);
     layout->addWidget(m_note);
+    layout->addWidget(m_recoveryBar);
     layout->addWidget(m_editor, 1);
 
     connect(m_editor, &QPlainTextEdit::textChanged, this, [this] {
@@ -80,6 +83,18 @@ RuntimeFilePane::RuntimeFilePane(const RuntimeFile *file, QWidget *parent)
     connect(m_save, &QPushButton::clicked, this, &RuntimeFilePane::saveRequested);
     connect(m_finish, &QPushButton::clicked, this, &RuntimeFilePane::finishRequested);
     connect(m_restore, &QPushButton::clicked, this, &RuntimeFilePane::restoreRequested);
+    connect(m_recoveryBar,
+            &RecoveryBar::restoreRequested,
+            this,
+            &RuntimeFilePane::restoreRecoveryRequested);
+    connect(m_recoveryBar,
+            &RecoveryBar::compareRequested,
+            this,
+            &RuntimeFilePane::compareRecoveryRequested);
+    connect(m_recoveryBar,
+            &RecoveryBar::discardRequested,
+            this,
+            &RuntimeFilePane::discardRecoveryRequested);
     reload();
 }
 
@@ -130,6 +145,15 @@ void RuntimeFilePane::refreshState()
     m_restore->setVisible(!m_file->diskPresent() && m_file->removed().has_value());
     // Without the file there is nothing to edit: the pane folds to its header.
     m_editor->setVisible(present);
+    // Recovered text waits for the user's answer; typing meanwhile would be lost.
+    if (m_file->hasRecovery()) {
+        m_recoveryBar->showFor(m_file->name(),
+                               m_file->recovery()->savedAt,
+                               m_file->recoveryPredatesDisk());
+    } else {
+        m_recoveryBar->hide();
+    }
+    m_editor->setReadOnly(m_file->hasRecovery());
 }
 
 void RuntimeFilePane::setRuntimeView(const RuntimePaneView &view)

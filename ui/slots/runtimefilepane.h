@@ -10,6 +10,7 @@ class QPushButton;
 
 namespace soul {
 
+class RecoveryBar;
 class RuntimeFile;
 class RuntimeMeter;
 
@@ -32,6 +33,8 @@ public:
     QPushButton *saveButton() const { return m_save; }
     QPushButton *finishButton() const { return m_finish; }
     QPushButton *restoreButton() const { return m_restore; }
+    // The slots' bar, for text a previous run left unsaved.
+    RecoveryBar *recoveryBar() const { return m_recoveryBar; }
 
     // The editor's text, as RuntimeFile::setBufferText() takes it.
     QString text() const;
@@ -48,6 +51,9 @@ Q_SIGNALS:
     void saveRequested();
     void finishRequested();
     void restoreRequested();
+    void restoreRecoveryRequested();
+    void compareRecoveryRequested();
+    void discardRecoveryRequested();
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -62,6 +68,7 @@ private:
     QPushButton *m_save = nullptr;
     QPushButton *m_finish = nullptr;
     QPushButton *m_restore = nullptr;
+    RecoveryBar *m_recoveryBar = nullptr;
     QPlainTextEdit *m_editor = nullptr;
     bool m_loading = false;
 };

@@ -249,6 +249,17 @@ void PersonaEditor::ensureSetupPane()
     });
     connect(m_setupPane, &RuntimeFilePane::finishRequested, this, &PersonaEditor::finishSetup);
     connect(m_setupPane, &RuntimeFilePane::restoreRequested, this, &PersonaEditor::undoFinishSetup);
+    connect(m_setupPane, &RuntimeFilePane::restoreRecoveryRequested, file, [file] {
+        file->restoreRecovery();
+    });
+    connect(m_setupPane,
+            &RuntimeFilePane::compareRecoveryRequested,
+            documents,
+            &DocumentController::compareSetupRecovery);
+    connect(m_setupPane, &RuntimeFilePane::discardRecoveryRequested, file, [file] {
+        file->discardRecovery();
+    });
+    connect(file, &RuntimeFile::recoveryChanged, m_setupPane, &RuntimeFilePane::refreshState);
     connect(file, &RuntimeFile::bufferReplaced, m_setupPane, &RuntimeFilePane::reload);
     connect(file, &RuntimeFile::changed, this, [this] {
         m_setupPane->refreshState();
