@@ -380,6 +380,16 @@ void DocumentController::compareRecovery(int slot)
                         recovered->bytes);
 }
 
+bool DocumentController::revertSetupFile()
+{
+    if (m_setupFile->dirty() && !m_setupFile->diskPresent()
+        && !m_prompter->askDropUnsaved(m_setupFile->name())) {
+        return false;
+    }
+    m_setupFile->revert();
+    return true;
+}
+
 void DocumentController::compareSetupRecovery()
 {
     if (const std::optional<RecoveredSlot> &recovered = m_setupFile->recovery())

@@ -83,6 +83,10 @@ public:
     bool finishSetup();
     // Writes the text finishSetup() deleted back; a failure is shown.
     bool restoreSetupFile();
+    // Drops the setup file's unsaved text, as revert() a slot's: the pane
+    // takes the file's text as one undoable edit; without a file the text
+    // goes for good, so it asks first. False when the user kept the text.
+    bool revertSetupFile();
     // Shows the setup file on disk against the text recovered for it.
     void compareSetupRecovery();
 

@@ -98,7 +98,7 @@ void RuntimeFile::open(const QString &dir, bool keepRecovery)
             m_recovery->removeFile(m_name);
         }
     }
-    Q_EMIT bufferReplaced();
+    Q_EMIT opened();
     Q_EMIT recoveryChanged();
     Q_EMIT changed();
 }
@@ -213,6 +213,15 @@ void RuntimeFile::reload()
             m_removed.reset(); // a file is there again: nothing to restore
         Q_EMIT bufferReplaced();
     }
+    Q_EMIT changed();
+}
+
+void RuntimeFile::revert()
+{
+    if (!dirty())
+        return;
+    takeDisk();
+    Q_EMIT bufferReplaced();
     Q_EMIT changed();
 }
 

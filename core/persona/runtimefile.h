@@ -64,6 +64,9 @@ public:
     Status save();
     // Reads the file again; the buffer follows the disk unless it is unsaved.
     void reload();
+    // Drops the unsaved text: the buffer takes the disk's bytes (none when
+    // the file is not there).
+    void revert();
     // Deletes the file (after the user confirmed); its text is kept for
     // restore(). Fails with a sentence naming the file, deleting nothing,
     // while the buffer is unsaved.
@@ -93,7 +96,10 @@ Q_SIGNALS:
     void recoveryFailed(const QString &error);
     // The buffer or the disk changed: panes and previews follow.
     void changed();
-    // The buffer was replaced from outside the pane (open, reload, restore).
+    // A folder was opened (or closed): the pane loads the buffer anew.
+    void opened();
+    // The buffer was replaced from outside the pane (reload, revert,
+    // restore): the pane takes it as an edit the user can undo.
     void bufferReplaced();
 
 public:

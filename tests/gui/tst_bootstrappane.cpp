@@ -89,12 +89,14 @@ private Q_SLOTS:
     void unsavedTextIsAskedAboutOnClose();
     void cleanPaneFollowsTheDisk();
     void aFifoIsNeverWaitedFor();
+    void revertTakesTheDiskTextUndoably();
 
 private:
     QString path(const QString &name) const { return m_fixture.filePath(name); }
     MainWindow *window() const { return m_fixture.window(); }
     PersonaEditor *editor() const { return window()->currentEditor(); }
     RuntimeFilePane *setupPane() const { return editor()->setupPane(); }
+    RuntimeFile *setupFile() const { return editor()->session()->documents()->setupFile(); }
     RuntimeComposer *composer() const { return window()->previewPanel()->runtimeComposer(); }
     void chooseRuntime(const QString &id);
     // What the window composes from the buffers, once it is done.
@@ -350,6 +352,42 @@ void tst_BootstrapPane::aFifoIsNeverWaitedFor()
     QTRY_COMPARE(setupPane()->stateLabel()->text(), QStringLiteral("not in the folder"));
     QVERIFY(!editor()->session()->hasUnsaved());
     QVERIFY(!m_fixture.action("finishSetup")->isEnabled());
+}
+
+void tst_BootstrapPane::revertTakesTheDiskTextUndoably()
+{
+    chooseRuntime(QStringLiteral("openclaw"));
+    const QString onDisk = QString::fromUtf8(QByteArray(Bootstrap).replace("\r\n", "\n"));
+    QPlainTextEdit *text = setupPane()->editor();
+    QVERIFY(setupPane()->revertButton()->isVisible());
+    QVERIFY(!setupPane()->revertButton()->isEnabled());
+    text->setFocus();
+    text->moveCursor(QTextCursor::End);
+    QTest::keyClicks(text, QStringLiteral("draft line"));
+    QTRY_VERIFY(setupFile()->dirty());
+    QVERIFY(setupPane()->revertButton()->isEnabled());
+
+    QTest::mouseClick(setupPane()->revertButton(), Qt::LeftButton);
+    QCOMPARE(text->toPlainText(), onDisk);
+    QVERIFY(!setupFile()->dirty());
+    QVERIFY(!setupPane()->revertButton()->isEnabled());
+    QVERIFY(!editor()->session()->hasUnsaved());
+    QCOMPARE(readAll(path(QStringLiteral("BOOTSTRAP.md"))), Bootstrap);
+
+    // One undoable edit: Ctrl+Z gives the edits back, unsaved, in the file's CR LF.
+    QTest::keyClick(text, Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(text->toPlainText(), onDisk + QStringLiteral("draft line"));
+    QTRY_VERIFY(setupFile()->dirty());
+    QCOMPARE(setupFile()->buffer().value_or(QByteArray()), Bootstrap + "draft line");
+
+    // File > Revert does the same for this pane.
+    QAction *revert = m_fixture.action("revert");
+    QTRY_VERIFY(revert->isEnabled());
+    revert->trigger();
+    QCOMPARE(text->toPlainText(), onDisk);
+    QVERIFY(!setupFile()->dirty());
+    QCOMPARE(readAll(path(QStringLiteral("BOOTSTRAP.md"))), Bootstrap);
+    QVERIFY(m_fixture.prompter()->errors.isEmpty());
 }
 
 QTEST_MAIN(tst_BootstrapPane)

@@ -4,6 +4,7 @@
 #include "recoverybar.h"
 #include "runtimefile.h"
 #include "runtimemeter.h"
+#include "text/documentchange.h"
 
 #include <QDir>
 #include <QEvent>
@@ -25,6 +26,7 @@ RuntimeFilePane::RuntimeFilePane(const RuntimeFile *file, QWidget *parent)
     , m_meter(new RuntimeMeter(this))
     , m_note(new QLabel(this))
     , m_save(new QPushButton(tr("Save"), this))
+    , m_revert(new QPushButton(tr("Revert"), this))
     , m_finish(new QPushButton(tr("Finish setup"), this))
     , m_restore(new QPushButton(tr("Restore %1").arg(file->name()), this))
     , m_recoveryBar(new RecoveryBar(this))
@@ -44,9 +46,11 @@ RuntimeFilePane::RuntimeFilePane(const RuntimeFile *file, QWidget *parent)
     m_note->setAccessibleName(tr("%1 under the runtime").arg(name));
     m_note->hide();
     m_save->setAccessibleName(tr("Save %1").arg(name));
+    m_revert->setAccessibleName(tr("Revert %1").arg(name));
+    m_revert->setToolTip(tr("Drop the unsaved edits and take the file's text again"));
     m_finish->setToolTip(tr("Delete %1: the first run is done").arg(name));
     m_restore->setToolTip(tr("Write %1 back as it was").arg(name));
-    for (QPushButton *b : {m_save, m_finish, m_restore})
+    for (QPushButton *b : {m_save, m_revert, m_finish, m_restore})
         b->setAutoDefault(false);
     m_editor->setAccessibleName(tr("%1 editor").arg(name));
     m_editor->setMinimumHeight(160);
@@ -65,6 +69,7 @@ RuntimeFilePane::RuntimeFilePane(const RuntimeFile *file, QWidget *parent)
     header->addWidget(m_state);
     header->addStretch(1);
     header->addWidget(m_save);
+    header->addWidget(m_revert);
     header->addWidget(m_finish);
     header->addWidget(m_restore);
     auto *layout = new QVBoxLayout(this);
@@ -81,6 +86,7 @@ RuntimeFilePane::RuntimeFilePane(const RuntimeFile *file, QWidget *parent)
             Q_EMIT textEdited();
     });
     connect(m_save, &QPushButton::clicked, this, &RuntimeFilePane::saveRequested);
+    connect(m_revert, &QPushButton::clicked, this, &RuntimeFilePane::revertRequested);
     connect(m_finish, &QPushButton::clicked, this, &RuntimeFilePane::finishRequested);
     connect(m_restore, &QPushButton::clicked, this, &RuntimeFilePane::restoreRequested);
     connect(m_recoveryBar,
@@ -112,12 +118,17 @@ QString RuntimeFilePane::text() const
 
 void RuntimeFilePane::reload()
 {
-    const QString text = m_file->paneText();
-    if (text != m_editor->toPlainText()) {
-        m_loading = true;
-        m_editor->setPlainText(text);
-        m_loading = false;
-    }
+    m_loading = true;
+    m_editor->setPlainText(m_file->paneText());
+    m_loading = false;
+    refreshState();
+}
+
+void RuntimeFilePane::follow()
+{
+    m_loading = true;
+    replaceAsOneEdit(m_editor, m_file->paneText());
+    m_loading = false;
     refreshState();
 }
 
@@ -140,6 +151,8 @@ void RuntimeFilePane::refreshState()
     m_title->setToolTip(QDir::toNativeSeparators(m_file->filePath()));
     m_save->setVisible(present);
     m_save->setEnabled(dirty);
+    m_revert->setVisible(present);
+    m_revert->setEnabled(dirty);
     m_finish->setVisible(m_file->diskPresent());
     m_finish->setEnabled(!dirty);
     m_restore->setVisible(!m_file->diskPresent() && m_file->removed().has_value());

@@ -31,6 +31,7 @@ public:
     RuntimeMeter *runtimeMeter() const { return m_meter; }
     QLabel *runtimeNote() const { return m_note; }
     QPushButton *saveButton() const { return m_save; }
+    QPushButton *revertButton() const { return m_revert; }
     QPushButton *finishButton() const { return m_finish; }
     QPushButton *restoreButton() const { return m_restore; }
     // The slots' bar, for text a previous run left unsaved.
@@ -38,8 +39,11 @@ public:
 
     // The editor's text, as RuntimeFile::setBufferText() takes it.
     QString text() const;
-    // Loads the file's buffer (it was replaced from outside the pane).
+    // Loads the file's buffer anew (a folder was opened), undo history and all.
     void reload();
+    // Takes the file's new buffer (a revert, a reload, a restore) as one
+    // undoable edit of the range that differs, as SlotPane::follow().
+    void follow();
     // Header, buttons and editor follow the file's state.
     void refreshState();
     void setRuntimeView(const RuntimePaneView &view);
@@ -49,6 +53,7 @@ Q_SIGNALS:
     void focused();
     void textEdited();
     void saveRequested();
+    void revertRequested();
     void finishRequested();
     void restoreRequested();
     void restoreRecoveryRequested();
@@ -66,6 +71,7 @@ private:
     RuntimeMeter *m_meter = nullptr;
     QLabel *m_note = nullptr;
     QPushButton *m_save = nullptr;
+    QPushButton *m_revert = nullptr;
     QPushButton *m_finish = nullptr;
     QPushButton *m_restore = nullptr;
     RecoveryBar *m_recoveryBar = nullptr;

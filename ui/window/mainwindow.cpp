@@ -941,6 +941,8 @@ void MainWindow::wireActions()
     connect(m_actions->revert, &QAction::triggered, this, [this] {
         if (currentEditor()->currentSlot() >= 0)
             documents()->revert(currentEditor()->currentSlot());
+        else if (currentEditor()->setupPaneCurrent())
+            documents()->revertSetupFile();
     });
     connect(m_actions->exportSnapshot, &QAction::triggered, this, [this] {
         exporter()->exportSnapshot();

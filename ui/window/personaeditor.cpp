@@ -260,7 +260,11 @@ void PersonaEditor::ensureSetupPane()
         file->discardRecovery();
     });
     connect(file, &RuntimeFile::recoveryChanged, m_setupPane, &RuntimeFilePane::refreshState);
-    connect(file, &RuntimeFile::bufferReplaced, m_setupPane, &RuntimeFilePane::reload);
+    connect(m_setupPane, &RuntimeFilePane::revertRequested, documents, [documents] {
+        documents->revertSetupFile();
+    });
+    connect(file, &RuntimeFile::opened, m_setupPane, &RuntimeFilePane::reload);
+    connect(file, &RuntimeFile::bufferReplaced, m_setupPane, &RuntimeFilePane::follow);
     connect(file, &RuntimeFile::changed, this, [this] {
         m_setupPane->refreshState();
         Q_EMIT editStateChanged();
