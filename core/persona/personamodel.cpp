@@ -393,22 +393,29 @@ StaleReason PersonaModel::staleness(int slot) const
 
 QString PersonaModel::staleText(int slot, StaleReason reason) const
 {
-    const QString path = QDir::toNativeSeparators(slotFilePath(slot));
+    return staleSaveText(QDir::toNativeSeparators(slotFilePath(slot)), reason);
+}
+
+QString staleSaveText(const QString &path, StaleReason reason)
+{
     switch (reason) {
     case StaleReason::DeletedOnDisk:
-        return tr("%1 was deleted on disk since you opened it. Saving would create it again; "
-                  "nothing was written.")
+        return PersonaModel::tr(
+                   "%1 was deleted on disk since you opened it. Saving would create it again; "
+                   "nothing was written.")
             .arg(path);
     case StaleReason::CreatedOnDisk:
-        return tr("%1 was created on disk by another program since you started it here. "
-                  "Saving would replace that file; nothing was written.")
+        return PersonaModel::tr(
+                   "%1 was created on disk by another program since you started it here. "
+                   "Saving would replace that file; nothing was written.")
             .arg(path);
     case StaleReason::ChangedOnDisk:
     case StaleReason::None:
         break;
     }
-    return tr("%1 was changed on disk by another program since you opened it. Saving would "
-              "replace that change; nothing was written.")
+    return PersonaModel::tr(
+               "%1 was changed on disk by another program since you opened it. Saving would "
+               "replace that change; nothing was written.")
         .arg(path);
 }
 

@@ -73,6 +73,10 @@ private:
 // answer "Overwrite").
 enum class SaveMode { CheckDisk, Overwrite };
 
+// The sentence of a refused stale save of the file at `path` (native
+// separators): what happened on disk, and that nothing was written.
+QString staleSaveText(const QString &path, StaleReason reason);
+
 // Which soul to compose: the editor buffers (unsaved edits included) or the
 // files as an agent starting now would read them.
 enum class SoulView { Unsaved, OnDisk };

@@ -1,6 +1,7 @@
 #include "runtimefile.h"
 
 #include "atomicwrite.h"
+#include "lint.h"
 #include "slotreader.h"
 
 #include <QCryptographicHash>
@@ -56,18 +57,32 @@ QString RuntimeFile::filePath() const
     return isOpen() ? QDir(m_dir).filePath(m_name) : QString();
 }
 
-std::optional<QByteArray> RuntimeFile::readDisk() const
+RuntimeFile::DiskRead RuntimeFile::readDisk() const
 {
+    DiskRead result;
     if (!isOpen())
-        return std::nullopt;
+        return result;
     // Read as the slots are: a FIFO, a device or a folder by that name is
     // never opened (a FIFO would block the window until something writes
     // to it), and a file over WholeReadLimitBytes is not taken into a pane.
     // The runtime reads such a path from disk itself, by its own rule.
-    SlotRead read = readPath(filePath(), ReadOptions(WholeReadLimitBytes + 1));
-    if (read.presence != SlotPresence::Present || !read.complete)
-        return std::nullopt;
-    return std::move(read.bytes);
+    SlotRead read = readPath(filePath(), ReadOptions(WholeReadLimitBytes));
+    if (read.presence == SlotPresence::Present && read.complete) {
+        result.bytes = std::move(read.bytes);
+        return result;
+    }
+    result.notReadable = read.presence != SlotPresence::Missing;
+    result.phrase = read.presence == SlotPresence::Present ? tr("is larger than 64 MiB")
+                                                           : absenceReason(read);
+    if (read.presence == SlotPresence::Present) {
+        result.unread = tr("%1 is larger than 64 MiB, so it is not opened here. Edit it with "
+                           "another tool, or shorten it.")
+                            .arg(m_name);
+    } else {
+        // The sentence the slots' lints give such a path.
+        result.unread = skippedPathText(m_name, read.presence, absenceReason(read));
+    }
+    return result;
 }
 
 void RuntimeFile::open(const QString &dir, bool keepRecovery)
@@ -85,7 +100,10 @@ void RuntimeFile::open(const QString &dir, bool keepRecovery)
     if (isOpen())
         m_watcher.addPath(dir);
     m_removed.reset();
-    m_disk = readDisk();
+    DiskRead read = readDisk();
+    m_disk = std::move(read.bytes);
+    m_unread = read.unread;
+    m_unreadPhrase = read.phrase;
     if (m_disk)
         m_watcher.addPath(filePath());
     takeDisk();
@@ -174,6 +192,7 @@ void RuntimeFile::flushRecovery()
 
 void RuntimeFile::takeDisk()
 {
+    m_conflict = ConflictState::None;
     m_buffer = m_disk;
     if (m_disk)
         m_format = toEditorText(*m_disk).format;
@@ -200,11 +219,18 @@ void RuntimeFile::reload()
 {
     if (!isOpen())
         return;
-    const std::optional<QByteArray> now = readDisk();
+    DiskRead read = readDisk();
+    const std::optional<QByteArray> &now = read.bytes;
     if (now && !m_watcher.files().contains(filePath()))
         m_watcher.addPath(filePath());
-    if (now == m_disk)
+    const bool unreadChanged = read.unread != m_unread;
+    m_unread = read.unread;
+    m_unreadPhrase = read.phrase;
+    if (now == m_disk) {
+        if (unreadChanged)
+            Q_EMIT changed();
         return;
+    }
     const bool follow = !dirty();
     m_disk = now;
     if (follow) {
@@ -212,8 +238,43 @@ void RuntimeFile::reload()
         if (m_disk)
             m_removed.reset(); // a file is there again: nothing to restore
         Q_EMIT bufferReplaced();
+    } else if (dirty()) {
+        // Unsaved text is kept; the user settles it (keepMine(), revert(), save()).
+        m_conflict = m_disk             ? ConflictState::ChangedOnDisk
+                     : read.notReadable ? ConflictState::NotReadableOnDisk
+                                        : ConflictState::DeletedOnDisk;
+    } else {
+        m_conflict = ConflictState::None; // the disk now holds the text
     }
     Q_EMIT changed();
+}
+
+void RuntimeFile::keepMine()
+{
+    if (m_conflict == ConflictState::None)
+        return;
+    m_conflict = ConflictState::None;
+    Q_EMIT changed();
+}
+
+StaleReason RuntimeFile::staleness() const
+{
+    switch (m_conflict) {
+    case ConflictState::ChangedOnDisk:
+        return StaleReason::ChangedOnDisk;
+    case ConflictState::DeletedOnDisk:
+        return StaleReason::DeletedOnDisk;
+    case ConflictState::NotReadableOnDisk: // what is there now decides, below
+    case ConflictState::None:
+        break;
+    }
+    // The watcher may not have told us yet.
+    const std::optional<QByteArray> now = readDisk().bytes;
+    if (now == m_disk)
+        return StaleReason::None;
+    if (!m_disk)
+        return StaleReason::CreatedOnDisk;
+    return now ? StaleReason::ChangedOnDisk : StaleReason::DeletedOnDisk;
 }
 
 void RuntimeFile::revert()
@@ -225,19 +286,25 @@ void RuntimeFile::revert()
     Q_EMIT changed();
 }
 
-Status RuntimeFile::save()
+SaveResult RuntimeFile::save(SaveMode mode)
 {
     if (!isOpen() || !m_buffer)
         return Status::failure(tr("Nothing to save for %1.").arg(m_name));
-    if (readDisk() != m_disk)
-        return Status::failure(tr("Cannot save %1: it changed on disk since it was read. Copy "
-                                  "your text, then close and open the folder again.")
-                                   .arg(QDir::toNativeSeparators(filePath())));
+    if (mode == SaveMode::CheckDisk) {
+        if (const StaleReason reason = staleness(); reason != StaleReason::None)
+            return SaveResult::stale(reason,
+                                     staleSaveText(QDir::toNativeSeparators(filePath()), reason));
+    }
     Status written = writeFileAtomically(filePath(), *m_buffer);
     if (!written)
         return written;
     m_disk = m_buffer;
+    m_unread.clear();
+    m_unreadPhrase.clear();
+    m_conflict = ConflictState::None;
     m_removed.reset();
+    if (!m_watcher.files().contains(filePath()))
+        m_watcher.addPath(filePath());
     Q_EMIT changed();
     return written;
 }

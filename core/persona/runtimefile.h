@@ -1,6 +1,7 @@
 #pragma once
 
 #include "editortext.h"
+#include "personamodel.h"
 #include "recoverystore.h"
 #include "result.h"
 
@@ -59,9 +60,22 @@ public:
     // Typing: the pane's text as QTextDocument::toRawText() gives it; the
     // buffer keeps the file's BOM and line break.
     void setBufferText(QStringView rawText);
-    // Writes the buffer. Fails with a sentence naming the file, writing
-    // nothing, when it changed on disk since it was read.
-    Status save();
+    // Why a path by the file's name is not read (a FIFO, a folder, a file
+    // over 64 MiB...) and what to do, as a sentence; empty when it is read
+    // or simply not there.
+    const QString &unreadReason() const { return m_unread; }
+    // The same as a phrase ("is a FIFO, not a regular file"), absenceReason().
+    const QString &unreadPhrase() const { return m_unreadPhrase; }
+    // As a slot's (PersonaModel): the disk changed under unsaved text. The
+    // text stays; the user reloads, keeps it, compares or saves over it.
+    ConflictState conflict() const { return m_conflict; }
+    // Keep my edits: forgets the conflict, so a save writes over the disk.
+    void keepMine();
+    // Whether a save now would replace a change made on disk since it was read.
+    StaleReason staleness() const;
+    // Writes the buffer. With CheckDisk, a stale save writes nothing and
+    // says why (SaveResult::isStale(), staleSaveText()).
+    SaveResult save(SaveMode mode = SaveMode::CheckDisk);
     // Reads the file again; the buffer follows the disk unless it is unsaved.
     void reload();
     // Drops the unsaved text: the buffer takes the disk's bytes (none when
@@ -107,7 +121,14 @@ public:
     ~RuntimeFile() override;
 
 private:
-    std::optional<QByteArray> readDisk() const;
+    struct DiskRead
+    {
+        std::optional<QByteArray> bytes; // nullopt: not read
+        QString unread;                  // why a path there is not read
+        QString phrase;                  // the same as absenceReason() says it
+        bool notReadable = false;        // something is there, not read
+    };
+    DiskRead readDisk() const;
     void scheduleRecovery();
     QByteArray diskSha256() const;
     // The buffer takes the disk's bytes, and their BOM and line break.
@@ -118,6 +139,9 @@ private:
     std::optional<QByteArray> m_disk;
     std::optional<QByteArray> m_buffer;
     std::optional<QByteArray> m_removed;
+    QString m_unread;
+    QString m_unreadPhrase;
+    ConflictState m_conflict = ConflictState::None;
     TextFormat m_format;
     QFileSystemWatcher m_watcher;
     bool m_keepRecovery = false;

@@ -1,5 +1,6 @@
 #include "runtimefilepane.h"
 
+#include "diskchangedbar.h"
 #include "markdownhighlighter.h"
 #include "recoverybar.h"
 #include "runtimefile.h"
@@ -30,6 +31,8 @@ RuntimeFilePane::RuntimeFilePane(const RuntimeFile *file, QWidget *parent)
     , m_finish(new QPushButton(tr("Finish setup"), this))
     , m_restore(new QPushButton(tr("Restore %1").arg(file->name()), this))
     , m_recoveryBar(new RecoveryBar(this))
+    , m_diskBar(new DiskChangedBar(this))
+    , m_unreadNote(new QLabel(this))
     , m_editor(new QPlainTextEdit(this))
 {
     const QString &name = file->name();
@@ -45,6 +48,10 @@ RuntimeFilePane::RuntimeFilePane(const RuntimeFile *file, QWidget *parent)
     m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_note->setAccessibleName(tr("%1 under the runtime").arg(name));
     m_note->hide();
+    m_unreadNote->setWordWrap(true);
+    m_unreadNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_unreadNote->setForegroundRole(QPalette::PlaceholderText);
+    m_unreadNote->hide();
     m_save->setAccessibleName(tr("Save %1").arg(name));
     m_revert->setAccessibleName(tr("Revert %1").arg(name));
     m_revert->setToolTip(tr("Drop the unsaved edits and take the file's text again"));
@@ -78,6 +85,8 @@ RuntimeFilePane::RuntimeFilePane(const RuntimeFile *file, QWidget *parent)
     layout->addLayout(header);
     layout->addWidget(m_meter);
     layout->addWidget(m_note);
+    layout->addWidget(m_unreadNote);
+    layout->addWidget(m_diskBar);
     layout->addWidget(m_recoveryBar);
     layout->addWidget(m_editor, 1);
 
@@ -89,6 +98,14 @@ RuntimeFilePane::RuntimeFilePane(const RuntimeFile *file, QWidget *parent)
     connect(m_revert, &QPushButton::clicked, this, &RuntimeFilePane::revertRequested);
     connect(m_finish, &QPushButton::clicked, this, &RuntimeFilePane::finishRequested);
     connect(m_restore, &QPushButton::clicked, this, &RuntimeFilePane::restoreRequested);
+    connect(m_diskBar, &DiskChangedBar::reloadRequested, this, &RuntimeFilePane::reloadRequested);
+    connect(m_diskBar,
+            &DiskChangedBar::keepMineRequested,
+            this,
+            &RuntimeFilePane::keepMineRequested);
+    connect(m_diskBar, &DiskChangedBar::compareRequested, this, &RuntimeFilePane::compareRequested);
+    connect(m_diskBar, &DiskChangedBar::saveRequested, this, &RuntimeFilePane::saveRequested);
+    connect(m_diskBar, &DiskChangedBar::discardRequested, this, &RuntimeFilePane::discardRequested);
     connect(m_recoveryBar,
             &RecoveryBar::restoreRequested,
             this,
@@ -139,8 +156,14 @@ void RuntimeFilePane::refreshState()
     QString state;
     if (!m_file->isOpen())
         state = QString();
+    else if (m_file->conflict() == ConflictState::DeletedOnDisk)
+        state = tr("deleted on disk");
+    else if (m_file->conflict() == ConflictState::NotReadableOnDisk)
+        state = tr("not a regular file on disk");
     else if (!present && m_file->removed())
         state = tr("deleted: setup is finished");
+    else if (!present && !m_file->unreadReason().isEmpty())
+        state = tr("skipped"); // as a slot's; the note says why
     else if (!present)
         state = tr("not in the folder");
     else if (dirty)
@@ -158,6 +181,24 @@ void RuntimeFilePane::refreshState()
     m_restore->setVisible(!m_file->diskPresent() && m_file->removed().has_value());
     // Without the file there is nothing to edit: the pane folds to its header.
     m_editor->setVisible(present);
+    m_unreadNote->setText(m_file->unreadReason());
+    m_unreadNote->setVisible(m_file->isOpen() && !m_file->unreadReason().isEmpty());
+    switch (m_file->conflict()) {
+    case ConflictState::None:
+        m_diskBar->hide();
+        break;
+    case ConflictState::ChangedOnDisk:
+        m_diskBar->showFor(m_file->name(), DiskChangedBar::Kind::Changed);
+        break;
+    case ConflictState::DeletedOnDisk:
+        m_diskBar->showFor(m_file->name(), DiskChangedBar::Kind::Deleted);
+        break;
+    case ConflictState::NotReadableOnDisk:
+        m_diskBar->showFor(m_file->name(),
+                           DiskChangedBar::Kind::NotReadable,
+                           m_file->unreadPhrase());
+        break;
+    }
     // Recovered text waits for the user's answer; typing meanwhile would be lost.
     if (m_file->hasRecovery()) {
         m_recoveryBar->showFor(m_file->name(),

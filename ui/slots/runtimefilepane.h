@@ -10,6 +10,7 @@ class QPushButton;
 
 namespace soul {
 
+class DiskChangedBar;
 class RecoveryBar;
 class RuntimeFile;
 class RuntimeMeter;
@@ -36,6 +37,10 @@ public:
     QPushButton *restoreButton() const { return m_restore; }
     // The slots' bar, for text a previous run left unsaved.
     RecoveryBar *recoveryBar() const { return m_recoveryBar; }
+    // The slots' bar, for unsaved text whose file changed on disk.
+    DiskChangedBar *diskBar() const { return m_diskBar; }
+    // Why a path by the file's name is not read, and what to do.
+    QLabel *unreadNote() const { return m_unreadNote; }
 
     // The editor's text, as RuntimeFile::setBufferText() takes it.
     QString text() const;
@@ -54,6 +59,11 @@ Q_SIGNALS:
     void textEdited();
     void saveRequested();
     void revertRequested();
+    // The disk-changed bar's answers, as SlotPane's.
+    void reloadRequested();
+    void keepMineRequested();
+    void compareRequested();
+    void discardRequested();
     void finishRequested();
     void restoreRequested();
     void restoreRecoveryRequested();
@@ -75,6 +85,8 @@ private:
     QPushButton *m_finish = nullptr;
     QPushButton *m_restore = nullptr;
     RecoveryBar *m_recoveryBar = nullptr;
+    DiskChangedBar *m_diskBar = nullptr;
+    QLabel *m_unreadNote = nullptr;
     QPlainTextEdit *m_editor = nullptr;
     bool m_loading = false;
 };

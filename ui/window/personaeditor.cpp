@@ -263,6 +263,15 @@ void PersonaEditor::ensureSetupPane()
     connect(m_setupPane, &RuntimeFilePane::revertRequested, documents, [documents] {
         documents->revertSetupFile();
     });
+    // The disk-changed bar's answers, as a slot's: Reload and Discard are a revert.
+    for (auto signal : {&RuntimeFilePane::reloadRequested, &RuntimeFilePane::discardRequested}) {
+        connect(m_setupPane, signal, documents, [documents] { documents->revertSetupFile(); });
+    }
+    connect(m_setupPane, &RuntimeFilePane::keepMineRequested, file, [file] { file->keepMine(); });
+    connect(m_setupPane,
+            &RuntimeFilePane::compareRequested,
+            documents,
+            &DocumentController::compareSetupFile);
     connect(file, &RuntimeFile::opened, m_setupPane, &RuntimeFilePane::reload);
     connect(file, &RuntimeFile::bufferReplaced, m_setupPane, &RuntimeFilePane::follow);
     connect(file, &RuntimeFile::changed, this, [this] {
