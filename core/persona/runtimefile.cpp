@@ -321,7 +321,8 @@ Status RuntimeFile::finish()
     const QString path = filePath();
     if (::unlink(QFile::encodeName(path).constData()) != 0) {
         const int error = errno;
-        return Status::failure(tr("Cannot delete %1: %2. %3.")
+        return Status::failure(tr("Could not delete %1, so setup is not finished and the file "
+                                  "is kept: %2. %3.")
                                    .arg(QDir::toNativeSeparators(path),
                                         QString::fromLocal8Bit(std::strerror(error)),
                                         writeErrorAdvice(error)));
