@@ -289,6 +289,8 @@ void tst_CrashRecovery::killedProcessLeavesBootstrapTextToRestore()
     RuntimeFile *file = window.currentEditor()->session()->documents()->setupFile();
     RecoveryBar *bar = pane->recoveryBar();
     QTRY_VERIFY(bar->isVisible());
+    // As a slot's offer: the keyboard is on Restore.
+    QTRY_VERIFY(bar->restoreButton()->hasFocus());
     QVERIFY2(bar->message().startsWith(QStringLiteral("Unsaved text of BOOTSTRAP.md from ")),
              qPrintable(bar->message()));
     QVERIFY(!bar->message().contains(QStringLiteral("changed on disk")));

@@ -221,6 +221,7 @@ void PersonaEditor::wireRuntime()
         ensureSetupPane();
         // The panes follow the runtime: what it reads, in its order, first.
         m_panes->setOrder(p.runtime->files());
+        offerSetupRecovery();
         Q_EMIT runtimeProfileApplied(p);
         Q_EMIT editStateChanged(); // Finish setup needs a runtime that reads the file
     });
@@ -280,6 +281,27 @@ void PersonaEditor::ensureSetupPane()
     });
     // Unsaved text in it shows in the runtime's preview.
     m_preview->runtimeComposer()->setRuntimeFile(file);
+}
+
+void PersonaEditor::offerSetupRecovery()
+{
+    const RuntimeFile *file = m_session->documents()->setupFile();
+    if (!m_setupPane || !file->hasRecovery() || !m_setupPane->isVisibleTo(m_panes->widget()))
+        return;
+    // A slot's offer, shown when the folder opened, keeps the keyboard.
+    for (int k = 0; k < SlotCount; ++k) {
+        if (m_session->model()->hasRecovery(k))
+            return;
+    }
+    // As a slot's offer: the pane in view, the keyboard on Restore. Once
+    // the new order is laid out.
+    QTimer::singleShot(0, m_setupPane, [this] {
+        QPushButton *restore = m_setupPane->recoveryBar()->restoreButton();
+        if (!restore->isVisible())
+            return;
+        m_panes->ensureWidgetVisible(m_setupPane->recoveryBar());
+        restore->setFocus(Qt::OtherFocusReason);
+    });
 }
 
 bool PersonaEditor::canFinishSetup() const
