@@ -63,7 +63,9 @@ DocumentController::DocumentController(PersonaModel *model,
     connect(m_model, &PersonaModel::closed, this, &DocumentController::watchProjectFolders);
     // A runtime's own file is in a persona folder, not in a layout's places.
     connect(m_model, &PersonaModel::opened, m_setupFile, [this] {
-        m_setupFile->open(m_model->layout().isFolder() ? m_model->directory() : QString());
+        // Its copies go with the slots', under the same folder lock.
+        m_setupFile->open(m_model->layout().isFolder() ? m_model->directory() : QString(),
+                          m_model->recoveryUnavailable().isEmpty());
     });
     connect(m_model, &PersonaModel::closed, m_setupFile, &RuntimeFile::close);
 }
@@ -202,24 +204,13 @@ bool DocumentController::save(int slot)
 {
     if (!confirmChangedBytes(slot))
         return false;
-    SaveResult saved = m_model->save(slot);
-    while (saved.isStale()) {
-        switch (m_prompter->askStaleSave(m_model->slotLabel(slot), saved.error())) {
-        case Prompter::StaleAnswer::Compare:
-            compare(slot);
-            continue; // and ask again
-        case Prompter::StaleAnswer::Cancel:
-            Q_EMIT statusMessage(
-                (saved.staleReason() == StaleReason::DeletedOnDisk
-                     ? tr("Did not save %1: it was deleted on disk. Your text is still unsaved.")
-                     : tr("Did not save %1: it changed on disk. Your text is still unsaved."))
-                    .arg(m_model->slotLabel(slot)));
-            return false;
-        case Prompter::StaleAnswer::Overwrite:
-            saved = m_model->save(slot, SaveMode::Overwrite);
-            break;
-        }
-    }
+    const SaveResult saved = settleStaleSave(
+        m_model->slotLabel(slot),
+        m_model->save(slot),
+        [this, slot] { return m_model->save(slot, SaveMode::Overwrite); },
+        [this, slot] { compare(slot); });
+    if (saved.isStale())
+        return false;
     if (!saved) {
         m_prompter->showError(tr("Could not save %1").arg(m_model->slotLabel(slot)), saved.error());
         return false;
@@ -232,6 +223,31 @@ bool DocumentController::save(int slot)
     Q_EMIT statusMessage(tr("Saved %1").arg(m_model->slotLabel(slot)));
     Q_EMIT slotSaved(slot);
     return true;
+}
+
+SaveResult DocumentController::settleStaleSave(const QString &name,
+                                               SaveResult saved,
+                                               const std::function<SaveResult()> &overwrite,
+                                               const std::function<void()> &compare)
+{
+    while (saved.isStale()) {
+        switch (m_prompter->askStaleSave(name, saved.error())) {
+        case Prompter::StaleAnswer::Compare:
+            compare();
+            continue; // and ask again
+        case Prompter::StaleAnswer::Cancel:
+            Q_EMIT statusMessage(
+                (saved.staleReason() == StaleReason::DeletedOnDisk
+                     ? tr("Did not save %1: it was deleted on disk. Your text is still unsaved.")
+                     : tr("Did not save %1: it changed on disk. Your text is still unsaved."))
+                    .arg(name));
+            return saved;
+        case Prompter::StaleAnswer::Overwrite:
+            saved = overwrite();
+            break;
+        }
+    }
+    return saved;
 }
 
 bool DocumentController::saveAll()
@@ -267,7 +283,14 @@ bool DocumentController::reportSetupWrite(const Status &written,
 bool DocumentController::saveSetupFile()
 {
     const QString &name = m_setupFile->name();
-    return reportSetupWrite(m_setupFile->save(),
+    const SaveResult saved = settleStaleSave(
+        name,
+        m_setupFile->save(),
+        [this] { return m_setupFile->save(SaveMode::Overwrite); },
+        [this] { compareSetupFile(); });
+    if (saved.isStale())
+        return false;
+    return reportSetupWrite(saved,
                             tr("Could not save %1").arg(name),
                             tr("Saved %1, not confirmed by the disk").arg(name),
                             tr("Saved %1").arg(name));
@@ -384,14 +407,25 @@ void DocumentController::create(int slot)
 void DocumentController::compare(int slot)
 {
     const SlotState &s = m_model->slot(slot);
-    const QString name = m_model->slotLabel(slot);
-    const QStringList disk = s.diskPresent() ? paneLines(s.diskBytes) : QStringList();
-    const QStringList buffer = s.bufferPresent ? paneLines(s.bufferBytes) : QStringList();
+    showEditsCompare(m_model->slotLabel(slot),
+                     s.diskPresent() ? std::optional(s.diskBytes) : std::nullopt,
+                     s.bufferPresent ? std::optional(s.bufferBytes) : std::nullopt);
+}
+
+void DocumentController::compareSetupFile()
+{
+    showEditsCompare(m_setupFile->name(), m_setupFile->diskBytes(), m_setupFile->buffer());
+}
+
+void DocumentController::showEditsCompare(const QString &name,
+                                          const std::optional<QByteArray> &disk,
+                                          const std::optional<QByteArray> &buffer)
+{
     m_prompter->showCompare(tr("%1: on disk against your edits").arg(name),
                             lineDiff(tr("%1 (on disk)").arg(name),
-                                     disk,
+                                     disk ? paneLines(*disk) : QStringList(),
                                      tr("%1 (your edits)").arg(name),
-                                     buffer));
+                                     buffer ? paneLines(*buffer) : QStringList()));
 }
 
 void DocumentController::compareRecovery(int slot)
@@ -400,13 +434,36 @@ void DocumentController::compareRecovery(int slot)
     if (!recovered)
         return;
     const SlotState &s = m_model->slot(slot);
-    const QString name = m_model->slotLabel(slot);
-    const QStringList disk = s.diskPresent() ? paneLines(s.diskBytes) : QStringList();
+    showRecoveryCompare(m_model->slotLabel(slot),
+                        s.diskPresent() ? std::optional(s.diskBytes) : std::nullopt,
+                        recovered->bytes);
+}
+
+bool DocumentController::revertSetupFile()
+{
+    if (m_setupFile->dirty() && !m_setupFile->diskPresent()
+        && !m_prompter->askDropUnsaved(m_setupFile->name())) {
+        return false;
+    }
+    m_setupFile->revert();
+    return true;
+}
+
+void DocumentController::compareSetupRecovery()
+{
+    if (const std::optional<RecoveredSlot> &recovered = m_setupFile->recovery())
+        showRecoveryCompare(m_setupFile->name(), m_setupFile->diskBytes(), recovered->bytes);
+}
+
+void DocumentController::showRecoveryCompare(const QString &name,
+                                             const std::optional<QByteArray> &disk,
+                                             const QByteArray &recovered)
+{
     m_prompter->showCompare(tr("%1: on disk against the recovered text").arg(name),
                             lineDiff(tr("%1 (on disk)").arg(name),
-                                     disk,
+                                     disk ? paneLines(*disk) : QStringList(),
                                      tr("%1 (recovered)").arg(name),
-                                     paneLines(recovered->bytes)));
+                                     paneLines(recovered)));
 }
 
 bool DocumentController::newPersona()

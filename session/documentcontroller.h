@@ -7,12 +7,16 @@
 #include <QStringList>
 #include <QTimer>
 
+#include <functional>
+#include <optional>
+
 class QSettings;
 
 namespace soul {
 
 class PersonaModel;
 class Prompter;
+class SaveResult;
 class Status;
 class RuntimeFile;
 struct SlotLayout;
@@ -82,6 +86,14 @@ public:
     bool finishSetup();
     // Writes the text finishSetup() deleted back; a failure is shown.
     bool restoreSetupFile();
+    // Drops the setup file's unsaved text, as revert() a slot's: the pane
+    // takes the file's text as one undoable edit; without a file the text
+    // goes for good, so it asks first. False when the user kept the text.
+    bool revertSetupFile();
+    // Shows the setup file on disk against its unsaved text.
+    void compareSetupFile();
+    // Shows the setup file on disk against the text recovered for it.
+    void compareSetupRecovery();
 
     // Asks for an empty folder and the slots, writes them from the templates
     // and opens the folder.
@@ -130,6 +142,21 @@ private:
     bool confirmChangedBytes(int slot);
     // Shows how a write of the setup file ended: `failed` or `unconfirmed`
     // titles the error or the disk's warning, `done` goes to the status bar.
+    // Asks Overwrite / Compare / Cancel while `saved` is stale: Compare
+    // calls `compare` and asks again, Overwrite returns `overwrite()`'s
+    // outcome. A cancelled save is still stale, and said in the status bar.
+    SaveResult settleStaleSave(const QString &name,
+                               SaveResult saved,
+                               const std::function<SaveResult()> &overwrite,
+                               const std::function<void()> &compare);
+    // The compare of unsaved text (nullopt: none) against the disk's.
+    void showEditsCompare(const QString &name,
+                          const std::optional<QByteArray> &disk,
+                          const std::optional<QByteArray> &buffer);
+    // The compare of a recovered text: `disk` (nullopt: no file) against it.
+    void showRecoveryCompare(const QString &name,
+                             const std::optional<QByteArray> &disk,
+                             const QByteArray &recovered);
     bool reportSetupWrite(const Status &written,
                           const QString &failed,
                           const QString &unconfirmed,

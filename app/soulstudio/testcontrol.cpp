@@ -2,12 +2,16 @@
 
 #include "contract.h"
 #include "personasession.h"
+#include "preview/previewpanel.h"
 #include "prompter.h"
 #include "slots/panestack.h"
+#include "slots/runtimefilepane.h"
 #include "slots/slotpane.h"
 #include "window/mainwindow.h"
+#include "window/personaeditor.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QPlainTextEdit>
 #include <QSocketNotifier>
 #include <QTextStream>
@@ -120,16 +124,31 @@ bool TestControl::run(const QString &line)
         }
         return false;
     }
+    if (line.startsWith(QLatin1String("runtime "))) {
+        QComboBox *chooser = m_window->previewPanel()->runtimeChooser();
+        const int index = chooser->findData(line.mid(8));
+        if (index < 0)
+            return false;
+        chooser->setCurrentIndex(index);
+        return true;
+    }
     if (line.startsWith(QLatin1String("edit "))) {
         const QString rest = line.mid(5);
         const qsizetype space = rest.indexOf(QLatin1Char(' '));
         const QString name = rest.left(space);
+        QString text = space < 0 ? QString() : rest.mid(space + 1);
+        text.replace(QLatin1String("\\n"), QLatin1String("\n"));
         for (int k = 0; k < SlotCount; ++k) {
             if (slotName(k) != name)
                 continue;
-            QString text = space < 0 ? QString() : rest.mid(space + 1);
-            text.replace(QLatin1String("\\n"), QLatin1String("\n"));
             m_window->panes()->pane(k)->editor()->setPlainText(text);
+            return true;
+        }
+        // The runtime's own file (OpenClaw's BOOTSTRAP.md), once its pane is there.
+        const PersonaEditor *editor = m_window->currentEditor();
+        if (RuntimeFilePane *setup = editor ? editor->setupPane() : nullptr;
+            setup && setup->objectName().endsWith(QLatin1Char('_') + name)) {
+            setup->editor()->setPlainText(text);
             return true;
         }
     }

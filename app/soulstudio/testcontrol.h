@@ -15,7 +15,10 @@ class MainWindow;
 // "soulstudio: done COMMAND" on standard output.
 //
 //   edit FILE TEXT            FILE's pane gets TEXT ("\n" for a line break), as
-//                             typing does
+//                             typing does; FILE may be the runtime's own file
+//                             (BOOTSTRAP.md) once its pane is shown
+//   runtime ID                chooses the runtime ID in the preview, as its
+//                             chooser does
 //   agent ID                  shows the agent ID of the window's roster, as a click
 //                             in the sidebar does (FILE then means its pane)
 //   show FILE                 scrolls to FILE's pane and gives it the keyboard, as

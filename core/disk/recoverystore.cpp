@@ -70,6 +70,28 @@ void removeStrays(const QString &storePath, const Index &index)
     }
 }
 
+// The entry of `name` with its buffer's bytes; nullopt when the index does
+// not name it or its buffer file is gone or unreadable.
+std::optional<RecoveredSlot> readEntry(const QString &storePath,
+                                       const Index &index,
+                                       const QString &name)
+{
+    const QJsonObject entry = index.slots.value(name).toObject();
+    const QString buffer = entry.value(QLatin1String("buffer")).toString();
+    if (buffer.isEmpty() || buffer.contains(u'/'))
+        return std::nullopt;
+    QFile file(QDir(storePath).filePath(buffer));
+    if (!file.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    RecoveredSlot recovered;
+    recovered.fileName = name;
+    recovered.bytes = file.readAll();
+    recovered.diskSha256 = entry.value(QLatin1String("diskSha256")).toString().toLatin1();
+    recovered.savedAt = QDateTime::fromString(entry.value(QLatin1String("savedAt")).toString(),
+                                              Qt::ISODateWithMs);
+    return recovered;
+}
+
 Status noLocation(const QString &dir)
 {
     return Status::failure(QStringLiteral("Cannot keep unsaved changes of %1 for recovery: the "
@@ -108,6 +130,16 @@ Status RecoveryStore::store(int slot, QByteArrayView bytes, const QByteArray &di
     if (slot < 0 || slot >= SlotCount)
         return Status::failure(
             QStringLiteral("There is no slot %1 to keep for recovery.").arg(slot));
+    return storeFile(slotName(slot), bytes, diskSha256);
+}
+
+Status RecoveryStore::storeFile(const QString &name,
+                                QByteArrayView bytes,
+                                const QByteArray &diskSha256)
+{
+    if (name.isEmpty() || name.contains(u'/'))
+        return Status::failure(
+            QStringLiteral("There is no file \"%1\" to keep for recovery.").arg(name));
     if (m_storePath.isEmpty())
         return noLocation(m_dir);
     if (!QDir().mkpath(m_storePath)) {
@@ -119,7 +151,6 @@ Status RecoveryStore::store(int slot, QByteArrayView bytes, const QByteArray &di
     QFile::setPermissions(m_storePath,
                           QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
 
-    const QString name = slotName(slot);
     // A fresh name each time, so the index never points at a half-written
     // buffer: the buffer is complete before the index switches to it.
     const QString buffer = QStringLiteral("%1.%2").arg(name).arg(
@@ -151,10 +182,16 @@ Status RecoveryStore::store(int slot, QByteArrayView bytes, const QByteArray &di
 
 Status RecoveryStore::remove(int slot)
 {
-    if (slot < 0 || slot >= SlotCount || m_storePath.isEmpty())
+    if (slot < 0 || slot >= SlotCount)
+        return {};
+    return removeFile(slotName(slot));
+}
+
+Status RecoveryStore::removeFile(const QString &name)
+{
+    if (name.isEmpty() || m_storePath.isEmpty())
         return {};
     Index index = readIndex(m_storePath, m_dir);
-    const QString name = slotName(slot);
     if (!index.slots.contains(name))
         return {};
     index.slots.remove(name);
@@ -185,24 +222,40 @@ QList<RecoveredSlot> RecoveryStore::pending() const
         return result;
     const Index index = readIndex(m_storePath, m_dir);
     for (int slot = 0; slot < SlotCount; ++slot) {
-        const QString name = slotName(slot);
-        const QJsonObject entry = index.slots.value(name).toObject();
-        const QString buffer = entry.value(QLatin1String("buffer")).toString();
-        if (buffer.isEmpty() || buffer.contains(u'/'))
-            continue;
-        QFile file(QDir(m_storePath).filePath(buffer));
-        if (!file.open(QIODevice::ReadOnly))
-            continue;
-        RecoveredSlot recovered;
-        recovered.slot = slot;
-        recovered.fileName = name;
-        recovered.bytes = file.readAll();
-        recovered.diskSha256 = entry.value(QLatin1String("diskSha256")).toString().toLatin1();
-        recovered.savedAt = QDateTime::fromString(entry.value(QLatin1String("savedAt")).toString(),
-                                                  Qt::ISODateWithMs);
-        result.append(recovered);
+        if (std::optional<RecoveredSlot> recovered = readEntry(m_storePath, index, slotName(slot))) {
+            recovered->slot = slot;
+            result.append(*recovered);
+        }
     }
     return result;
+}
+
+std::optional<RecoveredSlot> RecoveryStore::pendingFile(const QString &fileName) const
+{
+    if (m_storePath.isEmpty() || fileName.isEmpty())
+        return std::nullopt;
+    return readEntry(m_storePath, readIndex(m_storePath, m_dir), fileName);
+}
+
+Status RecoveryStore::sync(const QString &fileName,
+                           std::optional<KeptBuffer> &kept,
+                           const std::optional<QByteArray> &unsaved,
+                           const QByteArray &diskSha256)
+{
+    if (unsaved) {
+        if (kept && kept->bytes == *unsaved && kept->diskSha256 == diskSha256)
+            return {};
+        Status status = storeFile(fileName, *unsaved, diskSha256);
+        if (status)
+            kept = KeptBuffer{*unsaved, diskSha256};
+        return status;
+    }
+    if (!kept)
+        return {};
+    Status status = removeFile(fileName);
+    if (status)
+        kept.reset();
+    return status;
 }
 
 } // namespace soul

@@ -8,6 +8,8 @@
 #include <QList>
 #include <QString>
 
+#include <optional>
+
 // Crash recovery: the unsaved buffers of one persona directory, kept where a
 // crash cannot take them and where they never mix with the persona itself:
 //
@@ -28,6 +30,14 @@ struct RecoveredSlot
     QByteArray bytes;      // the unsaved buffer
     QByteArray diskSha256; // hex digest of the file when the buffer was stored; empty: absent
     QDateTime savedAt;     // UTC
+};
+
+// What one run last kept in the store for one file, so an unchanged buffer is
+// not written again.
+struct KeptBuffer
+{
+    QByteArray bytes;
+    QByteArray diskSha256;
 };
 
 class RecoveryStore
@@ -53,6 +63,19 @@ public:
     Status store(int slot, QByteArrayView bytes, const QByteArray &diskSha256);
     // Forgets slot `slot`'s buffer (it was saved or discarded).
     Status remove(int slot);
+    // The same for a file a runtime reads beside the slots (OpenClaw's
+    // BOOTSTRAP.md), kept under its own name in the same index; pending()
+    // leaves it out, pendingFile() gives it.
+    Status storeFile(const QString &fileName, QByteArrayView bytes, const QByteArray &diskSha256);
+    Status removeFile(const QString &fileName);
+    std::optional<RecoveredSlot> pendingFile(const QString &fileName) const;
+    // Brings the copy of `fileName` in line with its buffer: `unsaved` is
+    // stored when it differs from `kept`, and the copy removed when there is
+    // no unsaved text any more. `kept` follows what the store holds.
+    Status sync(const QString &fileName,
+                std::optional<KeptBuffer> &kept,
+                const std::optional<QByteArray> &unsaved,
+                const QByteArray &diskSha256);
     // Forgets every buffer of the directory and its folder.
     Status clear();
 

@@ -27,6 +27,35 @@ Lint make(const SlotFacts &facts, LintLevel level, const char *code, QString mes
 
 } // namespace
 
+QString skippedPathText(const QString &name, SlotPresence presence, const QString &absenceReason)
+{
+    switch (presence) {
+    case SlotPresence::Present:
+    case SlotPresence::Missing:
+        return {};
+    case SlotPresence::Directory:
+        return QStringLiteral("%1 is a directory, so it is skipped (a Python runtime fails on "
+                              "it). Remove or rename the directory.")
+            .arg(name);
+    case SlotPresence::NotRegularFile:
+        return QStringLiteral("%1 %2, so it is skipped. Replace it with a regular file.")
+            .arg(name, absenceReason);
+    case SlotPresence::DanglingLink:
+        if (absenceReason == QLatin1String(LinkLoopReason)) {
+            return QStringLiteral("%1 is a symbolic link that leads back to itself (a loop), so "
+                                  "it is skipped. Point it at an existing file or remove it.")
+                .arg(name);
+        }
+        return QStringLiteral("%1 is a symbolic link to nothing, so it is skipped. Point it at "
+                              "an existing file or remove it.")
+            .arg(name);
+    case SlotPresence::Unreadable:
+        return QStringLiteral("%1 %2, so it is skipped. Check its permissions.")
+            .arg(name, absenceReason);
+    }
+    return {};
+}
+
 QList<Lint> lintSlot(const SlotFacts &facts,
                      const ComposeRule &rule,
                      const OpenClawSettings &openClaw)
@@ -39,37 +68,23 @@ QList<Lint> lintSlot(const SlotFacts &facts,
         return {make(facts,
                      LintLevel::Warning,
                      "directory",
-                     QStringLiteral("%1 is a directory, so it is skipped (a Python runtime "
-                                    "fails on it). Remove or rename the directory.")
-                         .arg(name))};
+                     skippedPathText(name, facts.presence, facts.absenceReason))};
     case SlotPresence::NotRegularFile:
         return {make(facts,
                      LintLevel::Warning,
                      "not-regular",
-                     QStringLiteral("%1 %2, so it is skipped. Replace it with a regular file.")
-                         .arg(name, facts.absenceReason))};
+                     skippedPathText(name, facts.presence, facts.absenceReason))};
     case SlotPresence::DanglingLink:
-        if (facts.absenceReason == QLatin1String(LinkLoopReason)) {
-            return {make(facts,
-                         LintLevel::Warning,
-                         "link-loop",
-                         QStringLiteral("%1 is a symbolic link that leads back to itself (a "
-                                        "loop), so it is skipped. Point it at an existing file "
-                                        "or remove it.")
-                             .arg(name))};
-        }
         return {make(facts,
                      LintLevel::Warning,
-                     "dangling-link",
-                     QStringLiteral("%1 is a symbolic link to nothing, so it is skipped. "
-                                    "Point it at an existing file or remove it.")
-                         .arg(name))};
+                     facts.absenceReason == QLatin1String(LinkLoopReason) ? "link-loop"
+                                                                          : "dangling-link",
+                     skippedPathText(name, facts.presence, facts.absenceReason))};
     case SlotPresence::Unreadable:
         return {make(facts,
                      LintLevel::Error,
                      "unreadable",
-                     QStringLiteral("%1 %2, so it is skipped. Check its permissions.")
-                         .arg(name, facts.absenceReason))};
+                     skippedPathText(name, facts.presence, facts.absenceReason))};
     case SlotPresence::Present:
         break;
     }

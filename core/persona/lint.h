@@ -2,6 +2,7 @@
 
 #include "lintitem.h"
 #include "openclawsettings.h"
+#include "slotreader.h"
 
 #include <QList>
 #include <QString>
@@ -10,6 +11,11 @@ namespace soul {
 
 struct ComposeRule;
 struct SlotFacts;
+
+// Why a path named `name` that is not a readable regular file (`presence`,
+// with absenceReason()) is skipped, and what to do: the sentence of its lint.
+// Empty for Present and Missing.
+QString skippedPathText(const QString &name, SlotPresence presence, const QString &absenceReason);
 
 // Lints of one slot, from its facts (on disk, or of an editor buffer) taken
 // under `rule`, whose cap and near share they speak of. The hint about what

@@ -393,22 +393,29 @@ StaleReason PersonaModel::staleness(int slot) const
 
 QString PersonaModel::staleText(int slot, StaleReason reason) const
 {
-    const QString path = QDir::toNativeSeparators(slotFilePath(slot));
+    return staleSaveText(QDir::toNativeSeparators(slotFilePath(slot)), reason);
+}
+
+QString staleSaveText(const QString &path, StaleReason reason)
+{
     switch (reason) {
     case StaleReason::DeletedOnDisk:
-        return tr("%1 was deleted on disk since you opened it. Saving would create it again; "
-                  "nothing was written.")
+        return PersonaModel::tr(
+                   "%1 was deleted on disk since you opened it. Saving would create it again; "
+                   "nothing was written.")
             .arg(path);
     case StaleReason::CreatedOnDisk:
-        return tr("%1 was created on disk by another program since you started it here. "
-                  "Saving would replace that file; nothing was written.")
+        return PersonaModel::tr(
+                   "%1 was created on disk by another program since you started it here. "
+                   "Saving would replace that file; nothing was written.")
             .arg(path);
     case StaleReason::ChangedOnDisk:
     case StaleReason::None:
         break;
     }
-    return tr("%1 was changed on disk by another program since you opened it. Saving would "
-              "replace that change; nothing was written.")
+    return PersonaModel::tr(
+               "%1 was changed on disk by another program since you opened it. Saving would "
+               "replace that change; nothing was written.")
         .arg(path);
 }
 
@@ -880,19 +887,12 @@ void PersonaModel::flushRecovery()
         if (m_recovered[size_t(k)])
             continue;
         const SlotState &state = m_slots[size_t(k)];
-        std::optional<KeptBuffer> &kept = m_recoveryKept[size_t(k)];
-        Status status;
-        if (state.dirty && state.bufferPresent) {
-            if (kept && kept->bytes == state.bufferBytes && kept->diskSha256 == state.diskSha256)
-                continue;
-            status = m_recovery->store(k, state.bufferBytes, state.diskSha256);
-            if (status)
-                kept = KeptBuffer{state.bufferBytes, state.diskSha256};
-        } else if (kept) {
-            status = m_recovery->remove(k);
-            if (status)
-                kept.reset();
-        }
+        const Status status = m_recovery->sync(slotName(k),
+                                               m_recoveryKept[size_t(k)],
+                                               state.dirty && state.bufferPresent
+                                                   ? std::optional(state.bufferBytes)
+                                                   : std::nullopt,
+                                               state.diskSha256);
         if (!status && !m_recoveryFailing) {
             m_recoveryFailing = true;
             Q_EMIT recoveryFailed(status.error());

@@ -73,6 +73,10 @@ private:
 // answer "Overwrite").
 enum class SaveMode { CheckDisk, Overwrite };
 
+// The sentence of a refused stale save of the file at `path` (native
+// separators): what happened on disk, and that nothing was written.
+QString staleSaveText(const QString &path, StaleReason reason);
+
 // Which soul to compose: the editor buffers (unsaved edits included) or the
 // files as an agent starting now would read them.
 enum class SoulView { Unsaved, OnDisk };
@@ -326,17 +330,12 @@ private:
     bool m_directoryLost = false;
     QDateTime m_lastRefresh;
 
-    // What this run last wrote for a slot, to skip writing it again.
-    struct KeptBuffer
-    {
-        QByteArray bytes;
-        QByteArray diskSha256;
-    };
     std::unique_ptr<RecoveryStore> m_recovery; // the open directory's; null when closed
     std::unique_ptr<QLockFile> m_recoveryLock; // held while m_recovery is ours
     QString m_recoveryUnavailable;             // why there is no m_recovery while open
     QTimer m_recoveryTimer;
     std::array<bool, SlotCount> m_recoveryDue = {};
+    // What this run last wrote for a slot, to skip writing it again.
     std::array<std::optional<KeptBuffer>, SlotCount> m_recoveryKept;
     std::array<std::optional<RecoveredSlot>, SlotCount> m_recovered;
     bool m_recoveryFailing = false;

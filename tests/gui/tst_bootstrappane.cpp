@@ -6,6 +6,7 @@
 #include "preview/runtimecomposer.h"
 #include "quietprompter.h"
 #include "runtimefile.h"
+#include "slots/diskchangedbar.h"
 #include "slots/panestack.h"
 #include "slots/runtimefilepane.h"
 #include "slots/runtimemeter.h"
@@ -47,9 +48,19 @@ public:
         errors.append(title + QStringLiteral(": ") + text);
     }
 
+    StaleAnswer askStaleSave(const QString &file, const QString &why) override
+    {
+        staleAsked.append(file + QStringLiteral(": ") + why);
+        return staleAnswers.isEmpty() ? StaleAnswer::Cancel : staleAnswers.takeFirst();
+    }
+    void showCompare(const QString &, const QString &diff) override { lastDiff = diff; }
+
     bool finish = true;
     QStringList asked;
     QStringList errors;
+    QList<StaleAnswer> staleAnswers;
+    QStringList staleAsked;
+    QString lastDiff;
 };
 
 // With CR LF line breaks, which typing and restoring keep.
@@ -89,12 +100,16 @@ private Q_SLOTS:
     void unsavedTextIsAskedAboutOnClose();
     void cleanPaneFollowsTheDisk();
     void aFifoIsNeverWaitedFor();
+    void revertTakesTheDiskTextUndoably();
+    void changedOnDiskWhileUnsavedOffersTheSlotsChoice();
+    void aLargeFileSaysWhatToDo();
 
 private:
     QString path(const QString &name) const { return m_fixture.filePath(name); }
     MainWindow *window() const { return m_fixture.window(); }
     PersonaEditor *editor() const { return window()->currentEditor(); }
     RuntimeFilePane *setupPane() const { return editor()->setupPane(); }
+    RuntimeFile *setupFile() const { return editor()->session()->documents()->setupFile(); }
     RuntimeComposer *composer() const { return window()->previewPanel()->runtimeComposer(); }
     void chooseRuntime(const QString &id);
     // What the window composes from the buffers, once it is done.
@@ -347,9 +362,147 @@ void tst_BootstrapPane::aFifoIsNeverWaitedFor()
     const QString bootstrap = path(QStringLiteral("BOOTSTRAP.md"));
     QVERIFY(QFile::remove(bootstrap));
     QCOMPARE(::mkfifo(QFile::encodeName(bootstrap).constData(), 0600), 0);
-    QTRY_COMPARE(setupPane()->stateLabel()->text(), QStringLiteral("not in the folder"));
+    // Said as the slots say it: what is there, and what to do.
+    QTRY_COMPARE(setupPane()->stateLabel()->text(), QStringLiteral("skipped"));
+    QVERIFY(setupPane()->unreadNote()->isVisibleTo(window()));
+    QCOMPARE(setupPane()->unreadNote()->text(),
+             QStringLiteral("BOOTSTRAP.md is a FIFO, not a regular file, so it is skipped. "
+                            "Replace it with a regular file."));
     QVERIFY(!editor()->session()->hasUnsaved());
     QVERIFY(!m_fixture.action("finishSetup")->isEnabled());
+}
+
+void tst_BootstrapPane::revertTakesTheDiskTextUndoably()
+{
+    chooseRuntime(QStringLiteral("openclaw"));
+    const QString onDisk = QString::fromUtf8(QByteArray(Bootstrap).replace("\r\n", "\n"));
+    QPlainTextEdit *text = setupPane()->editor();
+    QVERIFY(setupPane()->revertButton()->isVisible());
+    QVERIFY(!setupPane()->revertButton()->isEnabled());
+    text->setFocus();
+    text->moveCursor(QTextCursor::End);
+    QTest::keyClicks(text, QStringLiteral("draft line"));
+    QTRY_VERIFY(setupFile()->dirty());
+    QVERIFY(setupPane()->revertButton()->isEnabled());
+
+    QTest::mouseClick(setupPane()->revertButton(), Qt::LeftButton);
+    QCOMPARE(text->toPlainText(), onDisk);
+    QVERIFY(!setupFile()->dirty());
+    QVERIFY(!setupPane()->revertButton()->isEnabled());
+    QVERIFY(!editor()->session()->hasUnsaved());
+    QCOMPARE(readAll(path(QStringLiteral("BOOTSTRAP.md"))), Bootstrap);
+
+    // One undoable edit: Ctrl+Z gives the edits back, unsaved, in the file's CR LF.
+    QTest::keyClick(text, Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(text->toPlainText(), onDisk + QStringLiteral("draft line"));
+    QTRY_VERIFY(setupFile()->dirty());
+    QCOMPARE(setupFile()->buffer().value_or(QByteArray()), Bootstrap + "draft line");
+
+    // File > Revert does the same for this pane.
+    QAction *revert = m_fixture.action("revert");
+    QTRY_VERIFY(revert->isEnabled());
+    revert->trigger();
+    QCOMPARE(text->toPlainText(), onDisk);
+    QVERIFY(!setupFile()->dirty());
+    QCOMPARE(readAll(path(QStringLiteral("BOOTSTRAP.md"))), Bootstrap);
+    QVERIFY(m_fixture.prompter()->errors.isEmpty());
+}
+
+void tst_BootstrapPane::changedOnDiskWhileUnsavedOffersTheSlotsChoice()
+{
+    chooseRuntime(QStringLiteral("openclaw"));
+    const QString bootstrap = path(QStringLiteral("BOOTSTRAP.md"));
+    QPlainTextEdit *text = setupPane()->editor();
+    DiskChangedBar *bar = setupPane()->diskBar();
+    SetupPrompter *prompter = m_fixture.prompter();
+    text->setFocus();
+    text->moveCursor(QTextCursor::End);
+    QTest::keyClicks(text, QStringLiteral("draft"));
+    QTRY_VERIFY(setupFile()->dirty());
+    QVERIFY(!bar->isVisible());
+
+    // Another program writes the file under the unsaved text: the text stays,
+    // and the bar offers the slots' choice.
+    QVERIFY(writeAtomically(bootstrap, "Other program.\n"));
+    QTRY_VERIFY(bar->isVisible());
+    QCOMPARE(bar->kind(), DiskChangedBar::Kind::Changed);
+    QCOMPARE(bar->text(),
+             QStringLiteral("BOOTSTRAP.md changed on disk. Your edits are kept until you choose."));
+    QCOMPARE(setupFile()->buffer().value_or(QByteArray()), Bootstrap + "draft");
+    QVERIFY(text->toPlainText().endsWith(QStringLiteral("this file.\ndraft")));
+
+    // Save asks Overwrite / Compare / Cancel; Compare shows the diff, then
+    // Cancel writes nothing.
+    prompter->staleAnswers = {Prompter::StaleAnswer::Compare, Prompter::StaleAnswer::Cancel};
+    QTest::mouseClick(setupPane()->saveButton(), Qt::LeftButton);
+    QCOMPARE(prompter->staleAsked.size(), 2);
+    QVERIFY2(prompter->staleAsked.first().contains(QStringLiteral("was changed on disk")),
+             qPrintable(prompter->staleAsked.first()));
+    QVERIFY2(prompter->lastDiff.contains(QStringLiteral("+draft"))
+                 && prompter->lastDiff.contains(QStringLiteral("-Other program.")),
+             qPrintable(prompter->lastDiff));
+    QCOMPARE(readAll(bootstrap), QByteArray("Other program.\n"));
+    QVERIFY(setupFile()->dirty());
+
+    // Reload takes the disk's text as one undoable edit: Undo gives the draft back.
+    Q_EMIT bar->reloadRequested();
+    QCOMPARE(text->toPlainText(), QStringLiteral("Other program.\n"));
+    QVERIFY(!bar->isVisible());
+    QVERIFY(!setupFile()->dirty());
+    text->undo();
+    QVERIFY(text->toPlainText().endsWith(QStringLiteral("this file.\ndraft")));
+    QTRY_VERIFY(setupFile()->dirty());
+
+    // Changed again; Keep mine: a save then writes over the disk, without asking.
+    QVERIFY(writeAtomically(bootstrap, "Third text.\n"));
+    QTRY_VERIFY(bar->isVisible());
+    Q_EMIT bar->keepMineRequested();
+    QVERIFY(!bar->isVisible());
+    prompter->staleAsked.clear();
+    QTest::mouseClick(setupPane()->saveButton(), Qt::LeftButton);
+    QVERIFY(prompter->staleAsked.isEmpty());
+    QCOMPARE(readAll(bootstrap), setupFile()->buffer().value_or(QByteArray()));
+    QVERIFY(readAll(bootstrap).endsWith("this file.\ndraft"));
+    QVERIFY(!setupFile()->dirty());
+
+    // Deleted under unsaved text: the text stays, and Save asks before creating it again.
+    QTest::keyClicks(text, QStringLiteral(" more"));
+    QTRY_VERIFY(setupFile()->dirty());
+    QVERIFY(QFile::remove(bootstrap));
+    QTRY_VERIFY(bar->isVisible());
+    QCOMPARE(bar->kind(), DiskChangedBar::Kind::Deleted);
+    QCOMPARE(setupPane()->stateLabel()->text(), QStringLiteral("deleted on disk"));
+    prompter->staleAnswers = {Prompter::StaleAnswer::Overwrite};
+    Q_EMIT bar->saveRequested();
+    QCOMPARE(prompter->staleAsked.size(), 1);
+    QVERIFY(readAll(bootstrap).endsWith("draft more"));
+    QVERIFY(!setupFile()->dirty());
+    QVERIFY(!bar->isVisible());
+    QVERIFY2(prompter->errors.isEmpty(), qPrintable(prompter->errors.join(u'\n')));
+}
+
+void tst_BootstrapPane::aLargeFileSaysWhatToDo()
+{
+    chooseRuntime(QStringLiteral("openclaw"));
+    const QString bootstrap = path(QStringLiteral("BOOTSTRAP.md"));
+    // Sparse: over 64 MiB on paper, nothing on the disk.
+    {
+        QFile file(bootstrap);
+        QVERIFY(file.open(QIODevice::ReadWrite));
+        QVERIFY(file.resize(WholeReadLimitBytes + 1));
+    }
+    QTRY_COMPARE(setupPane()->stateLabel()->text(), QStringLiteral("skipped"));
+    QVERIFY(setupPane()->unreadNote()->isVisibleTo(window()));
+    QCOMPARE(setupPane()->unreadNote()->text(),
+             QStringLiteral("BOOTSTRAP.md is larger than 64 MiB, so it is not opened here. Edit "
+                            "it with another tool, or shorten it."));
+    QVERIFY(!editor()->session()->hasUnsaved());
+    QCOMPARE(QFileInfo(bootstrap).size(), WholeReadLimitBytes + 1);
+    // A regular file again: the note goes.
+    QVERIFY(QFile::remove(bootstrap));
+    QVERIFY(writeAtomically(bootstrap, "Small.\n"));
+    QTRY_COMPARE(setupPane()->stateLabel()->text(), QStringLiteral("present"));
+    QVERIFY(!setupPane()->unreadNote()->isVisibleTo(window()));
 }
 
 QTEST_MAIN(tst_BootstrapPane)

@@ -1,14 +1,22 @@
 #include "contract.h"
+#include "documentcontroller.h"
 #include "guitestfiles.h"
 #include "personamodel.h"
+#include "personasession.h"
+#include "preview/previewpanel.h"
 #include "quietprompter.h"
 #include "recoverystore.h"
+#include "runtimefile.h"
 #include "slots/panestack.h"
 #include "slots/recoverybar.h"
+#include "slots/runtimefilepane.h"
 #include "slots/slotpane.h"
 #include "window/mainwindow.h"
+#include "window/personaeditor.h"
 
+#include <QComboBox>
 #include <QDirIterator>
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
@@ -60,6 +68,7 @@ private Q_SLOTS:
     void killedProcessLeavesTextToRestore();
     void cleanQuitLeavesNoRecoveryFiles();
     void cancelledQuitKeepsRecoveryFiles();
+    void killedProcessLeavesBootstrapTextToRestore();
 
 private:
     // Starts soulstudio on the persona, reading test commands from stdin.
@@ -235,6 +244,77 @@ void tst_CrashRecovery::cancelledQuitKeepsRecoveryFiles()
     QCOMPARE(m_process->state(), QProcess::Running);
     QVERIFY(QFileInfo::exists(indexPath()));
     QCOMPARE(RecoveryStore(m_persona).pending().value(0).bytes, QByteArray("kept"));
+}
+
+// OpenClaw's BOOTSTRAP.md has its own pane beside the slots: its unsaved
+// text is kept and offered back as theirs is, byte for byte.
+void tst_CrashRecovery::killedProcessLeavesBootstrapTextToRestore()
+{
+    const QString bootstrap = QDir(m_persona).filePath(QStringLiteral("BOOTSTRAP.md"));
+    QVERIFY(writeInPlace(bootstrap, "# Hello\r\n\r\nAsk who they are.\r\n"));
+    // Typed with '\n'; the file's CR LF is what a save would write.
+    const QByteArray typed = "# Hello\r\n\r\nAsk who they are.\r\nThen pick a name.\r\n";
+    const QMap<QString, QByteArray> before = personaFiles();
+    start();
+    command("runtime openclaw");
+    command("edit BOOTSTRAP.md # Hello\\n\\nAsk who they are.\\nThen pick a name.\\n");
+    QTRY_COMPARE_WITH_TIMEOUT(RecoveryStore(m_persona)
+                                  .pendingFile(QStringLiteral("BOOTSTRAP.md"))
+                                  .value_or(RecoveredSlot())
+                                  .bytes,
+                              typed,
+                              ProcessTimeoutMs);
+    // Not a slot: the slots' offers leave it out.
+    QVERIFY(RecoveryStore(m_persona).pending().isEmpty());
+
+    m_process->kill(); // SIGKILL, as a crash
+    QVERIFY(m_process->waitForFinished(ProcessTimeoutMs));
+    QCOMPARE(m_process->exitStatus(), QProcess::CrashExit);
+    QCOMPARE(personaFiles(), before);
+
+    MainWindow::Options options;
+    options.settingsFile = m_tmp->filePath(QStringLiteral("settings.ini"));
+    MainWindow window(options);
+    auto owned = std::make_unique<TestPrompter>();
+    TestPrompter *prompter = owned.get();
+    window.setPrompter(std::move(owned));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.start(m_persona);
+    QVERIFY(window.model()->isOpen());
+    QComboBox *chooser = window.previewPanel()->runtimeChooser();
+    chooser->setCurrentIndex(chooser->findData(QStringLiteral("openclaw")));
+    RuntimeFilePane *pane = window.currentEditor()->setupPane();
+    QVERIFY(pane);
+    RuntimeFile *file = window.currentEditor()->session()->documents()->setupFile();
+    RecoveryBar *bar = pane->recoveryBar();
+    QTRY_VERIFY(bar->isVisible());
+    // As a slot's offer: the keyboard is on Restore.
+    QTRY_VERIFY(bar->restoreButton()->hasFocus());
+    QVERIFY2(bar->message().startsWith(QStringLiteral("Unsaved text of BOOTSTRAP.md from ")),
+             qPrintable(bar->message()));
+    QVERIFY(!bar->message().contains(QStringLiteral("changed on disk")));
+    // Offered, not applied: the pane shows the file and takes no typing.
+    QCOMPARE(pane->editor()->toPlainText(), QStringLiteral("# Hello\n\nAsk who they are.\n"));
+    QVERIFY(pane->editor()->isReadOnly());
+    QVERIFY(!file->dirty());
+
+    QTest::keyClick(&window, Qt::Key_P, Qt::AltModifier); // Compare
+    QTRY_VERIFY2(prompter->lastDiff.contains(QStringLiteral("+Then pick a name.")),
+                 qPrintable(prompter->lastDiff));
+
+    QTest::mouseClick(bar->restoreButton(), Qt::LeftButton);
+    QVERIFY(!bar->isVisible());
+    QVERIFY(!pane->editor()->isReadOnly());
+    QCOMPARE(file->buffer().value_or(QByteArray()), typed);
+    QVERIFY(file->dirty());
+    QVERIFY(pane->stateLabel()->text().contains(QStringLiteral("unsaved")));
+    QCOMPARE(personaFiles(), before);
+
+    prompter->unsavedAnswer = Prompter::UnsavedAnswer::Discard;
+    QVERIFY(window.close());
+    QCOMPARE(recoveryFiles(), QStringList());
+    QCOMPARE(personaFiles(), before);
 }
 
 QTEST_MAIN(tst_CrashRecovery)

@@ -42,6 +42,7 @@ private Q_SLOTS:
     void storeAndPending();
     void storeReplacesTheSlotsBuffer();
     void removeAndClear();
+    void aFileBesideTheSlotsKeepsItsOwnCopy();
     void neverInsideThePersonaDirectory();
     void oneFolderPerDirectory();
     void survivesANewInstance();
@@ -152,6 +153,37 @@ void tst_RecoveryStore::removeAndClear()
     QVERIFY(!QFileInfo::exists(store.storePath()));
     QVERIFY(store.clear().ok());
     QVERIFY(store.pending().isEmpty());
+}
+
+// OpenClaw's BOOTSTRAP.md is kept in the same index under its own name: the
+// slots' offers leave it out, and removing the last slot keeps it.
+void tst_RecoveryStore::aFileBesideTheSlotsKeepsItsOwnCopy()
+{
+    RecoveryStore store(m_dir);
+    const QString bootstrap = QStringLiteral("BOOTSTRAP.md");
+    QVERIFY(!store.pendingFile(bootstrap));
+    QVERIFY(store.store(Soul, "a", QByteArray()).ok());
+    QVERIFY(store.storeFile(bootstrap, "Hello\r\n", "abc").ok());
+    QCOMPARE(store.pending().size(), 1);
+    QVERIFY(store.remove(Soul).ok());
+    QVERIFY(store.pending().isEmpty());
+    const std::optional<RecoveredSlot> kept = store.pendingFile(bootstrap);
+    QVERIFY(kept);
+    QCOMPARE(kept->bytes, QByteArray("Hello\r\n"));
+    QCOMPARE(kept->diskSha256, QByteArray("abc"));
+    QCOMPARE(kept->fileName, bootstrap);
+    QVERIFY(kept->savedAt.isValid());
+
+    // sync() stores only what changed, and removes the copy once nothing is unsaved.
+    std::optional<KeptBuffer> mine;
+    QVERIFY(store.sync(bootstrap, mine, QByteArray("Hi"), QByteArray()).ok());
+    QVERIFY(mine && mine->bytes == "Hi");
+    QCOMPARE(store.pendingFile(bootstrap).value_or(RecoveredSlot()).bytes, QByteArray("Hi"));
+    QVERIFY(store.sync(bootstrap, mine, std::nullopt, QByteArray()).ok());
+    QVERIFY(!mine);
+    QVERIFY(!store.pendingFile(bootstrap));
+    QVERIFY(!QFileInfo::exists(store.storePath()));
+    QVERIFY(!store.storeFile(QStringLiteral("../x"), "no", QByteArray()).ok());
 }
 
 void tst_RecoveryStore::neverInsideThePersonaDirectory()

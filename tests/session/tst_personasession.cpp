@@ -4,17 +4,21 @@
 #include "freezecontroller.h"
 #include "personamodel.h"
 #include "personasession.h"
+#include "runtimefile.h"
 #include "runtimeregistry.h"
 #include "runtimesoul.h"
 #include "scriptedprompter.h"
 #include "soultokencounter.h"
 #include "tokenizer.h"
 
+#include <QDir>
 #include <QFile>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <unistd.h>
 
 using namespace soul;
 using soul::test::readFile;
@@ -53,6 +57,7 @@ private Q_SLOTS:
     void identityName();
     void freezeTakesTheRuntimeText();
     void exportWritesTheSoul();
+    void finishSetupInAReadOnlyFolderSaysSo();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -219,6 +224,44 @@ void tst_PersonaSession::exportWritesTheSoul()
     QVERIFY(exported.count() == 1 || exported.wait(10000));
     QCOMPARE(readFile(path), composed(m_persona, RuntimeProfile::toolnexus()));
     QVERIFY(QFile::exists(path + QStringLiteral(".manifest.json")));
+}
+
+// OpenClaw's BOOTSTRAP.md in a folder the user may not write to: finishing
+// setup says so, naming the file, and nothing is lost.
+void tst_PersonaSession::finishSetupInAReadOnlyFolderSaysSo()
+{
+    if (::geteuid() == 0)
+        QSKIP("root may delete from a read-only folder");
+    class Finishing : public ScriptedPrompter
+    {
+    public:
+        bool askFinishSetup(const QString &) override { return true; }
+    } prompter;
+    const QString path = QDir(m_persona).absoluteFilePath(QStringLiteral("BOOTSTRAP.md"));
+    const QByteArray bootstrap = "Say hello first.\r\n";
+    QVERIFY(test::writeFile(path, bootstrap));
+    PersonaSession session(&prompter, m_settings.get());
+    QVERIFY(session.documents()->open(m_persona));
+    session.setRuntimeProfile(RuntimeProfile::of(RuntimeRegistry::instance().find(u"openclaw")));
+    const RuntimeFile *file = session.documents()->setupFile();
+    QVERIFY(file->diskPresent());
+
+    QVERIFY(QFile::setPermissions(m_persona, QFileDevice::ReadOwner | QFileDevice::ExeOwner));
+    const bool finished = session.documents()->finishSetup();
+    QVERIFY(QFile::setPermissions(m_persona,
+                                  QFileDevice::ReadOwner | QFileDevice::WriteOwner
+                                      | QFileDevice::ExeOwner));
+    QVERIFY(!finished);
+    QCOMPARE(prompter.errors,
+             QStringList(QStringLiteral("Could not finish setup: Could not delete %1, so setup is "
+                                        "not finished and the file is kept: Permission denied. "
+                                        "Check that you may write to the file and its folder.")
+                             .arg(QDir::toNativeSeparators(path))));
+    QCOMPARE(readFile(path), bootstrap);
+    QVERIFY(file->diskPresent());
+    QVERIFY(!file->removed());
+    QCOMPARE(file->buffer().value_or(QByteArray()), bootstrap);
+    QVERIFY(!session.hasUnsaved());
 }
 
 QTEST_GUILESS_MAIN(tst_PersonaSession)

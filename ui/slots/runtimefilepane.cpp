@@ -1,8 +1,11 @@
 #include "runtimefilepane.h"
 
+#include "diskchangedbar.h"
 #include "markdownhighlighter.h"
+#include "recoverybar.h"
 #include "runtimefile.h"
 #include "runtimemeter.h"
+#include "text/documentchange.h"
 
 #include <QDir>
 #include <QEvent>
@@ -24,8 +27,12 @@ RuntimeFilePane::RuntimeFilePane(const RuntimeFile *file, QWidget *parent)
     , m_meter(new RuntimeMeter(this))
     , m_note(new QLabel(this))
     , m_save(new QPushButton(tr("Save"), this))
+    , m_revert(new QPushButton(tr("Revert"), this))
     , m_finish(new QPushButton(tr("Finish setup"), this))
     , m_restore(new QPushButton(tr("Restore %1").arg(file->name()), this))
+    , m_recoveryBar(new RecoveryBar(this))
+    , m_diskBar(new DiskChangedBar(this))
+    , m_unreadNote(new QLabel(this))
     , m_editor(new QPlainTextEdit(this))
 {
     const QString &name = file->name();
@@ -41,10 +48,16 @@ RuntimeFilePane::RuntimeFilePane(const RuntimeFile *file, QWidget *parent)
     m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_note->setAccessibleName(tr("%1 under the runtime").arg(name));
     m_note->hide();
+    m_unreadNote->setWordWrap(true);
+    m_unreadNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_unreadNote->setForegroundRole(QPalette::PlaceholderText);
+    m_unreadNote->hide();
     m_save->setAccessibleName(tr("Save %1").arg(name));
+    m_revert->setAccessibleName(tr("Revert %1").arg(name));
+    m_revert->setToolTip(tr("Drop the unsaved edits and take the file's text again"));
     m_finish->setToolTip(tr("Delete %1: the first run is done").arg(name));
     m_restore->setToolTip(tr("Write %1 back as it was").arg(name));
-    for (QPushButton *b : {m_save, m_finish, m_restore})
+    for (QPushButton *b : {m_save, m_revert, m_finish, m_restore})
         b->setAutoDefault(false);
     m_editor->setAccessibleName(tr("%1 editor").arg(name));
     m_editor->setMinimumHeight(160);
@@ -63,6 +76,7 @@ RuntimeFilePane::RuntimeFilePane(const RuntimeFile *file, QWidget *parent)
     header->addWidget(m_state);
     header->addStretch(1);
     header->addWidget(m_save);
+    header->addWidget(m_revert);
     header->addWidget(m_finish);
     header->addWidget(m_restore);
     auto *layout = new QVBoxLayout(this);
@@ -71,6 +85,9 @@ RuntimeFilePane::RuntimeFilePane(const RuntimeFile *file, QWidget *parent)
     layout->addLayout(header);
     layout->addWidget(m_meter);
     layout->addWidget(m_note);
+    layout->addWidget(m_unreadNote);
+    layout->addWidget(m_diskBar);
+    layout->addWidget(m_recoveryBar);
     layout->addWidget(m_editor, 1);
 
     connect(m_editor, &QPlainTextEdit::textChanged, this, [this] {
@@ -78,8 +95,29 @@ RuntimeFilePane::RuntimeFilePane(const RuntimeFile *file, QWidget *parent)
             Q_EMIT textEdited();
     });
     connect(m_save, &QPushButton::clicked, this, &RuntimeFilePane::saveRequested);
+    connect(m_revert, &QPushButton::clicked, this, &RuntimeFilePane::revertRequested);
     connect(m_finish, &QPushButton::clicked, this, &RuntimeFilePane::finishRequested);
     connect(m_restore, &QPushButton::clicked, this, &RuntimeFilePane::restoreRequested);
+    connect(m_diskBar, &DiskChangedBar::reloadRequested, this, &RuntimeFilePane::reloadRequested);
+    connect(m_diskBar,
+            &DiskChangedBar::keepMineRequested,
+            this,
+            &RuntimeFilePane::keepMineRequested);
+    connect(m_diskBar, &DiskChangedBar::compareRequested, this, &RuntimeFilePane::compareRequested);
+    connect(m_diskBar, &DiskChangedBar::saveRequested, this, &RuntimeFilePane::saveRequested);
+    connect(m_diskBar, &DiskChangedBar::discardRequested, this, &RuntimeFilePane::discardRequested);
+    connect(m_recoveryBar,
+            &RecoveryBar::restoreRequested,
+            this,
+            &RuntimeFilePane::restoreRecoveryRequested);
+    connect(m_recoveryBar,
+            &RecoveryBar::compareRequested,
+            this,
+            &RuntimeFilePane::compareRecoveryRequested);
+    connect(m_recoveryBar,
+            &RecoveryBar::discardRequested,
+            this,
+            &RuntimeFilePane::discardRecoveryRequested);
     reload();
 }
 
@@ -97,12 +135,17 @@ QString RuntimeFilePane::text() const
 
 void RuntimeFilePane::reload()
 {
-    const QString text = m_file->paneText();
-    if (text != m_editor->toPlainText()) {
-        m_loading = true;
-        m_editor->setPlainText(text);
-        m_loading = false;
-    }
+    m_loading = true;
+    m_editor->setPlainText(m_file->paneText());
+    m_loading = false;
+    refreshState();
+}
+
+void RuntimeFilePane::follow()
+{
+    m_loading = true;
+    replaceAsOneEdit(m_editor, m_file->paneText());
+    m_loading = false;
     refreshState();
 }
 
@@ -113,8 +156,14 @@ void RuntimeFilePane::refreshState()
     QString state;
     if (!m_file->isOpen())
         state = QString();
+    else if (m_file->conflict() == ConflictState::DeletedOnDisk)
+        state = tr("deleted on disk");
+    else if (m_file->conflict() == ConflictState::NotReadableOnDisk)
+        state = tr("not a regular file on disk");
     else if (!present && m_file->removed())
         state = tr("deleted: setup is finished");
+    else if (!present && !m_file->unreadReason().isEmpty())
+        state = tr("skipped"); // as a slot's; the note says why
     else if (!present)
         state = tr("not in the folder");
     else if (dirty)
@@ -125,11 +174,40 @@ void RuntimeFilePane::refreshState()
     m_title->setToolTip(QDir::toNativeSeparators(m_file->filePath()));
     m_save->setVisible(present);
     m_save->setEnabled(dirty);
+    m_revert->setVisible(present);
+    m_revert->setEnabled(dirty);
     m_finish->setVisible(m_file->diskPresent());
     m_finish->setEnabled(!dirty);
     m_restore->setVisible(!m_file->diskPresent() && m_file->removed().has_value());
     // Without the file there is nothing to edit: the pane folds to its header.
     m_editor->setVisible(present);
+    m_unreadNote->setText(m_file->unreadReason());
+    m_unreadNote->setVisible(m_file->isOpen() && !m_file->unreadReason().isEmpty());
+    switch (m_file->conflict()) {
+    case ConflictState::None:
+        m_diskBar->hide();
+        break;
+    case ConflictState::ChangedOnDisk:
+        m_diskBar->showFor(m_file->name(), DiskChangedBar::Kind::Changed);
+        break;
+    case ConflictState::DeletedOnDisk:
+        m_diskBar->showFor(m_file->name(), DiskChangedBar::Kind::Deleted);
+        break;
+    case ConflictState::NotReadableOnDisk:
+        m_diskBar->showFor(m_file->name(),
+                           DiskChangedBar::Kind::NotReadable,
+                           m_file->unreadPhrase());
+        break;
+    }
+    // Recovered text waits for the user's answer; typing meanwhile would be lost.
+    if (m_file->hasRecovery()) {
+        m_recoveryBar->showFor(m_file->name(),
+                               m_file->recovery()->savedAt,
+                               m_file->recoveryPredatesDisk());
+    } else {
+        m_recoveryBar->hide();
+    }
+    m_editor->setReadOnly(m_file->hasRecovery());
 }
 
 void RuntimeFilePane::setRuntimeView(const RuntimePaneView &view)

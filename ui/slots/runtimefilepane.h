@@ -10,6 +10,8 @@ class QPushButton;
 
 namespace soul {
 
+class DiskChangedBar;
+class RecoveryBar;
 class RuntimeFile;
 class RuntimeMeter;
 
@@ -30,13 +32,23 @@ public:
     RuntimeMeter *runtimeMeter() const { return m_meter; }
     QLabel *runtimeNote() const { return m_note; }
     QPushButton *saveButton() const { return m_save; }
+    QPushButton *revertButton() const { return m_revert; }
     QPushButton *finishButton() const { return m_finish; }
     QPushButton *restoreButton() const { return m_restore; }
+    // The slots' bar, for text a previous run left unsaved.
+    RecoveryBar *recoveryBar() const { return m_recoveryBar; }
+    // The slots' bar, for unsaved text whose file changed on disk.
+    DiskChangedBar *diskBar() const { return m_diskBar; }
+    // Why a path by the file's name is not read, and what to do.
+    QLabel *unreadNote() const { return m_unreadNote; }
 
     // The editor's text, as RuntimeFile::setBufferText() takes it.
     QString text() const;
-    // Loads the file's buffer (it was replaced from outside the pane).
+    // Loads the file's buffer anew (a folder was opened), undo history and all.
     void reload();
+    // Takes the file's new buffer (a revert, a reload, a restore) as one
+    // undoable edit of the range that differs, as SlotPane::follow().
+    void follow();
     // Header, buttons and editor follow the file's state.
     void refreshState();
     void setRuntimeView(const RuntimePaneView &view);
@@ -46,8 +58,17 @@ Q_SIGNALS:
     void focused();
     void textEdited();
     void saveRequested();
+    void revertRequested();
+    // The disk-changed bar's answers, as SlotPane's.
+    void reloadRequested();
+    void keepMineRequested();
+    void compareRequested();
+    void discardRequested();
     void finishRequested();
     void restoreRequested();
+    void restoreRecoveryRequested();
+    void compareRecoveryRequested();
+    void discardRecoveryRequested();
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -60,8 +81,12 @@ private:
     RuntimeMeter *m_meter = nullptr;
     QLabel *m_note = nullptr;
     QPushButton *m_save = nullptr;
+    QPushButton *m_revert = nullptr;
     QPushButton *m_finish = nullptr;
     QPushButton *m_restore = nullptr;
+    RecoveryBar *m_recoveryBar = nullptr;
+    DiskChangedBar *m_diskBar = nullptr;
+    QLabel *m_unreadNote = nullptr;
     QPlainTextEdit *m_editor = nullptr;
     bool m_loading = false;
 };

@@ -362,22 +362,10 @@ void SlotPane::follow()
     // Common prefix and suffix: a small change to a 2 MiB text edits a few
     // lines, where setPlainText() would lay out the document again and drop
     // the undo history.
-    const TextChange change = documentChange(document, text);
-    if (change.isEmpty())
-        return;
-    const int vertical = m_editor->verticalScrollBar()->value();
-    const int horizontal = m_editor->horizontalScrollBar()->value();
     m_loading = true;
-    QTextCursor cursor(document);
-    cursor.beginEditBlock();
-    cursor.setPosition(int(change.position));
-    cursor.setPosition(int(change.position + change.removed), QTextCursor::KeepAnchor);
-    cursor.insertText(text.mid(change.position, change.inserted));
-    cursor.endEditBlock();
-    m_lastRevision = document->revision();
+    if (replaceAsOneEdit(m_editor, text))
+        m_lastRevision = document->revision();
     m_loading = false;
-    m_editor->verticalScrollBar()->setValue(vertical);
-    m_editor->horizontalScrollBar()->setValue(horizontal);
 }
 
 void SlotPane::setCheckpointNote(const QString &text)

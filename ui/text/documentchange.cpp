@@ -1,6 +1,9 @@
 #include "documentchange.h"
 
+#include <QPlainTextEdit>
+#include <QScrollBar>
 #include <QTextBlock>
+#include <QTextCursor>
 #include <QTextDocument>
 
 #include <algorithm>
@@ -54,6 +57,25 @@ TextChange documentChange(const QTextDocument *document, QStringView text)
     change.removed = length - prefix - suffix;
     change.inserted = text.size() - prefix - suffix;
     return change;
+}
+
+bool replaceAsOneEdit(QPlainTextEdit *editor, QStringView text)
+{
+    QTextDocument *document = editor->document();
+    const TextChange change = documentChange(document, text);
+    if (change.isEmpty())
+        return false;
+    const int vertical = editor->verticalScrollBar()->value();
+    const int horizontal = editor->horizontalScrollBar()->value();
+    QTextCursor cursor(document);
+    cursor.beginEditBlock();
+    cursor.setPosition(int(change.position));
+    cursor.setPosition(int(change.position + change.removed), QTextCursor::KeepAnchor);
+    cursor.insertText(text.mid(change.position, change.inserted).toString());
+    cursor.endEditBlock();
+    editor->verticalScrollBar()->setValue(vertical);
+    editor->horizontalScrollBar()->setValue(horizontal);
+    return true;
 }
 
 } // namespace soul

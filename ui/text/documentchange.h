@@ -4,6 +4,7 @@
 
 #include <QStringView>
 
+class QPlainTextEdit;
 class QTextDocument;
 
 namespace soul {
@@ -13,5 +14,10 @@ namespace soul {
 // both ends, one at a time. A pane that follows a small change to a 2 MiB
 // file then never holds a second copy of the whole text.
 TextChange documentChange(const QTextDocument *document, QStringView text);
+
+// Gives `editor` the text `text` as one undoable edit of the range that
+// differs (documentChange()), keeping the undo history, the cursor and the
+// scroll: Ctrl+Z gives the previous text back. False when nothing differed.
+bool replaceAsOneEdit(QPlainTextEdit *editor, QStringView text);
 
 } // namespace soul

@@ -206,12 +206,14 @@ int MainWindow::addSession()
         if (session == currentSession())
             showFolderState();
     });
-    connect(model, &PersonaModel::recoveryFailed, this, [this, session](const QString &error) {
+    auto recoveryFailed = [this, session](const QString &error) {
         showMessage(session == currentSession() || sessionCount() == 1
                         ? error
                         : tr("%1: %2").arg(session->agent().id, error),
                     15000);
-    });
+    };
+    connect(model, &PersonaModel::recoveryFailed, this, recoveryFailed);
+    connect(session->documents()->setupFile(), &RuntimeFile::recoveryFailed, this, recoveryFailed);
     connect(model, &PersonaModel::watchingChanged, this, [this, session] {
         if (session == currentSession())
             showStatus();
@@ -940,6 +942,8 @@ void MainWindow::wireActions()
     connect(m_actions->revert, &QAction::triggered, this, [this] {
         if (currentEditor()->currentSlot() >= 0)
             documents()->revert(currentEditor()->currentSlot());
+        else if (currentEditor()->setupPaneCurrent())
+            documents()->revertSetupFile();
     });
     connect(m_actions->exportSnapshot, &QAction::triggered, this, [this] {
         exporter()->exportSnapshot();

@@ -226,6 +226,7 @@ void PersonaEditor::wireRuntime()
         ensureSetupPane();
         // The panes follow the runtime: what it reads, in its order, first.
         m_panes->setOrder(p.runtime->files());
+        offerSetupRecovery();
         Q_EMIT runtimeProfileApplied(p);
         Q_EMIT editStateChanged(); // Finish setup needs a runtime that reads the file
     });
@@ -254,13 +255,58 @@ void PersonaEditor::ensureSetupPane()
     });
     connect(m_setupPane, &RuntimeFilePane::finishRequested, this, &PersonaEditor::finishSetup);
     connect(m_setupPane, &RuntimeFilePane::restoreRequested, this, &PersonaEditor::undoFinishSetup);
-    connect(file, &RuntimeFile::bufferReplaced, m_setupPane, &RuntimeFilePane::reload);
+    connect(m_setupPane, &RuntimeFilePane::restoreRecoveryRequested, file, [file] {
+        file->restoreRecovery();
+    });
+    connect(m_setupPane,
+            &RuntimeFilePane::compareRecoveryRequested,
+            documents,
+            &DocumentController::compareSetupRecovery);
+    connect(m_setupPane, &RuntimeFilePane::discardRecoveryRequested, file, [file] {
+        file->discardRecovery();
+    });
+    connect(file, &RuntimeFile::recoveryChanged, m_setupPane, &RuntimeFilePane::refreshState);
+    connect(m_setupPane, &RuntimeFilePane::revertRequested, documents, [documents] {
+        documents->revertSetupFile();
+    });
+    // The disk-changed bar's answers, as a slot's: Reload and Discard are a revert.
+    for (auto signal : {&RuntimeFilePane::reloadRequested, &RuntimeFilePane::discardRequested}) {
+        connect(m_setupPane, signal, documents, [documents] { documents->revertSetupFile(); });
+    }
+    connect(m_setupPane, &RuntimeFilePane::keepMineRequested, file, [file] { file->keepMine(); });
+    connect(m_setupPane,
+            &RuntimeFilePane::compareRequested,
+            documents,
+            &DocumentController::compareSetupFile);
+    connect(file, &RuntimeFile::opened, m_setupPane, &RuntimeFilePane::reload);
+    connect(file, &RuntimeFile::bufferReplaced, m_setupPane, &RuntimeFilePane::follow);
     connect(file, &RuntimeFile::changed, this, [this] {
         m_setupPane->refreshState();
         Q_EMIT editStateChanged();
     });
     // Unsaved text in it shows in the runtime's preview.
     m_preview->runtimeComposer()->setRuntimeFile(file);
+}
+
+void PersonaEditor::offerSetupRecovery()
+{
+    const RuntimeFile *file = m_session->documents()->setupFile();
+    if (!m_setupPane || !file->hasRecovery() || !m_setupPane->isVisibleTo(m_panes->widget()))
+        return;
+    // A slot's offer, shown when the folder opened, keeps the keyboard.
+    for (int k = 0; k < SlotCount; ++k) {
+        if (m_session->model()->hasRecovery(k))
+            return;
+    }
+    // As a slot's offer: the pane in view, the keyboard on Restore. Once
+    // the new order is laid out.
+    QTimer::singleShot(0, m_setupPane, [this] {
+        QPushButton *restore = m_setupPane->recoveryBar()->restoreButton();
+        if (!restore->isVisible())
+            return;
+        m_panes->ensureWidgetVisible(m_setupPane->recoveryBar());
+        restore->setFocus(Qt::OtherFocusReason);
+    });
 }
 
 bool PersonaEditor::canFinishSetup() const

@@ -80,6 +80,8 @@ private:
     void reloadPanes();
     // Makes the setup file's pane once the session's runtime names the file.
     void ensureSetupPane();
+    // Text recovered for the setup file: its pane in view, the keyboard on Restore.
+    void offerSetupRecovery();
 
     PersonaSession *m_session = nullptr;
     DirectoryLostBar *m_lostBar = nullptr;
