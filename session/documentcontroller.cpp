@@ -159,6 +159,8 @@ void DocumentController::reportOpened(const QString &what)
         if (m_model->hasRecovery(k))
             recovered.append(m_model->slotLabel(k));
     }
+    if (m_setupFile->hasRecovery())
+        recovered.append(m_setupFile->name());
     if (recovered.isEmpty()) {
         Q_EMIT statusMessage(tr("Opened %1").arg(what));
     } else {

@@ -192,8 +192,11 @@ void PersonaModel::close()
     m_watcher->clear();
     m_recoveryTimer.stop();
     if (m_recovery) {
-        // Failing to clear only leaves copies that the next open offers again.
-        m_recovery->clear();
+        // The slots' copies go; a copy of a file beside them (BOOTSTRAP.md)
+        // is its owner's (RuntimeFile::close()). Failing to remove one only
+        // leaves a copy that the next open offers again.
+        for (int k = 0; k < SlotCount; ++k)
+            m_recovery->remove(k);
         m_recovery.reset();
     }
     m_recoveryLock.reset();

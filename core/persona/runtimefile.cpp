@@ -121,6 +121,13 @@ void RuntimeFile::open(const QString &dir, bool keepRecovery)
     Q_EMIT changed();
 }
 
+void RuntimeFile::close()
+{
+    if (m_recovery && !m_recovered)
+        m_recovery->removeFile(m_name);
+    open({});
+}
+
 QByteArray RuntimeFile::diskSha256() const
 {
     return m_disk ? QCryptographicHash::hash(*m_disk, QCryptographicHash::Sha256).toHex()

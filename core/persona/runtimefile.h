@@ -38,9 +38,11 @@ public:
     // a copy a previous run left there is offered (recovery()); without it
     // (another window has the folder open) nothing is kept.
     void open(const QString &dir, bool keepRecovery = false);
-    // Closing is the user's answer about unsaved text: the copy is not
-    // written again (PersonaModel::close() clears the folder's copies).
-    void close() { open({}); }
+    // Closing is the user's answer about unsaved text: this run's copy is
+    // removed. A copy a previous run left and nobody answered yet (its pane
+    // is shown only under a runtime that reads the file) stays, and the next
+    // open offers it again.
+    void close();
     bool isOpen() const { return !m_dir.isEmpty() && !m_name.isEmpty(); }
     QString filePath() const;
 

@@ -4,6 +4,7 @@
 #include "freezecontroller.h"
 #include "personamodel.h"
 #include "personasession.h"
+#include "recoverystore.h"
 #include "runtimefile.h"
 #include "runtimeregistry.h"
 #include "runtimesoul.h"
@@ -58,6 +59,7 @@ private Q_SLOTS:
     void freezeTakesTheRuntimeText();
     void exportWritesTheSoul();
     void finishSetupInAReadOnlyFolderSaysSo();
+    void setupFileCopyOutlivesAnotherRuntime();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -265,4 +267,59 @@ void tst_PersonaSession::finishSetupInAReadOnlyFolderSaysSo()
 }
 
 QTEST_GUILESS_MAIN(tst_PersonaSession)
+// A copy of BOOTSTRAP.md's unsaved text left by a crash is offered on its
+// pane, which only OpenClaw shows: opened and closed under another runtime,
+// the folder keeps it; answered, it goes.
+void tst_PersonaSession::setupFileCopyOutlivesAnotherRuntime()
+{
+    const QString path = QDir(m_persona).absoluteFilePath(QStringLiteral("BOOTSTRAP.md"));
+    const QByteArray disk = "Say hello first.\n";
+    const QByteArray unsaved = "Say hello first, then ask their name.\n";
+    QVERIFY(test::writeFile(path, disk));
+    const QString dir = QFileInfo(m_persona).absoluteFilePath();
+    const QString name = QStringLiteral("BOOTSTRAP.md");
+    QVERIFY(RecoveryStore(dir).storeFile(name, unsaved, QByteArray()).ok());
+    {
+        PersonaSession session(&m_prompter, m_settings.get());
+        QVERIFY(session.documents()->open(m_persona));
+        // toolnexus reads no BOOTSTRAP.md: nothing is offered here.
+        QVERIFY(session.runtimeProfile().sectioned());
+        QVERIFY(!session.documents()->setupFile()->hasRecovery());
+        // Unsaved text in a slot, let go: the slots' copies go on closing.
+        session.model()->setBufferText(slotIndex(u"SOUL.md"), u"You are calm and brief.");
+        session.model()->flushRecovery();
+        QVERIFY(!RecoveryStore(dir).pending().isEmpty());
+        m_prompter.unsavedAnswer = Prompter::UnsavedAnswer::Discard;
+        QVERIFY(session.documents()->close());
+    }
+    QVERIFY(RecoveryStore(dir).pending().isEmpty());
+    const std::optional<RecoveredSlot> kept = RecoveryStore(dir).pendingFile(name);
+    QVERIFY(kept);
+    QCOMPARE(kept->bytes, unsaved);
+    QCOMPARE(test::readFile(path), disk);
+
+    // Offered again, and answered: the copy goes.
+    PersonaSession session(&m_prompter, m_settings.get());
+    session.setRuntimeProfile(RuntimeProfile::of(RuntimeRegistry::instance().find(u"openclaw")));
+    QSignalSpy status(session.documents(), &DocumentController::statusMessage);
+    QVERIFY(session.documents()->open(m_persona));
+    QVERIFY(!status.isEmpty());
+    QVERIFY2(status.last().at(0).toString().contains(
+                 QStringLiteral("Unsaved text of BOOTSTRAP.md was recovered")),
+             qPrintable(status.last().at(0).toString()));
+    RuntimeFile *file = session.documents()->setupFile();
+    QVERIFY(file->hasRecovery());
+    QCOMPARE(file->recovery()->bytes, unsaved);
+    file->discardRecovery();
+    QVERIFY(!RecoveryStore(dir).pendingFile(name));
+    // This run's own copy of unsaved text, let go on closing, goes too.
+    file->setBufferText(u"Say hello.\n");
+    file->flushRecovery();
+    QVERIFY(RecoveryStore(dir).pendingFile(name));
+    QVERIFY(session.documents()->close());
+    QCOMPARE(m_prompter.askedUnsaved, QStringList{name});
+    QVERIFY(!RecoveryStore(dir).pendingFile(name));
+    QCOMPARE(test::readFile(path), disk);
+}
+
 #include "tst_personasession.moc"
