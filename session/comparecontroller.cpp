@@ -534,18 +534,7 @@ void CompareController::startDiff()
                                                               live,
                                                               QStringLiteral("live")),
                                               invisibles);
-            QMutexLocker lock(&shared->mutex);
-            if (!shared->receiver)
-                return;
-            QMetaObject::invokeMethod(
-                shared->receiver,
-                [receiver = shared->receiver, generation, html] {
-                    if (generation != receiver->m_generation)
-                        return;
-                    receiver->m_diffHtml = html;
-                    Q_EMIT receiver->diffUpdated();
-                },
-                Qt::QueuedConnection);
+            sendDiff(shared, generation, html);
         });
         return;
     }
@@ -564,19 +553,26 @@ void CompareController::startDiff()
         if (shared->latest.load() != generation)
             return;
         const QString html = sectionsDiffHtml(a, live, status, invisibles);
-        QMutexLocker lock(&shared->mutex);
-        if (!shared->receiver)
-            return;
-        QMetaObject::invokeMethod(
-            shared->receiver,
-            [receiver = shared->receiver, generation, html] {
-                if (generation != receiver->m_generation)
-                    return;
-                receiver->m_diffHtml = html;
-                Q_EMIT receiver->diffUpdated();
-            },
-            Qt::QueuedConnection);
+        sendDiff(shared, generation, html);
     });
+}
+
+void CompareController::sendDiff(const std::shared_ptr<Shared> &shared,
+                                 quint64 generation,
+                                 const QString &html)
+{
+    QMutexLocker lock(&shared->mutex);
+    if (!shared->receiver)
+        return;
+    QMetaObject::invokeMethod(
+        shared->receiver,
+        [receiver = shared->receiver, generation, html] {
+            if (generation != receiver->m_generation)
+                return;
+            receiver->m_diffHtml = html;
+            Q_EMIT receiver->diffUpdated();
+        },
+        Qt::QueuedConnection);
 }
 
 void CompareController::finished(quint64 generation, const LiveComparison &result, double workMs)

@@ -138,6 +138,10 @@ private:
     struct Shared;
     void start();
     void startDiff();
+    // From a worker: shows `html` as the diff unless a newer comparison started.
+    static void sendDiff(const std::shared_ptr<Shared> &shared,
+                         quint64 generation,
+                         const QString &html);
     void finished(quint64 generation, const LiveComparison &result, double workMs);
     bool openRuntime(const QString &soulPath);
     void startRuntime();
