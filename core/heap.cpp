@@ -20,12 +20,23 @@ bool releaseFreeMemory()
 #endif
 }
 
-void keepLargeBlocksMapped()
+namespace {
+bool s_largeBlocksMapped = false;
+}
+
+void mapLargeBlocks(bool mapped)
 {
+    s_largeBlocksMapped = mapped;
 #if defined(__GLIBC__)
     constexpr int MappedFrom = 1 << 20;
-    ::mallopt(M_MMAP_THRESHOLD, MappedFrom);
+    constexpr int HeapUpTo = 32 << 20; // glibc's own ceiling for its threshold
+    ::mallopt(M_MMAP_THRESHOLD, mapped ? MappedFrom : HeapUpTo);
 #endif
+}
+
+bool largeBlocksMapped()
+{
+    return s_largeBlocksMapped;
 }
 
 } // namespace soul

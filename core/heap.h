@@ -11,12 +11,16 @@ namespace soul {
 // elsewhere it does nothing and returns false.
 bool releaseFreeMemory();
 
-// Has the allocator give every block of a mebibyte or more its own mapping,
-// returned to the system the moment it is freed. glibc raises that threshold
-// as large blocks are freed (up to 32 MiB), after which a runtime's text of
-// several MiB, made again on a worker at each keystroke, stays in that
-// thread's heap between runs. Called once, first thing in main(); elsewhere
-// than glibc it does nothing.
-void keepLargeBlocksMapped();
+// Whether each block of a mebibyte or more gets a mapping of its own,
+// returned to the system the moment it is freed (true), or comes from the
+// heap and stays there for reuse once freed (false: blocks up to 32 MiB, as
+// glibc does by itself once large blocks were freed). A runtime whose text
+// is made again whole on a worker at each keystroke (Hermes holds its memory
+// files whole, megabytes on a large persona) leaves tens of MiB free in that
+// worker's heap between runs unless they are mapped; a mapping costs its
+// pages' first touch each time. glibc only; elsewhere it does nothing.
+void mapLargeBlocks(bool mapped);
+// The last mapLargeBlocks() choice; false before any.
+bool largeBlocksMapped();
 
 } // namespace soul

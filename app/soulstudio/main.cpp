@@ -1,4 +1,3 @@
-#include "heap.h"
 #include "personamodel.h"
 #include "runtimeprofile.h"
 #include "testcontrol.h"
@@ -12,7 +11,6 @@
 
 int main(int argc, char *argv[])
 {
-    soul::keepLargeBlocksMapped();
     QApplication app(argc, argv);
     // Also name where settings and crash recovery copies live:
     // ~/.config/SoulStudio/soulstudio.conf, ~/.local/share/SoulStudio/soulstudio/recovery.

@@ -49,7 +49,6 @@
 #include "compare/comparedialog.h"
 #include "comparecontroller.h"
 #include "freezecontroller.h"
-#include "heap.h"
 #include "history/historycontroller.h"
 #include "history/historycounts.h"
 #include "history/historylistmodel.h"
@@ -895,8 +894,6 @@ QJsonObject runAgents(const QString &settings, int count, int switches)
 
 int main(int argc, char *argv[])
 {
-    // As the window's own main() does, so the figures are the window's.
-    keepLargeBlocksMapped();
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);

@@ -1,6 +1,7 @@
 #include "counttext.h"
 #include "displaytext.h"
 #include "guitestfiles.h"
+#include "heap.h"
 #include "hermesreader.h"
 #include "openclawreader.h"
 #include "openclawrule.h"
@@ -192,6 +193,7 @@ private Q_SLOTS:
     void chosenRuntimeIsRememberedPerFolder();
     void panesFollowTheRuntimesOrder();
     void soulPreviewRestsWhileAnotherRuntimeShows();
+    void largeBlocksAreMappedWhileAnotherRuntimeShows();
 
 private:
     QString path(const QString &name) const { return m_fixture.filePath(name); }
@@ -870,6 +872,20 @@ void tst_RuntimeProfile::soulPreviewRestsWhileAnotherRuntimeShows()
     const QByteArray composed = window()->model()->soul(SoulView::Unsaved);
     QVERIFY(composed.contains("Motto: zephyrine"));
     QCOMPARE(soul->toPlainText(), displayText(QString::fromUtf8(composed), false));
+}
+
+// Another runtime's text is made again whole at each keystroke: while it is
+// shown, large blocks are given back when freed; toolnexus keeps them.
+void tst_RuntimeProfile::largeBlocksAreMappedWhileAnotherRuntimeShows()
+{
+    openWindow();
+    QVERIFY(!largeBlocksMapped());
+    chooseRuntime(QStringLiteral("hermes"));
+    QVERIFY(largeBlocksMapped());
+    chooseOpenClaw();
+    QVERIFY(largeBlocksMapped());
+    chooseRuntime(QStringLiteral("toolnexus"));
+    QVERIFY(!largeBlocksMapped());
 }
 
 QTEST_MAIN(tst_RuntimeProfile)

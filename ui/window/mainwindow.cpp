@@ -11,6 +11,7 @@
 #include "exportcontroller.h"
 #include "freedmemory.h"
 #include "freezecontroller.h"
+#include "heap.h"
 #include "hermesreader.h"
 #include "history/historycontroller.h"
 #include "personaeditor.h"
@@ -283,7 +284,10 @@ int MainWindow::addSession()
             &PersonaEditor::runtimeProfileApplied,
             this,
             [this, session](const RuntimeProfile &p) {
-                if (m_history && session == currentSession())
+                if (session != currentSession())
+                    return;
+                followShownRuntime(p);
+                if (m_history)
                     m_history->setRuntimeProfile(p);
             });
     connect(model, &PersonaModel::opened, preview, [this, session, preview](const QString &dir) {
@@ -376,6 +380,7 @@ void MainWindow::setCurrentIndex(int index)
     PersonaSession *session = currentSession();
     if (changed) {
         showPage(shown);
+        followShownRuntime(shown->previewPanel()->runtimeProfile());
         if (!m_splitterState.isEmpty())
             shown->splitter()->restoreState(m_splitterState);
         if (m_history) {
@@ -1124,6 +1129,14 @@ void MainWindow::showEditState()
     state.currentReadOnly = editor && editor->isReadOnly();
     state.anyUnsaved = currentEditor()->session()->hasUnsaved();
     m_actions->setEditState(state);
+}
+
+void MainWindow::followShownRuntime(const RuntimeProfile &shown)
+{
+    const bool mapped = !shown.sectioned();
+    // Left as the allocator has it until another runtime is first shown.
+    if (mapped != largeBlocksMapped())
+        mapLargeBlocks(mapped);
 }
 
 void MainWindow::showMessage(const QString &text, int ms)

@@ -162,6 +162,9 @@ private:
     void showEditState();
     // A sentence in the status bar for `ms` milliseconds.
     void showMessage(const QString &text, int ms);
+    // Large blocks get mappings of their own while the persona shown has
+    // another runtime's text rebuilt at each keystroke (mapLargeBlocks()).
+    void followShownRuntime(const RuntimeProfile &shown);
 
     std::unique_ptr<QSettings> m_settings;
     std::unique_ptr<Prompter> m_prompter;
