@@ -14,6 +14,9 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -57,6 +60,7 @@ private Q_SLOTS:
     void identityName_data();
     void identityName();
     void freezeTakesTheRuntimeText();
+    void freezeEqualsSoulcExport();
     void exportWritesTheSoul();
     void finishSetupInAReadOnlyFolderSaysSo();
     void setupFileCopyOutlivesAnotherRuntime();
@@ -214,6 +218,48 @@ void tst_PersonaSession::freezeTakesTheRuntimeText()
     const QString soulPath = frozen.first().first().toString();
     QCOMPARE(readFile(soulPath), composed(m_persona, openClaw));
     QVERIFY(m_prompter.errors.isEmpty());
+}
+
+// Freeze with OpenClaw chosen writes what `soulc export --runtime openclaw`
+// writes: the same text, and the same manifest but for when it was made.
+void tst_PersonaSession::freezeEqualsSoulcExport()
+{
+    QVERIFY(test::writeFile(m_persona + QStringLiteral("/BOOTSTRAP.md"), "Say hello first.\r\n"));
+    QVERIFY(test::writeFile(m_persona + QStringLiteral("/MEMORY.md"), QByteArray(30000, 'm')));
+    PersonaSession session(&m_prompter, m_settings.get());
+    QVERIFY(session.documents()->open(m_persona));
+    session.setRuntimeProfile(RuntimeProfile::of(RuntimeRegistry::instance().find(u"openclaw")));
+    m_prompter.snapshotsFolder = m_dir->filePath(QStringLiteral("snapshots"));
+    QVERIFY(QDir().mkpath(m_prompter.snapshotsFolder));
+    QSignalSpy frozen(session.freezer(), &FreezeController::frozen);
+    QVERIFY(session.freezer()->freeze());
+    QVERIFY(frozen.count() == 1 || frozen.wait(10000));
+    const QString frozenPath = frozen.first().first().toString();
+
+    const QString exportPath = m_dir->filePath(QStringLiteral("exported.soul.md"));
+    QProcess soulc;
+    soulc.start(QStringLiteral(SOUL_BIN_DIR "/soulc"),
+                {QStringLiteral("export"),
+                 QStringLiteral("--runtime"),
+                 QStringLiteral("openclaw"),
+                 m_persona,
+                 exportPath});
+    QVERIFY(soulc.waitForFinished(30000));
+    QVERIFY2(soulc.exitCode() == 0, soulc.readAllStandardError().constData());
+
+    const QByteArray text = readFile(frozenPath);
+    QVERIFY(text.contains("Say hello first."));
+    QCOMPARE(text, readFile(exportPath));
+    const auto manifest = [](const QString &soulPath) {
+        QJsonObject object = QJsonDocument::fromJson(
+                                 readFile(soulPath + QStringLiteral(".manifest.json")))
+                                 .object();
+        object.remove(QStringLiteral("createdAt"));
+        return object;
+    };
+    const QJsonObject fromFreeze = manifest(frozenPath);
+    QVERIFY(fromFreeze.contains(QStringLiteral("runtime")));
+    QCOMPARE(fromFreeze, manifest(exportPath));
 }
 
 void tst_PersonaSession::exportWritesTheSoul()
