@@ -111,12 +111,13 @@ void tst_FreedMemory::largeBlocksAreMappedWhenAsked()
 #endif
     constexpr size_t Mebibyte = 1024 * 1024;
     // Mapped bytes while a 2 MiB block is held, after an 8 MiB one was freed.
+    // Through volatile pointers, so that an optimiser cannot drop the blocks.
     const auto mappedForTwoMebibytes = [] {
-        void *larger = std::malloc(8 * Mebibyte);
+        void *volatile larger = std::malloc(8 * Mebibyte);
         std::memset(larger, 1, 8 * Mebibyte);
         std::free(larger);
         const size_t before = mallinfo2().hblkhd;
-        auto *block = static_cast<char *>(std::malloc(2 * Mebibyte));
+        void *volatile block = std::malloc(2 * Mebibyte);
         std::memset(block, 2, 2 * Mebibyte);
         const size_t with = mallinfo2().hblkhd;
         std::free(block);
