@@ -301,15 +301,24 @@ void setFacts(SnapshotFacts &facts, const QString &soulPath, const Manifest &m)
     facts.soulSha256 = m.sha256.toLatin1();
 }
 
+// The soul's bytes, checked against the manifest's digest.
+Result<QByteArray> readCheckedSoul(const QString &soulPath, const Manifest &m)
+{
+    Result<QByteArray> soul = readWhole(soulPath, QStringLiteral("the soul"));
+    if (!soul)
+        return soul;
+    const QByteArray actualSha = QCryptographicHash::hash(*soul, QCryptographicHash::Sha256).toHex();
+    if (actualSha != m.sha256.toLatin1())
+        return Result<QByteArray>::failure(soulMismatch(soulPath, m, soul->size(), actualSha));
+    return soul;
+}
+
 Result<LoadedSnapshot> loadWhole(const QString &soulPath, const Manifest &m)
 {
     using R = Result<LoadedSnapshot>;
-    Result<QByteArray> soul = readWhole(soulPath, QStringLiteral("the soul"));
+    Result<QByteArray> soul = readCheckedSoul(soulPath, m);
     if (!soul)
         return R::failure(soul.error());
-    const QByteArray actualSha = QCryptographicHash::hash(*soul, QCryptographicHash::Sha256).toHex();
-    if (actualSha != m.sha256.toLatin1())
-        return R::failure(soulMismatch(soulPath, m, soul->size(), actualSha));
     Result<SectionedSoul> sections = m.haveSections ? manifestSections(*soul, m, soulPath)
                                                     : recoverSections(*soul, m.found, soulPath);
     if (!sections)
@@ -449,12 +458,9 @@ Result<RuntimeSnapshot> loadRuntimeSnapshot(const QString &soulPath)
                                          "runtime's text. Compare it as a soul.")
                               .arg(m.path));
     }
-    Result<QByteArray> soul = readWhole(soulPath, QStringLiteral("the soul"));
+    Result<QByteArray> soul = readCheckedSoul(soulPath, m);
     if (!soul)
         return R::failure(soul.error());
-    const QByteArray actualSha = QCryptographicHash::hash(*soul, QCryptographicHash::Sha256).toHex();
-    if (actualSha != m.sha256.toLatin1())
-        return R::failure(soulMismatch(soulPath, m, soul->size(), actualSha));
     RuntimeSnapshot out;
     setFacts(out, soulPath, m);
     out.runtimeId = id;
