@@ -1,6 +1,7 @@
 #include "soultokencounter.h"
 
 #include "composerule.h"
+#include "tokenchunks.h"
 #include "tokenizer.h"
 
 #include <QFileInfo>
@@ -14,54 +15,6 @@
 namespace soul {
 
 namespace {
-
-// A chunk is at least this long (unless the section is shorter): a count
-// has a fixed cost, and a keystroke recounts one chunk.
-constexpr qsizetype MinChunkBytes = qsizetype(16) * 1024;
-// A cut is taken at a cut point whose preceding bytes hash to 0 modulo this,
-// so the cuts follow the text: an edit moves only the cuts near it.
-constexpr quint32 CutSelectivity = 8;
-// Long text without a chosen cut point is cut at the next one after this.
-constexpr qsizetype MaxChunkBytes = qsizetype(128) * 1024;
-constexpr qsizetype CutHashBytes = 16;
-
-bool isAsciiLetter(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-quint32 cutHash(QByteArrayView text, qsizetype at)
-{
-    quint32 h = 2166136261u;
-    for (qsizetype i = std::max<qsizetype>(0, at - CutHashBytes); i < at; ++i)
-        h = (h ^ quint8(text[i])) * 16777619u;
-    return h;
-}
-
-// Cuts right after a line feed followed by an ASCII letter: with both
-// built-in encodings no piece reaches across such a point (the engine cuts
-// long texts there too), so the chunks' counts add up to the text's.
-std::vector<qsizetype> cutPoints(QByteArrayView text)
-{
-    std::vector<qsizetype> cuts;
-    qsizetype start = 0;
-    qsizetype i = MinChunkBytes - 1;
-    while (i + 1 < text.size()) {
-        i = text.indexOf('\n', i);
-        if (i < 0 || i + 1 >= text.size())
-            break;
-        const qsizetype at = i + 1;
-        if (isAsciiLetter(text[at])
-            && (cutHash(text, at) % CutSelectivity == 0 || at - start >= MaxChunkBytes)) {
-            cuts.push_back(at);
-            start = at;
-            i = start + MinChunkBytes - 1;
-            continue;
-        }
-        ++i;
-    }
-    return cuts;
-}
 
 qsizetype commonPrefix(QByteArrayView a, QByteArrayView b)
 {
@@ -342,7 +295,7 @@ void SoulTokenCounter::runJob(Job &job)
     next.bytes = job.bytes;
 
     qsizetype begin = 0;
-    for (const qsizetype cut : job.chunked ? cutPoints(text) : std::vector<qsizetype>()) {
+    for (const qsizetype cut : job.chunked ? tokenCutPoints(text) : std::vector<qsizetype>()) {
         next.chunks.push_back({begin, cut, -1});
         begin = cut;
     }

@@ -3,6 +3,7 @@
 #include "lint.h"
 #include "slotlayout.h"
 #include "soultokencounter.h"
+#include "tokenchunks.h"
 #include "tokenizer.h"
 #include "utf8.h"
 
@@ -25,6 +26,9 @@ struct RuntimeComposer::Job
     std::array<bool, SlotCount> bufferPresent{};
     std::array<QByteArray, SlotCount> buffers;
     std::shared_ptr<const Tokenizer> tokenizer; // null: no counts
+    // The chunks counted by the runs before, kept by the composer; one run
+    // uses it at a time.
+    std::shared_ptr<ChunkedTokenCount> counts;
     OpenClawSettings hint;
     // The runtime's file beside the slots, when it reads it: its name and
     // buffer (none when the file is absent).
@@ -98,7 +102,8 @@ struct PaneFigures
     const SlotLayout &layout;
     const RuntimeProfile &profile;
     const OpenClawSettings &hint;
-    const Tokenizer *tokenizer;
+    const std::shared_ptr<const Tokenizer> &tokenizer;
+    ChunkedTokenCount &counts;
     const Runtime &runtime;
     const RuntimeComposition &edited;
     const QList<qint64> &blockTokens;
@@ -158,8 +163,7 @@ RuntimePaneView fileView(const PaneFigures &figures,
         else if (file->block >= 0 && file->block < figures.blockTokens.size())
             pane.tokens = figures.blockTokens.at(file->block);
         else
-            pane.tokens = figures.tokenizer ? figures.tokenizer->count(file->injectedText.toUtf8())
-                                            : qint64(-1);
+            pane.tokens = figures.counts.count(figures.tokenizer, file->injectedText.toUtf8());
     }
     pane.whole = file->whole;
     pane.markNote = file->markNote;
@@ -182,6 +186,7 @@ RuntimePaneView fileView(const PaneFigures &figures,
 RuntimeComposer::RuntimeComposer(const PersonaModel *model, QObject *parent)
     : QObject(parent)
     , m_model(model)
+    , m_counts(std::make_shared<ChunkedTokenCount>())
 {
     m_pool.setMaxThreadCount(1);
     m_timer.setSingleShot(true);
@@ -264,6 +269,7 @@ void RuntimeComposer::start()
     job.view = m_view;
     if (m_counter)
         job.tokenizer = m_counter->tokenizer();
+    job.counts = m_counts;
     for (int k = 0; k < SlotCount; ++k) {
         const SlotState &state = m_model->slot(k);
         job.bufferPresent.at(size_t(k)) = state.bufferPresent;
@@ -319,21 +325,24 @@ std::shared_ptr<RuntimeComposer::Output> RuntimeComposer::run(const Job &job)
 
     // Exact tokens of the text, of each of its blocks and of each file's part
     // in it, counted here off the GUI thread: Hermes injects memory files
-    // whole, megabytes on a large persona.
-    const auto countTokens = [&job](QStringView text) {
-        return job.tokenizer ? job.tokenizer->count(text.toUtf8()) : qint64(-1);
+    // whole, megabytes on a large persona. A keystroke changes a chunk or two
+    // of them; the others keep the counts of the run before.
+    ChunkedTokenCount &counts = *job.counts;
+    counts.nextRound();
+    const auto countTokens = [&job, &counts](QStringView text) {
+        return counts.count(job.tokenizer, text.toUtf8());
     };
     const auto countBlocks = [&countTokens](const RuntimeComposition &composition) {
-        QList<qint64> counts;
-        counts.reserve(composition.blocks.size());
+        QList<qint64> tokens;
+        tokens.reserve(composition.blocks.size());
         for (const RuntimeBlock &block : composition.blocks)
-            counts.append(countTokens(
+            tokens.append(countTokens(
                 QStringView(composition.text).sliced(block.range.start, block.range.length)));
-        return counts;
+        return tokens;
     };
     // The shown text as UTF-8 once, for its count and its digest.
     const QByteArray shownUtf8 = output->composition.text.toUtf8();
-    const qint64 shownTokens = job.tokenizer ? job.tokenizer->count(shownUtf8) : qint64(-1);
+    const qint64 shownTokens = counts.count(job.tokenizer, shownUtf8);
     const qint64 editedTokens = job.view == SoulView::Unsaved ? shownTokens
                                                               : countTokens(edited.text);
     output->sectionTokens = shownTokens;
@@ -348,7 +357,8 @@ std::shared_ptr<RuntimeComposer::Output> RuntimeComposer::run(const Job &job)
     const PaneFigures figures{job.layout,
                               job.profile,
                               job.hint,
-                              job.tokenizer.get(),
+                              job.tokenizer,
+                              counts,
                               runtime,
                               edited,
                               editedBlockTokens,

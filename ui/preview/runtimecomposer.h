@@ -16,6 +16,7 @@
 
 namespace soul {
 
+class ChunkedTokenCount;
 class SoulTokenCounter;
 
 // The runtime's view of the open persona, for a runtime that does not compose
@@ -103,6 +104,7 @@ private:
     RuntimePaneView m_runtimeFileView;
     const RuntimeFile *m_runtimeFile = nullptr;
     const SoulTokenCounter *m_counter = nullptr;
+    std::shared_ptr<ChunkedTokenCount> m_counts;
     qint64 m_sectionTokens = -1;
     QList<qint64> m_blockTokens;
     QString m_encoding;
