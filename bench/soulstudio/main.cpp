@@ -667,8 +667,10 @@ QJsonObject run(const QString &settings, const Persona &persona)
     if (!persona.runtime.isEmpty()) {
         result.insert(QStringLiteral("runtime_switch_ms"), round2(switchMs));
         result.insert(QStringLiteral("runtime_switch_gui_cpu_ms"), round2(switchGuiMs));
-        result.insert(QStringLiteral("keystroke_runtime_p50_ms"), round2(percentile(toRuntime, 0.50)));
-        result.insert(QStringLiteral("keystroke_runtime_p95_ms"), round2(percentile(toRuntime, 0.95)));
+        result.insert(QStringLiteral("keystroke_runtime_p50_ms"),
+                      round2(percentile(toRuntime, 0.50)));
+        result.insert(QStringLiteral("keystroke_runtime_p95_ms"),
+                      round2(percentile(toRuntime, 0.95)));
         // Back to the default, so the settings file leaves other runs as they were.
         chooser->setCurrentIndex(chooser->findData(QStringLiteral("toolnexus")));
     }

@@ -3,6 +3,7 @@
 #include "contract.h"
 #include "huggingfacejson.h"
 #include "tiktokenfile.h"
+#include "tokenchunks.h"
 #include "tokenizer.h"
 #include "utf8.h"
 
@@ -495,6 +496,89 @@ private Q_SLOTS:
         QCOMPARE(souls, edges.size());
         // The join alone would be wrong after punctuation.
         QVERIFY(t->count("end.\n\n## A") != t->count("end.") + t->count("\n\n") + t->count("## A"));
+    }
+
+    // A runtime's text is counted again after every pause in typing; the
+    // chunks it shares with the run before keep their counts, and the sum is
+    // still the text's exact count.
+    void chunkedCountReusesUnchangedChunks()
+    {
+        QRandomGenerator rng(11);
+        const QByteArray words[] = {"Ava",
+                                    " keeps",
+                                    " notes.",
+                                    "\n",
+                                    "\nMemory",
+                                    " \xF0\x9F\x98\x80",
+                                    "\r\n",
+                                    "  ",
+                                    "\xE4\xB8\xAD\xE6\x96\x87",
+                                    "\n- item"};
+        QByteArray text;
+        while (text.size() < (1 << 20))
+            text += words[rng.bounded(int(std::size(words)))];
+        const std::vector<qsizetype> cuts = tokenCutPoints(text);
+        QVERIFY(cuts.size() > 8);
+        for (const qsizetype cut : cuts) {
+            QCOMPARE(text.at(cut - 1), '\n');
+            QVERIFY(QChar::fromLatin1(text.at(cut)).isLetter());
+        }
+        for (const QString &name : builtinEncodings()) {
+            const auto t = tokenizer(name);
+            ChunkedTokenCount counts;
+            counts.nextRound();
+            QCOMPARE(counts.count(t, text), t->count(text));
+            const qint64 first = counts.chunksCounted();
+            QCOMPARE(first, qint64(cuts.size() + 1));
+            // The same text again, in the next round: nothing is counted.
+            counts.nextRound();
+            QCOMPARE(counts.count(t, text), t->count(text));
+            QCOMPARE(counts.chunksCounted(), first);
+            // One word typed in the middle: a chunk or two are counted again.
+            QByteArray edited = text;
+            edited.insert(text.size() / 2, " typed");
+            counts.nextRound();
+            QCOMPARE(counts.count(t, edited), t->count(edited));
+            QVERIFY2(counts.chunksCounted() - first <= 2,
+                     qPrintable(QString::number(counts.chunksCounted() - first)));
+            // A part of the text counted on its own is exact too.
+            const QByteArrayView half = QByteArrayView(edited).first(edited.size() / 3);
+            QCOMPARE(counts.count(t, half), t->count(half));
+        }
+    }
+
+    // Chunks not met in a round are forgotten after it, and another
+    // tokenizer counts everything again.
+    void chunkedCountForgets()
+    {
+        const QByteArray a = QByteArray("Ava keeps notes.\n").repeated(20000);
+        const QByteArray b = QByteArray("Bea keeps lists.\n").repeated(20000);
+        const auto o200k = tokenizer(QStringLiteral("o200k_base"));
+        const auto cl100k = tokenizer(QStringLiteral("cl100k_base"));
+        ChunkedTokenCount counts;
+        counts.nextRound();
+        QCOMPARE(counts.count(o200k, a), o200k->count(a));
+        const qint64 afterA = counts.chunksCounted();
+        QVERIFY(afterA > 1);
+        counts.nextRound();
+        QCOMPARE(counts.count(o200k, a), o200k->count(a));
+        QCOMPARE(counts.chunksCounted(), afterA);
+        QCOMPARE(counts.count(o200k, b), o200k->count(b));
+        const qint64 afterB = counts.chunksCounted();
+        QVERIFY(afterB > afterA);
+        // a was met in the round before: still known.
+        counts.nextRound();
+        QCOMPARE(counts.count(o200k, a), o200k->count(a));
+        QCOMPARE(counts.chunksCounted(), afterB);
+        // b was not met in the last round: forgotten.
+        counts.nextRound();
+        QCOMPARE(counts.count(o200k, b), o200k->count(b));
+        QCOMPARE(counts.chunksCounted(), afterB + (afterB - afterA));
+        // Another tokenizer: its own counts, every chunk counted.
+        const qint64 beforeSwitch = counts.chunksCounted();
+        QCOMPARE(counts.count(cl100k, b), cl100k->count(b));
+        QCOMPARE(counts.chunksCounted(), beforeSwitch + (afterB - afterA));
+        QCOMPARE(counts.count(nullptr, b), qint64(-1));
     }
 
     void sharedAcrossThreads()

@@ -190,6 +190,7 @@ private Q_SLOTS:
     void hermesPreviewEqualsSoulc();
     void hermesMarksWhatItsScanBlocks();
     void hermesPreviewCountsEachBlock();
+    void hermesCountsStayExactWhileTyping();
     void chosenRuntimeIsRememberedPerFolder();
     void panesFollowTheRuntimesOrder();
     void soulPreviewRestsWhileAnotherRuntimeShows();
@@ -758,6 +759,56 @@ void tst_RuntimeProfile::hermesPreviewCountsEachBlock()
     chooseOpenClaw();
     QVERIFY(view->blocks().isEmpty());
     QVERIFY(view->header()->isHidden());
+}
+
+// Each run counts only the chunks that changed since the run before; the
+// counts stay the text's own after an edit in the middle of a long memory.
+void tst_RuntimeProfile::hermesCountsStayExactWhileTyping()
+{
+    QByteArray memory;
+    for (int i = 0; memory.size() < 300 * 1024; ++i)
+        memory += "Entry " + QByteArray::number(i) + " keeps notes about tea and trains.\n";
+    QVERIFY(writeInPlace(path(QStringLiteral("MEMORY.md")), memory));
+    openWindow();
+    chooseRuntime(QStringLiteral("hermes"));
+    RuntimeComposer *composer = window()->previewPanel()->runtimeComposer();
+    QTRY_VERIFY(!composer->busy() && composer->blockTokens(0) >= 0);
+    const std::shared_ptr<const Tokenizer> tokenizer = Tokenizer::builtin(composer->encodingName());
+    QVERIFY(tokenizer);
+    const auto checkCounts = [&] {
+        const RuntimeComposition &composition = composer->composition();
+        QCOMPARE(composer->sectionTokens(), tokenizer->count(composition.text.toUtf8()));
+        QVERIFY(
+            std::any_of(composition.blocks.cbegin(),
+                        composition.blocks.cend(),
+                        [](const RuntimeBlock &b) { return b.name == QLatin1String("memory"); }));
+        for (qsizetype i = 0; i < composition.blocks.size(); ++i) {
+            const RuntimeBlock &block = composition.blocks.at(i);
+            QCOMPARE(composer->blockTokens(i),
+                     tokenizer->count(
+                         composition.text.mid(block.range.start, block.range.length).toUtf8()));
+        }
+    };
+    checkCounts();
+    if (QTest::currentTestFailed())
+        return;
+    QPlainTextEdit *editor = pane(QStringLiteral("MEMORY.md"))->editor();
+    // A word typed, a line added, and letters replaced by as many others
+    // (the chunk keeps its length).
+    const QStringList edits = {QStringLiteral(" zephyrine"),
+                               QStringLiteral("\nEntry typed."),
+                               QStringLiteral("QQQQ")};
+    for (const QString &typed : edits) {
+        QTextCursor cursor(editor->document());
+        cursor.setPosition(editor->document()->characterCount() / 3);
+        if (typed == edits.last())
+            cursor.movePosition(QTextCursor::NextCharacter, QTextCursor::KeepAnchor, typed.size());
+        cursor.insertText(typed);
+        QTRY_VERIFY(!composer->busy() && composer->composition().text.contains(typed));
+        checkCounts();
+        if (QTest::currentTestFailed())
+            return;
+    }
 }
 
 void tst_RuntimeProfile::chosenRuntimeIsRememberedPerFolder()
