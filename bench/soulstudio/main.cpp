@@ -29,7 +29,8 @@
 // runtime_switch_gui_cpu_ms: the GUI thread's part of it), then type as above;
 // keystroke_runtime_p50_ms and keystroke_runtime_p95_ms: wall time from the
 // key until the runtime's preview shows it (its pause in typing, 150 ms,
-// included).
+// included). large_hermes_memory types in MEMORY.md, which Hermes injects
+// whole, instead of SOUL.md, which it cuts to 20,000 characters.
 // typical_history: the typical persona in a repository of 200 checkpoints
 // (each a line added to MEMORY.md), opened with the History panel shown; the
 // history is listed and counted before the typing starts (history_load_ms:
@@ -752,6 +753,12 @@ Persona persona(const QString &name)
         base.resize = false;
         return base;
     }
+    // Typed in MEMORY.md, which Hermes injects whole.
+    if (name.endsWith(QLatin1String("_memory"))) {
+        Persona base = persona(name.chopped(int(sizeof("_memory") - 1)));
+        base.typeIn = 6;
+        return base;
+    }
     if (name.endsWith(QLatin1String("_compare"))) {
         Persona base = persona(name.chopped(int(sizeof("_compare") - 1)));
         base.compare = true;
@@ -938,6 +945,7 @@ int main(int argc, char *argv[])
                                QStringLiteral("large_openclaw"),
                                QStringLiteral("typical_hermes"),
                                QStringLiteral("large_hermes"),
+                               QStringLiteral("large_hermes_memory"),
                                QStringLiteral("typical_compare"),
                                QStringLiteral("typical_history"),
                                QStringLiteral("large_compare"),
