@@ -49,6 +49,73 @@ qsizetype commonEnd(QStringView a, QStringView b, qsizetype limit)
     return n;
 }
 
+// A stretch two changed middles share: where it starts in each and its
+// length (0: none). A keystroke in Hermes's MEMORY.md changes the block's
+// header too, a megabyte before it; the text between stays as it is.
+struct SharedStretch
+{
+    qsizetype before = 0;
+    qsizetype after = 0;
+    qsizetype length = 0;
+};
+
+SharedStretch sharedStretch(QStringView before, QStringView after)
+{
+    // Worth a second edit: shorter stretches are replaced with the rest.
+    constexpr qsizetype MinShared = 4096;
+    // The units looked for, from the middle of `before`.
+    constexpr qsizetype Anchor = 64;
+    // How far from the same place the anchor is looked for, beyond the
+    // difference in length.
+    constexpr qsizetype Reach = 4096;
+    if (before.size() < 2 * MinShared || after.size() < 2 * MinShared)
+        return {};
+    const qsizetype middle = before.size() / 2;
+    const QStringView anchor = before.sliced(middle, Anchor);
+    const qsizetype shift = after.size() - before.size();
+    // Any place where the anchor matches gives a right result (the stretch
+    // is the same in both); in text that repeats itself, the wrong one is
+    // shorter. The places a header's few characters would move it to are
+    // tried first, and the longest stretch taken.
+    const auto stretchAt = [&](qsizetype at) {
+        const qsizetype back = commonEnd(before.first(middle), after.first(at), qMin(middle, at));
+        const qsizetype forward = commonStart(before.sliced(middle), after.sliced(at));
+        return SharedStretch{middle - back, at - back, back + forward};
+    };
+    SharedStretch shared;
+    for (const qsizetype at :
+         {middle, middle + shift, middle - 2, middle - 1, middle + 1, middle + 2}) {
+        if (at < 0 || at + Anchor > after.size() || after.sliced(at, Anchor) != anchor)
+            continue;
+        const SharedStretch candidate = stretchAt(at);
+        if (candidate.length > shared.length)
+            shared = candidate;
+    }
+    if (shared.length == 0) {
+        const qsizetype slack = Reach + qAbs(shift);
+        const qsizetype from = qMax<qsizetype>(0, middle - slack);
+        const qsizetype to = qMin(after.size(), middle + slack + Anchor);
+        const qsizetype found = after.sliced(from, to - from).indexOf(anchor);
+        if (found < 0)
+            return {};
+        shared = stretchAt(from + found);
+    }
+    // Never between the halves of a surrogate pair, and a CR's stand-in
+    // depends on the character after it, which the second edit changes.
+    if (shared.length > 0 && before.at(shared.before).isLowSurrogate()) {
+        ++shared.before;
+        ++shared.after;
+        --shared.length;
+    }
+    while (shared.length > 0) {
+        const QChar last = before.at(shared.before + shared.length - 1);
+        if (!last.isHighSurrogate() && last != QLatin1Char('\r'))
+            break;
+        --shared.length;
+    }
+    return shared.length >= MinShared ? shared : SharedStretch();
+}
+
 } // namespace
 
 RuntimeTextView::RuntimeTextView(QWidget *parent)
@@ -87,17 +154,35 @@ void RuntimeTextView::showText(const QString &text, bool invisibles)
             --tail;
     }
     m_invisibles = invisibles;
-    // The display text of what changed, with the character after it, which
-    // decides the stand-in of a CR at its end.
-    const qsizetype length = text.size() - tail - head;
-    QString inserted = displayText(text.mid(head, length + (tail > 0 ? 1 : 0)), invisibles);
-    inserted.truncate(length);
     QTextCursor cursor(document());
-    cursor.beginEditBlock();
-    cursor.setPosition(int(head));
-    cursor.setPosition(int(before.size() - tail), QTextCursor::KeepAnchor);
-    cursor.insertText(inserted);
-    cursor.endEditBlock();
+    // Replaces `before`'s units [from, to) by the display text of `text`'s
+    // [start, end), made with the character after it, which decides the
+    // stand-in of a CR at its end.
+    const auto replace = [&](qsizetype from, qsizetype to, qsizetype start, qsizetype end) {
+        QString inserted = displayText(text.mid(start, end - start + (end < text.size() ? 1 : 0)),
+                                       invisibles);
+        inserted.truncate(end - start);
+        cursor.setPosition(int(from));
+        cursor.setPosition(int(to), QTextCursor::KeepAnchor);
+        cursor.insertText(inserted);
+    };
+    const qsizetype beforeEnd = before.size() - tail;
+    const qsizetype textEnd = text.size() - tail;
+    const SharedStretch shared = sharedStretch(QStringView(before).sliced(head, beforeEnd - head),
+                                               QStringView(text).sliced(head, textEnd - head));
+    // Two edits, not one edit block: the document would report a block's
+    // changes as one span from the first to the last, and the layout would
+    // take the megabyte between as changed. (The view keeps no undo steps.)
+    if (shared.length > 0) {
+        // The later edit first, so the earlier one's places stay where they were.
+        replace(head + shared.before + shared.length,
+                beforeEnd,
+                head + shared.after + shared.length,
+                textEnd);
+        replace(head, head + shared.before, head, head + shared.after);
+    } else {
+        replace(head, beforeEnd, head, textEnd);
+    }
     m_text = text;
 }
 

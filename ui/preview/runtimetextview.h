@@ -38,7 +38,10 @@ public:
     // Shows `text` as displayText() shows it, in place of the
     // text shown now: only what lies between their common start and end is
     // replaced (one range edit, scroll kept) and made display text, so a
-    // keystroke in a text of megabytes costs what it changed.
+    // keystroke in a text of megabytes costs what it changed. When the two
+    // texts also share a long stretch inside that range (a memory block's
+    // header changes with each keystroke in its entries), the parts before
+    // and after the stretch are replaced apart.
     void showText(const QString &text, bool invisibles);
     // Shows nothing and hands the text's memory back (megabytes for Hermes's
     // memory files), as when another runtime's preview takes the view.
