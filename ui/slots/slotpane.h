@@ -14,6 +14,7 @@ class QKeyEvent;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
+class QToolButton;
 
 namespace soul {
 
@@ -109,6 +110,13 @@ public:
     // file ("Same as in work, coach"); empty hides it.
     void setSameNote(const QString &text, const QString &toolTip = {});
     QLabel *sameNote() const { return m_sameNote; }
+    // The files the pane can show instead of its own, `current` among them
+    // (a Hermes home's project pane: the files of the project-context
+    // block). With two or more, the header offers them in a menu, the
+    // current one checked; with fewer it offers nothing.
+    void setFileChoices(const QStringList &labels, const QString &current);
+    QToolButton *fileChoiceButton() const { return m_fileChoice; }
+
     // The format property that tells the runtime's marks from other marks.
     enum RuntimeMark { DroppedMark = 1, DigestMark = 2 };
     static constexpr int RuntimeMarkProperty = 0x100000 + 71; // QTextFormat::UserProperty + 71
@@ -131,6 +139,8 @@ Q_SIGNALS:
     void focused(int slot);
     // The link in the checkpoint note: the file against the last checkpoint.
     void checkpointDiffRequested(int slot);
+    // Another file of setFileChoices() was chosen for the pane.
+    void fileChosen(int slot, const QString &label);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -187,6 +197,8 @@ private:
     QLabel *m_runtimeNote = nullptr;
     QLabel *m_checkpointNote = nullptr;
     QLabel *m_sameNote = nullptr;
+    QToolButton *m_fileChoice = nullptr;
+    QStringList m_fileChoices;
     RuntimePaneView m_runtimeView;
 };
 
