@@ -21,7 +21,6 @@
 #include <QPushButton>
 #include <QStandardPaths>
 #include <QTest>
-#include <QToolButton>
 
 #include <algorithm>
 
@@ -510,7 +509,7 @@ void tst_HermesHomeWindow::projectPaneOffersTheFilesOfTheBlock()
 {
     // HERMES.md alone in the block: nothing to choose.
     openHome();
-    QToolButton *choice = pane("AGENTS.md")->fileChoiceButton();
+    QPushButton *choice = pane("AGENTS.md")->fileChoiceButton();
     QVERIFY(choice->isHidden());
     QVERIFY(m_fixture.close());
     makeCursorRules();

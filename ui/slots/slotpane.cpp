@@ -28,7 +28,6 @@
 #include <QTextBlock>
 #include <QTextBlockUserData>
 #include <QTextDocument>
-#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -173,12 +172,9 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     m_sameNote->hide();
 
     // Hidden until the pane has files to choose from (setFileChoices()).
-    m_fileChoice = new QToolButton(this);
+    m_fileChoice = new QPushButton(this);
     m_fileChoice->setObjectName(QStringLiteral("fileChoice"));
-    m_fileChoice->setPopupMode(QToolButton::InstantPopup);
-    m_fileChoice->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    m_fileChoice->setFocusPolicy(Qt::StrongFocus);
-    m_fileChoice->setAutoRaise(true);
+    m_fileChoice->setAutoDefault(false);
     m_fileChoice->setMenu(new QMenu(m_fileChoice));
     m_fileChoice->hide();
 

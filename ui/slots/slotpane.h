@@ -14,7 +14,6 @@ class QKeyEvent;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
-class QToolButton;
 
 namespace soul {
 
@@ -115,7 +114,7 @@ public:
     // block). With two or more, the header offers them in a menu, the
     // current one checked; with fewer it offers nothing.
     void setFileChoices(const QStringList &labels, const QString &current);
-    QToolButton *fileChoiceButton() const { return m_fileChoice; }
+    QPushButton *fileChoiceButton() const { return m_fileChoice; }
 
     // The format property that tells the runtime's marks from other marks.
     enum RuntimeMark { DroppedMark = 1, DigestMark = 2 };
@@ -197,7 +196,7 @@ private:
     QLabel *m_runtimeNote = nullptr;
     QLabel *m_checkpointNote = nullptr;
     QLabel *m_sameNote = nullptr;
-    QToolButton *m_fileChoice = nullptr;
+    QPushButton *m_fileChoice = nullptr;
     QStringList m_fileChoices;
     RuntimePaneView m_runtimeView;
 };
