@@ -14,8 +14,8 @@
 
 #include <QAction>
 #include <QDir>
-#include <QMenu>
 #include <QLabel>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>

@@ -559,14 +559,14 @@ void tst_HermesHome::layoutPrefersAFileOfTheBlock_data()
     const QStringList ruleBlock = {QStringLiteral(".cursorrules"),
                                    QStringLiteral(".cursor/rules/a.mdc"),
                                    QStringLiteral(".cursor/rules/b.mdc")};
-    QTest::newRow("a rule chosen") << QStringLiteral("project") << rules << ruleBlock
-                                   << QStringLiteral(".cursor/rules/b.mdc")
-                                   << QStringLiteral(".cursor/rules/b.mdc");
+    QTest::newRow("a rule chosen")
+        << QStringLiteral("project") << rules << ruleBlock << QStringLiteral(".cursor/rules/b.mdc")
+        << QStringLiteral(".cursor/rules/b.mdc");
     QTest::newRow("none chosen: the first") << QStringLiteral("project") << rules << ruleBlock
                                             << QString() << QStringLiteral(".cursorrules");
     QTest::newRow("an empty rule is not in the block")
-        << QStringLiteral("project") << rules << ruleBlock
-        << QStringLiteral(".cursor/rules/c.mdc") << QStringLiteral(".cursorrules");
+        << QStringLiteral("project") << rules << ruleBlock << QStringLiteral(".cursor/rules/c.mdc")
+        << QStringLiteral(".cursorrules");
     QTest::newRow("a rival that lost is not in the block")
         << QStringLiteral("project") << QStringList{QStringLiteral("project/CLAUDE.md=Claude.\n")}
         << QStringList{QStringLiteral("AGENTS.md")} << QStringLiteral("CLAUDE.md")
@@ -581,9 +581,9 @@ void tst_HermesHome::layoutPrefersAFileOfTheBlock_data()
     QTest::newRow("the chain's project file chosen")
         << QStringLiteral("repo/sub") << chain << chainBlock << QStringLiteral("AGENTS.md")
         << QStringLiteral("AGENTS.md");
-    QTest::newRow("a file not there") << QStringLiteral("repo/sub") << chain << chainBlock
-                                      << QStringLiteral("../../AGENTS.md")
-                                      << QStringLiteral("../AGENTS.md");
+    QTest::newRow("a file not there")
+        << QStringLiteral("repo/sub") << chain << chainBlock << QStringLiteral("../../AGENTS.md")
+        << QStringLiteral("../AGENTS.md");
 }
 
 void tst_HermesHome::layoutPrefersAFileOfTheBlock()
@@ -679,7 +679,8 @@ void tst_HermesHome::projectFileWaitsForUnsavedText()
     QVERIFY(!documents->showProjectFile(QStringLiteral(".cursor/rules/a.mdc")));
     QCOMPARE(model->slotLabel(agents), QStringLiteral(".cursorrules"));
     QCOMPARE(model->slot(slotOf("SOUL.md")).bufferBytes, QByteArray("You are Kip, unsaved.\n"));
-    QVERIFY2(messages.last().first().toString().contains(QStringLiteral("unsaved changes in SOUL.md")),
+    QVERIFY2(messages.last().first().toString().contains(
+                 QStringLiteral("unsaved changes in SOUL.md")),
              qPrintable(messages.last().first().toString()));
     // Nothing was written.
     QCOMPARE(treeContents(m_dir->path()), before);
