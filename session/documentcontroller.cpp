@@ -61,6 +61,8 @@ DocumentController::DocumentController(PersonaModel *model,
     });
     connect(m_model, &PersonaModel::opened, this, &DocumentController::watchProjectFolders);
     connect(m_model, &PersonaModel::closed, this, &DocumentController::watchProjectFolders);
+    connect(m_model, &PersonaModel::opened, this, &DocumentController::listProjectFiles);
+    connect(m_model, &PersonaModel::closed, this, &DocumentController::listProjectFiles);
     // A runtime's own file is in a persona folder, not in a layout's places.
     connect(m_model, &PersonaModel::opened, m_setupFile, [this] {
         // Its copies go with the slots', under the same folder lock.
@@ -113,6 +115,7 @@ bool DocumentController::replaceWith(const SlotLayout &layout)
 
 void DocumentController::followProjectFile()
 {
+    listProjectFiles();
     const SlotLayout layout = m_model->layout();
     if (!m_model->isOpen() || layout.home.isEmpty() || m_model->hasUnsaved())
         return;
@@ -121,16 +124,93 @@ void DocumentController::followProjectFile()
         if (m_model->hasRecovery(k))
             return;
     }
-    const Result<SlotLayout> now = hermesHomeLayout(layout.home, layout.project);
+    const auto agents = size_t(slotIndex(u"AGENTS.md"));
+    // The file shown stays while it is one of the block's.
+    const Result<SlotLayout> now = hermesHomeLayout(layout.home,
+                                                    layout.project,
+                                                    layout.labels.at(agents));
     // By the files only: a path written another way must not reopen it again and again.
     if (!now || now.value().paths == layout.paths)
         return;
-    const auto agents = size_t(slotIndex(u"AGENTS.md"));
     if (!replaceWith(now.value()))
         return;
     Q_EMIT statusMessage(tr("Hermes now reads %1 instead of %2 for the project context; the pane "
                             "shows %1.")
                              .arg(now.value().labels.at(agents), layout.labels.at(agents)));
+}
+
+void DocumentController::listProjectFiles()
+{
+    const SlotLayout &layout = m_model->layout();
+    QStringList files;
+    if (m_model->isOpen() && !layout.home.isEmpty() && !layout.project.isEmpty()) {
+        if (const Result<QStringList> read = hermesProjectFiles(layout.home, layout.project))
+            files = read.value();
+    }
+    if (files == m_projectFiles)
+        return;
+    m_projectFiles = files;
+    Q_EMIT projectFilesListed();
+}
+
+bool DocumentController::showProjectFile(const QString &label)
+{
+    const SlotLayout layout = m_model->layout();
+    if (!m_model->isOpen() || layout.home.isEmpty() || layout.project.isEmpty())
+        return false;
+    const auto agents = size_t(slotIndex(u"AGENTS.md"));
+    const QString shown = layout.labels.at(agents);
+    if (label == shown)
+        return true;
+    if (!m_projectFiles.contains(label)) {
+        Q_EMIT statusMessage(tr("%1 is not part of Hermes's project context now, so the project "
+                                "pane stays at %2.")
+                                 .arg(label, shown));
+        return false;
+    }
+    // Another file in the pane means closing this one's buffer: never with
+    // text that would go.
+    QStringList unsaved;
+    for (int k : m_model->unsavedSlots())
+        unsaved.append(m_model->slotLabel(k));
+    if (m_setupFile->dirty())
+        unsaved.append(m_setupFile->name());
+    if (!unsaved.isEmpty()) {
+        Q_EMIT statusMessage(tr("The project pane stays at %1: there are unsaved changes in %2. "
+                                "Save or revert them first, then choose %3 again.")
+                                 .arg(shown, unsaved.join(QStringLiteral(", ")), label));
+        return false;
+    }
+    QStringList recovered;
+    for (int k = 0; k < SlotCount; ++k) {
+        if (m_model->hasRecovery(k))
+            recovered.append(m_model->slotLabel(k));
+    }
+    if (!recovered.isEmpty()) {
+        Q_EMIT statusMessage(tr("The project pane stays at %1 while the recovered text of %2 "
+                                "waits: restore or discard it first, then choose %3 again.")
+                                 .arg(shown, recovered.join(QStringLiteral(", ")), label));
+        return false;
+    }
+    const Result<SlotLayout> chosen = hermesHomeLayout(layout.home, layout.project, label);
+    if (!chosen) {
+        m_prompter->showError(tr("Cannot show %1").arg(label), chosen.error());
+        return false;
+    }
+    if (chosen.value().labels.at(agents) != label) {
+        // Emptied or removed since the list was read.
+        listProjectFiles();
+        Q_EMIT statusMessage(tr("%1 is not part of Hermes's project context any more, so the "
+                                "project pane stays at %2.")
+                                 .arg(label, shown));
+        return false;
+    }
+    if (!replaceWith(chosen.value()))
+        return false;
+    Q_EMIT statusMessage(tr("The project pane shows %1, one of the files Hermes joins in the "
+                            "project context.")
+                             .arg(label));
+    return true;
 }
 
 void DocumentController::watchProjectFolders()

@@ -101,6 +101,20 @@ public:
     // Writes the templates of `slots` into the empty folder `dir`.
     bool createPersona(const QString &dir, const QList<int> &slots);
 
+    // Hermes's home: the labels of the files whose text makes its
+    // project-context block on disk, in its order ("../AGENTS.md",
+    // "AGENTS.md"; ".cursorrules", ".cursor/rules/a.mdc"), read when the
+    // home opens and whenever the project pane may follow another file.
+    // Empty for a persona folder, or when no project file has text.
+    QStringList projectFiles() const { return m_projectFiles; }
+    // Opens the AGENTS.md pane at `label`, another file of projectFiles(),
+    // keeping the other panes' files. Refused, with a sentence in the status
+    // bar naming the files and what to do, while any text is unsaved or a
+    // recovered text waits for an answer: nothing is dropped. The layout
+    // keeps the label, so the pane stays at that file while it is in the
+    // block (followProjectFile()). False when refused or failed.
+    bool showProjectFile(const QString &label);
+
     // Newest first: persona folders and Hermes homes with their project.
     QList<RecentPlace> recentPlaces() const;
     // Forgets the recent folders (the last one stays for the next start).
@@ -123,13 +137,19 @@ Q_SIGNALS:
     // for its project file (Hermes's project and its parents): which file it
     // reads may have changed, though no pane's file did.
     void projectFilesChanged();
+    // projectFiles() changed.
+    void projectFilesListed();
 
 private:
     void remember(const RecentPlace &place);
     // Hermes's home: once nothing is unsaved, the AGENTS.md pane is opened
     // again at the project file Hermes reads now, when another one won since
     // (the pane's file saved empty or deleted, a file that comes first made).
+    // A pane at one of several files of the block stays there while that
+    // file is in it.
     void followProjectFile();
+    // Reads projectFiles() from disk again.
+    void listProjectFiles();
     // Watches the folders a Hermes home's project file is searched in.
     void watchProjectFolders();
     // Closes the folder open (asking about unsaved text) and opens `layout`.
@@ -167,6 +187,7 @@ private:
     QSettings *m_settings = nullptr;
     QTimer m_follow; // followProjectFile() once the change that started it is done
     QFileSystemWatcher m_projectFolders;
+    QStringList m_projectFiles;
     RuntimeFile *m_setupFile = nullptr;
 };
 

@@ -15,6 +15,7 @@
 #include <QAction>
 #include <QDir>
 #include <QLabel>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
@@ -74,6 +75,8 @@ private Q_SLOTS:
     void projectPaneSaysAnotherFileWins();
     void projectFileMadeOnDiskIsFollowed();
     void historySaysItReadsFoldersOnly();
+    void projectPaneOffersTheFilesOfTheBlock();
+    void choosingAnotherFileKeepsUnsavedText();
 
 private:
     QString home(const QString &name = {}) const { return under(QStringLiteral("hermes"), name); }
@@ -104,6 +107,14 @@ private:
         return window()->panes()->pane(slotIndex(QString::fromLatin1(name)));
     }
     MainWindow *window() const { return m_fixture.window(); }
+    // The project's HERMES.md, AGENTS.md and CLAUDE.md gone, .cursorrules
+    // and two rules in .cursor/rules with text.
+    void makeCursorRules();
+    // The project pane's menu entry for `label`, null when there is none.
+    QAction *projectFileAction(const QString &label) const;
+    // The labels the project pane's menu offers, and the one checked.
+    QStringList offeredFiles() const;
+    QString checkedFile() const;
 
     TestWindow<ProjectPrompter> m_fixture;
 };
@@ -453,6 +464,142 @@ void tst_HermesHomeWindow::historySaysItReadsFoldersOnly()
     QVERIFY(create);
     QVERIFY(!create->isVisible());
     QVERIFY(!QFileInfo::exists(home(QStringLiteral(".git"))));
+}
+
+void tst_HermesHomeWindow::makeCursorRules()
+{
+    for (const char *name : {"HERMES.md", "AGENTS.md", "CLAUDE.md"})
+        QVERIFY(QFile::remove(project(QString::fromLatin1(name))));
+    QVERIFY(QDir().mkpath(project(QStringLiteral(".cursor/rules"))));
+    QVERIFY(writeInPlace(project(QStringLiteral(".cursorrules")), "Prefer small commits.\n"));
+    QVERIFY(writeInPlace(project(QStringLiteral(".cursor/rules/style.mdc")),
+                         "---\nglobs: *.cpp\n---\nFour spaces.\n"));
+    QVERIFY(writeInPlace(project(QStringLiteral(".cursor/rules/tests.mdc")),
+                         "Every test fails without its change.\n"));
+}
+
+QAction *tst_HermesHomeWindow::projectFileAction(const QString &label) const
+{
+    const QList<QAction *> actions = pane("AGENTS.md")->fileChoiceButton()->menu()->actions();
+    const auto found = std::find_if(actions.begin(), actions.end(), [&label](const QAction *a) {
+        return a->text() == label;
+    });
+    return found == actions.end() ? nullptr : *found;
+}
+
+QStringList tst_HermesHomeWindow::offeredFiles() const
+{
+    QStringList labels;
+    for (const QAction *action : pane("AGENTS.md")->fileChoiceButton()->menu()->actions())
+        labels.append(action->text());
+    return labels;
+}
+
+QString tst_HermesHomeWindow::checkedFile() const
+{
+    QStringList checked;
+    for (const QAction *action : pane("AGENTS.md")->fileChoiceButton()->menu()->actions()) {
+        if (action->isChecked())
+            checked.append(action->text());
+    }
+    return checked.join(QLatin1Char('|'));
+}
+
+void tst_HermesHomeWindow::projectPaneOffersTheFilesOfTheBlock()
+{
+    // HERMES.md alone in the block: nothing to choose.
+    openHome();
+    QPushButton *choice = pane("AGENTS.md")->fileChoiceButton();
+    QVERIFY(choice->isHidden());
+    QVERIFY(m_fixture.close());
+    makeCursorRules();
+    openHome();
+    SlotPane *agents = pane("AGENTS.md");
+    choice = agents->fileChoiceButton();
+    QVERIFY(!choice->isHidden());
+    QCOMPARE(choice->focusPolicy(), Qt::StrongFocus);
+    QVERIFY2(choice->toolTip().contains(QStringLiteral(".cursor/rules/tests.mdc")),
+             qPrintable(choice->toolTip()));
+    QCOMPARE(offeredFiles(),
+             QStringList({QStringLiteral(".cursorrules"),
+                          QStringLiteral(".cursor/rules/style.mdc"),
+                          QStringLiteral(".cursor/rules/tests.mdc")}));
+    QCOMPARE(checkedFile(), QStringLiteral(".cursorrules"));
+    QCOMPARE(agents->editor()->toPlainText(), QStringLiteral("Prefer small commits.\n"));
+    waitForSoulc();
+    QCOMPARE(agents->runtimeView().note,
+             QStringLiteral("Hermes joins .cursor/rules/style.mdc and .cursor/rules/tests.mdc to "
+                            "this file in the project context; choose one above to edit it."));
+
+    // The second rule chosen: its bytes in the pane, the other panes as they were.
+    const QString soulText = pane("SOUL.md")->editor()->toPlainText();
+    projectFileAction(QStringLiteral(".cursor/rules/tests.mdc"))->trigger();
+    const int slot = slotIndex(u"AGENTS.md");
+    QCOMPARE(window()->model()->slotFilePath(slot),
+             project(QStringLiteral(".cursor/rules/tests.mdc")));
+    QCOMPARE(agents->editor()->toPlainText(),
+             QStringLiteral("Every test fails without its change.\n"));
+    QCOMPARE(agents->findChild<QLabel *>(QStringLiteral("slotTitle"))->text(),
+             QStringLiteral("<b>.cursor/rules/tests.mdc</b>"));
+    QCOMPARE(checkedFile(), QStringLiteral(".cursor/rules/tests.mdc"));
+    QCOMPARE(pane("SOUL.md")->editor()->toPlainText(), soulText);
+    waitForSoulc();
+    QTRY_COMPARE(agents->runtimeView().note,
+                 QStringLiteral("Hermes joins .cursorrules and .cursor/rules/style.mdc to this "
+                                "file in the project context; choose one above to edit it."));
+
+    // Edited and saved: that file is written, no other.
+    const QMap<QString, QByteArray> before = files();
+    agents->editor()->moveCursor(QTextCursor::End);
+    QTest::keyClicks(agents->editor(), QStringLiteral("Run them twice."));
+    QTRY_VERIFY(window()->model()->slot(slot).dirty);
+    QCOMPARE(window()->model()->unsavedSlots(), QList<int>{slot});
+    QVERIFY(window()->documents()->save(slot));
+    QMap<QString, QByteArray> expected = before;
+    expected[project(QStringLiteral(".cursor/rules/tests.mdc"))]
+        = "Every test fails without its change.\nRun them twice.";
+    QCOMPARE(files(), expected);
+    waitForSoulc();
+    QVERIFY(window()->previewPanel()->runtimeComposer()->composition().text.contains(
+        QStringLiteral("## .cursor/rules/tests.mdc\n\nEvery test fails without its change.\nRun "
+                       "them twice.")));
+    QCOMPARE(window()->model()->slotFilePath(slot),
+             project(QStringLiteral(".cursor/rules/tests.mdc")));
+    QVERIFY2(m_fixture.prompter()->errors.isEmpty(),
+             qPrintable(m_fixture.prompter()->errors.join(QLatin1Char('\n'))));
+}
+
+void tst_HermesHomeWindow::choosingAnotherFileKeepsUnsavedText()
+{
+    makeCursorRules();
+    openHome();
+    SlotPane *agents = pane("AGENTS.md");
+    const int slot = slotIndex(u"AGENTS.md");
+    const QMap<QString, QByteArray> before = files();
+    agents->editor()->moveCursor(QTextCursor::End);
+    QTest::keyClicks(agents->editor(), QStringLiteral("Not saved."));
+    QTRY_VERIFY(window()->model()->slot(slot).dirty);
+    projectFileAction(QStringLiteral(".cursor/rules/style.mdc"))->trigger();
+    // The pane, its text and the menu's check stay; the status bar says what to do.
+    QCOMPARE(window()->model()->slotFilePath(slot), project(QStringLiteral(".cursorrules")));
+    QCOMPARE(agents->editor()->toPlainText(), QStringLiteral("Prefer small commits.\nNot saved."));
+    QCOMPARE(window()->model()->slot(slot).bufferBytes,
+             QByteArray("Prefer small commits.\nNot saved."));
+    QVERIFY(window()->model()->slot(slot).dirty);
+    QCOMPARE(checkedFile(), QStringLiteral(".cursorrules"));
+    QCOMPARE(window()->statusMessage()->text(),
+             QStringLiteral("The project pane stays at .cursorrules: there are unsaved changes in "
+                            ".cursorrules. Save or revert them first, then choose "
+                            ".cursor/rules/style.mdc again."));
+    QCOMPARE(files(), before);
+    // Undone, the same choice is taken.
+    QVERIFY(window()->documents()->revert(slot));
+    QTRY_VERIFY(!window()->model()->hasUnsaved());
+    projectFileAction(QStringLiteral(".cursor/rules/style.mdc"))->trigger();
+    QCOMPARE(window()->model()->slotFilePath(slot),
+             project(QStringLiteral(".cursor/rules/style.mdc")));
+    QCOMPARE(files(), before);
+    waitForSoulc();
 }
 
 QTEST_MAIN(tst_HermesHomeWindow)

@@ -78,6 +78,11 @@ private Q_SLOTS:
     void projectPaneFollowsASave();
     void projectPaneFollowsADeletion();
     void projectPaneWaitsForUnsavedText();
+    void layoutPrefersAFileOfTheBlock_data();
+    void layoutPrefersAFileOfTheBlock();
+    void projectFileIsShownOnRequest();
+    void projectFileWaitsForUnsavedText();
+    void chosenProjectFileStaysWhileInTheBlock();
     void otherRuntimesRefuseExportAndFreeze_data();
     void otherRuntimesRefuseExportAndFreeze();
     void hermesExportReadsTheHome();
@@ -90,6 +95,9 @@ private:
     // The same with a HERMES.md in the project, which wins over its AGENTS.md,
     // and the watcher quick to settle.
     std::unique_ptr<PersonaSession> openWithHermesFile();
+    // The project's AGENTS.md gone, .cursorrules and .cursor/rules/a.mdc and
+    // b.mdc with text, and a session open on them, the watcher quick to settle.
+    std::unique_ptr<PersonaSession> openWithCursorRules();
 
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<QSettings> m_settings;
@@ -521,6 +529,202 @@ void tst_HermesHome::projectPaneWaitsForUnsavedText()
     QVERIFY(session->documents()->save(soul));
     QTRY_COMPARE(model->slotFilePath(agents), project(QStringLiteral("AGENTS.md")));
     QCOMPARE(readAll(home(QStringLiteral("SOUL.md"))), QByteArray("You are Kip, unsaved.\n"));
+}
+
+std::unique_ptr<PersonaSession> tst_HermesHome::openWithCursorRules()
+{
+    if (!QFile::remove(project(QStringLiteral("AGENTS.md")))
+        || !QDir().mkpath(project(QStringLiteral(".cursor/rules")))
+        || !writeInPlace(project(QStringLiteral(".cursorrules")), "Rules.\n")
+        || !writeInPlace(project(QStringLiteral(".cursor/rules/a.mdc")), "Rule A.\n")
+        || !writeInPlace(project(QStringLiteral(".cursor/rules/b.mdc")), "Rule B.\n"))
+        QTest::qFail("cannot write the cursor rules", __FILE__, __LINE__);
+    std::unique_ptr<PersonaSession> session = openSession();
+    session->model()->watcher()->setSettleInterval(5);
+    return session;
+}
+
+void tst_HermesHome::layoutPrefersAFileOfTheBlock_data()
+{
+    QTest::addColumn<QString>("project");   // under the temporary folder
+    QTest::addColumn<QStringList>("files"); // under the temporary folder, "NAME=TEXT"
+    QTest::addColumn<QStringList>("block"); // hermesProjectFiles()
+    QTest::addColumn<QString>("preferred");
+    QTest::addColumn<QString>("shown"); // the AGENTS.md pane's label
+    const QStringList rules = {QStringLiteral("project/.cursorrules=Rules.\n"),
+                               QStringLiteral("project/.cursor/rules/a.mdc=Rule A.\n"),
+                               QStringLiteral("project/.cursor/rules/b.mdc=Rule B.\n"),
+                               QStringLiteral("project/.cursor/rules/c.mdc=\n"),
+                               QStringLiteral("-project/AGENTS.md")};
+    const QStringList ruleBlock = {QStringLiteral(".cursorrules"),
+                                   QStringLiteral(".cursor/rules/a.mdc"),
+                                   QStringLiteral(".cursor/rules/b.mdc")};
+    QTest::newRow("a rule chosen")
+        << QStringLiteral("project") << rules << ruleBlock << QStringLiteral(".cursor/rules/b.mdc")
+        << QStringLiteral(".cursor/rules/b.mdc");
+    QTest::newRow("none chosen: the first") << QStringLiteral("project") << rules << ruleBlock
+                                            << QString() << QStringLiteral(".cursorrules");
+    QTest::newRow("an empty rule is not in the block")
+        << QStringLiteral("project") << rules << ruleBlock << QStringLiteral(".cursor/rules/c.mdc")
+        << QStringLiteral(".cursorrules");
+    QTest::newRow("a rival that lost is not in the block")
+        << QStringLiteral("project") << QStringList{QStringLiteral("project/CLAUDE.md=Claude.\n")}
+        << QStringList{QStringLiteral("AGENTS.md")} << QStringLiteral("CLAUDE.md")
+        << QStringLiteral("AGENTS.md");
+    const QStringList chain = {QStringLiteral("repo/.git/"),
+                               QStringLiteral("repo/AGENTS.md=Repository rules.\n"),
+                               QStringLiteral("repo/sub/AGENTS.md=Folder rules.\n")};
+    const QStringList chainBlock = {QStringLiteral("../AGENTS.md"), QStringLiteral("AGENTS.md")};
+    QTest::newRow("the chain's root chosen")
+        << QStringLiteral("repo/sub") << chain << chainBlock << QStringLiteral("../AGENTS.md")
+        << QStringLiteral("../AGENTS.md");
+    QTest::newRow("the chain's project file chosen")
+        << QStringLiteral("repo/sub") << chain << chainBlock << QStringLiteral("AGENTS.md")
+        << QStringLiteral("AGENTS.md");
+    QTest::newRow("a file not there")
+        << QStringLiteral("repo/sub") << chain << chainBlock << QStringLiteral("../../AGENTS.md")
+        << QStringLiteral("../AGENTS.md");
+}
+
+void tst_HermesHome::layoutPrefersAFileOfTheBlock()
+{
+    QFETCH(QString, project);
+    QFETCH(QStringList, files);
+    QFETCH(QStringList, block);
+    QFETCH(QString, preferred);
+    QFETCH(QString, shown);
+    for (const QString &file : std::as_const(files)) {
+        const QString path = m_dir->filePath(file.mid(file.startsWith(QLatin1Char('-')) ? 1 : 0));
+        if (file.startsWith(QLatin1Char('-'))) {
+            QVERIFY(QFile::remove(path.section(QLatin1Char('='), 0, 0)));
+        } else if (file.endsWith(QLatin1Char('/'))) {
+            QVERIFY(QDir().mkpath(path));
+        } else {
+            const qsizetype eq = path.indexOf(QLatin1Char('='));
+            QVERIFY(QDir().mkpath(QFileInfo(path.left(eq)).path()));
+            QVERIFY(writeInPlace(path.left(eq), path.mid(eq + 1).toUtf8()));
+        }
+    }
+    const QString dir = m_dir->filePath(project);
+    const Result<QStringList> listed = hermesProjectFiles(m_home, dir);
+    QVERIFY2(listed.ok(), qPrintable(listed.error()));
+    QCOMPARE(listed.value(), block);
+    const Result<SlotLayout> layout = hermesHomeLayout(m_home, dir, preferred);
+    QVERIFY2(layout.ok(), qPrintable(layout.error()));
+    const auto agents = size_t(slotOf("AGENTS.md"));
+    QCOMPARE(layout.value().labels.at(agents), shown);
+    QCOMPARE(layout.value().names.at(agents), shown);
+    QCOMPARE(QFileInfo(layout.value().paths.at(agents)).canonicalFilePath(),
+             QFileInfo(QDir(dir).filePath(shown)).canonicalFilePath());
+    // The other panes are where they are without a choice.
+    const Result<SlotLayout> plain = hermesHomeLayout(m_home, dir);
+    QVERIFY(plain);
+    for (int k = 0; k < SlotCount; ++k) {
+        if (k != int(agents))
+            QCOMPARE(layout.value().paths.at(size_t(k)), plain.value().paths.at(size_t(k)));
+    }
+}
+
+void tst_HermesHome::projectFileIsShownOnRequest()
+{
+    const std::unique_ptr<PersonaSession> session = openWithCursorRules();
+    PersonaModel *model = session->model();
+    DocumentController *documents = session->documents();
+    const int agents = slotOf("AGENTS.md");
+    QCOMPARE(model->slotLabel(agents), QStringLiteral(".cursorrules"));
+    QCOMPARE(documents->projectFiles(),
+             QStringList({QStringLiteral(".cursorrules"),
+                          QStringLiteral(".cursor/rules/a.mdc"),
+                          QStringLiteral(".cursor/rules/b.mdc")}));
+    const QString memory = home(QStringLiteral("memories/MEMORY.md"));
+    QVERIFY(documents->showProjectFile(QStringLiteral(".cursor/rules/b.mdc")));
+    QCOMPARE(model->slotLabel(agents), QStringLiteral(".cursor/rules/b.mdc"));
+    QCOMPARE(model->slotFilePath(agents), project(QStringLiteral(".cursor/rules/b.mdc")));
+    QCOMPARE(model->slot(agents).bufferBytes, QByteArray("Rule B.\n"));
+    QCOMPARE(model->slotFilePath(slotOf("MEMORY.md")), memory);
+    // A file not in the block is refused with a sentence.
+    QSignalSpy messages(documents, &DocumentController::statusMessage);
+    QVERIFY(!documents->showProjectFile(QStringLiteral("CLAUDE.md")));
+    QCOMPARE(model->slotLabel(agents), QStringLiteral(".cursor/rules/b.mdc"));
+    QCOMPARE(messages.size(), 1);
+    QVERIFY2(messages.last().first().toString().startsWith(
+                 QStringLiteral("CLAUDE.md is not part of Hermes's project context now")),
+             qPrintable(messages.last().first().toString()));
+    QVERIFY(m_prompter.errors.isEmpty());
+}
+
+void tst_HermesHome::projectFileWaitsForUnsavedText()
+{
+    const std::unique_ptr<PersonaSession> session = openWithCursorRules();
+    PersonaModel *model = session->model();
+    DocumentController *documents = session->documents();
+    const int agents = slotOf("AGENTS.md");
+    const QMap<QString, QByteArray> before = treeContents(m_dir->path());
+    QSignalSpy messages(documents, &DocumentController::statusMessage);
+    // The pane's own text unsaved: it stays, and says what to do.
+    model->setBufferText(agents, u"Rules, edited.\n");
+    QVERIFY(!documents->showProjectFile(QStringLiteral(".cursor/rules/a.mdc")));
+    QCOMPARE(model->slotLabel(agents), QStringLiteral(".cursorrules"));
+    QCOMPARE(model->slot(agents).bufferBytes, QByteArray("Rules, edited.\n"));
+    QVERIFY(model->slot(agents).dirty);
+    QCOMPARE(messages.size(), 1);
+    QCOMPARE(messages.last().first().toString(),
+             QStringLiteral("The project pane stays at .cursorrules: there are unsaved changes in "
+                            ".cursorrules. Save or revert them first, then choose "
+                            ".cursor/rules/a.mdc again."));
+    // Another pane's text unsaved: the same.
+    documents->revert(agents);
+    QVERIFY(!model->hasUnsaved());
+    model->setBufferText(slotOf("SOUL.md"), u"You are Kip, unsaved.\n");
+    QVERIFY(!documents->showProjectFile(QStringLiteral(".cursor/rules/a.mdc")));
+    QCOMPARE(model->slotLabel(agents), QStringLiteral(".cursorrules"));
+    QCOMPARE(model->slot(slotOf("SOUL.md")).bufferBytes, QByteArray("You are Kip, unsaved.\n"));
+    QVERIFY2(messages.last().first().toString().contains(
+                 QStringLiteral("unsaved changes in SOUL.md")),
+             qPrintable(messages.last().first().toString()));
+    // Nothing was written.
+    QCOMPARE(treeContents(m_dir->path()), before);
+    // Saved, the pane moves.
+    QVERIFY(documents->save(slotOf("SOUL.md")));
+    QVERIFY(documents->showProjectFile(QStringLiteral(".cursor/rules/a.mdc")));
+    QCOMPARE(model->slotLabel(agents), QStringLiteral(".cursor/rules/a.mdc"));
+    QVERIFY(m_prompter.errors.isEmpty());
+}
+
+void tst_HermesHome::chosenProjectFileStaysWhileInTheBlock()
+{
+    const std::unique_ptr<PersonaSession> session = openWithCursorRules();
+    PersonaModel *model = session->model();
+    DocumentController *documents = session->documents();
+    const int agents = slotOf("AGENTS.md");
+    QVERIFY(documents->showProjectFile(QStringLiteral(".cursor/rules/b.mdc")));
+    QTRY_VERIFY(model->isWatching());
+    QSignalSpy listed(documents, &DocumentController::projectFilesListed);
+    // A rival rule made on disk joins the block; the chosen file stays.
+    QVERIFY(writeAtomically(project(QStringLiteral(".cursor/rules/0.mdc")), "Rule zero.\n"));
+    QTRY_COMPARE(documents->projectFiles(),
+                 QStringList({QStringLiteral(".cursorrules"),
+                              QStringLiteral(".cursor/rules/0.mdc"),
+                              QStringLiteral(".cursor/rules/a.mdc"),
+                              QStringLiteral(".cursor/rules/b.mdc")}));
+    // The list is read by the same pass that would move the pane.
+    QCOMPARE(model->slotLabel(agents), QStringLiteral(".cursor/rules/b.mdc"));
+    QCOMPARE(model->slot(agents).bufferBytes, QByteArray("Rule B.\n"));
+    // Another file of the block removed: still there.
+    QVERIFY(QFile::remove(project(QStringLiteral(".cursor/rules/a.mdc"))));
+    QTRY_COMPARE(documents->projectFiles(),
+                 QStringList({QStringLiteral(".cursorrules"),
+                              QStringLiteral(".cursor/rules/0.mdc"),
+                              QStringLiteral(".cursor/rules/b.mdc")}));
+    QCOMPARE(model->slotLabel(agents), QStringLiteral(".cursor/rules/b.mdc"));
+    QVERIFY(listed.size() >= 2);
+    // Emptied on disk, it leaves the block: the pane goes to the first file.
+    QVERIFY(writeAtomically(project(QStringLiteral(".cursor/rules/b.mdc")), "\n"));
+    QTRY_COMPARE(model->slotLabel(agents), QStringLiteral(".cursorrules"));
+    QCOMPARE(model->slot(agents).bufferBytes, QByteArray("Rules.\n"));
+    QCOMPARE(documents->projectFiles(),
+             QStringList({QStringLiteral(".cursorrules"), QStringLiteral(".cursor/rules/0.mdc")}));
+    QVERIFY(!model->hasUnsaved());
 }
 
 void tst_HermesHome::otherRuntimesRefuseExportAndFreeze_data()

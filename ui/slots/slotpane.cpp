@@ -14,12 +14,14 @@
 #include "soultokencounter.h"
 #include "text/documentchange.h"
 
+#include <QActionGroup>
 #include <QDir>
 #include <QEvent>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollBar>
@@ -169,9 +171,17 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     m_sameNote->setAccessibleName(tr("%1 in other agents").arg(name));
     m_sameNote->hide();
 
+    // Hidden until the pane has files to choose from (setFileChoices()).
+    m_fileChoice = new QPushButton(this);
+    m_fileChoice->setObjectName(QStringLiteral("fileChoice"));
+    m_fileChoice->setAutoDefault(false);
+    m_fileChoice->setMenu(new QMenu(m_fileChoice));
+    m_fileChoice->hide();
+
     auto *header = new QHBoxLayout;
     header->setSpacing(8);
     header->addWidget(m_title);
+    header->addWidget(m_fileChoice);
     // In a narrow window the role gives way (elided), so the name, the state
     // and the buttons stay whole.
     header->addWidget(m_role);
@@ -382,6 +392,41 @@ void SlotPane::setSameNote(const QString &text, const QString &toolTip)
     m_sameNote->setToolTip(toolTip);
     m_sameNote->setAccessibleDescription(toolTip);
     m_sameNote->setVisible(!text.isEmpty());
+}
+
+void SlotPane::setFileChoices(const QStringList &labels, const QString &current)
+{
+    QMenu *menu = m_fileChoice->menu();
+    if (labels != m_fileChoices) {
+        m_fileChoices = labels;
+        // This may run from an action's own triggered(): the old ones go later.
+        for (QAction *old : menu->actions()) {
+            menu->removeAction(old);
+            old->deleteLater();
+        }
+        auto *group = new QActionGroup(menu);
+        for (const QString &label : labels) {
+            QAction *action = menu->addAction(label);
+            action->setCheckable(true);
+            action->setActionGroup(group);
+            action->setToolTip(tr("Edit %1 in this pane").arg(label));
+            connect(action, &QAction::triggered, this, [this, label] {
+                Q_EMIT fileChosen(m_slot, label);
+            });
+        }
+    }
+    for (QAction *action : menu->actions())
+        action->setChecked(action->text() == current);
+    const bool offered = labels.size() >= 2;
+    m_fileChoice->setVisible(offered);
+    if (!offered)
+        return;
+    m_fileChoice->setText(tr("%1 files joined").arg(labels.size()));
+    m_fileChoice->setToolTip(tr("Hermes joins %1 in its project context. Choose one to edit it "
+                                "in this pane.")
+                                 .arg(labels.join(QStringLiteral(", "))));
+    m_fileChoice->setAccessibleName(tr("Files of the project context"));
+    m_fileChoice->setAccessibleDescription(tr("%1 is shown").arg(current));
 }
 
 void SlotPane::setShowInvisibles(bool show)

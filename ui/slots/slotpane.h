@@ -109,6 +109,13 @@ public:
     // file ("Same as in work, coach"); empty hides it.
     void setSameNote(const QString &text, const QString &toolTip = {});
     QLabel *sameNote() const { return m_sameNote; }
+    // The files the pane can show instead of its own, `current` among them
+    // (a Hermes home's project pane: the files of the project-context
+    // block). With two or more, the header offers them in a menu, the
+    // current one checked; with fewer it offers nothing.
+    void setFileChoices(const QStringList &labels, const QString &current);
+    QPushButton *fileChoiceButton() const { return m_fileChoice; }
+
     // The format property that tells the runtime's marks from other marks.
     enum RuntimeMark { DroppedMark = 1, DigestMark = 2 };
     static constexpr int RuntimeMarkProperty = 0x100000 + 71; // QTextFormat::UserProperty + 71
@@ -131,6 +138,8 @@ Q_SIGNALS:
     void focused(int slot);
     // The link in the checkpoint note: the file against the last checkpoint.
     void checkpointDiffRequested(int slot);
+    // Another file of setFileChoices() was chosen for the pane.
+    void fileChosen(int slot, const QString &label);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -187,6 +196,8 @@ private:
     QLabel *m_runtimeNote = nullptr;
     QLabel *m_checkpointNote = nullptr;
     QLabel *m_sameNote = nullptr;
+    QPushButton *m_fileChoice = nullptr;
+    QStringList m_fileChoices;
     RuntimePaneView m_runtimeView;
 };
 

@@ -79,6 +79,14 @@ void PersonaEditor::reloadPanes()
     m_preview->rebuild();
 }
 
+void PersonaEditor::offerProjectFiles()
+{
+    const PersonaModel *model = m_session->model();
+    const int agents = slotIndex(u"AGENTS.md");
+    m_panes->pane(agents)->setFileChoices(m_session->documents()->projectFiles(),
+                                          model->isOpen() ? model->slotLabel(agents) : QString());
+}
+
 void PersonaEditor::wireModel()
 {
     PersonaModel *model = m_session->model();
@@ -88,8 +96,13 @@ void PersonaEditor::wireModel()
             &DocumentController::projectFilesChanged,
             m_preview->runtimeComposer(),
             &RuntimeComposer::schedule);
+    connect(documents,
+            &DocumentController::projectFilesListed,
+            this,
+            &PersonaEditor::offerProjectFiles);
     connect(model, &PersonaModel::opened, this, [this, model] {
         reloadPanes();
+        offerProjectFiles();
         // Another window has this folder: its unsaved text is its own, and
         // this one's is not kept for recovery.
         if (!model->recoveryUnavailable().isEmpty())
@@ -109,6 +122,7 @@ void PersonaEditor::wireModel()
     });
     connect(model, &PersonaModel::closed, this, [this] {
         reloadPanes();
+        offerProjectFiles();
         m_lostBar->hide();
         m_currentSlot = -1;
         m_setupCurrent = false;
@@ -186,6 +200,14 @@ void PersonaEditor::wirePanes()
             });
         }
     }
+    // Refused (unsaved text), the menu checks the file shown again.
+    connect(m_panes->pane(slotIndex(u"AGENTS.md")),
+            &SlotPane::fileChosen,
+            documents,
+            [this, documents](int, const QString &label) {
+                documents->showProjectFile(label);
+                offerProjectFiles();
+            });
     connect(m_preview->preview(), &SoulPreview::paneRequested, m_panes, &PaneStack::showPane);
     connect(m_preview->invisiblesToggle(),
             &QCheckBox::toggled,

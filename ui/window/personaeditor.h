@@ -78,6 +78,8 @@ private:
     void wireTokens(QSettings *settings);
     void wireRuntime();
     void reloadPanes();
+    // The project pane offers the files of Hermes's project-context block.
+    void offerProjectFiles();
     // Makes the setup file's pane once the session's runtime names the file.
     void ensureSetupPane();
     // Text recovered for the setup file: its pane in view, the keyboard on Restore.

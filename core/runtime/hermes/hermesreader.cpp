@@ -65,6 +65,22 @@ QStringList projectChain(const QString &resolved)
     return chain;
 }
 
+// A file whose text (or BLOCKED line) is in the project-context block.
+bool isProjectBlockFile(const HermesFileReport &file)
+{
+    return file.used && file.block == HermesBlock::ProjectContext;
+}
+
+QStringList projectBlockFiles(const HermesComposition &composed)
+{
+    QStringList labels;
+    for (const HermesFileReport &f : composed.files) {
+        if (isProjectBlockFile(f))
+            labels.append(f.name);
+    }
+    return labels;
+}
+
 Result<HermesInput> readProject(HermesInput input, const QString &project)
 {
     const QFileInfo info(project);
@@ -195,7 +211,17 @@ QString hermesHomeDirectory()
     return QDir::home().filePath(QStringLiteral(".hermes"));
 }
 
-Result<SlotLayout> hermesHomeLayout(const QString &home, const QString &project)
+Result<QStringList> hermesProjectFiles(const QString &home, const QString &project)
+{
+    const Result<HermesInput> input = readHermesHome(home, project);
+    if (!input)
+        return Result<QStringList>::failure(input.error());
+    return projectBlockFiles(composeHermes(input.value()));
+}
+
+Result<SlotLayout> hermesHomeLayout(const QString &home,
+                                    const QString &project,
+                                    const QString &preferred)
 {
     const Result<HermesInput> input = readHermesHome(home, project);
     if (!input)
@@ -228,12 +254,16 @@ Result<SlotLayout> hermesHomeLayout(const QString &home, const QString &project)
     const auto agents = size_t(slotIndex(u"AGENTS.md"));
     layout.paths[agents] = projectDir.filePath(QStringLiteral("AGENTS.md"));
     layout.labels[agents] = QStringLiteral("AGENTS.md");
+    // The first file of the block, or the one asked for while it is in it.
+    bool placed = false;
     for (const HermesFileReport &f : composed.files) {
-        if (f.used && f.block == HermesBlock::ProjectContext) {
-            layout.paths[agents] = f.path;
-            layout.labels[agents] = f.name;
+        if (!isProjectBlockFile(f) || (placed && f.name != preferred))
+            continue;
+        layout.paths[agents] = f.path;
+        layout.labels[agents] = f.name;
+        if (f.name == preferred || preferred.isEmpty())
             break;
-        }
+        placed = true;
     }
     // The runtime knows a project file by its label ("../AGENTS.md" above the project).
     layout.names[agents] = layout.labels[agents];

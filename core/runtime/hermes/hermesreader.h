@@ -46,8 +46,20 @@ QString hermesHomeDirectory();
 // CLAUDE.md, .cursorrules... as readHermesHome and composeHermes find it; the
 // project's AGENTS.md when none has text), and IDENTITY.md, TOOLS.md and
 // HEARTBEAT.md, which Hermes never reads, in the project. The layout's
-// directory is the home. Fails, with a sentence, as readHermesHome does.
-Result<SlotLayout> hermesHomeLayout(const QString &home, const QString &project);
+// directory is the home. When `preferred` is the label of one of the files
+// that make the project-context block ("../AGENTS.md", ".cursor/rules/b.mdc";
+// hermesProjectFiles), the AGENTS.md pane is that file instead of the first.
+// Fails, with a sentence, as readHermesHome does.
+Result<SlotLayout> hermesHomeLayout(const QString &home,
+                                    const QString &project,
+                                    const QString &preferred = QString());
+
+// The labels of the files whose text makes Hermes's project-context block
+// when it runs in `project`, in the block's order: the AGENTS chain from the
+// .git root down ("../AGENTS.md", "AGENTS.md"), or .cursorrules and the
+// .cursor/rules/*.mdc with text; one file for HERMES.md or CLAUDE.md, none
+// when no file has text. Fails, with a sentence, as readHermesHome does.
+Result<QStringList> hermesProjectFiles(const QString &home, const QString &project);
 
 // The folders Hermes searches for project files when it runs in `project`:
 // the project, its parents up to the .git root, and its .cursor/rules when

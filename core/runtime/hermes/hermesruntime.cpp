@@ -637,6 +637,17 @@ QJsonArray spansJson(const QList<HermesSpan> &spans)
     return out;
 }
 
+// The files of the project-context block in `composition`, as the panes name them.
+QStringList projectBlockSource(const RuntimeComposition &composition)
+{
+    const QString block = blockName(HermesBlock::ProjectContext);
+    for (const RuntimeBlock &b : composition.blocks) {
+        if (b.name == block)
+            return b.source.split(QStringLiteral(", "), Qt::SkipEmptyParts);
+    }
+    return {};
+}
+
 } // namespace
 
 HermesSettings hermesSettings(const RuntimeSettings &values)
@@ -935,8 +946,28 @@ QString HermesRuntime::paneNote(const SlotLayout &layout,
                                 const RuntimeComposition &composition,
                                 int slot) const
 {
-    return slot == slotIndex(u"AGENTS.md") ? hermesProjectPaneMoved(layout, composition)
-                                           : QString();
+    if (slot != slotIndex(u"AGENTS.md"))
+        return {};
+    const QString moved = hermesProjectPaneMoved(layout, composition);
+    return moved.isEmpty() ? hermesProjectPaneJoined(layout, composition) : moved;
+}
+
+QString hermesProjectPaneJoined(const SlotLayout &layout, const RuntimeComposition &composition)
+{
+    if (layout.isFolder())
+        return {};
+    const QString pane = layout.names.at(size_t(slotIndex(u"AGENTS.md")));
+    QStringList others = projectBlockSource(composition);
+    if (others.removeAll(pane) == 0 || others.isEmpty())
+        return {};
+    if (others.size() == 1)
+        return QStringLiteral("Hermes joins %1 to this file in the project context; choose it "
+                              "above to edit it.")
+            .arg(others.first());
+    const QString last = others.takeLast();
+    return QStringLiteral("Hermes joins %1 and %2 to this file in the project context; choose "
+                          "one above to edit it.")
+        .arg(others.join(QStringLiteral(", ")), last);
 }
 
 QString hermesProjectPaneMoved(const SlotLayout &layout, const RuntimeComposition &composition)
@@ -944,18 +975,12 @@ QString hermesProjectPaneMoved(const SlotLayout &layout, const RuntimeCompositio
     if (layout.isFolder())
         return {};
     const QString pane = layout.names.at(size_t(slotIndex(u"AGENTS.md")));
-    const QString block = blockName(HermesBlock::ProjectContext);
-    for (const RuntimeBlock &b : composition.blocks) {
-        if (b.name != block)
-            continue;
-        const QStringList read = b.source.split(QStringLiteral(", "), Qt::SkipEmptyParts);
-        if (read.isEmpty() || read.contains(pane))
-            return {};
-        return QStringLiteral("Hermes now reads %1 instead of %2 for the project context. "
-                              "Once nothing is unsaved, this pane moves to %1.")
-            .arg(read.first(), pane);
-    }
-    return {};
+    const QStringList read = projectBlockSource(composition);
+    if (read.isEmpty() || read.contains(pane))
+        return {};
+    return QStringLiteral("Hermes now reads %1 instead of %2 for the project context. "
+                          "Once nothing is unsaved, this pane moves to %1.")
+        .arg(read.first(), pane);
 }
 
 } // namespace soul

@@ -44,4 +44,10 @@ RuntimeSettings hermesSettingValues(const HermesSettings &settings);
 // project file at all.
 QString hermesProjectPaneMoved(const SlotLayout &layout, const RuntimeComposition &composition);
 
+// When the project-context block of `composition` joins other files to the
+// one in the AGENTS.md pane of a Hermes home (the AGENTS chain, the cursor
+// rules), the sentence naming them; empty when the pane's file is alone in
+// the block or not in it.
+QString hermesProjectPaneJoined(const SlotLayout &layout, const RuntimeComposition &composition);
+
 } // namespace soul
