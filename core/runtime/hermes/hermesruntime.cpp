@@ -549,6 +549,32 @@ private:
 
 // The bytes of `name` as the window holds them (its buffer) or as they are on
 // disk at `path`; empty when it cannot be read.
+// What a file of a project-context block that joins several files puts in
+// it: its BLOCKED line, or the parts of its text the cut keeps (the section
+// headers Hermes writes around them are the block's).
+QString joinedFilePart(const HermesInput &input, const HermesFileReport &f)
+{
+    if (f.scan.blocked())
+        return f.blockedLine;
+    const HermesFile *file = nullptr;
+    for (const HermesProjectDirectory &dir : input.chain) {
+        for (const auto &[name, candidate] : dir.files) {
+            if (QDir(dir.path).filePath(name) == f.path)
+                file = &candidate;
+        }
+    }
+    for (const auto &[name, candidate] : input.cursorRules) {
+        if (name == f.name)
+            file = &candidate;
+    }
+    QString part;
+    if (!file)
+        return part;
+    for (const HermesSpan &span : f.kept)
+        part += QStringView(file->text).sliced(span.start, span.length);
+    return part;
+}
+
 QByteArray fileBytes(const RuntimeInput &input, const QString &name, const QString &path)
 {
     const auto buffer = input.buffers.constFind(name);
@@ -905,6 +931,8 @@ Result<RuntimeComposition> HermesRuntime::compose(const RuntimeInput &input,
             out.files[i].block = blockIndex(HermesBlock::Identity);
         else if (f.block == HermesBlock::ProjectContext && projectFiles == 1)
             out.files[i].block = blockIndex(HermesBlock::ProjectContext);
+        else if (f.block == HermesBlock::ProjectContext)
+            out.files[i].injectedText = joinedFilePart(report->input, f);
     }
     // The memory stores' views follow the files'.
     out.files[c.files.size()].block = blockIndex(HermesBlock::Memory);
