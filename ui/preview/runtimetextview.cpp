@@ -240,7 +240,10 @@ void RuntimeTextView::refreshHeader()
     QString text = block.label;
     if (!block.gapAfter.isEmpty())
         text += tr(" \u2014 then: %1").arg(block.gapAfter);
-    m_header->setText(text);
+    // Cut to the width at the end, with an ellipsis; the tooltip has it whole.
+    const QMargins margins = m_header->contentsMargins();
+    const int room = m_header->width() - margins.left() - margins.right();
+    m_header->setText(m_header->fontMetrics().elidedText(text, Qt::ElideRight, qMax(0, room)));
     m_header->setToolTip(text);
 }
 
@@ -254,6 +257,7 @@ void RuntimeTextView::resizeEvent(QResizeEvent *event)
 {
     QPlainTextEdit::resizeEvent(event);
     placeHeader();
+    refreshHeader();
 }
 
 void RuntimeTextView::paintEvent(QPaintEvent *event)
@@ -292,8 +296,12 @@ void RuntimeTextView::paintEvent(QPaintEvent *event)
         // The next block's name and tokens whole, at the right; what the
         // runtime puts here in the room left of it.
         const QRect textArea = band.adjusted(HeaderPadding, 0, -HeaderPadding, 0);
-        const QString next = QStringLiteral("\u25BE ") + m_blocks.at(i).label;
         const QFontMetrics metrics = painter.fontMetrics();
+        // A long list of files is cut in its middle: the block's name and
+        // its tokens stay.
+        const QString next = metrics.elidedText(QStringLiteral("\u25BE ") + m_blocks.at(i).label,
+                                                Qt::ElideMiddle,
+                                                textArea.width());
         painter.drawText(textArea, Qt::AlignRight | Qt::AlignVCenter, next);
         if (gap) {
             const int room = textArea.width() - metrics.horizontalAdvance(next)
