@@ -24,6 +24,8 @@ namespace {
 const QString LastKey = QStringLiteral("lastDirectory");
 // Set when the last place open was Hermes's home (lastDirectory) run in it.
 const QString LastProjectKey = QStringLiteral("lastHermesProject");
+// And the project pane's file then.
+const QString LastProjectFileKey = QStringLiteral("lastHermesProjectFile");
 constexpr int RecentMax = 10;
 
 // A diff compares what the panes would show, line by line.
@@ -94,7 +96,7 @@ bool DocumentController::openLayout(const SlotLayout &layout)
     if (!replaceWith(layout))
         return false;
     if (!layout.home.isEmpty() && !layout.project.isEmpty())
-        remember(RecentPlace::hermesHome(layout.home, layout.project));
+        rememberHome(layout);
     reportOpened(layout.project.isEmpty() ? QDir::toNativeSeparators(layout.directory)
                                           : tr("%1 with the project %2")
                                                 .arg(QDir::toNativeSeparators(layout.directory),
@@ -134,6 +136,7 @@ void DocumentController::followProjectFile()
         return;
     if (!replaceWith(now.value()))
         return;
+    rememberHome(now.value());
     Q_EMIT statusMessage(tr("Hermes now reads %1 instead of %2 for the project context; the pane "
                             "shows %1.")
                              .arg(now.value().labels.at(agents), layout.labels.at(agents)));
@@ -207,6 +210,7 @@ bool DocumentController::showProjectFile(const QString &label)
     }
     if (!replaceWith(chosen.value()))
         return false;
+    rememberHome(chosen.value());
     Q_EMIT statusMessage(tr("The project pane shows %1, one of the files Hermes joins in the "
                             "project context.")
                              .arg(label));
@@ -605,7 +609,9 @@ void DocumentController::clearRecent()
 
 RecentPlace DocumentController::lastPlace() const
 {
-    return {m_settings->value(LastKey).toString(), m_settings->value(LastProjectKey).toString()};
+    return {m_settings->value(LastKey).toString(),
+            m_settings->value(LastProjectKey).toString(),
+            m_settings->value(LastProjectFileKey).toString()};
 }
 
 QString DocumentController::lastDirectory() const
@@ -634,6 +640,13 @@ QByteArray DocumentController::slotTemplate(int slot)
     return file.readAll();
 }
 
+void DocumentController::rememberHome(const SlotLayout &layout)
+{
+    remember(RecentPlace::hermesHome(layout.home,
+                                     layout.project,
+                                     layout.labels.at(size_t(slotIndex(u"AGENTS.md")))));
+}
+
 void DocumentController::remember(const RecentPlace &place)
 {
     QList<RecentPlace> recent = recentPlaces();
@@ -647,6 +660,10 @@ void DocumentController::remember(const RecentPlace &place)
         m_settings->setValue(LastProjectKey, place.project);
     else
         m_settings->remove(LastProjectKey);
+    if (!place.projectFile.isEmpty())
+        m_settings->setValue(LastProjectFileKey, place.projectFile);
+    else
+        m_settings->remove(LastProjectFileKey);
     Q_EMIT recentChanged();
 }
 

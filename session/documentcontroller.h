@@ -142,6 +142,8 @@ Q_SIGNALS:
 
 private:
     void remember(const RecentPlace &place);
+    // Hermes's home of `layout`, with its project pane's file.
+    void rememberHome(const SlotLayout &layout);
     // Hermes's home: once nothing is unsaved, the AGENTS.md pane is opened
     // again at the project file Hermes reads now, when another one won since
     // (the pane's file saved empty or deleted, a file that comes first made).

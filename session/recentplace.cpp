@@ -14,6 +14,7 @@ namespace {
 const QString PlacesKey = QStringLiteral("recentPlaces");
 const QString DirectoryKey = QStringLiteral("directory");
 const QString ProjectKey = QStringLiteral("hermesProject");
+const QString ProjectFileKey = QStringLiteral("hermesProjectFile");
 // The plain list of folders of earlier versions.
 const QString OldFoldersKey = QStringLiteral("recentDirectories");
 
@@ -55,6 +56,7 @@ QList<RecentPlace> readRecentPlaces(const QSettings &settings)
         RecentPlace place;
         place.directory = settings.value(group + DirectoryKey).toString();
         place.project = settings.value(group + ProjectKey).toString();
+        place.projectFile = settings.value(group + ProjectFileKey).toString();
         if (!place.isEmpty())
             places.append(place);
     }
@@ -69,8 +71,11 @@ void writeRecentPlaces(QSettings &settings, const QList<RecentPlace> &places)
     for (int i = 0; i < places.size(); ++i) {
         settings.setArrayIndex(i);
         settings.setValue(DirectoryKey, places.at(i).directory);
-        if (places.at(i).isHermesHome())
+        if (places.at(i).isHermesHome()) {
             settings.setValue(ProjectKey, places.at(i).project);
+            if (!places.at(i).projectFile.isEmpty())
+                settings.setValue(ProjectFileKey, places.at(i).projectFile);
+        }
     }
     settings.endArray();
 }

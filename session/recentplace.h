@@ -10,16 +10,22 @@ namespace soul {
 // What File > Open Recent and the start view list, and what a start without
 // arguments opens again: a persona folder, or Hermes's home run in a project
 // folder (opened again with hermesHomeLayout, so the project file that wins
-// then is the one shown).
+// then is the one shown, or the one the project pane showed when it is still
+// one of the project-context block's files).
 struct RecentPlace
 {
     QString directory; // the persona folder, or Hermes's home
     QString project;   // the project Hermes's home runs in; empty for a folder
+    // The project pane's file, by its label (".cursor/rules/b.mdc"); not part
+    // of what tells places apart.
+    QString projectFile;
 
-    static RecentPlace folder(const QString &dir) { return {dir, QString()}; }
-    static RecentPlace hermesHome(const QString &home, const QString &project)
+    static RecentPlace folder(const QString &dir) { return {dir, QString(), QString()}; }
+    static RecentPlace hermesHome(const QString &home,
+                                  const QString &project,
+                                  const QString &projectFile = QString())
     {
-        return {home, project};
+        return {home, project, projectFile};
     }
     bool isHermesHome() const { return !project.isEmpty(); }
     bool isEmpty() const { return directory.isEmpty(); }
@@ -27,6 +33,7 @@ struct RecentPlace
     // shop  (/home/me/src/shop)": the part that tells entries apart first.
     QString label() const;
 
+    // The same home and project: one entry, whichever file the pane showed.
     bool operator==(const RecentPlace &other) const
     {
         return directory == other.directory && project == other.project;

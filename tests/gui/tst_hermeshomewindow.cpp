@@ -77,6 +77,7 @@ private Q_SLOTS:
     void historySaysItReadsFoldersOnly();
     void projectPaneOffersTheFilesOfTheBlock();
     void choosingAnotherFileKeepsUnsavedText();
+    void chosenProjectFileIsOpenedAgain();
 
 private:
     QString home(const QString &name = {}) const { return under(QStringLiteral("hermes"), name); }
@@ -600,6 +601,50 @@ void tst_HermesHomeWindow::choosingAnotherFileKeepsUnsavedText()
              project(QStringLiteral(".cursor/rules/style.mdc")));
     QCOMPARE(files(), before);
     waitForSoulc();
+}
+
+// The file chosen for the project pane is the one a later start, and the
+// Open Recent entry, show again while it is one of the block's.
+void tst_HermesHomeWindow::chosenProjectFileIsOpenedAgain()
+{
+    makeCursorRules();
+    openHome();
+    const int slot = slotIndex(u"AGENTS.md");
+    projectFileAction(QStringLiteral(".cursor/rules/tests.mdc"))->trigger();
+    QCOMPARE(window()->model()->slotFilePath(slot),
+             project(QStringLiteral(".cursor/rules/tests.mdc")));
+
+    // A start without a folder.
+    QVERIFY(m_fixture.close());
+    m_fixture.create();
+    window()->start(QString());
+    QVERIFY(window()->model()->isOpen());
+    QCOMPARE(window()->model()->slotFilePath(slot),
+             project(QStringLiteral(".cursor/rules/tests.mdc")));
+    QCOMPARE(checkedFile(), QStringLiteral(".cursor/rules/tests.mdc"));
+
+    // Open Recent, after a persona folder was opened in between.
+    const QString folder = m_fixture.filePath(QStringLiteral("ava"));
+    QVERIFY(QDir().mkpath(folder));
+    QVERIFY(writeInPlace(QDir(folder).filePath(QStringLiteral("SOUL.md")), "Ava.\n"));
+    QVERIFY(window()->documents()->open(folder));
+    const QList<QAction *> entries = m_fixture.menu("recentMenu")->actions();
+    QVERIFY(entries.size() >= 2);
+    // One entry for the home, whichever file its pane showed.
+    qsizetype homes = 0;
+    for (const QAction *entry : entries)
+        homes += entry->text().startsWith(QStringLiteral("Hermes home"));
+    QCOMPARE(homes, qsizetype(1));
+    entries.at(1)->trigger();
+    QCOMPARE(window()->model()->slotFilePath(slot),
+             project(QStringLiteral(".cursor/rules/tests.mdc")));
+
+    // Once it has left the block, the first file of the block again.
+    QVERIFY(m_fixture.close());
+    QVERIFY(writeInPlace(project(QStringLiteral(".cursor/rules/tests.mdc")), ""));
+    m_fixture.create();
+    window()->start(QString());
+    QCOMPARE(window()->model()->slotFilePath(slot), project(QStringLiteral(".cursorrules")));
 }
 
 QTEST_MAIN(tst_HermesHomeWindow)

@@ -437,7 +437,7 @@ void MainWindow::start(const QString &dir)
 void MainWindow::openRecent(const RecentPlace &place)
 {
     if (place.isHermesHome())
-        openHermesHome(place.directory, place.project);
+        openHermesHome(place.directory, place.project, place.projectFile);
     else
         openFolder(place.directory);
 }
@@ -477,9 +477,11 @@ QString MainWindow::lastHermesProject() const
     return !last.isEmpty() && QFileInfo(last).isDir() ? last : QDir::currentPath();
 }
 
-bool MainWindow::openHermesHome(const QString &home, const QString &project)
+bool MainWindow::openHermesHome(const QString &home,
+                                const QString &project,
+                                const QString &projectFile)
 {
-    const Result<SlotLayout> layout = hermesHomeLayout(home, project);
+    const Result<SlotLayout> layout = hermesHomeLayout(home, project, projectFile);
     if (!layout) {
         m_prompter->showError(tr("Cannot open Hermes's home"), layout.error());
         return false;

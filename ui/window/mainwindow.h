@@ -77,7 +77,11 @@ public:
     // preview is Hermes's. Asks once about unsaved text first (a roster is
     // closed). False when cancelled, or when a folder cannot be read (said
     // in a sentence naming it). The project is remembered for next time.
-    bool openHermesHome(const QString &home, const QString &project);
+    // `projectFile`: the project pane's file, by its label, while it is one
+    // of the files of Hermes's project-context block (else the first).
+    bool openHermesHome(const QString &home,
+                        const QString &project,
+                        const QString &projectFile = QString());
     // The project Open Hermes Home offers first: the last one opened while
     // it exists, else the current directory.
     QString lastHermesProject() const;
