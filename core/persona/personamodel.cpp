@@ -874,6 +874,13 @@ void PersonaModel::scheduleRecovery(int slot)
         Q_EMIT recoveryChanged(slot);
     }
     m_recoveryDue.at(size_t(slot)) = true;
+    // A slot made clean (saved, reverted, typed back) keeps no copy: it goes
+    // at once, so a crash just after a save leaves nothing to offer, however
+    // the file changes after it.
+    if (!state.dirty && m_recoveryKept.at(size_t(slot))) {
+        flushRecovery();
+        return;
+    }
     if (!m_recoveryTimer.isActive())
         m_recoveryTimer.start();
 }

@@ -48,6 +48,7 @@ private Q_SLOTS:
     void hugeSlotIsNotReadWhole();
     void createSlotIsUnsavedUntilSaved();
     void dirtyBufferReachesRecoveryAfterTheTimer();
+    void savedSlotLosesItsCopyAtOnce();
     void cleanCloseClearsRecovery();
     void reopenOffersRecoveryWithoutApplyingIt();
     void restoreRecoveryMakesTheBufferDirty();
@@ -561,6 +562,35 @@ void tst_PersonaModel::dirtyBufferReachesRecoveryAfterTheTimer()
     QVERIFY(model.save(1).ok());
     QTRY_VERIFY(store.pending().isEmpty());
     QVERIFY(!QFileInfo::exists(store.storePath()));
+}
+
+// A copy is written after a pause, but removed the moment its slot is clean:
+// a crash right after a save leaves nothing for the next window to offer.
+void tst_PersonaModel::savedSlotLosesItsCopyAtOnce()
+{
+    write(1, "disk\n");
+    write(6, "memory\n");
+    PersonaModel model;
+    QVERIFY(model.open(m_dir->path()).ok());
+    model.setRecoveryInterval(50);
+    const RecoveryStore store(m_dir->path());
+    model.setBufferText(1, u"mine\n");
+    model.setBufferText(6, u"more memory\n");
+    QTRY_COMPARE(store.pending().size(), 2);
+
+    // The pause is long now: what goes, goes without it.
+    model.setRecoveryInterval(60 * 60 * 1000);
+    QVERIFY(model.save(1).ok());
+    QCOMPARE(store.pending().size(), 1);
+    QCOMPARE(store.pending().first().slot, 6);
+    model.setBufferText(6, u"memory\n");
+    QVERIFY(store.pending().isEmpty());
+    QVERIFY(!QFileInfo::exists(store.storePath()));
+    // A new edit is kept after the pause, as before.
+    model.setBufferText(6, u"memory, edited\n");
+    QVERIFY(store.pending().isEmpty());
+    model.flushRecovery();
+    QCOMPARE(store.pending().size(), 1);
 }
 
 void tst_PersonaModel::cleanCloseClearsRecovery()
