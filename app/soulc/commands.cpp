@@ -619,6 +619,9 @@ QString gitDate(const QDateTime &time)
 QString changesText(const HistoryCommit &commit, const SoulFigures &figures)
 {
     QStringList parts;
+    // What came before a shallow clone's cut is not known.
+    if (commit.cut)
+        parts.append(QStringLiteral("history cut here (shallow clone)"));
     for (int slot = 0; slot < SlotCount; ++slot) {
         const qint64 delta = figures.tokenChange[size_t(slot)];
         const QString name = slotName(slot);
@@ -671,6 +674,7 @@ QJsonObject commitJson(const HistoryCommit &commit, const SoulFigures &figures)
         {QStringLiteral("summary"), commit.summary},
         {QStringLiteral("message"), commit.message},
         {QStringLiteral("parents"), commit.parentCount},
+        {QStringLiteral("cut"), commit.cut},
         {QStringLiteral("soul"),
          QJsonObject{{QStringLiteral("bytes"), figures.soulBytes},
                      {QStringLiteral("tokens"), figures.soulTokens}}},
@@ -724,17 +728,25 @@ int runLog(const Invocation &invocation)
             {QStringLiteral("repository"), (*history)->repositoryRoot()},
             {QStringLiteral("path"), (*history)->pathInRepository()},
             {QStringLiteral("encoding"), counts.tokenizer().name()},
+            {QStringLiteral("shallow"), (*history)->isShallow()},
             {QStringLiteral("commits"), commits},
         };
         return writeStandardOutput(QJsonDocument(root).toJson(QJsonDocument::Indented));
     }
+    const QString cut = (*history)->isShallow()
+                            ? QStringLiteral("The repository at %1 is a shallow clone: commits "
+                                             "older than its cut are not in it, so the list "
+                                             "ends there. 'git fetch --unshallow' fetches them.\n")
+                                  .arg((*history)->repositoryRoot())
+                            : QString();
     if (rows.size() == 1) {
         return writeStandardOutput(
-            QStringLiteral("%1: no commit in the repository at %2 touches its slot files yet.\n")
-                .arg(dir, (*history)->repositoryRoot())
+            (QStringLiteral("%1: no commit in the repository at %2 touches its slot files yet.\n")
+                 .arg(dir, (*history)->repositoryRoot())
+             + cut)
                 .toUtf8());
     }
-    return writeStandardOutput(renderTable(rows, {false, false, true, true, false}));
+    return writeStandardOutput(renderTable(rows, {false, false, true, true, false}) + cut.toUtf8());
 }
 
 int runCheckpoint(const Invocation &invocation)

@@ -5,6 +5,7 @@
 #include "treepath.h"
 
 #include <QHash>
+#include <QSet>
 
 // What a PersonaHistory owns, and the helpers personahistory.cpp and
 // checkpoint.cpp share. Internal to core/history.
@@ -19,6 +20,8 @@ struct PersonaHistory::Owner
     QString folderPath;       // the same as text: "" or "agents/ava"
     QString folderText;       // how sentences name the folder
     QString repositoryText;   // how sentences name the repository
+    // The raw ids of the commits a shallow clone is cut at: read as roots.
+    QSet<QByteArray> shallow;
     // Each commit's slot entries, as log() and measure() found them.
     mutable QHash<QByteArray, git::TreeSlotEntries> slotCache;
 

@@ -1,5 +1,6 @@
 #include "personahistory.h"
 
+#include "history/guardedodb.h"
 #include "historycounts.h"
 #include "historyowner.h"
 #include "inspection.h"
@@ -8,6 +9,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QTimeZone>
 
 namespace soul {
@@ -192,10 +194,13 @@ Result<git::TreeSlotEntries> PersonaHistory::Owner::slotsOf(const git_commit *co
 Result<git::Commit> PersonaHistory::Owner::resolve(const QString &rev) const
 {
     using R = Result<git::Commit>;
+    git_error_clear();
     git_object *object = nullptr;
     const int status = git_revparse_single(&object, get(), rev.toUtf8().constData());
     if (status != 0) {
-        const QString why = git::lastErrorText();
+        const git_error *error = git_error_last();
+        const int kind = error ? error->klass : GIT_ERROR_NONE;
+        const QString why = git::lastErrorText("git cannot read this kind of revision");
         // An empty repository (or a branch not yet born) names nothing yet.
         if (git_repository_head_unborn(get()) == 1) {
             return R::failure(QStringLiteral("'%2' names nothing: HEAD in the repository at %1 "
@@ -207,9 +212,32 @@ Result<git::Commit> PersonaHistory::Owner::resolve(const QString &rev) const
             return R::failure(QStringLiteral("'%1' is ambiguous in the repository at %2: more than "
                                              "one object starts with it. Give more digits.")
                                   .arg(rev, repositoryText));
-        return R::failure(QStringLiteral("'%1' names no commit in the repository at %2 (%3). "
-                                         "Give a commit id, a tag, a branch or HEAD~N.")
-                              .arg(rev, repositoryText, why));
+        // An object on the way that cannot be read, or that a name leads to
+        // and the object store lacks, is the repository's fault, not the
+        // revision's. (An id or prefix given that matches no object is the
+        // revision's.)
+        static const QRegularExpression objectName(QStringLiteral("^[0-9a-fA-F]{4,40}$"));
+        const bool damagedObject = status != GIT_ENOTFOUND && status != GIT_EINVALIDSPEC
+                                   && (kind == GIT_ERROR_ODB || kind == GIT_ERROR_ZLIB
+                                       || kind == GIT_ERROR_OBJECT || kind == GIT_ERROR_OS);
+        const bool missingObject = status == GIT_ENOTFOUND && kind == GIT_ERROR_ODB
+                                   && !objectName.match(rev).hasMatch();
+        if (damagedObject || missingObject)
+            return R::failure(damaged(QStringLiteral("an object '%1' leads to").arg(rev), why));
+        if (rev.startsWith(QLatin1String("@{-"))) {
+            return R::failure(QStringLiteral("'%1' names no commit: the repository at %2 has no "
+                                             "record of that many branches checked out before. "
+                                             "Give a commit id, a tag, a branch or HEAD~N.")
+                                  .arg(rev, repositoryText));
+        }
+        QString text = QStringLiteral("'%1' names no commit in the repository at %2 (%3). Give a "
+                                      "commit id, a tag, a branch or HEAD~N.")
+                           .arg(rev, repositoryText, why);
+        if (!shallow.isEmpty()) {
+            text += QStringLiteral(" The repository is a shallow clone, so commits older than its "
+                                   "cut are not in it; 'git fetch --unshallow' fetches them.");
+        }
+        return R::failure(text);
     }
     const git::Object owned(object);
     git_object *peeled = nullptr;
@@ -246,6 +274,48 @@ Result<QByteArray> PersonaHistory::Owner::readBlob(
 
 // ---- opening ---------------------------------------------------------------
 
+namespace {
+
+// When libgit2 found no repository above `canonical`: the first .git on the
+// way up that git would have stopped at, and why it is none (a .git file
+// pointing nowhere, a .git folder without HEAD), or empty when there is no
+// .git at all.
+QString brokenGitEntry(const QString &canonical)
+{
+    for (QString folder = canonical; !folder.isEmpty();) {
+        const QString entry = QDir(folder).filePath(QStringLiteral(".git"));
+        const QFileInfo info(entry);
+        if (info.isFile()) {
+            QFile file(entry);
+            QByteArray text;
+            if (file.open(QIODevice::ReadOnly))
+                text = file.read(4096).trimmed();
+            if (!text.startsWith("gitdir:")) {
+                return QStringLiteral("the file %1 is not a git link (it should read \"gitdir: "
+                                      "PATH\"), so git finds no repository. Fix or remove it.")
+                    .arg(entry);
+            }
+            const QString target = QFile::decodeName(text.mid(7).trimmed());
+            return QStringLiteral("the file %1 points to %2, which is not a git repository. Fix "
+                                  "the path in it, or remove it.")
+                .arg(entry, QDir(folder).absoluteFilePath(target));
+        }
+        if (info.isDir()) {
+            return QStringLiteral("the folder %1 is not a git repository (git needs a HEAD file "
+                                  "and an objects folder in it). Run 'git fsck' there, or remove "
+                                  "it.")
+                .arg(entry);
+        }
+        const QString up = QFileInfo(folder).path();
+        if (up == folder)
+            break;
+        folder = up;
+    }
+    return {};
+}
+
+} // namespace
+
 PersonaHistory::~PersonaHistory() = default;
 
 Result<std::unique_ptr<PersonaHistory>> PersonaHistory::open(const QString &dir)
@@ -259,6 +329,8 @@ Result<std::unique_ptr<PersonaHistory>> PersonaHistory::open(const QString &dir)
     const int status
         = git_repository_open_ext(&repo, QFile::encodeName(canonical).constData(), 0, nullptr);
     if (status == GIT_ENOTFOUND) {
+        if (const QString broken = brokenGitEntry(canonical); !broken.isEmpty())
+            return R::failure(QStringLiteral("%1: %2").arg(dir, broken));
         return R::failure(QStringLiteral("%1 is not in a git repository, so it has no history. "
                                          "Run 'git init' in it to start one.")
                               .arg(dir));
@@ -274,6 +346,12 @@ Result<std::unique_ptr<PersonaHistory>> PersonaHistory::open(const QString &dir)
                               .arg(dir, git::lastErrorText()));
     }
     owner->repo.reset(repo);
+    if (const QString why = git::installGuardedObjectDatabase(repo); !why.isEmpty()) {
+        return R::failure(QStringLiteral("%1: cannot read the objects of the git repository that "
+                                         "holds it (%2).")
+                              .arg(dir, why));
+    }
+    owner->shallow = git::shallowCommits(repo);
     const char *workdir = git_repository_workdir(repo);
     if (git_repository_is_bare(repo) || !workdir) {
         return R::failure(QStringLiteral("%1 is in the bare repository %2, which has no working "
@@ -325,6 +403,11 @@ Status PersonaHistory::initRepository(const QString &dir)
 QString PersonaHistory::folderText() const
 {
     return m_owner->folderText;
+}
+
+bool PersonaHistory::isShallow() const
+{
+    return !m_owner->shallow.isEmpty();
 }
 
 bool PersonaHistory::hasCommits() const
@@ -442,6 +525,7 @@ Status PersonaHistory::log(const std::function<bool(const HistoryCommit &)> &vis
         if (sameSlots(*now, *was))
             continue;
         HistoryCommit out = describe(commit);
+        out.cut = o.shallow.contains(git::raw(id));
         out.slots = historySlots(*now);
         out.before = historySlots(*was);
         if (visit && !visit(out))
@@ -473,6 +557,7 @@ Result<HistoryCommit> PersonaHistory::commit(const QString &rev) const
     if (!now)
         return R::failure(now.error());
     HistoryCommit out = describe(commit->get());
+    out.cut = o.shallow.contains(git::raw(*git_commit_id(commit->get())));
     out.slots = historySlots(*now);
     if (git_commit_parentcount(commit->get()) > 0) {
         git_commit *parent = nullptr;

@@ -87,6 +87,10 @@ struct HistoryCommit
     QString summary;      // the message's first paragraph, on one line
     QString message;
     int parentCount = 0;
+    // A shallow clone's history ends at this commit: its parents are not in
+    // the clone, so it is read as a first commit (every slot it has counts
+    // as added) and nothing older is listed.
+    bool cut = false;
     HistorySlots slots;  // at this commit
     HistorySlots before; // at its first parent; all Missing for a root commit
 
@@ -208,6 +212,10 @@ public:
     QString pathInRepository() const { return m_folderPath; } // "" for the root, "agents/ava"
     // "ava" or "agents/ava in /home/me/repo": how sentences name the folder.
     QString folderText() const;
+
+    // Whether the repository is a shallow clone (its history is cut: see
+    // HistoryCommit::cut).
+    bool isShallow() const;
 
     // Whether HEAD has a commit yet (a repository OpenClaw made with `git
     // init` has none).

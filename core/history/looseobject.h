@@ -1,0 +1,58 @@
+#pragma once
+
+#include <QByteArray>
+#include <QByteArrayView>
+#include <QString>
+
+#include <functional>
+
+// Reading one loose object of a git repository (objects/xx/yyyy...), checked
+// before anything trusts it. A loose object is a zlib stream of "TYPE SIZE\0"
+// and SIZE bytes. libgit2 1.5 trusts the header: a SIZE smaller than the body
+// corrupts its heap, and a cut stream makes it spin in its inflate loop. Here
+// the stream is inflated with its output bounded by SIZE, so a damaged object
+// is refused, in time proportional to its file, with a sentence saying what is
+// wrong with it. No libgit2 type appears here, so the reader can be fuzzed on
+// bytes alone.
+namespace soul::git {
+
+enum class LooseType { CommitObject, TreeObject, BlobObject, TagObject };
+
+struct LooseObject
+{
+    LooseType type = LooseType::BlobObject;
+    qint64 size = 0;  // as the header declares it, and (unless headerOnly) as inflated
+    QByteArray bytes; // the content; empty when only the header was read
+};
+
+struct LooseResult
+{
+    bool ok = false;
+    LooseObject object;
+    QString problem; // why the object cannot be read: "its stream is cut short", ...
+};
+
+// The largest object a header may declare: larger ones are refused before
+// anything is allocated for them. The slot files are capped at 2 MiB; trees
+// and commits of any real repository are far smaller.
+inline constexpr qint64 MaxLooseObjectSize = qint64(1) << 30;
+
+// Gives the next bytes of the object's file into `buffer` (at most
+// `capacity`), 0 at its end, -1 on a read error.
+using ChunkReader = std::function<qint64(char *buffer, qint64 capacity)>;
+
+// Inflates a loose object from `read`. With `headerOnly`, stops after the
+// header. Refused: a stream that is not zlib, is cut short or damaged; a
+// header that is not "commit", "tree", "blob" or "tag", a space, a decimal
+// size (at most MaxLooseObjectSize) and a NUL within its first 64 bytes; a
+// body longer or shorter than the header declares. Bytes after the end of
+// the zlib stream are ignored, as git does.
+LooseResult inflateLooseObject(const ChunkReader &read, bool headerOnly = false);
+
+// The same over bytes in memory.
+LooseResult inflateLooseObject(QByteArrayView file, bool headerOnly = false);
+
+// "blob", "tree", ...
+const char *looseTypeName(LooseType type);
+
+} // namespace soul::git

@@ -1,0 +1,402 @@
+// soulc's history commands over damaged repositories, each made by git and
+// then broken byte by byte as a disk, a bad copy or a hostile clone would
+// break it: every command ends within seconds, exits 2 without crashing,
+// names the damaged object and points at 'git fsck'; nothing is written. A
+// shallow clone is no damage: its history is listed up to its cut, which is
+// said, and a revision beyond the cut says so.
+#include "gitfixture.h"
+
+#include <QCryptographicHash>
+#include <QDirIterator>
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/stat.h>
+
+using namespace soul;
+using namespace soul::test;
+
+namespace {
+
+constexpr int Deadline = 20000; // ms: what every command must finish within
+
+struct Run
+{
+    int exitCode = -1; // -1: crashed or did not finish
+    QByteArray out;
+    QByteArray err;
+    qint64 ms = 0;
+};
+
+Run soulc(const QStringList &arguments)
+{
+    QProcess process;
+    QElapsedTimer clock;
+    clock.start();
+    process.start(QStringLiteral(SOUL_BIN_DIR "/soulc"), arguments);
+    process.closeWriteChannel();
+    Run run;
+    if (!process.waitForFinished(Deadline)) {
+        process.kill();
+        process.waitForFinished();
+        run.err = "did not finish within the deadline";
+        return run;
+    }
+    run.ms = clock.elapsed();
+    run.out = process.readAllStandardOutput();
+    run.err = process.readAllStandardError();
+    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    return run;
+}
+
+QString objectFile(const QString &repo, const QByteArray &id)
+{
+    return QStringLiteral("%1/.git/objects/%2/%3")
+        .arg(repo, QString::fromLatin1(id.left(2)), QString::fromLatin1(id.mid(2)));
+}
+
+// A loose object's "TYPE SIZE\0CONTENT", inflated.
+QByteArray inflated(const QByteArray &file)
+{
+    // qUncompress wants the inflated size in front, big-endian.
+    QByteArray sized(4, '\0');
+    const quint32 room = 1u << 20;
+    sized[0] = char(room >> 24);
+    sized[1] = char(room >> 16);
+    sized[2] = char(room >> 8);
+    sized[3] = char(room);
+    return qUncompress(sized + file);
+}
+
+QByteArray deflated(const QByteArray &object)
+{
+    return qCompress(object).mid(4); // without qCompress's size prefix
+}
+
+// Every file under .git with its bytes' digest: what "nothing was written"
+// is checked against.
+QMap<QString, QByteArray> gitFiles(const QString &repo)
+{
+    QMap<QString, QByteArray> files;
+    QDirIterator it(repo + QStringLiteral("/.git"),
+                    QDir::Files | QDir::Hidden | QDir::System,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        struct stat st = {};
+        if (::lstat(QFile::encodeName(path).constData(), &st) != 0 || !S_ISREG(st.st_mode)) {
+            files.insert(path, "<not a file>"); // a FIFO is not opened
+            continue;
+        }
+        QFile file(path);
+        files.insert(path,
+                     file.open(QIODevice::ReadOnly | QIODevice::Unbuffered)
+                         ? QCryptographicHash::hash(file.read(1 << 20), QCryptographicHash::Sha1)
+                         : QByteArray("<unreadable>"));
+    }
+    return files;
+}
+
+} // namespace
+
+class TstDamagedHistory : public QObject
+{
+    Q_OBJECT
+
+private:
+    QString m_root;
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<GitFixture> m_git;
+
+    // A persona repository of three commits, each changing SOUL.md and
+    // MEMORY.md.
+    QString makeRepo(const QString &name)
+    {
+        const QString repo = m_root + QLatin1Char('/') + name;
+        QDir().mkpath(repo);
+        if (m_git->git(repo, {QStringLiteral("init"), QStringLiteral("-q")}).isNull())
+            return {};
+        for (int i = 0; i < 3; ++i) {
+            writeBytes(repo + QStringLiteral("/SOUL.md"),
+                       QByteArray("I am Ava, version ") + QByteArray::number(i) + ".\n");
+            writeBytes(repo + QStringLiteral("/MEMORY.md"),
+                       QByteArray("memory ") + QByteArray::number(i) + '\n');
+            if (m_git->commitAll(repo, QStringLiteral("c%1").arg(i)).isNull())
+                return {};
+        }
+        return repo;
+    }
+
+    QByteArray blobAtHead(const QString &repo)
+    {
+        return m_git->revParse(repo, QStringLiteral("HEAD:SOUL.md"));
+    }
+
+    bool rewrite(const QString &path, const QByteArray &bytes)
+    {
+        ::chmod(QFile::encodeName(path).constData(), 0644);
+        return writeBytes(path, bytes);
+    }
+
+    // Makes repository `kind`, damaged; `object` is what the sentence must
+    // name.
+    QString damage(const QString &kind, QByteArray &object)
+    {
+        const QString repo = makeRepo(kind);
+        if (repo.isEmpty())
+            return {};
+        if (kind.startsWith(QLatin1String("pack"))) {
+            if (m_git->git(repo, {QStringLiteral("gc"), QStringLiteral("-q")}).isNull())
+                return {};
+            const QDir packs(repo + QStringLiteral("/.git/objects/pack"));
+            const QString suffix = kind == QLatin1String("pack-index") ? QStringLiteral("*.idx")
+                                                                       : QStringLiteral("*.pack");
+            const QStringList found = packs.entryList({suffix});
+            if (found.size() != 1)
+                return {};
+            const QString path = packs.filePath(found.first());
+            QByteArray bytes = readBytes(path);
+            if (kind == QLatin1String("pack-index")) {
+                // The fan-out table and the first ids, overwritten.
+                for (qsizetype i = 8; i < 1100 && i < bytes.size(); ++i)
+                    bytes[i] = char(0xff);
+            } else if (kind == QLatin1String("pack-truncated")) {
+                bytes.truncate(bytes.size() / 2);
+            } else {
+                for (qsizetype i = 40; i + 40 < bytes.size(); i += 37)
+                    bytes[i] = char(bytes.at(i) ^ 0x55);
+            }
+            object = m_git->revParse(repo, QStringLiteral("HEAD")).left(7);
+            return rewrite(path, bytes) ? repo : QString();
+        }
+        if (kind == QLatin1String("commit-truncated")) {
+            object = m_git->revParse(repo, QStringLiteral("HEAD~1"));
+            const QString path = objectFile(repo, object);
+            const QByteArray bytes = readBytes(path);
+            return rewrite(path, bytes.left(bytes.size() - 6)) ? repo : QString();
+        }
+        object = blobAtHead(repo);
+        const QString path = objectFile(repo, object);
+        const QByteArray file = readBytes(path);
+        const QByteArray whole = inflated(file);
+        const QByteArray body = whole.mid(whole.indexOf('\0') + 1);
+        QByteArray broken;
+        if (kind == QLatin1String("short-header"))
+            broken = deflated("blob " + QByteArray::number(body.size() - 5) + '\0' + body);
+        else if (kind == QLatin1String("long-header"))
+            broken = deflated("blob " + QByteArray::number(body.size() + 50) + '\0' + body);
+        else if (kind == QLatin1String("huge-header"))
+            broken = deflated("blob 99999999999999999999\0" + body);
+        else if (kind == QLatin1String("wrong-type"))
+            broken = deflated("blub " + QByteArray::number(body.size()) + '\0' + body);
+        else if (kind == QLatin1String("truncated"))
+            broken = file.left(file.size() / 2);
+        else if (kind == QLatin1String("bit-flipped")) {
+            broken = file;
+            broken[broken.size() / 2] = char(broken.at(broken.size() / 2) ^ 0x10);
+        } else if (kind == QLatin1String("other-content"))
+            broken = deflated("blob 6\0forged");
+        else if (kind == QLatin1String("missing")) {
+            return QFile::remove(path) ? repo : QString();
+        } else if (kind == QLatin1String("fifo")) {
+            return QFile::remove(path) && ::mkfifo(QFile::encodeName(path).constData(), 0644) == 0
+                       ? repo
+                       : QString();
+        }
+        return !broken.isEmpty() && rewrite(path, broken) ? repo : QString();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (!GitFixture::available())
+            QSKIP("git is not installed");
+        m_dir = std::make_unique<QTemporaryDir>();
+        QVERIFY(m_dir->isValid());
+        m_root = m_dir->path();
+        const QString home = m_root + QStringLiteral("/home");
+        QDir().mkpath(home);
+        m_git = std::make_unique<GitFixture>(home);
+    }
+
+    // Each command over each kind of damage: exit 2 with a sentence naming
+    // the object and 'git fsck', within the deadline, and no file of the
+    // repository touched.
+    void damagedObject_data()
+    {
+        QTest::addColumn<QString>("kind");
+        for (const char *kind : {"short-header",
+                                 "long-header",
+                                 "huge-header",
+                                 "wrong-type",
+                                 "truncated",
+                                 "bit-flipped",
+                                 "other-content",
+                                 "missing",
+                                 "fifo",
+                                 "commit-truncated",
+                                 "pack-index",
+                                 "pack-data",
+                                 "pack-truncated"})
+            QTest::newRow(kind) << QString::fromLatin1(kind);
+    }
+
+    void damagedObject()
+    {
+        QFETCH(QString, kind);
+        QByteArray object;
+        const QString repo = damage(kind, object);
+        QVERIFY2(!repo.isEmpty(), qPrintable(m_git->lastError()));
+        const auto before = gitFiles(repo);
+        const QList<QStringList> commands = {
+            {QStringLiteral("log"), repo},
+            {QStringLiteral("log"), QStringLiteral("--json"), repo},
+            {QStringLiteral("compose"), QStringLiteral("--rev"), QStringLiteral("HEAD"), repo},
+            {QStringLiteral("stat"), QStringLiteral("--rev"), QStringLiteral("HEAD"), repo},
+        };
+        for (const QStringList &command : commands) {
+            const Run run = soulc(command);
+            const QByteArray what = command.join(QLatin1Char(' ')).toUtf8() + ": " + run.err;
+            QVERIFY2(run.exitCode == 2, what.constData());
+            QVERIFY2(run.err.contains("is damaged"), what.constData());
+            QVERIFY2(run.err.contains("git fsck"), what.constData());
+            if (kind != QLatin1String("pack-index") && kind != QLatin1String("pack-truncated")
+                && kind != QLatin1String("pack-data")) {
+                QVERIFY2(run.err.contains(object), what.constData());
+            }
+            QVERIFY2(run.out.isEmpty() || command.at(0) == QLatin1String("log"), what.constData());
+        }
+        QCOMPARE(gitFiles(repo), before);
+    }
+
+    // A commit that reads, with an older one damaged: the command that does
+    // not need the damaged one works.
+    void damageElsewhereIsNotReported()
+    {
+        QByteArray object;
+        const QString repo = damage(QStringLiteral("short-header"), object);
+        QVERIFY(!repo.isEmpty());
+        const Run run = soulc(
+            {QStringLiteral("compose"), QStringLiteral("--rev"), QStringLiteral("HEAD~1"), repo});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY(run.out.contains("I am Ava, version 1."));
+    }
+
+    void gitFilePointingNowhere()
+    {
+        const QString dir = m_root + QStringLiteral("/gitfile");
+        QVERIFY(writeBytes(dir + QStringLiteral("/SOUL.md"), "I am Ava.\n"));
+        QVERIFY(writeBytes(dir + QStringLiteral("/.git"), "gitdir: ../nowhere/repo.git\n"));
+        const Run run = soulc({QStringLiteral("log"), dir});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("/.git points to") && run.err.contains("nowhere/repo.git"),
+                 run.err.constData());
+        QVERIFY2(!run.err.contains("not in a git repository"), run.err.constData());
+    }
+
+    // `git clone --depth N`: the history up to the cut, which is said; git
+    // fsck passes on it, and so do the commands.
+    void shallowClone_data()
+    {
+        QTest::addColumn<int>("depth");
+        QTest::newRow("depth 1") << 1;
+        QTest::newRow("depth 2") << 2;
+    }
+
+    void shallowClone()
+    {
+        QFETCH(int, depth);
+        const QString source = makeRepo(QStringLiteral("shallow-source-%1").arg(depth));
+        QVERIFY(!source.isEmpty());
+        const QString clone = m_root + QStringLiteral("/shallow-%1").arg(depth);
+        QVERIFY2(!m_git
+                      ->git(m_root,
+                            {QStringLiteral("clone"),
+                             QStringLiteral("-q"),
+                             QStringLiteral("--depth"),
+                             QString::number(depth),
+                             QStringLiteral("file://") + source,
+                             clone})
+                      .isNull(),
+                 qPrintable(m_git->lastError()));
+        QVERIFY2(!m_git->git(clone, {QStringLiteral("fsck")}).isNull(),
+                 qPrintable(m_git->lastError()));
+        const QByteArray gitLog = m_git->git(clone,
+                                             {QStringLiteral("log"), QStringLiteral("--format=%H")});
+
+        Run run = soulc({QStringLiteral("log"), QStringLiteral("--json"), clone});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QJsonObject root = QJsonDocument::fromJson(run.out).object();
+        QCOMPARE(root.value(QStringLiteral("shallow")).toBool(), true);
+        const QJsonArray commits = root.value(QStringLiteral("commits")).toArray();
+        QCOMPARE(commits.size(), depth);
+        QByteArrayList ids;
+        for (const QJsonValue &commit : commits)
+            ids.append(commit.toObject().value(QStringLiteral("id")).toString().toLatin1());
+        QCOMPARE(ids.join('\n') + '\n', gitLog);
+        // The last commit listed is where the clone is cut, and only it.
+        for (qsizetype i = 0; i < commits.size(); ++i) {
+            QCOMPARE(commits.at(i).toObject().value(QStringLiteral("cut")).toBool(),
+                     i == commits.size() - 1);
+        }
+
+        run = soulc({QStringLiteral("log"), clone});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QVERIFY2(run.out.contains("shallow clone") && run.out.contains("git fetch --unshallow"),
+                 run.out.constData());
+
+        run = soulc(
+            {QStringLiteral("stat"), QStringLiteral("--rev"), QStringLiteral("HEAD"), clone});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+
+        const QString beyond = QStringLiteral("HEAD~%1").arg(depth);
+        run = soulc({QStringLiteral("compose"), QStringLiteral("--rev"), beyond, clone});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("shallow clone") && !run.err.contains("is damaged"),
+                 run.err.constData());
+        run = soulc({QStringLiteral("compose"),
+                     QStringLiteral("--rev"),
+                     QStringLiteral("HEAD~%1").arg(depth - 1),
+                     clone});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QVERIFY(run.out.contains("I am Ava, version " + QByteArray::number(3 - depth) + "."));
+    }
+
+    // Revisions git reads differently from a name: the sentence says what
+    // is wrong, not libgit2's "(unknown error)" or another file.
+    void revisionSentences_data()
+    {
+        QTest::addColumn<QString>("rev");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("message search") << QStringLiteral(":/c1") << 0 << QString();
+        QTest::newRow("no previous branch")
+            << QStringLiteral("@{-1}") << 2 << QStringLiteral("branches checked out before");
+        QTest::newRow("unknown id")
+            << QStringLiteral("deadbeef") << 2 << QStringLiteral("names no commit");
+    }
+
+    void revisionSentences()
+    {
+        QFETCH(QString, rev);
+        QFETCH(int, exitCode);
+        QFETCH(QString, expected);
+        const QString repo = m_root + QStringLiteral("/revs");
+        if (!QFileInfo::exists(repo))
+            QVERIFY(!makeRepo(QStringLiteral("revs")).isEmpty());
+        const Run run = soulc({QStringLiteral("compose"), QStringLiteral("--rev"), rev, repo});
+        QVERIFY2(run.exitCode == exitCode, run.err.constData());
+        QVERIFY2(run.err.contains(expected.toUtf8()), run.err.constData());
+        QVERIFY2(!run.err.contains("unknown error") && !run.err.contains(".gitconfig")
+                     && !run.err.contains("is damaged"),
+                 run.err.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TstDamagedHistory)
+#include "tst_damagedhistory.moc"
