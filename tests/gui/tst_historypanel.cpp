@@ -14,6 +14,7 @@
 #include "history/repositorywatcher.h"
 #include "personamodel.h"
 #include "preview/previewpanel.h"
+#include "preview/soulpreview.h"
 #include "quietprompter.h"
 #include "slots/panestack.h"
 #include "slots/slotpane.h"
@@ -90,6 +91,7 @@ private Q_SLOTS:
     void states_data();
     void states();
     void midMergeIsReadOnly();
+    void damagedRepositoryKeepsTheWindow();
     void checkpoint_data();
     void checkpoint();
     void checkpointSaysWhoChangedIt();
@@ -387,6 +389,49 @@ void tst_HistoryPanel::states()
     QVERIFY(QFileInfo(QDir(dir).filePath(QStringLiteral(".git"))).isDir());
     QTRY_COMPARE(history()->loader()->status(), HistoryStatus::Empty);
     QVERIFY(!panel()->createButton()->isVisible());
+}
+
+// A damaged object in the history (here a header shorter than its content,
+// which corrupts libgit2's own reader's heap) is named in the panel; the
+// window, its other functions and the unsaved text are untouched.
+void tst_HistoryPanel::damagedRepositoryKeepsTheWindow()
+{
+    const QString dir = makeHistory(QString());
+    QVERIFY(!dir.isEmpty());
+    const QByteArray blob = m_git->revParse(dir, QStringLiteral("HEAD:SOUL.md"));
+    QCOMPARE(blob.size(), 40);
+    const QString object = QDir(dir).filePath(
+        QStringLiteral(".git/objects/%1/%2")
+            .arg(QString::fromLatin1(blob.left(2)), QString::fromLatin1(blob.mid(2))));
+    QVERIFY(QFile::setPermissions(object, QFile::ReadOwner | QFile::WriteOwner));
+    const QByteArray shortHeader = "blob " + QByteArray::number(SoulTwo.size() - 9) + '\0'
+                                   + SoulTwo;
+    QVERIFY(test::writeBytes(object, qCompress(shortHeader).mid(4)));
+
+    openWindow(dir);
+    SlotPane *pane = window()->panes()->pane(slotIndex(u"SOUL.md"));
+    window()->panes()->showPane(slotIndex(u"SOUL.md"));
+    pane->editor()->setFocus();
+    pane->editor()->moveCursor(QTextCursor::End);
+    QTest::keyClicks(pane->editor(), QStringLiteral("Unsaved words."));
+    QTRY_VERIFY(window()->model()->slot(slotIndex(u"SOUL.md")).dirty);
+
+    showHistory();
+    QCOMPARE(history()->loader()->status(), HistoryStatus::Failed);
+    const QString said = panel()->message()->text();
+    QVERIFY2(said.contains(QLatin1String("is damaged")) && said.contains(QLatin1String(blob))
+                 && said.contains(QLatin1String("git fsck")),
+             qPrintable(said));
+    QVERIFY(panel()->message()->isVisible());
+
+    // The unsaved text is there, the preview shows it, and saving works.
+    QVERIFY(pane->editor()->toPlainText().endsWith(QLatin1String("Unsaved words.")));
+    QVERIFY(window()->model()->slot(slotIndex(u"SOUL.md")).dirty);
+    QTRY_VERIFY(window()->previewPanel()->preview()->document()->toPlainText().contains(
+        QLatin1String("Unsaved words.")));
+    QVERIFY(window()->documents()->save(slotIndex(u"SOUL.md")));
+    QCOMPARE(test::readBytes(QDir(dir).filePath(QStringLiteral("SOUL.md"))),
+             SoulTwo + "Unsaved words.");
 }
 
 void tst_HistoryPanel::midMergeIsReadOnly()
