@@ -4,6 +4,7 @@
 #include "atomicwrite.h"
 #include "counttext.h"
 #include "fileio.h"
+#include "history/guardedodb.h"
 #include "historycounts.h"
 #include "historyowner.h"
 #include "lint.h"
@@ -366,7 +367,7 @@ struct CapturedObject
 // names the next run recognises, and only once the locks are held.
 struct CaptureBackend
 {
-    git_odb_backend parent; // first: libgit2 sees a git_odb_backend
+    git_odb_backend parent{}; // first: libgit2 sees a git_odb_backend
     std::vector<CapturedObject> *objects = nullptr;
 
     static const CapturedObject *find(git_odb_backend *backend, const git_oid *id)
@@ -1090,6 +1091,9 @@ Result<Checkpoint> PersonaHistory::checkpoint(const QString &message, HistoryCou
         != 0)
         return fail(o.damaged(QStringLiteral("the repository"), git::lastErrorText()));
     const git::Repository work(rawWork);
+    // Read as the history reads (damaged objects refused, not trusted).
+    if (const QString why = git::installGuardedObjectDatabase(work.get()); !why.isEmpty())
+        return fail(o.damaged(QStringLiteral("the object database"), why));
     git_odb *odb = nullptr;
     if (git_repository_odb(&odb, work.get()) != 0 || CaptureBackend::attach(odb, &made) != 0) {
         git_odb_free(odb);

@@ -1420,6 +1420,9 @@ private Q_SLOTS:
             if (ended)
                 break;
         }
+        qInfo("%d write calls, each killed in turn; the next run finished the index %d time(s)",
+              kills,
+              finishedByNextRun);
         // Every step was reached: the record, three locks, objects, the
         // reflogs, HEAD, the index and the removals.
         QVERIFY2(kills >= 20, qPrintable(QString::number(kills)));
