@@ -20,6 +20,7 @@
 #include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QSet>
+#include <QSysInfo>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
@@ -1428,6 +1429,65 @@ private Q_SLOTS:
         QVERIFY2(kills >= 20, qPrintable(QString::number(kills)));
         // Killed between HEAD's move and the index's (the rename of index.lock).
         QCOMPARE(finishedByNextRun, 1);
+    }
+
+    // Files named as a checkpoint's own are removed only when their process
+    // is gone, and a lock only when our second name still links to it: a
+    // live run's lock, and a lock another program took after a run was
+    // killed, stay and refuse the checkpoint by name.
+    void checkpointKeepsLocksItDidNotLeave()
+    {
+        QByteArray c1;
+        const QString repo = path(QStringLiteral("others"));
+        QVERIFY(makeCheckpointRepo(repo, RepoKind::Change, &c1));
+        const auto at = [&repo](const QString &name) { return QDir(repo).filePath(name); };
+        const QString lock = at(QStringLiteral(".git/index.lock"));
+        // A checkpoint still running: its process waits on a pipe.
+        int pipe[2];
+        QVERIFY(::pipe(pipe) == 0);
+        const pid_t live = ::fork();
+        QVERIFY(live >= 0);
+        if (live == 0) {
+            ::close(pipe[1]);
+            char byte = 0;
+            ::_exit(::read(pipe[0], &byte, 1) < 0 ? 1 : 0);
+        }
+        ::close(pipe[0]);
+        const QString record = at(QStringLiteral(".git/soulstudio-checkpoint-%1").arg(live));
+        const QByteArray zeros(40, '0');
+        QVERIFY(writeBytes(record,
+                           "host " + QSysInfo::machineHostName().toUtf8()
+                               + "\nref refs/heads/main\nold " + c1 + "\nnew " + zeros + "\n"));
+        QVERIFY(writeBytes(record + QStringLiteral(".index"), "index of the live run"));
+        QVERIFY(::link(QFile::encodeName(record + QStringLiteral(".index")).constData(),
+                       QFile::encodeName(lock).constData())
+                == 0);
+        auto history = openOrNull(repo);
+        QVERIFY(history);
+        HistoryCounts counts = makeCounts();
+        Result<Checkpoint> made = history->checkpoint(QString(), counts);
+        QVERIFY(!made.ok());
+        QVERIFY2(made.error().contains(lock), qPrintable(made.error()));
+        QVERIFY(QFileInfo::exists(lock) && QFileInfo::exists(record));
+        // The run ends (killed); meanwhile another program took index.lock anew.
+        ::close(pipe[1]);
+        int status = 0;
+        QCOMPARE(::waitpid(live, &status, 0), live);
+        QVERIFY(QFile::remove(lock));
+        QVERIFY(writeBytes(lock, "another program's"));
+        made = history->checkpoint(QString(), counts);
+        QVERIFY(!made.ok());
+        QVERIFY2(made.error().contains(lock), qPrintable(made.error()));
+        QCOMPARE(readBytes(lock), QByteArray("another program's"));
+        QVERIFY(ownFiles(repo).isEmpty()); // the dead run's own files went
+        QVERIFY(made.error().contains(QLatin1String("was stopped before it ended")));
+        QVERIFY(QFile::remove(lock));
+        made = history->checkpoint(QString(), counts);
+        QVERIFY2(made.ok(), qPrintable(made.error()));
+        QVERIFY(made->recovered.isEmpty());
+        QCOMPARE(m_git->revParse(repo, QStringLiteral("HEAD~1")), c1);
+        QCOMPARE(m_git->git(repo, {QStringLiteral("status"), QStringLiteral("--porcelain")}),
+                 checkpointedStatus(RepoKind::Change));
     }
 
     void checkpointFaults_data()
