@@ -330,8 +330,9 @@ configuration (user.name, user.email; GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL
 first), or is "Soul Studio <soulstudio@localhost>". In an empty repository
 (as 'git init' leaves it) this makes the first commit.
 
-A failure (the index locked by another git, a read-only repository, a full
-disk) leaves the repository and the files as they were.
+A failure (a lock another git holds, a read-only repository, a full disk,
+a slot file over 64 MiB) exits 2 and leaves the repository and the files as
+they were. What a checkpoint killed midway left is cleaned up by the next.
 
 Options:
   -m, --message MESSAGE   the commit message

@@ -759,16 +759,21 @@ int runCheckpoint(const Invocation &invocation)
     const Result<Checkpoint> made = (*history)->checkpoint(invocation.message, counts);
     if (!made)
         return fail(made.error());
+    // What a checkpoint killed before left, and how it was cleaned, first.
+    QString notes;
+    for (const QString &note : made->recovered)
+        notes += note + QLatin1Char('\n');
     if (made->nothingToCommit) {
         const int written = writeStandardOutput(
-            QStringLiteral("nothing to checkpoint: the slot files of %1 are as HEAD has them.\n")
-                .arg(dir)
+            (notes
+             + QStringLiteral("nothing to checkpoint: the slot files of %1 are as HEAD has them.\n")
+                   .arg(dir))
                 .toUtf8());
         return written == ExitSuccess ? ExitProblems : written;
     }
     const QString summary = made->message.section(QLatin1Char('\n'), 0, 0);
     return writeStandardOutput(
-        QStringLiteral("checkpoint %1: %2\n").arg(made->shortId, summary).toUtf8());
+        (notes + QStringLiteral("checkpoint %1: %2\n").arg(made->shortId, summary)).toUtf8());
 }
 
 } // namespace

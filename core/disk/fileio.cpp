@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <fcntl.h>
 #include <unistd.h>
@@ -27,6 +28,8 @@ struct Plan
     std::array<Fault, 2> faults = {};
     int failNextWrite = 0; // the errno of the second half of a partial write
     std::array<int, OpCount> calls = {};
+    int killAt = 0;   // injectKill()'s call, 0: none
+    int allCalls = 0; // calls of every kind since injectKill()
 };
 
 Plan &plan()
@@ -47,6 +50,8 @@ Fault *failing(Op op)
     Plan &p = plan();
     if (!p.armed)
         return nullptr;
+    if (p.killAt > 0 && ++p.allCalls == p.killAt)
+        ::raise(SIGKILL);
     const int count = ++p.calls[size_t(op)];
     for (Fault &fault : p.faults) {
         if (fault.armed && fault.hits == 0 && fault.op == op && fault.nth == count) {
@@ -131,6 +136,20 @@ int rename(const char *from, const char *to)
     return ::rename(from, to);
 }
 
+int link(const char *from, const char *to)
+{
+    if (shouldFail(Op::Link))
+        return -1;
+    return ::link(from, to);
+}
+
+int unlink(const char *path)
+{
+    if (shouldFail(Op::Unlink))
+        return -1;
+    return ::unlink(path);
+}
+
 int renameNoReplace(const char *from, const char *to)
 {
     if (const auto &hook = beforeNoReplaceRename())
@@ -187,6 +206,14 @@ void injectFault(Op op, int nth, int error, bool partial)
 void injectSecondFault(Op op, int nth, int error)
 {
     plan().faults[1] = {true, op, nth, error, false, 0};
+}
+
+void injectKill(int nth)
+{
+    Plan &p = plan();
+    p = Plan();
+    p.armed = true;
+    p.killAt = nth;
 }
 
 bool clearFault()

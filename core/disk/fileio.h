@@ -19,9 +19,10 @@ enum class Op {
     Close,      // close(); the descriptor is closed even when it fails
     Rename,     // rename(), or the renameat2() of renameNoReplace()
     SyncFolder, // syncFolder(): opening, fsync()ing and closing a folder, one call
-    Link,       // the link() renameNoReplace() falls back to
+    Link,       // the link() renameNoReplace() falls back to, or link()
+    Unlink,     // unlink()
 };
-inline constexpr int OpCount = 8;
+inline constexpr int OpCount = 9;
 
 int open(const char *path, int flags, mode_t mode);
 ssize_t write(int fd, const void *bytes, size_t size);
@@ -29,6 +30,10 @@ int fsync(int fd);
 int ftruncate(int fd, off_t size);
 int close(int fd);
 int rename(const char *from, const char *to);
+// A second name for a file; never replaces (EEXIST), so it takes a git lock
+// as O_EXCL would, for a file written in full beforehand.
+int link(const char *from, const char *to);
+int unlink(const char *path);
 
 // Renames `from` to `to` only if nothing is at `to`, in one step the file
 // system checks: otherwise fails with EEXIST and both stay as they were, even
@@ -63,6 +68,12 @@ bool clearFault();
 int hits(int index = 0);
 // Calls of `op` since injectFault() (only counted while a fault is armed).
 int callCount(Op op);
+
+// For tests: the `nth` call (1-based, every kind counted together) from now
+// on kills the process with SIGKILL instead of running, as kill -9 or a
+// power cut at that moment would. For a forked child whose leftovers the
+// test then looks at. Disarmed by clearFault() and injectFault().
+void injectKill(int nth);
 
 // For tests: `hook` runs at the start of every renameNoReplace() with its
 // target, while a file another program creates "between the check and the

@@ -157,8 +157,13 @@ struct CheckpointPlan
     bool isEmpty() const { return slots.isEmpty(); }
 };
 
+// The largest slot file a checkpoint commits (64 MiB): a larger one is
+// refused with a sentence that says to commit it with git itself.
+inline constexpr qint64 CheckpointFileLimit = qint64(64) << 20;
+
 struct Checkpoint
 {
+    QStringList recovered; // a sentence for each checkpoint killed here whose leftovers were cleaned
     bool nothingToCommit = false; // every slot file is as HEAD has it; nothing was written
     QByteArray id;                // the new commit, hex
     QString shortId;
@@ -262,12 +267,18 @@ public:
     // configuration (see DefaultAuthorName). Nothing changed: a Checkpoint
     // with nothingToCommit and nothing written.
     //
-    // A failure (the index locked by another git, a read-only repository, a
-    // full disk at any of its writes, HEAD moved meanwhile, a merge under
-    // way) leaves HEAD, the refs and their reflogs, the index and the files
-    // as they were and says why (a full disk: that it is full, and to free
-    // space); at most objects nothing refers to are left in the object
-    // store, as a failed `git commit` leaves them, for `git gc` to drop.
+    // A failure (a lock git honours held by another program, a read-only
+    // repository, a full disk at any of its writes, HEAD moved meanwhile, a
+    // merge under way, a slot file over CheckpointFileLimit) leaves HEAD, the
+    // refs and their reflogs, the index and the files as they were and says
+    // why (a full disk: that it is full, and to free space); at most objects
+    // nothing refers to are left in the object store, as a failed `git
+    // commit` leaves them, for `git gc` to drop. The one exception is an
+    // index that cannot be renamed into place after HEAD moved: the error
+    // says so, and the next checkpoint finishes it. Writes go through fileio
+    // in git's order under git's locks, so a kill at any call leaves HEAD old
+    // or new; the next checkpoint cleans what a killed one left (listed in
+    // Checkpoint::recovered).
     Result<Checkpoint> checkpoint(const QString &message, HistoryCounts &counts);
 
     // The libgit2 repository and what was found about it (historyowner.h,

@@ -3,8 +3,11 @@
 #include "fileio.h"
 
 #include <QByteArray>
+#include <QCoreApplication>
 #include <QFile>
 #include <QList>
+#include <QProcess>
+#include <QProcessEnvironment>
 #include <QString>
 #include <QTest>
 
@@ -24,7 +27,18 @@
 namespace soul::test {
 
 // A kind of failing call: a fileio::Op, with a short write apart.
-enum class Call { Open, Write, ShortWrite, Sync, Truncate, Close, Rename, SyncFolder, Link };
+enum class Call {
+    Open,
+    Write,
+    ShortWrite,
+    Sync,
+    Truncate,
+    Close,
+    Rename,
+    SyncFolder,
+    Link,
+    Unlink
+};
 using Calls = QList<Call>;
 
 // The calls of a write through a temporary file and a rename: a new file, or
@@ -68,6 +82,8 @@ inline CallFault callFault(Call call)
         return {fileio::Op::SyncFolder, false, "folder sync"};
     case Call::Link:
         return {fileio::Op::Link, false, "link"};
+    case Call::Unlink:
+        return {fileio::Op::Unlink, false, "unlink"};
     }
     return {fileio::Op::Open, false, "?"};
 }
@@ -156,7 +172,8 @@ inline bool madeOnly(const Calls &calls)
                               Call::Truncate,
                               Call::Close,
                               Call::Rename,
-                              Call::SyncFolder}) {
+                              Call::SyncFolder,
+                              Call::Unlink}) {
                 if (callFault(call).op == op)
                     name = callFault(call).name;
             }
@@ -186,8 +203,57 @@ inline QString cureFor(int error)
     }
 }
 
-// A small tmpfs mounted at `path` for the life of the object (root only);
-// mounted() says whether it worked, why() why not.
+// How a test function went when run again in a namespace of its own.
+struct NamespaceRun
+{
+    bool ran = false;    // the namespace was made and the test binary ran in it
+    bool passed = false; // with no failure and no skip
+    QString output;      // its output, to show when it failed
+};
+
+// Runs the current test function (its current data row) again, in a new
+// process of this test binary, in a user and mount namespace of its own:
+// `unshare --user --map-root-user --mount`, where root may mount a tmpfs
+// even in a container that refuses it (EPERM), and so may any user where
+// the kernel allows unprivileged namespaces. Not from inside such a run.
+inline NamespaceRun rerunInMountNamespace()
+{
+    NamespaceRun run;
+    if (qEnvironmentVariableIsSet("SOUL_TEST_IN_MOUNT_NAMESPACE"))
+        return run;
+    QString function = QString::fromLatin1(QTest::currentTestFunction());
+    if (const char *tag = QTest::currentDataTag(); tag && *tag)
+        function += QLatin1Char(':') + QString::fromUtf8(tag);
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("SOUL_TEST_IN_MOUNT_NAMESPACE"), QStringLiteral("1"));
+    process.setProcessEnvironment(env);
+    process.setProcessChannelMode(QProcess::MergedChannels);
+    process.start(QStringLiteral("unshare"),
+                  {QStringLiteral("--user"),
+                   QStringLiteral("--map-root-user"),
+                   QStringLiteral("--mount"),
+                   QCoreApplication::applicationFilePath(),
+                   function});
+    if (!process.waitForStarted(30000))
+        return run;
+    process.waitForFinished(600000);
+    run.output = QString::fromUtf8(process.readAll());
+    // unshare's own refusal: "unshare: unshare failed: Operation not permitted".
+    if (run.output.startsWith(QLatin1String("unshare:")))
+        return run;
+    run.ran = true;
+    run.passed = process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0
+                 && run.output.contains(QLatin1String(" 0 failed, 0 skipped"))
+                 && run.output.contains(
+                     QStringLiteral("::%1(").arg(QString::fromLatin1(QTest::currentTestFunction())))
+                 && run.output.contains(QLatin1String("PASS   : "));
+    return run;
+}
+
+// A small tmpfs mounted at `path` for the life of the object (root only;
+// where root may not, see rerunInMountNamespace()); mounted() says whether
+// it worked, why() why not.
 class ScratchTmpfs
 {
 public:
