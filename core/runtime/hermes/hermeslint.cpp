@@ -53,13 +53,22 @@ QString orderNote(const HermesScan &scan)
                : QString();
 }
 
-QString unreadableText(HermesFile::State state, qsizetype badByte)
+QString unreadableText(HermesFile::State state, qsizetype badByte, const QString &reason)
 {
     if (state == HermesFile::State::NotAFile)
         return QStringLiteral("is not a regular file");
     if (badByte >= 0)
         return QStringLiteral("is not valid UTF-8 (byte %1)").arg(formatCount(badByte));
-    return QStringLiteral("cannot be read");
+    return reason.isEmpty() ? QStringLiteral("cannot be read")
+                            : QStringLiteral("cannot be read (%1)").arg(reason);
+}
+
+// What to do about a file that cannot be read, by why (HermesFile::reason).
+QString readableAdvice(const QString &reason)
+{
+    return reason.contains(QLatin1String("larger than"))
+               ? QStringLiteral("Shorten it.")
+               : QStringLiteral("Make it a readable file.");
 }
 
 QString cutText(const HermesCut &cut, const QString &what)
@@ -171,10 +180,10 @@ QList<Lint> lintHermes(const HermesInput &input,
                      "hermes-unreadable",
                      QStringLiteral("%1 %2: %3. %4")
                          .arg(f.name,
-                              unreadableText(f.state, f.badByte),
+                              unreadableText(f.state, f.badByte, f.reason),
                               what,
                               f.badByte >= 0 ? QStringLiteral("Save it as UTF-8.")
-                                             : QStringLiteral("Make it a readable file."))));
+                                             : readableAdvice(f.reason))));
             continue;
         }
         if (f.used && f.scan.blocked()) {
@@ -252,9 +261,10 @@ QList<Lint> lintHermes(const HermesInput &input,
                               "hermes-unreadable",
                               QStringLiteral("%1 %2: Hermes loads no entries from it.%3")
                                   .arg(store->name,
-                                       unreadableText(store->state, store->badByte),
-                                       store->badByte >= 0 ? QStringLiteral(" Save it as UTF-8.")
-                                                           : QString())));
+                                       unreadableText(store->state, store->badByte, store->reason),
+                                       store->badByte >= 0
+                                           ? QStringLiteral(" Save it as UTF-8.")
+                                           : QLatin1Char(' ') + readableAdvice(store->reason))));
             continue;
         }
         for (qsizetype i = 0; i < store->entries.size(); ++i) {
