@@ -998,6 +998,9 @@ private Q_SLOTS:
                 << QStringLiteral("no such directory");
             QTest::addRow("%s: not a directory", command)
                 << (QStringList{name, file} + tail) << file << QStringLiteral("not a directory");
+            QTest::addRow("%s: a loop of symbolic links", command)
+                << (QStringList{name, QStringLiteral("@/loop")} + tail) << QStringLiteral("@/loop")
+                << QStringLiteral("is a loop of symbolic links");
             QTest::addRow("%s: missing DIR", command)
                 << QStringList{name} << name << QStringLiteral("missing");
             QTest::addRow("%s: unknown option", command)
@@ -1083,6 +1086,10 @@ private Q_SLOTS:
         QVERIFY(!makePersona(QStringLiteral("persona"), {{QStringLiteral("SOUL.md"), "Kip."}})
                      .isEmpty());
         QVERIFY(writeFile(m_dir->filePath(QStringLiteral("plain.txt")), "not a persona"));
+        QVERIFY(QFile::link(m_dir->filePath(QStringLiteral("loop2")),
+                            m_dir->filePath(QStringLiteral("loop"))));
+        QVERIFY(QFile::link(m_dir->filePath(QStringLiteral("loop")),
+                            m_dir->filePath(QStringLiteral("loop2"))));
         const QString base = m_dir->path();
         for (QString &argument : arguments)
             argument.replace(QLatin1Char('@'), base);

@@ -77,6 +77,8 @@ private Q_SLOTS:
     void largeFilesEndQuickly();
     void unreadableFoldersFailCheck_data();
     void unreadableFoldersFailCheck();
+    void linkLoopsAreNamed_data();
+    void linkLoopsAreNamed();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -452,6 +454,42 @@ void TstSoulcHermes::unreadableFoldersFailCheck()
     QVERIFY2(said.contains(says.replace(QLatin1Char('@'), m_dir->path()).toUtf8()),
              said.constData());
     QVERIFY2(!said.contains("SOUL.md is missing"), said.constData());
+}
+
+void TstSoulcHermes::linkLoopsAreNamed_data()
+{
+    QTest::addColumn<QStringList>("where"); // "@" is a loop of symbolic links
+
+    QTest::newRow("a flat persona") << QStringList{QStringLiteral("@")};
+    QTest::newRow("the home") << QStringList{QStringLiteral("--hermes-home"),
+                                             QStringLiteral("@"),
+                                             QStringLiteral("--project"),
+                                             QStringLiteral("app")};
+    QTest::newRow("the project") << QStringList{QStringLiteral("--hermes-home"),
+                                                QStringLiteral("home"),
+                                                QStringLiteral("--project"),
+                                                QStringLiteral("@")};
+}
+
+void TstSoulcHermes::linkLoopsAreNamed()
+{
+    QFETCH(QStringList, where);
+    QVERIFY(QDir().mkpath(path(QStringLiteral("home"))));
+    QVERIFY(QDir().mkpath(path(QStringLiteral("app"))));
+    const QString loop = path(QStringLiteral("loop"));
+    QVERIFY(QFile::link(path(QStringLiteral("loop2")), loop));
+    QVERIFY(QFile::link(loop, path(QStringLiteral("loop2"))));
+    QStringList arguments{QStringLiteral("compose"),
+                          QStringLiteral("--runtime"),
+                          QStringLiteral("hermes")};
+    for (const QString &w : where)
+        arguments.append(w == QLatin1String("@")             ? loop
+                         : w.startsWith(QLatin1String("--")) ? w
+                                                             : path(w));
+    const Run run = soulc(arguments);
+    QCOMPARE(run.exitCode, ExitFailure);
+    QVERIFY2(run.err.contains((loop + QStringLiteral(" is a loop of symbolic links.")).toUtf8()),
+             run.err.constData());
 }
 
 #include "tst_soulchermes.moc"

@@ -24,6 +24,17 @@ QString enterProblem(const QString &dir)
     return QString::fromLocal8Bit(std::strerror(errno));
 }
 
+// Why `path` is no folder to read: "is not a directory", or what keeps it
+// from being looked at (a loop of links, a folder on the way that cannot be
+// entered), which "not a directory" would hide.
+QString notFolderReason(const QString &path)
+{
+    const SlotRead probe = readPath(path, ReadOptions(0));
+    if (probe.presence == SlotPresence::DanglingLink || probe.presence == SlotPresence::Unreadable)
+        return absenceReason(probe);
+    return QStringLiteral("is not a directory");
+}
+
 // The project files of one directory of the chain.
 HermesProjectDirectory readProjectDirectory(const QString &path, bool project)
 {
@@ -100,8 +111,8 @@ Result<HermesInput> readProject(HermesInput input, const QString &project)
     const QFileInfo info(project);
     if (!info.isDir())
         return Result<HermesInput>::failure(
-            QStringLiteral("%1 is not a directory. Give the folder Hermes runs in (its project).")
-                .arg(project));
+            QStringLiteral("%1 %2. Give the folder Hermes runs in (its project).")
+                .arg(project, notFolderReason(project)));
     // Path.resolve(): absolute, every link resolved.
     const QString resolved = info.canonicalFilePath();
     if (resolved.isEmpty())
@@ -179,9 +190,8 @@ Result<HermesInput> readHermesHome(const QString &home, const QString &project)
 {
     if (!QFileInfo(home).isDir())
         return Result<HermesInput>::failure(
-            QStringLiteral("%1 is not a directory. Give Hermes's home folder (HERMES_HOME, "
-                           "usually ~/.hermes).")
-                .arg(home));
+            QStringLiteral("%1 %2. Give Hermes's home folder (HERMES_HOME, usually ~/.hermes).")
+                .arg(home, notFolderReason(home)));
     // Each file in a home that cannot be entered would look missing.
     if (const QString why = enterProblem(home); !why.isEmpty())
         return Result<HermesInput>::failure(
@@ -316,7 +326,7 @@ Result<HermesInput> readHermesFlat(const QString &dir)
 {
     if (!QFileInfo(dir).isDir())
         return Result<HermesInput>::failure(
-            QStringLiteral("%1 is not a directory. Give a persona folder.").arg(dir));
+            QStringLiteral("%1 %2. Give a persona folder.").arg(dir, notFolderReason(dir)));
     if (const QString why = enterProblem(dir); !why.isEmpty())
         return Result<HermesInput>::failure(
             QStringLiteral("The persona folder %1 cannot be read (%2). Give yourself read and "
