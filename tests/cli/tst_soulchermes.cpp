@@ -424,7 +424,10 @@ void TstSoulcHermes::unreadableFoldersFailCheck_data()
                                << QStringLiteral("@/home/memories/MEMORY.md: error: MEMORY.md "
                                                  "cannot be read (Permission denied)");
     QTest::newRow("the project") << QStringLiteral("app") << ExitProblems
-                                 << QStringLiteral("AGENTS.md cannot be read (Permission denied)");
+                                 << QStringLiteral(
+                                        "@/app: error: .hermes.md, AGENTS.override.md, AGENTS.md, "
+                                        "agents.md, CLAUDE.md, claude.md, .cursorrules "
+                                        "cannot be read there (Permission denied)");
     QTest::newRow("the home") << QStringLiteral("home") << ExitFailure
                               << QStringLiteral("Hermes's home @/home cannot be read");
 }

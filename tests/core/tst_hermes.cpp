@@ -949,6 +949,20 @@ void tst_Hermes::readerUnreadableFolders()
     QVERIFY(agents);
     QCOMPARE(agents->state, HermesFile::State::Unreadable);
     QVERIFY(hermesHasProblems(c));
+    // One lint for the folder, not one for every name Hermes looks for there.
+    HermesLintPaths paths;
+    paths.home = home;
+    paths.project = project;
+    qsizetype unreadable = 0;
+    for (const Lint &lint : lintHermes(*in, c, paths)) {
+        if (lint.code == QLatin1String("hermes-unreadable")) {
+            ++unreadable;
+            QCOMPARE(lint.file, project);
+            QCOMPARE(lint.level, LintLevel::Error);
+            QVERIFY2(lint.message.contains(QStringLiteral("AGENTS.md")), qPrintable(lint.message));
+        }
+    }
+    QCOMPARE(unreadable, 1);
 
     // A home that cannot be read fails with a sentence, not "SOUL.md is missing".
     QVERIFY(setMode(home, 0));

@@ -3,6 +3,9 @@
 #include "counttext.h"
 
 #include <QDir>
+#include <QFileInfo>
+#include <QHash>
+#include <QSet>
 
 namespace soul {
 
@@ -153,10 +156,43 @@ QList<Lint> lintHermes(const HermesInput &input,
         return joined(paths.home, paths.flat ? name : QStringLiteral("memories/") + name);
     };
 
+    // Project files that cannot be read for one reason in one folder: a
+    // folder that cannot be entered makes every name Hermes looks for there
+    // unreadable, whether or not such a file exists; one lint names the folder.
+    const auto unreadableHere = [](const HermesFileReport &f) {
+        return f.block != HermesBlock::Identity && f.read
+               && f.state == HermesFile::State::Unreadable && f.badByte < 0;
+    };
+    QHash<QString, QStringList> sameCause; // folder and reason -> the files' labels
+    for (const HermesFileReport &f : c.files) {
+        if (unreadableHere(f))
+            sameCause[QFileInfo(f.path).path() + QChar(0) + f.reason].append(f.name);
+    }
+    QSet<QString> folderSaid;
+
     for (const HermesFileReport &f : c.files) {
         const bool soul = f.block == HermesBlock::Identity;
         const QString file = soul ? soulPath : joined(paths.project, f.name);
         const QString text = soul ? input.soul.text : QString();
+        if (unreadableHere(f)) {
+            const QString key = QFileInfo(f.path).path() + QChar(0) + f.reason;
+            const QStringList names = sameCause.value(key);
+            if (names.size() > 1) {
+                if (!folderSaid.contains(key)) {
+                    folderSaid.insert(key);
+                    const QString folder = QFileInfo(file).path();
+                    lints.append(make(folder,
+                                      LintLevel::Error,
+                                      "hermes-unreadable",
+                                      QStringLiteral("%1 cannot be read there (%2): Hermes skips "
+                                                     "them and looks for project files "
+                                                     "elsewhere. Give yourself read and search "
+                                                     "permission on the folder (chmod u+rx).")
+                                          .arg(names.join(QStringLiteral(", ")), f.reason)));
+                }
+                continue;
+            }
+        }
         if (soul && f.state == HermesFile::State::Missing) {
             lints.append(make(file,
                               LintLevel::Info,
