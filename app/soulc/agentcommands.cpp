@@ -1,5 +1,6 @@
 #include "agentcommands.h"
 
+#include "agents/json5.h"
 #include "agents/openclawpaths.h"
 #include "agents/openclawroster.h"
 #include "agents/personafolders.h"
@@ -83,21 +84,22 @@ QByteArray agentsText(const OpenClawRoster &roster,
     for (qsizetype i = 0; i < roster.agents.size(); ++i) {
         const OpenClawAgent &agent = roster.agents.at(i);
         const AgentFigures &f = figures.at(i);
-        rows.append({agent.id,
+        // A path can hold a line break; the table keeps one agent a line.
+        rows.append({printableText(agent.id),
                      agent.isDefault ? QStringLiteral("yes") : QStringLiteral("no"),
                      f.exists ? QStringLiteral("yes") : QStringLiteral("missing"),
                      f.exists ? formatCount(f.soulBytes) : dash,
                      f.exists ? formatCount(f.soulTokens) : dash,
                      f.exists ? formatCount(f.injectedChars) : dash,
                      formatCount(f.totalMaxChars),
-                     agent.workspace});
+                     printableText(agent.workspace)});
     }
     QByteArray out = QStringLiteral("config   %1%2\nstate    %3\ntokens   %4\n\n")
-                         .arg(roster.configPath,
+                         .arg(printableText(roster.configPath),
                               roster.configExists
                                   ? QString()
                                   : QStringLiteral(" (none: the single agent main)"),
-                              roster.stateDir,
+                              printableText(roster.stateDir),
                               encoding)
                          .toUtf8();
     out += renderTable(rows, {false, false, false, true, true, true, true, false});

@@ -59,7 +59,7 @@ checkpoint found nothing to commit, 2 error or bad usage.
 )";
 
 constexpr char ComposeHelp[]
-    = R"(Usage: soulc compose [--runtime NAME | --rev REV] [--found] [-o FILE] DIR
+    = R"(Usage: soulc compose [--runtime NAME | --rev REV] [--found] [-o FILE [--force]] DIR
        soulc compose --runtime hermes [HERMES OPTIONS] (DIR | --hermes-home HOME --project DIR)
 
 Write the soul composed from DIR, its exact bytes and nothing else, as the
@@ -90,7 +90,9 @@ Options:
   --found             print the names of the files that took part instead,
                       one a line, in composition order
   -o, --output FILE   write to FILE instead of standard output, atomically:
-                      a reader sees the old file or the new one
+                      a reader sees the old file or the new one. FILE must
+                      not exist, and is never a file of the persona itself
+  -f, --force         with -o, replace FILE when it exists
   -h, --help          show this help
 
 Exit status: 0 success, 2 error or bad usage.
@@ -580,7 +582,7 @@ void parseCommandArguments(Invocation &invocation,
                 return;
         } else if (info.command == Command::Stat && arg == QLatin1String("--all")) {
             invocation.all = true;
-        } else if (info.command == Command::Export
+        } else if ((info.command == Command::Export || info.command == Command::Compose)
                    && (arg == QLatin1String("-f") || arg == QLatin1String("--force"))) {
             invocation.force = true;
         } else {

@@ -5,6 +5,7 @@
 #include "commandline.h"
 #include "composer.h"
 #include "counttext.h"
+#include "hermesreader.h"
 #include "historycounts.h"
 #include "inspection.h"
 #include "lint.h"
@@ -35,6 +36,7 @@
 #include <cerrno>
 #include <cmath>
 #include <future>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace soul {
@@ -70,11 +72,110 @@ RuntimeInput inputOf(const Invocation &invocation)
     return input;
 }
 
+// Where a write to `path` lands: the end of its links, in its folder with
+// that folder's links resolved, whether or not the file exists yet.
+QString landingPath(const QString &path)
+{
+    QString error;
+    QString end = resolveLinks(path, &error);
+    if (end.isEmpty())
+        end = path;
+    const QFileInfo info(QDir::current().absoluteFilePath(end));
+    const QString folder = QFileInfo(info.absolutePath()).canonicalFilePath();
+    return folder.isEmpty() ? QDir::cleanPath(info.absoluteFilePath())
+                            : QDir(folder).filePath(info.fileName());
+}
+
+// Whether writing `output` would change `file`: the same file now (through a
+// link or a hard link), or the name a new file would take.
+bool writesOver(const QString &output, const QString &file)
+{
+    struct stat a
+    {};
+    struct stat b
+    {};
+    if (::stat(QFile::encodeName(output).constData(), &a) == 0
+        && ::stat(QFile::encodeName(file).constData(), &b) == 0)
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+    return landingPath(output) == landingPath(file);
+}
+
+// The file of the persona composed that -o FILE would write over, or empty:
+// the slot files of DIR, and under Hermes every file it reads (the home's
+// and the project's, up to its git root, and the cursor rules).
+QString personaFileAt(const Invocation &invocation, const QString &output)
+{
+    QStringList files;
+    const auto addNames = [&files](const QString &folder, const QStringList &names) {
+        for (const QString &name : names)
+            files.append(QDir(folder).filePath(name));
+    };
+    QStringList slots;
+    for (int slot = 0; slot < SlotCount; ++slot)
+        slots.append(slotName(slot));
+    const QStringList projectNames = hermesChainFileNames() + hermesProjectFileNames();
+    QString rules;
+    if (invocation.runtime != QLatin1String("hermes")) {
+        addNames(invocation.arguments.at(0), slots);
+    } else {
+        const bool flat = invocation.hermesHome.isEmpty();
+        const QString home = flat ? invocation.arguments.at(0) : invocation.hermesHome;
+        const QString project = flat ? home : invocation.project;
+        addNames(home, slots);
+        addNames(QDir(home).filePath(QStringLiteral("memories")),
+                 {QStringLiteral("MEMORY.md"), QStringLiteral("USER.md")});
+        addNames(project, slots + projectNames);
+        for (const QString &folder : hermesProjectFolders(project))
+            addNames(folder, projectNames);
+        rules = landingPath(QDir(project).filePath(QStringLiteral(".cursor/rules/x.mdc")));
+    }
+    for (const QString &file : std::as_const(files)) {
+        if (writesOver(output, file))
+            return file;
+    }
+    const QString landing = landingPath(output);
+    if (!rules.isEmpty() && landing.endsWith(QLatin1String(".mdc"))
+        && QFileInfo(landing).path() == QFileInfo(rules).path())
+        return landing;
+    return {};
+}
+
+// -o FILE refused before anything is composed: a file of the persona itself
+// (whatever --force says: the composed soul would replace its own source),
+// or any existing file without --force, as export refuses. Empty when FILE
+// may be written.
+QString outputProblem(const Invocation &invocation)
+{
+    if (invocation.output.isEmpty())
+        return {};
+    if (const QString own = personaFileAt(invocation, invocation.output); !own.isEmpty()) {
+        return QStringLiteral("%1 would write over %2, a file of the persona being composed; "
+                              "compose -o never does, even with --force. Name a file outside "
+                              "the persona.")
+            .arg(invocation.output, own);
+    }
+    const QFileInfo info(invocation.output);
+    if (info.isDir())
+        return QStringLiteral("Cannot write %1: it is a folder. Name a file for -o.")
+            .arg(invocation.output);
+    if (!invocation.force && (info.exists() || info.isSymLink())) {
+        return QStringLiteral("%1 already exists. Choose another name, or allow overwriting "
+                              "(--force).")
+            .arg(invocation.output);
+    }
+    return {};
+}
+
 // `bytes` to -o FILE (atomically), else to standard output.
 int writeResult(const Invocation &invocation, QByteArrayView bytes)
 {
     if (!invocation.output.isEmpty()) {
-        const Status written = writeFileAtomically(invocation.output, bytes);
+        // Without --force the rename itself refuses a file that appeared
+        // since outputProblem() looked.
+        const Status written = writeFileAtomically(invocation.output,
+                                                   bytes,
+                                                   invocation.force ? Overwrite::Allowed
+                                                                    : Overwrite::Never);
         if (!written)
             return fail(written.error());
         warnIfAny(written.warning());
@@ -93,6 +194,8 @@ QByteArray foundLines(const QStringList &names)
 
 int runCompose(const Invocation &invocation)
 {
+    if (const QString problem = outputProblem(invocation); !problem.isEmpty())
+        return fail(problem);
     const RuntimeProfile profile = profileOf(invocation);
     const RuntimeInput input = inputOf(invocation);
     if (!profile.sectioned()) {
@@ -541,6 +644,8 @@ Result<SectionedSoul> revisionSoul(const QString &dir, const QString &rev)
 
 int runComposeRevision(const Invocation &invocation)
 {
+    if (const QString problem = outputProblem(invocation); !problem.isEmpty())
+        return fail(problem);
     const QString &dir = invocation.arguments.at(0);
     const Result<PersonaRevision> revision = readRevision(dir, invocation.revs.at(0), false);
     if (!revision)
@@ -553,12 +658,7 @@ int runComposeRevision(const Invocation &invocation)
     }
     const QByteArrayView bytes = invocation.found ? QByteArrayView(found)
                                                   : QByteArrayView(composition.soul);
-    if (!invocation.output.isEmpty()) {
-        if (const Status written = writeFileAtomically(invocation.output, bytes); !written)
-            return fail(written.error());
-        return ExitSuccess;
-    }
-    return writeStandardOutput(bytes);
+    return writeResult(invocation, bytes);
 }
 
 int runStatRevision(const Invocation &invocation)

@@ -547,15 +547,16 @@ private:
 
     std::optional<QJsonValue> parseObject(const QString &pointer, int depth)
     {
-        next(); // {
-        QJsonObject object;
+        next();                                        // {
+        QList<std::pair<QString, QJsonValue>> members; // in written order, each key once
+        QHash<QString, qsizetype> memberIndex;
         QStringList order;
         skipSpace();
         while (!m_failed) {
             if (peek() == '}') {
                 next();
                 m_document->keyOrder.insert(pointer, order);
-                return QJsonValue(object);
+                return QJsonValue(jsonObjectOf(std::move(members)));
             }
             const Json5Place keyPlace = here();
             std::optional<QString> key = parseKey();
@@ -577,9 +578,15 @@ private:
             std::optional<QJsonValue> value = parseValue(member, depth + 1);
             if (!value)
                 return std::nullopt;
-            if (!object.contains(*key))
+            // A repeated key keeps its first place and takes the last value.
+            const auto known = memberIndex.constFind(*key);
+            if (known == memberIndex.cend()) {
+                memberIndex.insert(*key, members.size());
+                members.append({*key, std::move(*value)});
                 order.append(*key);
-            object.insert(*key, *value);
+            } else {
+                members[*known].second = std::move(*value);
+            }
             m_document->places.insert(member, keyPlace);
             skipSpace();
             if (m_failed)
@@ -653,6 +660,43 @@ QString jsonPointerSegment(const QString &key)
     out.replace(QLatin1Char('~'), QLatin1String("~0"));
     out.replace(QLatin1Char('/'), QLatin1String("~1"));
     return out;
+}
+
+QString printableText(const QString &text)
+{
+    const auto isControl = [](char16_t c) {
+        return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x2028 || c == 0x2029;
+    };
+    if (std::none_of(text.cbegin(), text.cend(), [&](QChar c) { return isControl(c.unicode()); }))
+        return text;
+    QString out;
+    out.reserve(text.size() + 8);
+    for (const QChar c : text) {
+        const char16_t u = c.unicode();
+        if (!isControl(u)) {
+            out += c;
+        } else if (u == u'\n') {
+            out += QLatin1String("\\n");
+        } else if (u == u'\r') {
+            out += QLatin1String("\\r");
+        } else if (u == u'\t') {
+            out += QLatin1String("\\t");
+        } else {
+            out += QStringLiteral("\\u%1").arg(uint(u), 4, 16, QLatin1Char('0'));
+        }
+    }
+    return out;
+}
+
+QJsonObject jsonObjectOf(QList<std::pair<QString, QJsonValue>> members)
+{
+    std::sort(members.begin(), members.end(), [](const auto &a, const auto &b) {
+        return a.first < b.first;
+    });
+    QJsonObject object;
+    for (auto &[key, value] : members)
+        object.insert(key, std::move(value));
+    return object;
 }
 
 QStringList javaScriptKeyOrder(const QStringList &keys)

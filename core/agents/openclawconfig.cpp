@@ -1,6 +1,7 @@
 #include "openclawconfig.h"
 
 #include "openclawpaths.h"
+#include "slotreader.h"
 
 #include <QDir>
 #include <QFile>
@@ -18,6 +19,12 @@ namespace {
 constexpr int MaxIncludeDepth = 10;
 constexpr qint64 MaxIncludeBytes = 2097152;
 constexpr char IncludeKey[] = "$include";
+// OpenClaw caps only the depth, so a few small files that each include the
+// next several times make millions of reads (8 per level, 10 levels). These
+// bound the whole config instead, far above any config OpenClaw users write:
+// files read (each time it is included), and bytes read, the top file's too.
+constexpr int MaxIncludesResolved = 1000;
+constexpr qint64 MaxConfigBytes = qint64(64) * 1024 * 1024;
 
 // A config value with its objects' keys in written order, for the steps
 // that reorder (merging) before the value becomes a QJsonValue.
@@ -78,17 +85,18 @@ QJsonValue toJson(const Node &node, OpenClawConfig &config, const QString &point
 {
     switch (node.kind) {
     case Node::Kind::Object: {
-        QJsonObject object;
+        QList<std::pair<QString, QJsonValue>> members;
+        members.reserve(node.members.size());
         QStringList order;
         for (const auto &[key, child] : node.members) {
             const QString member = pointer + QLatin1Char('/') + jsonPointerSegment(key);
-            object.insert(key, toJson(child, config, member));
+            members.append({key, toJson(child, config, member)});
             order.append(key);
             if (child.place.line > 0)
                 config.places.insert(member, child.place);
         }
         config.keyOrder.insert(pointer, order);
-        return object;
+        return jsonObjectOf(std::move(members));
     }
     case Node::Kind::Array: {
         QJsonArray array;
@@ -124,14 +132,21 @@ Node mergeDeep(const Node &base, const Node &over)
     if (!base.isObject() || !over.isObject())
         return over;
     Node merged = base;
+    // By key, so merging two large objects stays linear.
+    QHash<QString, qsizetype> index;
+    index.reserve(merged.members.size());
+    for (qsizetype i = 0; i < merged.members.size(); ++i)
+        index.insert(merged.members.at(i).first, i);
     for (const auto &[key, value] : over.members) {
         if (isBlockedKey(key))
             continue;
-        Node *current = merged.member(key);
-        if (!current) {
+        const auto at = index.constFind(key);
+        if (at == index.cend()) {
+            index.insert(key, merged.members.size());
             merged.members.append({key, value});
             continue;
         }
+        Node *current = &merged.members[*at].second;
         const Json5Place place = current->place;
         if (value.isObject() && current->isObject())
             *current = mergeDeep(*current, value);
@@ -149,27 +164,46 @@ QString placeText(const Json5Place &place)
     return QStringLiteral("%1 line %2, column %3").arg(place.file).arg(place.line).arg(place.column);
 }
 
-Result<QString> readText(const QString &path, qint64 maxBytes, const QString &what)
+// The one read of a config file, the top one or an included one, with the
+// checks OpenClaw applies to included files: links are followed to a regular
+// file (a FIFO is never opened, a device never read), and no more than
+// `maxBytes` are read, so /dev/zero or a sparse file of gigabytes is refused
+// at once. A missing file is a failure too: callers that accept one check first.
+Result<QByteArray> readConfigBytes(const QString &path,
+                                   qint64 maxBytes,
+                                   const QString &what,
+                                   const QString &whoseLimit)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        return Result<QString>::failure(
-            QStringLiteral("%1 %2 cannot be read (%3). Check that it exists and that you may "
-                           "read it.")
-                .arg(what, path, file.errorString()));
+    const SlotRead read = readPath(path, ReadOptions(maxBytes + 1));
+    const auto failure = [&](const QString &why, const QString &fix) {
+        return Result<QByteArray>::failure(QStringLiteral("%1 %2 %3. %4").arg(what, path, why, fix));
+    };
+    switch (read.presence) {
+    case SlotPresence::Present:
+        break;
+    case SlotPresence::Missing:
+        return failure(QStringLiteral("does not exist"), QStringLiteral("Check the path."));
+    case SlotPresence::DanglingLink:
+        return failure(absenceReason(read),
+                       QStringLiteral("Point the link at the file, or name the file itself."));
+    case SlotPresence::Directory:
+    case SlotPresence::NotRegularFile:
+        return failure(QStringLiteral("is %1, not a regular file")
+                           .arg(read.presence == SlotPresence::Directory
+                                    ? QStringLiteral("a folder")
+                                    : read.kindText),
+                       QStringLiteral("Name a JSON5 file."));
+    case SlotPresence::Unreadable:
+        return failure(absenceReason(read),
+                       QStringLiteral("Check that it exists and that you may read it."));
     }
-    if (maxBytes > 0 && file.size() > maxBytes) {
-        return Result<QString>::failure(
-            QStringLiteral("%1 %2 is larger than OpenClaw reads (%3 bytes at most).")
-                .arg(what, path)
-                .arg(maxBytes));
+    if (read.bytes.size() > maxBytes) {
+        return failure(QStringLiteral("is larger than %1 reads (%2 bytes at most)")
+                           .arg(whoseLimit)
+                           .arg(maxBytes),
+                       QStringLiteral("Make it smaller."));
     }
-    const QByteArray bytes = file.readAll();
-    if (file.error() != QFileDevice::NoError) {
-        return Result<QString>::failure(
-            QStringLiteral("%1 %2 cannot be read (%3).").arg(what, path, file.errorString()));
-    }
-    return QString::fromUtf8(bytes);
+    return read.bytes;
 }
 
 Result<Node> parseFile(const QString &path, const QString &text)
@@ -193,7 +227,11 @@ bool isInside(const QString &root, const QString &path)
 class Includes
 {
 public:
-    Includes(const QString &configPath, const OpenClawPaths &paths)
+    // `topBytes`: the size of the config file itself, which counts toward
+    // MaxConfigBytes.
+    Includes(const QString &configPath, const OpenClawPaths &paths, qint64 topBytes)
+        : m_topFile(configPath)
+        , m_bytes(topBytes)
     {
         const QString dir = QFileInfo(configPath).absolutePath();
         addRoot(dir);
@@ -231,16 +269,18 @@ public:
         if (!include)
             return rest;
         const QString where = include->place.line > 0 ? placeText(include->place) : file;
-        Result<Node> included = resolve(*include, file, chain, where);
+        QString lastFile;
+        Result<Node> included = resolve(*include, file, chain, where, lastFile);
         if (!included)
             return included;
         if (rest.members.isEmpty())
             return included;
         if (!included->isObject()) {
             return Result<Node>::failure(
-                QStringLiteral("%1: $include names a file that holds no object, so the keys "
-                               "beside $include cannot be merged into it.")
-                    .arg(where));
+                QStringLiteral("%1: $include names %2, which holds no object ({ ... }), so the "
+                               "keys beside $include cannot be merged into it. Make %2 hold an "
+                               "object, or move the keys into it.")
+                    .arg(where, lastFile));
         }
         Node merged = mergeDeep(*included, rest);
         merged.place = node.place;
@@ -257,13 +297,15 @@ private:
         m_roots.append({clean, real});
     }
 
+    // `lastFile`: the path of the last file loaded, for a sentence about what it held.
     Result<Node> resolve(const Node &value,
                          const QString &file,
                          const QStringList &chain,
-                         const QString &where)
+                         const QString &where,
+                         QString &lastFile)
     {
         if (value.kind == Node::Kind::Scalar && value.scalar.isString())
-            return load(value.scalar.toString(), file, chain, where);
+            return load(value.scalar.toString(), file, chain, where, lastFile);
         if (value.isArray()) {
             Node merged;
             merged.kind = Node::Kind::Object;
@@ -273,7 +315,7 @@ private:
                         QStringLiteral("%1: a $include list may hold only paths (strings).")
                             .arg(where));
                 }
-                Result<Node> loaded = load(item.scalar.toString(), file, chain, where);
+                Result<Node> loaded = load(item.scalar.toString(), file, chain, where, lastFile);
                 if (!loaded)
                     return loaded;
                 merged = mergeDeep(merged, *loaded);
@@ -287,7 +329,8 @@ private:
     Result<Node> load(const QString &includePath,
                       const QString &file,
                       QStringList chain,
-                      const QString &where)
+                      const QString &where,
+                      QString &lastFile)
     {
         const auto failure = [&](const QString &why) {
             return Result<Node>::failure(
@@ -321,30 +364,47 @@ private:
         if (chain.size() > MaxIncludeDepth)
             return failure(
                 QStringLiteral("includes are nested more than %1 deep.").arg(MaxIncludeDepth));
-        const QFileInfo info(resolved);
-        if (!info.exists())
-            return failure(QStringLiteral("there is no file %1.").arg(resolved));
-        if (!info.isFile())
-            return failure(QStringLiteral("%1 is not a regular file.").arg(resolved));
-        Result<QString> text = readText(resolved,
-                                        MaxIncludeBytes,
-                                        QStringLiteral("The included file"));
-        if (!text)
-            return failure(text.error());
-        Result<Node> parsed = parseFile(resolved, *text);
+        // Fan-out: each include counts, however often the same file comes back.
+        if (++m_resolved > MaxIncludesResolved) {
+            return failure(QStringLiteral("%1 includes more than %2 files in all (a file counts "
+                                          "each time it is included), more than Soul Studio "
+                                          "reads. Include each file fewer times.")
+                               .arg(m_topFile)
+                               .arg(MaxIncludesResolved));
+        }
+        const Result<QByteArray> bytes = readConfigBytes(resolved,
+                                                         MaxIncludeBytes,
+                                                         QStringLiteral("The included file"),
+                                                         QStringLiteral("OpenClaw"));
+        if (!bytes)
+            return failure(bytes.error());
+        m_bytes += bytes->size();
+        if (m_bytes > MaxConfigBytes) {
+            return failure(QStringLiteral("%1 and the files it includes hold more than %2 bytes "
+                                          "in all (a file counts each time it is included), "
+                                          "more than Soul Studio reads. Include fewer or "
+                                          "smaller files.")
+                               .arg(m_topFile)
+                               .arg(MaxConfigBytes));
+        }
+        Result<Node> parsed = parseFile(resolved, QString::fromUtf8(*bytes));
         if (!parsed)
             return parsed;
+        lastFile = resolved;
         chain.append(resolved);
         return process(*parsed, resolved, chain);
     }
 
     QList<std::pair<QString, QString>> m_roots; // as written, and with links resolved
+    QString m_topFile;
+    int m_resolved = 0; // files loaded, each time one is
+    qint64 m_bytes = 0; // bytes read, the top file's included
 };
 
 // An environment variable reference's name: capital letters, digits, _.
 bool isVariableName(QStringView name)
 {
-    static const QRegularExpression pattern(QStringLiteral("^[A-Z_][A-Z0-9_]*$"));
+    static const QRegularExpression pattern(QStringLiteral("^[A-Z_][A-Z0-9_]*\\z"));
     return pattern.match(name.toString()).hasMatch();
 }
 
@@ -451,26 +511,35 @@ Result<OpenClawConfig> readOpenClawConfig(const QString &path,
     const QFileInfo info(path);
     // As fs.existsSync: a link that leads nowhere is no file.
     if (!info.exists()) {
-        if (mustExist) {
+        if (!mustExist)
+            return config;
+        // A loop of links, or a folder on the way that cannot be entered, is
+        // not "no such file".
+        const SlotRead probe = readPath(path, ReadOptions(0));
+        if (probe.presence != SlotPresence::Missing) {
             return Result<OpenClawConfig>::failure(
-                QStringLiteral("%1: there is no such config file. Name an existing OpenClaw "
-                               "config (openclaw.json).")
-                    .arg(path));
+                QStringLiteral("The OpenClaw config %1 %2. Name an OpenClaw config (openclaw.json) "
+                               "that you may read.")
+                    .arg(path, absenceReason(probe)));
         }
-        return config;
+        return Result<OpenClawConfig>::failure(
+            QStringLiteral("%1: there is no such config file. Name an existing OpenClaw "
+                           "config (openclaw.json).")
+                .arg(path));
     }
     config.exists = true;
-    if (info.isDir()) {
-        return Result<OpenClawConfig>::failure(
-            QStringLiteral("%1 is a folder, not an OpenClaw config file.").arg(path));
-    }
-    Result<QString> text = readText(path, 0, QStringLiteral("The OpenClaw config"));
-    if (!text)
-        return Result<OpenClawConfig>::failure(text.error());
-    Result<Node> parsed = parseFile(path, *text);
+    // The same read as an included file's, so a FIFO, a device or a huge
+    // sparse file is refused at once instead of read forever.
+    const Result<QByteArray> bytes = readConfigBytes(path,
+                                                     MaxConfigBytes,
+                                                     QStringLiteral("The OpenClaw config"),
+                                                     QStringLiteral("Soul Studio"));
+    if (!bytes)
+        return Result<OpenClawConfig>::failure(bytes.error());
+    Result<Node> parsed = parseFile(path, QString::fromUtf8(*bytes));
     if (!parsed)
         return Result<OpenClawConfig>::failure(parsed.error());
-    Includes includes(path, paths);
+    Includes includes(path, paths, bytes->size());
     Result<Node> resolved = includes.process(*parsed, path, {path});
     if (!resolved)
         return Result<OpenClawConfig>::failure(resolved.error());

@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QJsonArray>
 #include <QRegularExpression>
+#include <QSet>
 
 #include <cmath>
 
@@ -20,7 +21,7 @@ namespace {
 // "main" for what leaves nothing.
 QString normalizeAgentId(const QString &raw)
 {
-    static const QRegularExpression valid(QStringLiteral("^[a-z0-9][a-z0-9_-]{0,63}$"),
+    static const QRegularExpression valid(QStringLiteral("^[a-z0-9][a-z0-9_-]{0,63}\\z"),
                                           QRegularExpression::CaseInsensitiveOption);
     static const QRegularExpression invalidRun(QStringLiteral("[^a-z0-9_-]+"));
     const QString trimmed = raw.trimmed();
@@ -37,16 +38,18 @@ QString normalizeAgentId(const QString &raw)
     return id.isEmpty() ? QStringLiteral("main") : id;
 }
 
+// The patterns end in \z, not $: PCRE's $ also matches before a final line
+// break, JavaScript's does not, and OpenClaw refuses "ops\n".
 bool isEntryKey(const QString &key)
 {
-    static const QRegularExpression pattern(QStringLiteral("^[a-z0-9_][a-z0-9_-]{0,63}$"),
+    static const QRegularExpression pattern(QStringLiteral("^[a-z0-9_][a-z0-9_-]{0,63}\\z"),
                                             QRegularExpression::CaseInsensitiveOption);
     return pattern.match(key).hasMatch();
 }
 
 bool isProfileName(const QString &name)
 {
-    static const QRegularExpression pattern(QStringLiteral("^[a-z0-9][a-z0-9_-]{0,63}$"),
+    static const QRegularExpression pattern(QStringLiteral("^[a-z0-9][a-z0-9_-]{0,63}\\z"),
                                             QRegularExpression::CaseInsensitiveOption);
     return pattern.match(name).hasMatch();
 }
@@ -87,7 +90,7 @@ public:
                 return failAt(QStringLiteral("/agents/") + jsonPointerSegment(key),
                               QStringLiteral("agents.%1 is not a key OpenClaw knows (agents "
                                              "holds ownership, defaults and entries).")
-                                  .arg(key));
+                                  .arg(printableText(key)));
             }
         }
         const QJsonValue ownership = agents.value(QStringLiteral("ownership"));
@@ -201,7 +204,7 @@ private:
                     return statusAt(member,
                                     QStringLiteral("\"%1\" is not a valid agent id (letters, "
                                                    "digits, _ and -, at most 64).")
-                                        .arg(key));
+                                        .arg(printableText(key)));
                 }
                 if (!object.value(key).isObject())
                     return statusAt(member,
@@ -265,9 +268,9 @@ private:
     // binding's agent is not.
     Status checkTargets(const QList<Entry> &entries) const
     {
-        QStringList ids;
+        QSet<QString> ids;
         for (const Entry &entry : entries)
-            ids.append(normalizeAgentId(entry.key));
+            ids.insert(normalizeAgentId(entry.key));
         struct Target
         {
             QString pointer;
@@ -299,7 +302,7 @@ private:
                 return statusAt(target.pointer,
                                 QStringLiteral("%1 names the agent \"%2\", which is not in the "
                                                "roster.")
-                                    .arg(path, target.agentId.toString()));
+                                    .arg(path, printableText(target.agentId.toString())));
             }
         }
         return {};
@@ -316,14 +319,15 @@ private:
             return statusAt(pointer, QStringLiteral("agents.list must be a list") + fix);
         const QJsonArray list = value.toArray();
         QStringList ids;
-        QList<Entry> listed;
+        QSet<QString> seen;
+        QHash<QString, Entry> listed;
         for (qsizetype i = 0; i < list.size(); ++i) {
             const QString item = pointer + QLatin1Char('/') + QString::number(i);
             const QJsonObject object = list.at(i).toObject();
             const QString id = object.value(QStringLiteral("id")).toString();
             if (!list.at(i).isObject() || !object.value(QStringLiteral("id")).isString()
                 || id.isEmpty() || id.trimmed() != id || normalizeAgentId(id) != id
-                || ids.contains(id)) {
+                || seen.contains(id)) {
                 return statusAt(item,
                                 QStringLiteral("agents.list item %1 cannot be moved to "
                                                "agents.entries")
@@ -331,17 +335,14 @@ private:
                                     + fix);
             }
             ids.append(id);
+            seen.insert(id);
             QJsonObject rest = object;
             rest.remove(QStringLiteral("id"));
-            listed.append({id, item, rest});
+            listed.insert(id, {id, item, rest});
         }
         // agents.entries is an object: JavaScript lists its keys in its own order.
-        for (const QString &id : javaScriptKeyOrder(ids)) {
-            for (const Entry &entry : std::as_const(listed)) {
-                if (entry.key == id)
-                    entries.append(entry);
-            }
-        }
+        for (const QString &id : javaScriptKeyOrder(ids))
+            entries.append(listed.value(id));
         return {};
     }
 
@@ -362,7 +363,7 @@ private:
         return QStringLiteral("OPENCLAW_PROFILE \"%1\" is not a profile name OpenClaw takes (a "
                               "letter or digit, then letters, digits, _ and -, at most 64). Set "
                               "another, or unset it.")
-            .arg(profile);
+            .arg(printableText(profile));
     }
 
     // Where the default workspace comes from, for workspaceSource.
@@ -432,6 +433,18 @@ private:
                 agent.workspace
                     = QDir(m_paths.stateDir()).filePath(QStringLiteral("workspace-") + agent.id);
                 agent.workspaceSource = QStringLiteral("the state directory");
+            }
+            // No file name can hold a NUL; Qt would only warn "Broken filename"
+            // at each use of the path and find no folder.
+            if (agent.workspace.contains(QChar(0))) {
+                const QString pointer = !own.isEmpty()
+                                            ? entry.pointer + QStringLiteral("/workspace")
+                                            : QStringLiteral("/agents/defaults/workspace");
+                return Result<QList<OpenClawAgent>>::failure(
+                    QStringLiteral("%1: the workspace of agent \"%2\", %3, holds a NUL "
+                                   "character (\\u0000), which no path can hold. Fix the path in "
+                                   "the config.")
+                        .arg(m_config.where(pointer), agent.id, printableText(agent.workspace)));
             }
             budget(entry.object,
                    "bootstrapMaxChars",

@@ -51,8 +51,15 @@ Composition composeDirectory(const QString &dir, const ComposeRule &rule)
 QString checkDirectory(const QString &dir)
 {
     const QFileInfo info(dir);
-    if (!info.exists())
+    if (!info.exists()) {
+        // A loop of links, or a folder on the way that cannot be entered, is
+        // not "no such directory".
+        const SlotRead probe = readPath(dir, ReadOptions(0));
+        if (probe.presence != SlotPresence::Missing)
+            return QStringLiteral("%1 %2. Give the folder that holds the persona's Markdown files.")
+                .arg(dir, absenceReason(probe));
         return QStringLiteral("%1: no such directory. Check the path.").arg(dir);
+    }
     if (!info.isDir())
         return QStringLiteral("%1: not a directory. Give the folder that holds the persona's "
                               "Markdown files.")

@@ -408,10 +408,19 @@ private Q_SLOTS:
                                          {QStringLiteral("TOOLS.md"), "Use grep."}});
         QVERIFY(!dir.isEmpty());
         const QString out = m_dir->filePath(QStringLiteral("out.md"));
-        // An old file is replaced whole.
+        // An old file is kept without --force, as export keeps it...
         QVERIFY(writeFile(out, QByteArray(4096, 'x')));
+        const Run refused = soulc(QStringList{QStringLiteral("compose")} + options
+                                  + QStringList{dir});
+        QCOMPARE(refused.exitCode, ExitFailure);
+        QVERIFY2(refused.err.contains("out.md already exists. Choose another name, or allow "
+                                      "overwriting (--force)."),
+                 refused.err.constData());
+        QCOMPARE(readFile(out), QByteArray(4096, 'x'));
 
-        const Run run = soulc(QStringList{QStringLiteral("compose")} + options + QStringList{dir});
+        // ...and replaced whole with it.
+        const Run run = soulc(QStringList{QStringLiteral("compose"), QStringLiteral("--force")}
+                              + options + QStringList{dir});
         QCOMPARE(run.err, QByteArray());
         QCOMPARE(run.exitCode, ExitSuccess);
         QCOMPARE(run.out, QByteArray());
@@ -422,6 +431,119 @@ private Q_SLOTS:
         // Nothing is left behind by the atomic write.
         const QStringList entries = QDir(m_dir->path()).entryList(QDir::Files | QDir::Hidden);
         QCOMPARE(entries, QStringList{QStringLiteral("out.md")});
+    }
+
+    void composeNeverWritesOverThePersona_data()
+    {
+        QTest::addColumn<QString>("runtime");
+        QTest::addColumn<QString>("output"); // "@" is the persona folder, "~" the fixture
+        QTest::addColumn<QString>("link");   // "symbolic" or "hard": output is a link to @/SOUL.md
+        QTest::addColumn<QString>("file");   // the persona's file it would have written over
+
+        QTest::newRow("its SOUL.md")
+            << QString() << QStringLiteral("@/SOUL.md") << QString() << QStringLiteral("@/SOUL.md");
+        QTest::newRow("its SOUL.md by another path")
+            << QString() << QStringLiteral("@/../persona/./SOUL.md") << QString()
+            << QStringLiteral("@/SOUL.md");
+        QTest::newRow("a symbolic link to its SOUL.md")
+            << QString() << QStringLiteral("~/link.md") << QStringLiteral("symbolic")
+            << QStringLiteral("@/SOUL.md");
+        QTest::newRow("a hard link to its SOUL.md")
+            << QString() << QStringLiteral("~/hard.md") << QStringLiteral("hard")
+            << QStringLiteral("@/SOUL.md");
+        QTest::newRow("its MEMORY.md, not there yet") << QString() << QStringLiteral("@/MEMORY.md")
+                                                      << QString() << QStringLiteral("@/MEMORY.md");
+        QTest::newRow("openclaw: its TOOLS.md")
+            << QStringLiteral("openclaw") << QStringLiteral("@/TOOLS.md") << QString()
+            << QStringLiteral("@/TOOLS.md");
+        QTest::newRow("hermes: a project file it reads")
+            << QStringLiteral("hermes") << QStringLiteral("@/CLAUDE.md") << QString()
+            << QStringLiteral("@/CLAUDE.md");
+        QTest::newRow("hermes: a cursor rule")
+            << QStringLiteral("hermes") << QStringLiteral("@/.cursor/rules/new.mdc") << QString()
+            << QStringLiteral("@/.cursor/rules/new.mdc");
+    }
+
+    void composeNeverWritesOverThePersona()
+    {
+        QFETCH(QString, runtime);
+        QFETCH(QString, output);
+        QFETCH(QString, link);
+        QFETCH(QString, file);
+        const QString dir = makePersona(QStringLiteral("persona"),
+                                        {{QStringLiteral("SOUL.md"), "Be kind.\n"},
+                                         {QStringLiteral("TOOLS.md"), "Use grep.\n"}});
+        QVERIFY(!dir.isEmpty());
+        QVERIFY(QDir(dir).mkpath(QStringLiteral(".cursor/rules")));
+        const auto place = [&](QString path) {
+            return path.replace(QLatin1Char('@'), dir).replace(QLatin1Char('~'), m_dir->path());
+        };
+        const QString target = place(output);
+        if (link == QLatin1String("symbolic"))
+            QVERIFY(QFile::link(QDir(dir).filePath(QStringLiteral("SOUL.md")), target));
+        if (link == QLatin1String("hard"))
+            QCOMPARE(::link(QFile::encodeName(QDir(dir).filePath(QStringLiteral("SOUL.md")))
+                                .constData(),
+                            QFile::encodeName(target).constData()),
+                     0);
+        QStringList arguments{QStringLiteral("compose")};
+        if (!runtime.isEmpty())
+            arguments << QStringLiteral("--runtime") << runtime;
+        // Even with --force.
+        arguments << QStringLiteral("--force") << QStringLiteral("-o") << target << dir;
+        const Run run = soulc(arguments);
+        QCOMPARE(run.exitCode, ExitFailure);
+        QVERIFY2(run.err.contains(QStringLiteral("would write over %1, a file of the persona being "
+                                                 "composed")
+                                      .arg(QDir::cleanPath(place(file)))
+                                      .toUtf8()),
+                 run.err.constData());
+        QCOMPARE(run.out, QByteArray());
+        // Nothing was written: the persona is as it was, and nothing new is in it.
+        QCOMPARE(readFile(QDir(dir).filePath(QStringLiteral("SOUL.md"))), QByteArray("Be kind.\n"));
+        QCOMPARE(readFile(QDir(dir).filePath(QStringLiteral("TOOLS.md"))),
+                 QByteArray("Use grep.\n"));
+        QCOMPARE(QDir(dir).entryList(QDir::Files | QDir::Hidden),
+                 (QStringList{QStringLiteral("SOUL.md"), QStringLiteral("TOOLS.md")}));
+        QVERIFY(QDir(QDir(dir).filePath(QStringLiteral(".cursor/rules"))).isEmpty());
+    }
+
+    void nonUtf8Arguments_data()
+    {
+        QTest::addColumn<QString>("command"); // sh: $soulc, and $name, the name's bytes
+
+        QTest::newRow("agents --config") << QStringLiteral("\"$soulc\" agents --config \"$name\"");
+        QTest::newRow("compose DIR") << QStringLiteral("\"$soulc\" compose \"$name\"");
+        QTest::newRow("stat --runtime hermes DIR")
+            << QStringLiteral("\"$soulc\" stat --runtime hermes \"$name\"");
+    }
+
+    void nonUtf8Arguments()
+    {
+        QFETCH(QString, command);
+        // A folder whose name is not UTF-8, there: the sentence must name the
+        // encoding, not say there is no such file.
+        const QByteArray base = QFile::encodeName(m_dir->path());
+        const QByteArray name = base + "/bad\xff";
+        QCOMPARE(::mkdir(name.constData(), 0755), 0);
+        // QTemporaryDir cannot name it to remove it.
+        const auto removeName = qScopeGuard([&name] { ::rmdir(name.constData()); });
+        // QProcess passes its arguments as UTF-8; the shell reads the bytes
+        // from a file and passes them on as they are.
+        QVERIFY(writeFile(m_dir->filePath(QStringLiteral("name")), name));
+        QProcess process;
+        process.setWorkingDirectory(m_dir->path());
+        process.setProcessEnvironment(agentsEnvironment());
+        process.start(QStringLiteral("/bin/sh"),
+                      {QStringLiteral("-c"),
+                       QStringLiteral("soulc=$0; name=$(cat name); exec ") + command,
+                       soulcPath()});
+        QVERIFY(process.waitForFinished(60000));
+        QCOMPARE(process.exitCode(), ExitFailure);
+        const QByteArray err = process.readAllStandardError();
+        QVERIFY2(err.contains("/bad\\xff', is not valid UTF-8"), err.constData());
+        QVERIFY2(!err.contains("no such") && !err.contains("not a directory"), err.constData());
+        QCOMPARE(process.readAllStandardOutput(), QByteArray());
     }
 
     void stat()
@@ -876,6 +998,9 @@ private Q_SLOTS:
                 << QStringLiteral("no such directory");
             QTest::addRow("%s: not a directory", command)
                 << (QStringList{name, file} + tail) << file << QStringLiteral("not a directory");
+            QTest::addRow("%s: a loop of symbolic links", command)
+                << (QStringList{name, QStringLiteral("@/loop")} + tail) << QStringLiteral("@/loop")
+                << QStringLiteral("is a loop of symbolic links");
             QTest::addRow("%s: missing DIR", command)
                 << QStringList{name} << name << QStringLiteral("missing");
             QTest::addRow("%s: unknown option", command)
@@ -961,6 +1086,10 @@ private Q_SLOTS:
         QVERIFY(!makePersona(QStringLiteral("persona"), {{QStringLiteral("SOUL.md"), "Kip."}})
                      .isEmpty());
         QVERIFY(writeFile(m_dir->filePath(QStringLiteral("plain.txt")), "not a persona"));
+        QVERIFY(QFile::link(m_dir->filePath(QStringLiteral("loop2")),
+                            m_dir->filePath(QStringLiteral("loop"))));
+        QVERIFY(QFile::link(m_dir->filePath(QStringLiteral("loop")),
+                            m_dir->filePath(QStringLiteral("loop2"))));
         const QString base = m_dir->path();
         for (QString &argument : arguments)
             argument.replace(QLatin1Char('@'), base);
@@ -1143,8 +1272,8 @@ private Q_SLOTS:
         QTest::newRow("help") << QStringList{QStringLiteral("help")} << general;
         const QList<QPair<QString, QString>> commands = {
             {QStringLiteral("compose"),
-             QStringLiteral(
-                 "Usage: soulc compose [--runtime NAME | --rev REV] [--found] [-o FILE] DIR")},
+             QStringLiteral("Usage: soulc compose [--runtime NAME | --rev REV] [--found] [-o FILE "
+                            "[--force]] DIR")},
             {QStringLiteral("stat"),
              QStringLiteral(
                  "Usage: soulc stat [--runtime NAME | --rev REV] [--encoding NAME] [--json] DIR")},
@@ -2097,7 +2226,17 @@ private Q_SLOTS:
             << ExitFailure << QByteArray("other.json5 line 2: a roster of several agents");
         QTest::newRow("missing include")
             << QByteArray("{ $include: './nope.json5' }") << ExitFailure
-            << QByteArray("$include \"./nope.json5\": there is no file");
+            << QByteArray("$include \"./nope.json5\": The included file ");
+        QTest::newRow("include that holds no object, named")
+            << QByteArray("{ $include: './list.json5', agents: {} }") << ExitFailure
+            << QByteArray("list.json5, which holds no object");
+        // No "Broken filename" from Qt, and no exit 0.
+        QTest::newRow("NUL in a workspace")
+            << QByteArray("{ agents: { entries: { ops: { workspace: '/tmp/a\\u0000b' } } } }")
+            << ExitFailure << QByteArray("/tmp/a\\u0000b, holds a NUL character");
+        QTest::newRow("line break in a workspace, escaped")
+            << QByteArray("{ agents: { entries: { ops: { workspace: '/tmp/a\\nb' } } } }")
+            << ExitSuccess << QByteArray("/tmp/a\\nb");
     }
 
     void agentsConfig()
@@ -2106,6 +2245,7 @@ private Q_SLOTS:
         QFETCH(int, exitCode);
         QFETCH(QByteArray, says);
         QVERIFY(writeFile(m_dir->filePath(QStringLiteral("other.json5")), config));
+        QVERIFY(writeFile(m_dir->filePath(QStringLiteral("list.json5")), "[1, 2]"));
         const Run run = soulc({QStringLiteral("agents"),
                                QStringLiteral("--json"),
                                QStringLiteral("--config"),
@@ -2116,6 +2256,20 @@ private Q_SLOTS:
         QCOMPARE(run.exitCode, exitCode);
         const QByteArray said = exitCode == ExitSuccess ? run.out : run.err;
         QVERIFY2(said.contains(says), said.constData());
+        QVERIFY2(!run.err.contains("Broken filename"), run.err.constData());
+        if (exitCode == ExitSuccess) {
+            // The table keeps each agent on one line, whatever its path holds.
+            const Run text = soulc({QStringLiteral("agents"),
+                                    QStringLiteral("--config"),
+                                    QStringLiteral("other.json5")},
+                                   {},
+                                   {},
+                                   agentsEnvironment());
+            QCOMPARE(text.exitCode, ExitSuccess);
+            QCOMPARE(text.err, QByteArray());
+            if (says.contains("\\n"))
+                QVERIFY2(text.out.contains(says + '\n'), text.out.constData());
+        }
         if (exitCode != ExitSuccess) {
             QVERIFY(run.err.startsWith("soulc: "));
             QCOMPARE(run.out, QByteArray());

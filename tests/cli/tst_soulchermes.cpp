@@ -11,6 +11,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace {
 
 constexpr int ExitSuccess = 0;
@@ -70,6 +73,12 @@ private Q_SLOTS:
     void statText();
     void usage_data();
     void usage();
+    void largeFilesEndQuickly_data();
+    void largeFilesEndQuickly();
+    void unreadableFoldersFailCheck_data();
+    void unreadableFoldersFailCheck();
+    void linkLoopsAreNamed_data();
+    void linkLoopsAreNamed();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -360,4 +369,130 @@ void TstSoulcHermes::usage()
 }
 
 QTEST_GUILESS_MAIN(TstSoulcHermes)
+void TstSoulcHermes::largeFilesEndQuickly_data()
+{
+    QTest::addColumn<QString>("file"); // in the home
+    QTest::addColumn<bool>("sparse");  // 2 GiB of holes; else 10 MB of one token
+
+    QTest::newRow("SOUL.md, 2 GiB sparse") << QStringLiteral("SOUL.md") << true;
+    QTest::newRow("a memory, 2 GiB sparse") << QStringLiteral("memories/MEMORY.md") << true;
+    QTest::newRow("MEMORY.md, 10 MB of one token") << QStringLiteral("memories/MEMORY.md") << false;
+}
+
+void TstSoulcHermes::largeFilesEndQuickly()
+{
+    QFETCH(QString, file);
+    QFETCH(bool, sparse);
+    QVERIFY(writeFile(path(QStringLiteral("home/SOUL.md")), "You are Kip.\n"));
+    QVERIFY(writeFile(path(QStringLiteral("app/AGENTS.md")), "Be brief.\n"));
+    const QString big = path(QStringLiteral("home/") + file);
+    if (sparse) {
+        QVERIFY(writeFile(big, {}));
+        QFile f(big);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        QVERIFY(f.resize(qint64(2) * 1024 * 1024 * 1024));
+    } else {
+        QVERIFY(writeFile(big, QByteArray(10 * 1000 * 1000, 'a')));
+    }
+    const QStringList where{QStringLiteral("--runtime"),
+                            QStringLiteral("hermes"),
+                            QStringLiteral("--hermes-home"),
+                            path(QStringLiteral("home")),
+                            QStringLiteral("--project"),
+                            path(QStringLiteral("app"))};
+    // Each ends well within soulc()'s minute (minutes and gigabytes before).
+    const Run compose = soulc(QStringList{QStringLiteral("compose")} + where);
+    QCOMPARE(compose.exitCode, ExitSuccess);
+    QVERIFY(compose.out.contains("Be brief."));
+    QVERIFY(compose.out.size() < 100000);
+    const Run stat = soulc(QStringList{QStringLiteral("stat")} + where);
+    QVERIFY2(stat.exitCode == ExitSuccess || stat.exitCode == ExitProblems, stat.err.constData());
+    const Run check = soulc(QStringList{QStringLiteral("check")} + where);
+    QCOMPARE(check.exitCode, ExitProblems);
+    QVERIFY2(check.out.contains(QStringLiteral("%1: error: ").arg(big).toUtf8())
+                 && check.out.contains("larger than 4194304 bytes"),
+             check.out.constData());
+}
+
+void TstSoulcHermes::unreadableFoldersFailCheck_data()
+{
+    QTest::addColumn<QString>("folder"); // made unreadable
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("says"); // "@" is the fixture
+
+    QTest::newRow("memories/") << QStringLiteral("home/memories") << ExitProblems
+                               << QStringLiteral("@/home/memories/MEMORY.md: error: MEMORY.md "
+                                                 "cannot be read (Permission denied)");
+    QTest::newRow("the project") << QStringLiteral("app") << ExitProblems
+                                 << QStringLiteral(
+                                        "@/app: error: .hermes.md, AGENTS.override.md, AGENTS.md, "
+                                        "agents.md, CLAUDE.md, claude.md, .cursorrules "
+                                        "cannot be read there (Permission denied)");
+    QTest::newRow("the home") << QStringLiteral("home") << ExitFailure
+                              << QStringLiteral("Hermes's home @/home cannot be read");
+}
+
+void TstSoulcHermes::unreadableFoldersFailCheck()
+{
+    if (::geteuid() == 0)
+        QSKIP("root reads a file whatever its mode");
+    QFETCH(QString, folder);
+    QFETCH(int, exitCode);
+    QFETCH(QString, says);
+    QVERIFY(writeFile(path(QStringLiteral("home/SOUL.md")), "You are Kip.\n"));
+    QVERIFY(writeFile(path(QStringLiteral("home/memories/MEMORY.md")), "- tea\n"));
+    QVERIFY(writeFile(path(QStringLiteral("app/AGENTS.md")), "Be brief.\n"));
+    const QByteArray locked = QFile::encodeName(path(folder));
+    QCOMPARE(::chmod(locked.constData(), 0), 0);
+    const Run check = soulc({QStringLiteral("check"),
+                             QStringLiteral("--runtime"),
+                             QStringLiteral("hermes"),
+                             QStringLiteral("--hermes-home"),
+                             path(QStringLiteral("home")),
+                             QStringLiteral("--project"),
+                             path(QStringLiteral("app"))});
+    QCOMPARE(::chmod(locked.constData(), 0755), 0);
+    QCOMPARE(check.exitCode, exitCode);
+    const QByteArray said = (check.out + check.err);
+    QVERIFY2(said.contains(says.replace(QLatin1Char('@'), m_dir->path()).toUtf8()),
+             said.constData());
+    QVERIFY2(!said.contains("SOUL.md is missing"), said.constData());
+}
+
+void TstSoulcHermes::linkLoopsAreNamed_data()
+{
+    QTest::addColumn<QStringList>("where"); // "@" is a loop of symbolic links
+
+    QTest::newRow("a flat persona") << QStringList{QStringLiteral("@")};
+    QTest::newRow("the home") << QStringList{QStringLiteral("--hermes-home"),
+                                             QStringLiteral("@"),
+                                             QStringLiteral("--project"),
+                                             QStringLiteral("app")};
+    QTest::newRow("the project") << QStringList{QStringLiteral("--hermes-home"),
+                                                QStringLiteral("home"),
+                                                QStringLiteral("--project"),
+                                                QStringLiteral("@")};
+}
+
+void TstSoulcHermes::linkLoopsAreNamed()
+{
+    QFETCH(QStringList, where);
+    QVERIFY(QDir().mkpath(path(QStringLiteral("home"))));
+    QVERIFY(QDir().mkpath(path(QStringLiteral("app"))));
+    const QString loop = path(QStringLiteral("loop"));
+    QVERIFY(QFile::link(path(QStringLiteral("loop2")), loop));
+    QVERIFY(QFile::link(loop, path(QStringLiteral("loop2"))));
+    QStringList arguments{QStringLiteral("compose"),
+                          QStringLiteral("--runtime"),
+                          QStringLiteral("hermes")};
+    for (const QString &w : where)
+        arguments.append(w == QLatin1String("@")             ? loop
+                         : w.startsWith(QLatin1String("--")) ? w
+                                                             : path(w));
+    const Run run = soulc(arguments);
+    QCOMPARE(run.exitCode, ExitFailure);
+    QVERIFY2(run.err.contains((loop + QStringLiteral(" is a loop of symbolic links.")).toUtf8()),
+             run.err.constData());
+}
+
 #include "tst_soulchermes.moc"

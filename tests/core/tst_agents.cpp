@@ -13,8 +13,12 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <QElapsedTimer>
+
 #include <cmath>
+#include <limits>
 #include <map>
+#include <sys/stat.h>
 
 using namespace soul;
 using namespace soul::test;
@@ -58,6 +62,10 @@ private Q_SLOTS:
     void roster();
     void budgets();
     void missingConfigFile();
+    void configThatNeverEnds_data();
+    void configThatNeverEnds();
+    void includeFanOut();
+    void manyAgentsTakeLinearTime();
     void personaFolders();
 };
 
@@ -404,6 +412,26 @@ void TestAgents::roster_data()
         << Texts{{config,
                   QStringLiteral("{ agents: { entries: { a: { bootstrapMaxChars: 1.5 } } } }")}}
         << Texts{} << QStringList{} << QStringLiteral("whole number above 0");
+    QTest::newRow("include of a file that holds no object, beside keys: the file is named")
+        << Texts{{config, QStringLiteral("{ $include: 'list.json5', agents: {} }")},
+                 {QStringLiteral("home/.openclaw/list.json5"), QStringLiteral("[1, 2]")}}
+        << Texts{} << QStringList{}
+        << QStringLiteral("$include names @/home/.openclaw/list.json5, which holds no object");
+    // JavaScript's $ matches at the very end only: OpenClaw refuses "ops\n".
+    QTest::newRow("entry key ending in a line break, escaped in the sentence")
+        << Texts{{config, QStringLiteral("{ agents: { entries: { 'ops\\n': {} } } }")}} << Texts{}
+        << QStringList{} << QStringLiteral("\"ops\\n\" is not a valid agent id");
+    QTest::newRow("system agent id with a line break, escaped in the sentence")
+        << Texts{{config,
+                  QStringLiteral("{ agents: { ownership: 'explicit', defaults: { systemAgent: "
+                                 "{ agentId: 'a\\nb' } }, entries: { ops: {} } } }")}}
+        << Texts{} << QStringList{} << QStringLiteral("names the agent \"a\\nb\"");
+    QTest::newRow("NUL in a workspace")
+        << Texts{{config,
+                  QStringLiteral("{ agents: { entries: { ops: { workspace: '/tmp/a\\u0000b' } } "
+                                 "} }")}}
+        << Texts{} << QStringList{}
+        << QStringLiteral("the workspace of agent \"ops\", /tmp/a\\u0000b, holds a NUL");
 }
 
 void TestAgents::roster()
@@ -433,7 +461,10 @@ void TestAgents::roster()
     const Result<OpenClawRoster> roster = readOpenClawRoster(paths);
     if (!error.isEmpty()) {
         QVERIFY2(!roster, "the config should have been refused");
-        QVERIFY2(roster.error().contains(error), qPrintable(roster.error()));
+        QVERIFY2(roster.error().contains(rooted(error, root)), qPrintable(roster.error()));
+        // A sentence stays on its line, whatever the config holds.
+        QVERIFY2(!roster.error().contains(QLatin1Char('\n')) && !roster.error().contains(QChar(0)),
+                 qPrintable(roster.error()));
         return;
     }
     QVERIFY2(roster, qPrintable(roster.error()));
@@ -503,6 +534,166 @@ void TestAgents::missingConfigFile()
     QVERIFY(!found->configExists);
     QCOMPARE(found->agents.size(), 1);
     QCOMPARE(found->defaultAgent()->id, QStringLiteral("main"));
+}
+
+void TestAgents::configThatNeverEnds_data()
+{
+    // `make` puts something at the path given; the config is read as
+    // --config (`top`) or through an $include of the file at that path.
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<bool>("top");
+    QTest::addColumn<QString>("error");
+
+    for (const bool top : {true, false}) {
+        const char *how = top ? "top file" : "included";
+        QTest::addRow("FIFO, %s", how)
+            << QStringLiteral("fifo") << top << QStringLiteral("is a FIFO, not a regular file");
+        QTest::addRow("/dev/zero, %s", how)
+            << QStringLiteral("zero") << top << QStringLiteral("is a character device");
+        QTest::addRow("/dev/urandom, %s", how)
+            << QStringLiteral("urandom") << top << QStringLiteral("is a character device");
+        QTest::addRow("2 GiB sparse file, %s", how)
+            << QStringLiteral("sparse") << top << QStringLiteral("is larger than");
+        QTest::addRow("loop of symbolic links, %s", how)
+            << QStringLiteral("loop") << top << QStringLiteral("is a loop of symbolic links");
+    }
+}
+
+void TestAgents::configThatNeverEnds()
+{
+    QFETCH(QString, kind);
+    QFETCH(bool, top);
+    QFETCH(QString, error);
+
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString root = QDir(dir.path()).canonicalPath();
+    const bool device = kind == QLatin1String("zero") || kind == QLatin1String("urandom");
+    const QString file = device ? QStringLiteral("/dev/") + kind
+                                : QDir(root).filePath(QStringLiteral("odd.json"));
+    if (kind == QLatin1String("fifo")) {
+        QCOMPARE(::mkfifo(QFile::encodeName(file).constData(), 0600), 0);
+    } else if (device) {
+        // Named as it is: a link to it would lead outside the config's folder.
+    } else if (kind == QLatin1String("sparse")) {
+        QFile sparse(file);
+        QVERIFY(sparse.open(QIODevice::WriteOnly));
+        QVERIFY(sparse.resize(qint64(2) * 1024 * 1024 * 1024));
+    } else {
+        QVERIFY(QFile::link(QDir(root).filePath(QStringLiteral("other.json")), file));
+        QVERIFY(QFile::link(file, QDir(root).filePath(QStringLiteral("other.json"))));
+    }
+    QString config = file;
+    if (!top) {
+        config = QDir(root).filePath(QStringLiteral("openclaw.json"));
+        QVERIFY(writeFile(config, QStringLiteral("{ $include: '%1' }").arg(file).toUtf8()));
+    }
+    OpenClawPaths paths;
+    paths.environment.insert(QStringLiteral("HOME"), root);
+    paths.environment.insert(QStringLiteral("OPENCLAW_INCLUDE_ROOTS"), QStringLiteral("/dev"));
+    paths.workingDirectory = root;
+    // Returns at once: a FIFO is never opened, a device or a sparse file never read whole.
+    const Result<OpenClawRoster> roster = readOpenClawRoster(paths, config);
+    QVERIFY2(!roster, "the config should have been refused");
+    QVERIFY2(roster.error().contains(file + QLatin1Char(' ') + error), qPrintable(roster.error()));
+    if (!top)
+        QVERIFY2(roster.error().startsWith(config), qPrintable(roster.error()));
+
+    // Where OpenClaw looks for its config (OPENCLAW_CONFIG_PATH), the same,
+    // except a loop, which OpenClaw takes for no file at all.
+    paths.environment.insert(QStringLiteral("OPENCLAW_CONFIG_PATH"), config);
+    const Result<OpenClawRoster> found = readOpenClawRoster(paths);
+    if (kind == QLatin1String("loop") && top) {
+        QVERIFY2(found, qPrintable(found.error()));
+        QVERIFY(!found->configExists);
+    } else {
+        QVERIFY(!found);
+        QCOMPARE(found.error(), roster.error());
+    }
+}
+
+void TestAgents::includeFanOut()
+{
+    // Nine small files, each including the next eight times: 8^8 includes
+    // within OpenClaw's depth of 10, hours of work without a cap on the total.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString root = QDir(dir.path()).canonicalPath();
+    for (int i = 0; i < 8; ++i) {
+        QStringList names;
+        for (int k = 0; k < 8; ++k)
+            names.append(QStringLiteral("'f%1.json'").arg(i + 1));
+        QVERIFY(writeFile(QDir(root).filePath(QStringLiteral("f%1.json").arg(i)),
+                          QStringLiteral("{ $include: [%1] }").arg(names.join(u',')).toUtf8()));
+    }
+    QVERIFY(writeFile(QDir(root).filePath(QStringLiteral("f8.json")), "{ a: 1 }"));
+    OpenClawPaths paths;
+    paths.environment.insert(QStringLiteral("HOME"), root);
+    paths.workingDirectory = root;
+    const QString top = QDir(root).filePath(QStringLiteral("f0.json"));
+    const Result<OpenClawRoster> roster = readOpenClawRoster(paths, top);
+    QVERIFY2(!roster, "the config should have been refused");
+    QVERIFY2(roster.error().contains(top + QStringLiteral(" includes more than 1000 files in all")),
+             qPrintable(roster.error()));
+
+    // Below the cap, the same files are read as OpenClaw reads them.
+    const QString small = QDir(root).filePath(QStringLiteral("f6.json"));
+    const Result<OpenClawRoster> fine = readOpenClawRoster(paths, small);
+    QVERIFY2(fine, qPrintable(fine.error()));
+    QCOMPARE(fine->agents.size(), 1);
+}
+
+void TestAgents::manyAgentsTakeLinearTime()
+{
+    // agents.list and agents.entries with n agents: the time must grow with
+    // n, not n^2 (QJsonObject insertions in written order, a list search per
+    // agent). Four times the agents may take four times as long, and noise
+    // from a busy machine is allowed up to ten; quadratic work takes sixteen.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    OpenClawPaths paths;
+    paths.environment.insert(QStringLiteral("HOME"), dir.path());
+    paths.workingDirectory = dir.path();
+    const auto write = [&](const QString &name, int n, bool list) {
+        QByteArray text = list ? "{ agents: { list: ["
+                               : "{ agents: { ownership: 'explicit', entries: {";
+        for (int i = 0; i < n; ++i) {
+            // Not in sorted order, as a hand-written roster is not.
+            const QByteArray id = "a" + QByteArray::number((qint64(i) * 7919) % n) + "x";
+            text += list ? "{ id: '" + id + "'" + (i == 0 ? ", default: true" : "") + " },"
+                         : id + ": {},";
+        }
+        text += list ? "] } }" : "} } }";
+        const QString path = dir.filePath(name);
+        return writeFile(path, text) ? path : QString();
+    };
+    const auto fastest = [&](const QString &path, int expected) {
+        qint64 best = std::numeric_limits<qint64>::max();
+        for (int run = 0; run < 3; ++run) {
+            QElapsedTimer timer;
+            timer.start();
+            const Result<OpenClawRoster> roster = readOpenClawRoster(paths, path);
+            const qint64 spent = timer.nsecsElapsed();
+            if (!roster || roster->agents.size() != expected)
+                return qint64(-1);
+            best = std::min(best, spent);
+        }
+        return best;
+    };
+    for (const bool list : {true, false}) {
+        const QString small = write(QStringLiteral("small.json"), 10000, list);
+        const QString large = write(QStringLiteral("large.json"), 40000, list);
+        QVERIFY(!small.isEmpty() && !large.isEmpty());
+        const qint64 smallTime = fastest(small, 10000);
+        const qint64 largeTime = fastest(large, 40000);
+        QVERIFY(smallTime > 0 && largeTime > 0);
+        QVERIFY2(largeTime < 10 * smallTime,
+                 qPrintable(QStringLiteral("%1: 10,000 agents took %2 ms, 40,000 took %3 ms")
+                                .arg(list ? QStringLiteral("agents.list")
+                                          : QStringLiteral("agents.entries"))
+                                .arg(smallTime / 1000000)
+                                .arg(largeTime / 1000000)));
+    }
 }
 
 void TestAgents::personaFolders()

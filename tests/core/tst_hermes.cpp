@@ -16,6 +16,8 @@
 #include <QTest>
 
 #include <set>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace soul;
 
@@ -57,6 +59,9 @@ private Q_SLOTS:
     void cursorRules();
     void findingPositions();
     void readerStates();
+    void readerBoundsLargeFiles_data();
+    void readerBoundsLargeFiles();
+    void readerUnreadableFolders();
     void readerGitRootAndRules();
     void joinedProjectFilesCountTheirOwnPart();
     void lints();
@@ -841,6 +846,131 @@ void tst_Hermes::readerStates()
                  "have been loaded and should be followed:\n\n## .cursorrules\n\nlinked rules"));
     QVERIFY(!readHermesFlat(d.filePath(QStringLiteral("SOUL.md"))).ok());
     QVERIFY(!readHermesHome(dir.path(), d.filePath(QStringLiteral("missing"))).ok());
+}
+
+void tst_Hermes::readerBoundsLargeFiles_data()
+{
+    QTest::addColumn<QString>("file"); // in a flat persona folder
+    QTest::addColumn<bool>("sparse");  // 2 GiB of holes; else 10 MB of one token
+
+    QTest::newRow("SOUL.md, 2 GiB sparse") << QStringLiteral("SOUL.md") << true;
+    QTest::newRow("MEMORY.md, 2 GiB sparse") << QStringLiteral("MEMORY.md") << true;
+    QTest::newRow("AGENTS.md, 2 GiB sparse") << QStringLiteral("AGENTS.md") << true;
+    QTest::newRow("MEMORY.md, 10 MB of one token") << QStringLiteral("MEMORY.md") << false;
+}
+
+void tst_Hermes::readerBoundsLargeFiles()
+{
+    QFETCH(QString, file);
+    QFETCH(bool, sparse);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QDir d(dir.path());
+    QVERIFY(test::writeFile(d.filePath(QStringLiteral("USER.md")), "- name: Muthu\n"));
+    const QString path = d.filePath(file);
+    if (sparse) {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QVERIFY(f.resize(qint64(2) * 1024 * 1024 * 1024));
+    } else {
+        QVERIFY(test::writeFile(path, QByteArray(10 * 1000 * 1000, 'a')));
+    }
+
+    const qint64 before = test::bytesReadSoFar();
+    const Result<HermesInput> in = readHermesFlat(dir.path());
+    const qint64 read = test::bytesReadSoFar() - before;
+    QVERIFY2(in.ok(), qPrintable(in.error()));
+    // No more than the bound and a byte, whatever the file's size.
+    if (before >= 0)
+        QVERIFY2(read <= HermesReadLimitBytes + 64 * 1024, qPrintable(QString::number(read)));
+
+    const HermesComposition c = composeHermes(*in);
+    const HermesFileReport *report = c.file(file);
+    const HermesFile::State state = file == QLatin1String("MEMORY.md") ? c.memoryStore.state
+                                                                       : report->state;
+    const QString reason = file == QLatin1String("MEMORY.md") ? c.memoryStore.reason
+                                                              : report->reason;
+    QCOMPARE(state, HermesFile::State::Unreadable);
+    QVERIFY2(reason.contains(QStringLiteral("larger than %1 bytes").arg(HermesReadLimitBytes)),
+             qPrintable(reason));
+    // The rest is composed as usual, and check fails with a sentence naming the file.
+    QVERIFY(c.userProfile.contains(QStringLiteral("name: Muthu")));
+    QVERIFY(hermesHasProblems(c));
+    HermesLintPaths paths;
+    paths.home = dir.path();
+    paths.project = dir.path();
+    paths.flat = true;
+    bool named = false;
+    for (const Lint &lint : lintHermes(*in, c, paths)) {
+        named = named
+                || (lint.code == QLatin1String("hermes-unreadable") && lint.file == path
+                    && lint.level == LintLevel::Error && lint.message.contains(reason));
+    }
+    QVERIFY(named);
+}
+
+void tst_Hermes::readerUnreadableFolders()
+{
+    if (::geteuid() == 0)
+        QSKIP("root reads a file whatever its mode");
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QDir d(dir.path());
+    QVERIFY(d.mkpath(QStringLiteral("home/memories")));
+    QVERIFY(d.mkpath(QStringLiteral("project")));
+    QVERIFY(test::writeFile(d.filePath(QStringLiteral("home/SOUL.md")), "You are Kip.\n"));
+    QVERIFY(test::writeFile(d.filePath(QStringLiteral("home/memories/MEMORY.md")), "- tea\n"));
+    QVERIFY(test::writeFile(d.filePath(QStringLiteral("project/AGENTS.md")), "# Rules\n"));
+    const QString home = d.filePath(QStringLiteral("home"));
+    const QString project = d.filePath(QStringLiteral("project"));
+    const auto setMode = [](const QString &path, mode_t mode) {
+        return ::chmod(QFile::encodeName(path).constData(), mode) == 0;
+    };
+
+    // memories/ that cannot be entered: its files are unreadable, not missing.
+    QVERIFY(setMode(d.filePath(QStringLiteral("home/memories")), 0));
+    Result<HermesInput> in = readHermesHome(home, project);
+    QVERIFY(setMode(d.filePath(QStringLiteral("home/memories")), 0755));
+    QVERIFY2(in.ok(), qPrintable(in.error()));
+    HermesComposition c = composeHermes(*in);
+    QCOMPARE(c.memoryStore.state, HermesFile::State::Unreadable);
+    QCOMPARE(c.userStore.state, HermesFile::State::Unreadable);
+    QVERIFY2(c.memoryStore.reason.contains(QStringLiteral("ermission denied")),
+             qPrintable(c.memoryStore.reason));
+    QVERIFY(hermesHasProblems(c));
+
+    // A project folder that cannot be entered: its AGENTS.md is unreadable.
+    QVERIFY(setMode(project, 0));
+    in = readHermesHome(home, project);
+    QVERIFY(setMode(project, 0755));
+    QVERIFY2(in.ok(), qPrintable(in.error()));
+    c = composeHermes(*in);
+    const HermesFileReport *agents = c.file(u"AGENTS.md");
+    QVERIFY(agents);
+    QCOMPARE(agents->state, HermesFile::State::Unreadable);
+    QVERIFY(hermesHasProblems(c));
+    // One lint for the folder, not one for every name Hermes looks for there.
+    HermesLintPaths paths;
+    paths.home = home;
+    paths.project = project;
+    qsizetype unreadable = 0;
+    for (const Lint &lint : lintHermes(*in, c, paths)) {
+        if (lint.code == QLatin1String("hermes-unreadable")) {
+            ++unreadable;
+            QCOMPARE(lint.file, project);
+            QCOMPARE(lint.level, LintLevel::Error);
+            QVERIFY2(lint.message.contains(QStringLiteral("AGENTS.md")), qPrintable(lint.message));
+        }
+    }
+    QCOMPARE(unreadable, 1);
+
+    // A home that cannot be read fails with a sentence, not "SOUL.md is missing".
+    QVERIFY(setMode(home, 0));
+    in = readHermesHome(home, project);
+    QVERIFY(setMode(home, 0755));
+    QVERIFY(!in.ok());
+    QVERIFY2(in.error().contains(QStringLiteral("Hermes's home %1 cannot be read").arg(home)),
+             qPrintable(in.error()));
 }
 
 void tst_Hermes::readerGitRootAndRules()

@@ -3,6 +3,9 @@
 #include "counttext.h"
 
 #include <QDir>
+#include <QFileInfo>
+#include <QHash>
+#include <QSet>
 
 namespace soul {
 
@@ -53,13 +56,22 @@ QString orderNote(const HermesScan &scan)
                : QString();
 }
 
-QString unreadableText(HermesFile::State state, qsizetype badByte)
+QString unreadableText(HermesFile::State state, qsizetype badByte, const QString &reason)
 {
     if (state == HermesFile::State::NotAFile)
         return QStringLiteral("is not a regular file");
     if (badByte >= 0)
         return QStringLiteral("is not valid UTF-8 (byte %1)").arg(formatCount(badByte));
-    return QStringLiteral("cannot be read");
+    return reason.isEmpty() ? QStringLiteral("cannot be read")
+                            : QStringLiteral("cannot be read (%1)").arg(reason);
+}
+
+// What to do about a file that cannot be read, by why (HermesFile::reason).
+QString readableAdvice(const QString &reason)
+{
+    return reason.contains(QLatin1String("larger than"))
+               ? QStringLiteral("Shorten it.")
+               : QStringLiteral("Make it a readable file.");
 }
 
 QString cutText(const HermesCut &cut, const QString &what)
@@ -144,10 +156,43 @@ QList<Lint> lintHermes(const HermesInput &input,
         return joined(paths.home, paths.flat ? name : QStringLiteral("memories/") + name);
     };
 
+    // Project files that cannot be read for one reason in one folder: a
+    // folder that cannot be entered makes every name Hermes looks for there
+    // unreadable, whether or not such a file exists; one lint names the folder.
+    const auto unreadableHere = [](const HermesFileReport &f) {
+        return f.block != HermesBlock::Identity && f.read
+               && f.state == HermesFile::State::Unreadable && f.badByte < 0;
+    };
+    QHash<QString, QStringList> sameCause; // folder and reason -> the files' labels
+    for (const HermesFileReport &f : c.files) {
+        if (unreadableHere(f))
+            sameCause[QFileInfo(f.path).path() + QChar(0) + f.reason].append(f.name);
+    }
+    QSet<QString> folderSaid;
+
     for (const HermesFileReport &f : c.files) {
         const bool soul = f.block == HermesBlock::Identity;
         const QString file = soul ? soulPath : joined(paths.project, f.name);
         const QString text = soul ? input.soul.text : QString();
+        if (unreadableHere(f)) {
+            const QString key = QFileInfo(f.path).path() + QChar(0) + f.reason;
+            const QStringList names = sameCause.value(key);
+            if (names.size() > 1) {
+                if (!folderSaid.contains(key)) {
+                    folderSaid.insert(key);
+                    const QString folder = QFileInfo(file).path();
+                    lints.append(make(folder,
+                                      LintLevel::Error,
+                                      "hermes-unreadable",
+                                      QStringLiteral("%1 cannot be read there (%2): Hermes skips "
+                                                     "them and looks for project files "
+                                                     "elsewhere. Give yourself read and search "
+                                                     "permission on the folder (chmod u+rx).")
+                                          .arg(names.join(QStringLiteral(", ")), f.reason)));
+                }
+                continue;
+            }
+        }
         if (soul && f.state == HermesFile::State::Missing) {
             lints.append(make(file,
                               LintLevel::Info,
@@ -171,10 +216,10 @@ QList<Lint> lintHermes(const HermesInput &input,
                      "hermes-unreadable",
                      QStringLiteral("%1 %2: %3. %4")
                          .arg(f.name,
-                              unreadableText(f.state, f.badByte),
+                              unreadableText(f.state, f.badByte, f.reason),
                               what,
                               f.badByte >= 0 ? QStringLiteral("Save it as UTF-8.")
-                                             : QStringLiteral("Make it a readable file."))));
+                                             : readableAdvice(f.reason))));
             continue;
         }
         if (f.used && f.scan.blocked()) {
@@ -252,9 +297,10 @@ QList<Lint> lintHermes(const HermesInput &input,
                               "hermes-unreadable",
                               QStringLiteral("%1 %2: Hermes loads no entries from it.%3")
                                   .arg(store->name,
-                                       unreadableText(store->state, store->badByte),
-                                       store->badByte >= 0 ? QStringLiteral(" Save it as UTF-8.")
-                                                           : QString())));
+                                       unreadableText(store->state, store->badByte, store->reason),
+                                       store->badByte >= 0
+                                           ? QStringLiteral(" Save it as UTF-8.")
+                                           : QLatin1Char(' ') + readableAdvice(store->reason))));
             continue;
         }
         for (qsizetype i = 0; i < store->entries.size(); ++i) {

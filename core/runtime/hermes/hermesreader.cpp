@@ -1,14 +1,39 @@
 #include "hermesreader.h"
 
+#include "slotreader.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <unistd.h>
 
 namespace soul {
 
 namespace {
+
+// Why the folder `dir` cannot be listed and entered, as the system says it;
+// empty when it can.
+QString enterProblem(const QString &dir)
+{
+    if (::access(QFile::encodeName(dir).constData(), R_OK | X_OK) == 0)
+        return {};
+    return QString::fromLocal8Bit(std::strerror(errno));
+}
+
+// Why `path` is no folder to read: "is not a directory", or what keeps it
+// from being looked at (a loop of links, a folder on the way that cannot be
+// entered), which "not a directory" would hide.
+QString notFolderReason(const QString &path)
+{
+    const SlotRead probe = readPath(path, ReadOptions(0));
+    if (probe.presence == SlotPresence::DanglingLink || probe.presence == SlotPresence::Unreadable)
+        return absenceReason(probe);
+    return QStringLiteral("is not a directory");
+}
 
 // The project files of one directory of the chain.
 HermesProjectDirectory readProjectDirectory(const QString &path, bool project)
@@ -86,8 +111,8 @@ Result<HermesInput> readProject(HermesInput input, const QString &project)
     const QFileInfo info(project);
     if (!info.isDir())
         return Result<HermesInput>::failure(
-            QStringLiteral("%1 is not a directory. Give the folder Hermes runs in (its project).")
-                .arg(project));
+            QStringLiteral("%1 %2. Give the folder Hermes runs in (its project).")
+                .arg(project, notFolderReason(project)));
     // Path.resolve(): absolute, every link resolved.
     const QString resolved = info.canonicalFilePath();
     if (resolved.isEmpty())
@@ -121,29 +146,39 @@ Result<HermesInput> readProject(HermesInput input, const QString &project)
 
 HermesFile readHermesFile(const QString &path)
 {
-    const QFileInfo info(path);
-    if (!info.exists())
-        return {};
+    // Through the slot reader: a FIFO is never opened, and no more is read
+    // than HermesReadLimitBytes and one byte to tell a larger file.
+    const SlotRead read = readPath(path, ReadOptions(HermesReadLimitBytes + 1));
     HermesFile file;
-    if (!info.isFile()) {
+    switch (read.presence) {
+    case SlotPresence::Missing:
+    case SlotPresence::DanglingLink:
+        // Path.exists() is false for a dangling link and for a loop of links.
+        return {};
+    case SlotPresence::Directory:
         file.state = HermesFile::State::NotAFile;
-        file.reason = info.isDir() ? QStringLiteral("a directory")
-                                   : QStringLiteral("not a regular file");
+        file.reason = QStringLiteral("a directory");
         return file;
-    }
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
+    case SlotPresence::NotRegularFile:
+        file.state = HermesFile::State::NotAFile;
+        file.reason = read.kindText;
+        return file;
+    case SlotPresence::Unreadable:
+        // A folder on the way that cannot be entered too: not "missing".
         file.state = HermesFile::State::Unreadable;
-        file.reason = f.errorString();
+        file.reason = read.errorText;
         return file;
+    case SlotPresence::Present:
+        break;
     }
-    const QByteArray bytes = f.readAll();
-    if (f.error() != QFileDevice::NoError) {
+    if (read.bytes.size() > HermesReadLimitBytes) {
         file.state = HermesFile::State::Unreadable;
-        file.reason = f.errorString();
+        file.reason = QStringLiteral("it is larger than %1 bytes, more than Soul Studio reads "
+                                     "of a file for Hermes")
+                          .arg(HermesReadLimitBytes);
         return file;
     }
-    return hermesFileFromBytes(bytes);
+    return hermesFileFromBytes(read.bytes);
 }
 
 QString hermesAbsolutePath(const QString &path)
@@ -155,9 +190,14 @@ Result<HermesInput> readHermesHome(const QString &home, const QString &project)
 {
     if (!QFileInfo(home).isDir())
         return Result<HermesInput>::failure(
-            QStringLiteral("%1 is not a directory. Give Hermes's home folder (HERMES_HOME, "
-                           "usually ~/.hermes).")
-                .arg(home));
+            QStringLiteral("%1 %2. Give Hermes's home folder (HERMES_HOME, usually ~/.hermes).")
+                .arg(home, notFolderReason(home)));
+    // Each file in a home that cannot be entered would look missing.
+    if (const QString why = enterProblem(home); !why.isEmpty())
+        return Result<HermesInput>::failure(
+            QStringLiteral("Hermes's home %1 cannot be read (%2). Give yourself read and search "
+                           "permission on it (chmod u+rx), then try again.")
+                .arg(home, why));
     HermesInput input;
     input.homePath = hermesAbsolutePath(home);
     const QDir dir(home);
@@ -286,7 +326,12 @@ Result<HermesInput> readHermesFlat(const QString &dir)
 {
     if (!QFileInfo(dir).isDir())
         return Result<HermesInput>::failure(
-            QStringLiteral("%1 is not a directory. Give a persona folder.").arg(dir));
+            QStringLiteral("%1 %2. Give a persona folder.").arg(dir, notFolderReason(dir)));
+    if (const QString why = enterProblem(dir); !why.isEmpty())
+        return Result<HermesInput>::failure(
+            QStringLiteral("The persona folder %1 cannot be read (%2). Give yourself read and "
+                           "search permission on it (chmod u+rx), then try again.")
+                .arg(dir, why));
     HermesInput input;
     input.homePath = hermesAbsolutePath(dir);
     const QDir d(dir);

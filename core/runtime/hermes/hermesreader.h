@@ -14,7 +14,16 @@
 // opened, and a file is decoded strictly (hermesFileFromBytes).
 namespace soul {
 
-// One file at `path`.
+// The most of one file read for Hermes. Hermes reads a file whole (SOUL.md
+// and project files within a 5 s timeout, memories without one), but keeps at
+// most a cap of 500,000 characters of SOUL.md or a project file, and a memory
+// of megabytes is no memory the model can use. A larger file is Unreadable,
+// with a reason saying so, after reading this much and one byte more: a 2 GiB
+// sparse file costs no more than a 4 MiB one.
+inline constexpr qint64 HermesReadLimitBytes = qint64(4) * 1024 * 1024;
+
+// One file at `path`. A path that a folder on the way keeps from being
+// looked at (no permission) is Unreadable, not Missing.
 HermesFile readHermesFile(const QString &path);
 
 // `path` as os.path.abspath makes it: absolute against the current
@@ -24,7 +33,8 @@ QString hermesAbsolutePath(const QString &path);
 // A Hermes home (HOME/SOUL.md, HOME/memories/MEMORY.md and USER.md) with the
 // project directory the session runs in: its .git root found as Hermes finds
 // it, and the project files of every directory from that root down.
-// Fails, with a sentence, when either is not a directory.
+// Fails, with a sentence, when either is not a directory, or when the home
+// cannot be listed and entered.
 Result<HermesInput> readHermesHome(const QString &home, const QString &project);
 
 // What Hermes reads when `files` (name -> bytes; project files by their

@@ -311,6 +311,7 @@ int Composer::addReport(const QString &name,
     report.block = block;
     report.state = file.state;
     report.badByte = file.badByte;
+    report.reason = file.reason;
     if (file.state == HermesFile::State::Text)
         report.chars = codePointCount(pythonStripped(file.text));
     m_out.files.append(report);
@@ -584,6 +585,7 @@ Sourced Composer::memory(HermesMemoryStore &store,
     store.title = title;
     store.state = source.state;
     store.badByte = source.badByte;
+    store.reason = source.reason;
     store.enabled = enabled;
     store.limit = limit;
     const QString raw = source.state == HermesFile::State::Text ? source.text : QString();

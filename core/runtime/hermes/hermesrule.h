@@ -125,6 +125,7 @@ struct HermesFileReport
     HermesBlock block = HermesBlock::Identity;
     HermesFile::State state = HermesFile::State::Missing;
     qsizetype badByte = -1;
+    QString reason;      // Unreadable, NotAFile: why, as a phrase (HermesFile::reason)
     qsizetype chars = 0; // code points of its stripped text
     bool read = true;    // Hermes reads it (a rival the search never reached is not)
     bool used = false;   // its text, or its BLOCKED line, is in the prompt
@@ -155,6 +156,7 @@ struct HermesMemoryStore
     QString title; // "MEMORY (your personal notes)", "USER PROFILE (who the user is)"
     HermesFile::State state = HermesFile::State::Missing;
     qsizetype badByte = -1;
+    QString reason; // Unreadable, NotAFile: why, as a phrase (HermesFile::reason)
     bool enabled = true;
     qsizetype limit = 0;
     QList<HermesMemoryEntry> entries; // non-blank, in file order, duplicates included
