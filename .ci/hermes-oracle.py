@@ -12,9 +12,13 @@ every run makes the same ones. Half are flat persona folders (the oracle's
 sit inside a git repository with AGENTS.md files above them, some use other
 settings (a context window, context_file_max_chars, memory limits). Every
 worked example of docs/hermes-0.21.3.md is also compared with the example's
-recorded output, and with the oracle run here.
+recorded output, and with the oracle run here. Each kind of case it counts
+(a blocked file, a truncated one, a memory, a user profile, project context,
+the default identity, a git chain) must occur in at least a set share of the
+folders (MINIMUM_SHARES), so a generator that stops making one fails.
 """
 import json
+import math
 import os
 import random
 import subprocess
@@ -474,6 +478,13 @@ def first_difference(a, b):
             f"                              soulc  {b[max(0, n - 40):n + 40]!r}")
 
 
+# The least share of the generated folders in which each kind must occur
+# (with the default seed, 600 folders: blocked 376, truncated 238, memory 381,
+# user 332, project 496, default identity 217, git chain 26).
+MINIMUM_SHARES = {"blocked": 0.30, "truncated": 0.20, "memory": 0.30, "user": 0.25, "project": 0.40,
+                  "default identity": 0.15, "git chain": 0.01}
+
+
 def main():
     tally = {"blocked": 0, "truncated": 0, "memory": 0, "user": 0, "project": 0, "default identity": 0,
              "git chain": 0}
@@ -546,9 +557,20 @@ def main():
         tally["default identity"] += text.startswith("You are Hermes Agent, built by Nous Research.")
         tally["git chain"] += "../" in text
     print(f"folders {COUNT}: " + ", ".join(f"{k} {v}" for k, v in tally.items()))
+    # Matching proves little about a kind of case the generator stopped
+    # making: each must occur in at least a share of the folders (about half
+    # of what the default seed gives, so another seed passes too).
+    short = []
+    for kind, share in MINIMUM_SHARES.items():
+        least = math.ceil(share * COUNT)
+        print(f"  {kind}: {tally[kind]} of {COUNT} folders, at least {least} required")
+        if tally[kind] < least:
+            short.append(kind)
+    if short:
+        print("TOO FEW CASES of " + ", ".join(short) + ": the generator no longer makes them", file=sys.stderr)
     print(f"oracle {oracle_time:.1f} s, soulc {soulc_time:.1f} s")
     print(f"mismatches {mismatches} of {compared} comparisons")
-    return 1 if mismatches or COUNT < 500 else 0
+    return 1 if mismatches or short or COUNT < 500 else 0
 
 
 if __name__ == "__main__":
