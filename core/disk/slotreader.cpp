@@ -1,5 +1,7 @@
 #include "slotreader.h"
 
+#include "disk/filedescriptor.h"
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
@@ -41,25 +43,6 @@ ssize_t readSome(int fd, char *buffer, size_t size)
             return n;
     }
 }
-
-class FileDescriptor
-{
-public:
-    explicit FileDescriptor(int fd)
-        : m_fd(fd)
-    {}
-    ~FileDescriptor()
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-    }
-    FileDescriptor(const FileDescriptor &) = delete;
-    FileDescriptor &operator=(const FileDescriptor &) = delete;
-    int get() const { return m_fd; }
-
-private:
-    int m_fd = -1;
-};
 
 } // namespace
 

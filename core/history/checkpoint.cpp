@@ -140,6 +140,19 @@ Result<DiskEntry> diskEntry(const PersonaHistory::Owner &o,
                                 GIT_OBJECT_BLOB,
                                 relative.constData())
         != 0) {
+        // The filters are looked up in the index too: a damaged index is the
+        // repository's fault, not the file's.
+        const git_error *error = git_error_last();
+        if (error && error->klass == GIT_ERROR_INDEX) {
+            return R::failure(
+                QStringLiteral("the index of the repository at %1 (%2) is damaged (%3), so "
+                               "nothing was committed. Rebuild it from HEAD with 'rm %2 && git "
+                               "reset' (your files stay as they are; what was staged is no "
+                               "longer), then checkpoint again.")
+                    .arg(o.repositoryText,
+                         QFile::decodeName(git_repository_path(o.get())) + QStringLiteral("index"),
+                         git::lastErrorText()));
+        }
         return R::failure(QStringLiteral("%1: cannot read it (%2). Make it readable, then "
                                          "checkpoint again.")
                               .arg(path, git::lastErrorText()));

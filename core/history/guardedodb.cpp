@@ -1,5 +1,6 @@
 #include "history/guardedodb.h"
 
+#include "disk/filedescriptor.h"
 #include "history/gitobjects.h"
 #include "history/looseobject.h"
 
@@ -41,26 +42,6 @@ git_object_t objectType(LooseType type)
     }
     return GIT_OBJECT_INVALID;
 }
-
-// A file descriptor closed with the scope.
-class FileDescriptor
-{
-public:
-    explicit FileDescriptor(int fd)
-        : m_fd(fd)
-    {}
-    ~FileDescriptor()
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-    }
-    FileDescriptor(const FileDescriptor &) = delete;
-    FileDescriptor &operator=(const FileDescriptor &) = delete;
-    int get() const { return m_fd; }
-
-private:
-    int m_fd = -1;
-};
 
 // One of libgit2's backends (loose or pack) behind a guard: loose objects
 // are read through inflateLooseObject(), every object read is checked against

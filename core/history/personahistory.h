@@ -69,7 +69,8 @@ using HistorySlots = std::array<HistorySlot, SlotCount>;
 enum class SlotChange {
     Unchanged,
     Added,    // absent before, present now
-    Modified, // present in both; its blob, mode or link changed
+    Modified, // present in both, its blob, mode or link changed; or absent in both with
+              // its entry changed (a dangling link made, moved or removed)
     Removed,  // present before, absent now
 };
 

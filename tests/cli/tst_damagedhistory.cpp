@@ -287,6 +287,37 @@ private Q_SLOTS:
         QVERIFY(run.out.contains("I am Ava, version 1."));
     }
 
+    // A checkpoint over a damaged index names the index, not a slot file,
+    // and writes nothing.
+    void damagedIndex_data()
+    {
+        QTest::addColumn<QByteArray>("kind");
+        QTest::newRow("signature") << QByteArray("signature");
+        QTest::newRow("cut short") << QByteArray("cut");
+    }
+
+    void damagedIndex()
+    {
+        QFETCH(QByteArray, kind);
+        const QString repo = makeRepo(QStringLiteral("index-") + QString::fromLatin1(kind));
+        QVERIFY(!repo.isEmpty());
+        const QString index = repo + QStringLiteral("/.git/index");
+        QByteArray bytes = readBytes(index);
+        if (kind == "signature")
+            bytes.replace(0, 4, "DIRX");
+        else
+            bytes.truncate(40);
+        QVERIFY(rewrite(index, bytes));
+        QVERIFY(writeBytes(repo + QStringLiteral("/SOUL.md"), "I am Ava, changed.\n"));
+        const auto before = gitFiles(repo);
+        const Run run = soulc({QStringLiteral("checkpoint"), repo});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("index") && run.err.contains("is damaged")
+                     && run.err.contains("git reset") && !run.err.contains("SOUL.md: cannot"),
+                 run.err.constData());
+        QCOMPARE(gitFiles(repo), before);
+    }
+
     void gitFilePointingNowhere()
     {
         const QString dir = m_root + QStringLiteral("/gitfile");
