@@ -562,7 +562,12 @@ void appendBig16(QByteArray &out, quint16 value)
 // outside fileio: the checkpoint holds index.lock for its whole run.
 // Optional extensions (the tree cache, resolve-undo) are left out; git
 // rebuilds the tree cache when it needs it.
-QByteArray serializeIndex(git_index *index)
+//
+// An entry whose file changed in the same second as the index it was read
+// from was written (`git add`, then an edit) is "racily clean": only its
+// content can tell. The new index is dated later, so such an entry is
+// written with size 0, as git smudges it, and git reads the file again.
+QByteArray serializeIndex(git_index *index, qint64 oldIndexSeconds)
 {
     std::vector<const git_index_entry *> entries;
     const size_t count = git_index_entrycount(index);
@@ -599,7 +604,8 @@ QByteArray serializeIndex(git_index *index)
         appendBig32(out, e->mode);
         appendBig32(out, e->uid);
         appendBig32(out, e->gid);
-        appendBig32(out, e->file_size);
+        const bool racy = oldIndexSeconds > 0 && qint64(e->mtime.seconds) >= oldIndexSeconds;
+        appendBig32(out, racy ? 0 : e->file_size);
         out.append(git::raw(e->id));
         const size_t length = std::strlen(e->path);
         const quint16 more = e->flags_extended & GIT_INDEX_ENTRY_EXTENDED_FLAGS;
@@ -790,6 +796,17 @@ public:
         m_held.append({lock, second});
         if (fileio::link(local(second).constData(), local(lock).constData()) != 0) {
             const int error = errno;
+            // A file system without hard links (FAT, exFAT, some network and
+            // FUSE ones): the lock is made as git makes it, O_EXCL. A run
+            // killed then leaves a lock the next cannot prove its own; it is
+            // named, never removed.
+            if (error == EPERM || error == EOPNOTSUPP || error == ENOSYS) {
+                if (const int made = writeNewFile(lock, bytes, 0644); made != 0) {
+                    m_held.last().lock.clear(); // not ours
+                    return made;
+                }
+                return 0;
+            }
             m_held.last().lock.clear(); // not ours
             return error;
         }
@@ -1266,7 +1283,11 @@ Result<Checkpoint> PersonaHistory::checkpoint(const QString &message, HistoryCou
     const QByteArray oldHex = headCommit ? git::hex(*git_commit_id(headCommit.get()))
                                          : QByteArray(GIT_OID_HEXSZ, '0');
     const QByteArray newHex = git::hex(commitId);
-    const QByteArray newIndex = serializeIndex(index.get());
+    struct stat indexStat = {};
+    const qint64 oldIndexSeconds = ::stat(local(places.indexPath).constData(), &indexStat) == 0
+                                       ? qint64(indexStat.st_mtime)
+                                       : 0;
+    const QByteArray newIndex = serializeIndex(index.get(), oldIndexSeconds);
     const QByteArray refName = places.branch.isEmpty() ? QByteArray("HEAD")
                                                        : places.branch.toUtf8();
 

@@ -11,6 +11,8 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QMutex>
+#include <QRegularExpression>
 #include <QSet>
 #include <QStringList>
 
@@ -103,7 +105,10 @@ int readLoose(GuardedBackend *backend, const QByteArray &hex, bool headerOnly, L
                 return qint64(n);
         }
     };
-    LooseResult result = inflateLooseObject(read, headerOnly);
+    // deflate makes at most about 1,032 bytes of one: a header declaring
+    // more than that is refused before anything is allocated for it.
+    const qint64 most = qMin(MaxLooseObjectSize, qint64(st.st_size) * 1032 + 64);
+    LooseResult result = inflateLooseObject(read, headerOnly, most);
     if (!result.ok)
         return failWith(hex, path, result.problem);
     out = std::move(result.object);
@@ -258,7 +263,8 @@ int findLoosePrefix(const GuardedBackend *b, const QByteArray &wanted, git_oid &
     QByteArray match;
     for (const QString &name : names) {
         const QByteArray latin = name.toLatin1();
-        if (latin.size() != GIT_OID_HEXSZ - 2 || !latin.startsWith(rest))
+        static const QRegularExpression hexName(QStringLiteral("^[0-9a-f]{38}$"));
+        if (!latin.startsWith(rest) || !hexName.match(name).hasMatch())
             continue;
         if (!match.isEmpty()) {
             git_error_set_str(GIT_ERROR_ODB,
@@ -331,12 +337,6 @@ int guardedExistsPrefix(git_oid *found,
     return inner->exists_prefix(found, inner, prefix, digits);
 }
 
-int guardedRefresh(git_odb_backend *backend)
-{
-    git_odb_backend *inner = guarded(backend)->inner;
-    return inner->refresh(inner);
-}
-
 int guardedForeach(git_odb_backend *backend, git_odb_foreach_cb callback, void *payload)
 {
     git_odb_backend *inner = guarded(backend)->inner;
@@ -378,7 +378,10 @@ git_odb_backend *makeGuarded(git_odb_backend *inner,
     p.writestream = inner->writestream ? &guardedWriteStream : nullptr;
     p.exists = inner->exists ? &guardedExists : nullptr;
     p.exists_prefix = inner->exists_prefix ? &guardedExistsPrefix : nullptr;
-    p.refresh = inner->refresh ? &guardedRefresh : nullptr;
+    // No refresh: libgit2's would open packs that appeared since (after a
+    // git gc) without their indexes being checked. A repository is opened
+    // again when its folder changes.
+    p.refresh = nullptr;
     p.foreach = inner->foreach ? &guardedForeach : nullptr;
     p.freshen = inner->freshen ? &guardedFreshen : nullptr;
     p.free = &guardedFree;
@@ -415,7 +418,52 @@ quint32 bigEndian32(const char *at)
 // its tables from the index's own counts in 32-bit arithmetic, so a damaged
 // fan-out table makes it read far outside the file; here the counts, the
 // sizes and the file's own checksum are checked first.
+QString checkPackIndex(const QString &path);
+
+// The verdicts on the pack indexes read so far in this process, by file
+// identity: a repository is opened again after every change in its folder,
+// and a large index is not hashed each time.
 QString packIndexProblem(const QString &path)
+{
+    struct Key
+    {
+        QString path;
+        dev_t device = 0;
+        ino_t inode = 0;
+        qint64 size = 0;
+        qint64 mtime = 0;
+        bool operator==(const Key &o) const
+        {
+            return path == o.path && device == o.device && inode == o.inode && size == o.size
+                   && mtime == o.mtime;
+        }
+    };
+    struct stat st = {};
+    if (::stat(QFile::encodeName(path).constData(), &st) != 0)
+        return checkPackIndex(path);
+    const Key key{path,
+                  st.st_dev,
+                  st.st_ino,
+                  qint64(st.st_size),
+                  qint64(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
+    static QMutex mutex;
+    static QList<QPair<Key, QString>> known;
+    {
+        const QMutexLocker locker(&mutex);
+        for (const auto &[k, verdict] : std::as_const(known)) {
+            if (k == key)
+                return verdict;
+        }
+    }
+    const QString verdict = checkPackIndex(path);
+    const QMutexLocker locker(&mutex);
+    if (known.size() >= 256)
+        known.removeFirst();
+    known.append({key, verdict});
+    return verdict;
+}
+
+QString checkPackIndex(const QString &path)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
@@ -489,9 +537,11 @@ int damagedPacksReadObject(
     return damagedPacksRead(backend, *id);
 }
 
-int damagedPacksReadHeader(size_t *, git_object_t *, git_odb_backend *backend, const git_oid *id)
+int damagedPacksReadHeader(size_t *, git_object_t *, git_odb_backend *, const git_oid *)
 {
-    return damagedPacksRead(backend, *id);
+    // A header another reader passed on (a shallow clone's cut commit) is
+    // read whole next; the sentence comes then, if nothing has the object.
+    return GIT_PASSTHROUGH;
 }
 
 int damagedPacksExists(git_odb_backend *, const git_oid *)
@@ -532,8 +582,16 @@ int addPacks(git_odb *odb,
     }
     for (const QString &path : std::as_const(sound)) {
         git_odb_backend *one = nullptr;
-        if (git_odb_backend_one_pack(&one, QFile::encodeName(path).constData()) != 0)
+        if (const int status = git_odb_backend_one_pack(&one, QFile::encodeName(path).constData());
+            status != 0) {
+            // An index whose pack is gone (left by a repack cut short) is
+            // skipped, as git skips it.
+            if (status == GIT_ENOTFOUND) {
+                git_error_clear();
+                continue;
+            }
             return GIT_ERROR;
+        }
         if (addGuarded(odb, makeGuarded(one, false, objectsDir, shallow), 2, alternate) != 0)
             return GIT_ERROR;
     }

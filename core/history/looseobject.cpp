@@ -164,7 +164,7 @@ const char *looseTypeName(LooseType type)
     return "object";
 }
 
-LooseResult inflateLooseObject(const ChunkReader &read, bool headerOnly)
+LooseResult inflateLooseObject(const ChunkReader &read, bool headerOnly, qint64 maxSize)
 {
     auto inflater = std::make_unique<Inflater>(read);
     if (!inflater->started())
@@ -193,6 +193,11 @@ LooseResult inflateLooseObject(const ChunkReader &read, bool headerOnly)
     const QString bad = parseHeader(QByteArrayView(head.data(), nul), result.object);
     if (!bad.isEmpty())
         return refused(bad);
+    if (result.object.size > maxSize) {
+        return refused(QStringLiteral("its header declares %1 bytes, more than its file could "
+                                      "hold compressed")
+                           .arg(result.object.size));
+    }
     if (headerOnly) {
         result.ok = true;
         return result;
@@ -237,7 +242,7 @@ LooseResult inflateLooseObject(QByteArrayView file, bool headerOnly)
         offset += qsizetype(n);
         return n;
     };
-    return inflateLooseObject(read, headerOnly);
+    return inflateLooseObject(read, headerOnly, qMin(MaxLooseObjectSize, file.size() * 1032 + 64));
 }
 
 } // namespace soul::git

@@ -47,7 +47,11 @@ using ChunkReader = std::function<qint64(char *buffer, qint64 capacity)>;
 // size (at most MaxLooseObjectSize) and a NUL within its first 64 bytes; a
 // body longer or shorter than the header declares. Bytes after the end of
 // the zlib stream are ignored, as git does.
-LooseResult inflateLooseObject(const ChunkReader &read, bool headerOnly = false);
+// A header declaring more than `maxSize` bytes is refused before anything
+// is allocated for it.
+LooseResult inflateLooseObject(const ChunkReader &read,
+                               bool headerOnly = false,
+                               qint64 maxSize = MaxLooseObjectSize);
 
 // The same over bytes in memory.
 LooseResult inflateLooseObject(QByteArrayView file, bool headerOnly = false);

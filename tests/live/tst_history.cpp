@@ -977,6 +977,53 @@ private Q_SLOTS:
 
     // Only the slot files are committed; every other change, staged or not,
     // stays where it was, and the working files are not written.
+    // A file changed in the same second as the index that staged it is
+    // "racily clean": the index's stat data cannot tell (git compares whole
+    // seconds). A checkpoint writes a later index, so such an entry is
+    // written smudged (size 0), as git writes it, and git still sees the
+    // change.
+    void checkpointKeepsRacyEntriesVisible()
+    {
+        const QString repo = makeRepo(QStringLiteral("racy"));
+        const auto at = [&](const char *name) { return QDir(repo).filePath(QLatin1String(name)); };
+        const auto statOf = [](const QString &path) {
+            struct stat st = {};
+            ::stat(QFile::encodeName(path).constData(), &st);
+            return st;
+        };
+        QVERIFY(writeBytes(at("SOUL.md"), "You are Ava.\n"));
+        QVERIFY(writeBytes(at("notes.txt"), "aaaa\n"));
+        QVERIFY(!m_git->commitAll(repo, QStringLiteral("one")).isEmpty());
+        // `git add`, then an edit of the same size in the same second (tried
+        // again when the clock ticked between the two).
+        time_t second = 0;
+        for (int attempt = 0; attempt < 10 && second == 0; ++attempt) {
+            QVERIFY(writeBytes(at("notes.txt"), "bbbb\n"));
+            QVERIFY(
+                !m_git->git(repo, {QStringLiteral("add"), QStringLiteral("notes.txt")}).isNull());
+            const struct stat added = statOf(at("notes.txt"));
+            QVERIFY(writeBytes(at("notes.txt"), "cccc\n"));
+            const struct stat edited = statOf(at("notes.txt"));
+            const struct stat index = statOf(at(".git/index"));
+            if (added.st_mtime == edited.st_mtime && added.st_ctime == edited.st_ctime
+                && index.st_mtime == edited.st_mtime)
+                second = edited.st_mtime;
+        }
+        QVERIFY(second != 0);
+        // The checkpoint's index is dated later than that second.
+        QTRY_VERIFY_WITH_TIMEOUT(::time(nullptr) > second + 1, 5000);
+        QVERIFY(writeBytes(at("SOUL.md"), "You are Ava, still.\n"));
+        auto history = openOrNull(repo);
+        QVERIFY(history);
+        HistoryCounts counts = makeCounts();
+        const Result<Checkpoint> made = history->checkpoint(QString(), counts);
+        QVERIFY2(made.ok(), qPrintable(made.error()));
+        QCOMPARE(m_git->git(repo, {QStringLiteral("status"), QStringLiteral("--porcelain")}),
+                 QByteArray("MM notes.txt\n"));
+        QCOMPARE(m_git->git(repo, {QStringLiteral("diff"), QStringLiteral("--name-only")}),
+                 QByteArray("notes.txt\n"));
+    }
+
     void checkpointStagesOnlySlots()
     {
         const QString repo = makeRepo(QStringLiteral("stage"));
