@@ -956,6 +956,22 @@ QStringList cleanLeftovers(git_repository *repo, const GitPlaces &places)
             if (fields.contains("new") && fields.value("host") != hostName().toUtf8())
                 continue;
         }
+        // A record names HEAD or a branch, and two commit ids; one that does
+        // not (written by hand, or in a copy from elsewhere) leads nowhere
+        // outside the git folder: it is left alone, and so is its run.
+        static const QRegularExpression commitId(QStringLiteral("^[0-9a-f]{40}$"));
+        const QByteArray claimedRef = fields.value("ref");
+        int validName = 0;
+        const bool validRef = claimedRef == "HEAD"
+                              || (claimedRef.startsWith("refs/heads/")
+                                  && git_reference_name_is_valid(&validName, claimedRef.constData())
+                                         == 0
+                                  && validName == 1);
+        if (fields.contains("ref")
+            && (!validRef || claimedRef.contains("..")
+                || !commitId.match(QString::fromLatin1(fields.value("old"))).hasMatch()
+                || !commitId.match(QString::fromLatin1(fields.value("new"))).hasMatch()))
+            continue;
         const bool recorded = fields.contains("ref") && fields.contains("old")
                               && fields.contains("new");
         const QByteArray ref = fields.value("ref");

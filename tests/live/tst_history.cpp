@@ -977,6 +977,34 @@ private Q_SLOTS:
 
     // Only the slot files are committed; every other change, staged or not,
     // stays where it was, and the working files are not written.
+    // A record of a dead run that names something outside the git folder
+    // (written by hand, or in a copy of someone else's repository) is left
+    // alone, and nothing it names is touched.
+    void checkpointIgnoresForeignRecords()
+    {
+        const QString repo = makeRepo(QStringLiteral("foreign"));
+        QVERIFY(writeBytes(QDir(repo).filePath(QStringLiteral("SOUL.md")), "You are Ava.\n"));
+        const QByteArray head = m_git->commitAll(repo, QStringLiteral("one"));
+        QVERIFY(!head.isEmpty());
+        const QString outside = path(QStringLiteral("outside.txt"));
+        QVERIFY(writeBytes(outside, "not the repository's\n"));
+        QVERIFY(writeBytes(outside + QStringLiteral(".lock"), ""));
+        const QString record = QDir(repo).filePath(
+            QStringLiteral(".git/soulstudio-checkpoint-999999"));
+        const QByteArray text = "host " + QSysInfo::machineHostName().toUtf8()
+                                + "\nref ../../outside.txt\nold " + head + "\nnew " + head + "\n";
+        QVERIFY(writeBytes(record, text));
+        QVERIFY(writeBytes(QDir(repo).filePath(QStringLiteral("SOUL.md")), "You are Ava, still.\n"));
+        auto history = openOrNull(repo);
+        QVERIFY(history);
+        HistoryCounts counts = makeCounts();
+        const Result<Checkpoint> made = history->checkpoint(QString(), counts);
+        QVERIFY2(made.ok(), qPrintable(made.error()));
+        QCOMPARE(readBytes(outside), QByteArray("not the repository's\n"));
+        QVERIFY(QFileInfo::exists(outside + QStringLiteral(".lock")));
+        QCOMPARE(readBytes(record), text);
+    }
+
     // A file changed in the same second as the index that staged it is
     // "racily clean": the index's stat data cannot tell (git compares whole
     // seconds). A checkpoint writes a later index, so such an entry is
