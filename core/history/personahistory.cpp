@@ -12,6 +12,9 @@
 #include <QRegularExpression>
 #include <QTimeZone>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace soul {
 
 namespace {
@@ -301,6 +304,15 @@ QString brokenGitEntry(const QString &canonical)
                 .arg(entry, QDir(folder).absoluteFilePath(target));
         }
         if (info.isDir()) {
+            // libgit2 1.5 reports a repository of another user, with no
+            // safe.directory configured, as no repository at all.
+            struct stat st = {};
+            if (::stat(QFile::encodeName(entry).constData(), &st) == 0 && st.st_uid != ::geteuid()) {
+                return QStringLiteral("the git repository %1 belongs to another user, and git "
+                                      "does not trust it. If you do, add it with 'git config "
+                                      "--global --add safe.directory %2'.")
+                    .arg(entry, folder);
+            }
             return QStringLiteral("the folder %1 is not a git repository (git needs a HEAD file "
                                   "and an objects folder in it). Run 'git fsck' there, or remove "
                                   "it.")
