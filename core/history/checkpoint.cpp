@@ -1364,6 +1364,14 @@ Result<Checkpoint> PersonaHistory::checkpoint(const QString &message, HistoryCou
     if (const int error = run.take("head", headLock, headBytes); error != 0)
         return error == EEXIST ? fail(lockedText(o.repositoryText, headLock))
                                : writeFailed(headLock, error);
+    // HEAD still names the branch the commit was made for (a checkout of
+    // another branch at the same commit changes nothing else).
+    if (!places.branch.isEmpty() && headBytes.trimmed() != "ref: " + places.branch.toUtf8()) {
+        return fail(QStringLiteral("HEAD of the repository at %1 moved to another branch while the "
+                                   "checkpoint was being made (another git program). Checkpoint "
+                                   "again; nothing was committed.")
+                        .arg(o.repositoryText));
+    }
     if (!places.branch.isEmpty()) {
         QDir().mkpath(QFileInfo(refLock).path()); // a new branch in a new folder
         if (const int error = run.take("ref", refLock, newHex + '\n'); error != 0)
