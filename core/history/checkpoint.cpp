@@ -27,6 +27,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <optional>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
@@ -761,7 +762,12 @@ public:
         : m_places(places)
         , m_pid(qint64(::getpid()))
     {}
-    ~RunFiles() { release(); }
+    ~RunFiles()
+    {
+        release();
+        if (m_recordLock >= 0)
+            ::close(m_recordLock);
+    }
     RunFiles(const RunFiles &) = delete;
     RunFiles &operator=(const RunFiles &) = delete;
 
@@ -778,8 +784,16 @@ public:
                                                              : m_places.branch.toUtf8())
                                 + "\nold " + old + "\nnew " + made + "\n";
         const int error = writeNewFile(path, text, 0644);
-        if (error == 0)
+        if (error == 0) {
             m_record = true;
+            // Held for the whole run, and let go by the kernel however it
+            // ends: a run in another PID namespace (a container sharing the
+            // repository and the host name) is alive while its record is
+            // locked, whatever its process id says here.
+            m_recordLock = ::open(local(path).constData(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+            if (m_recordLock >= 0)
+                ::flock(m_recordLock, LOCK_EX | LOCK_NB);
+        }
         return error;
     }
 
@@ -882,7 +896,20 @@ private:
     qint64 m_pid = 0;
     QList<Held> m_held;
     bool m_record = false;
+    int m_recordLock = -1;
 };
+
+// Whether the run that wrote `record` still holds its lock on it (see
+// RunFiles::writeRecord).
+bool recordHeld(const QString &record)
+{
+    const int fd = ::open(local(record).constData(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0)
+        return false;
+    const bool held = ::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    ::close(fd);
+    return held;
+}
 
 // The commit `ref` ("HEAD" or a branch) points to now, hex, or zeros when
 // it has none.
@@ -932,7 +959,7 @@ QStringList cleanLeftovers(git_repository *repo, const GitPlaces &places)
     QList<qint64> sorted(pids.begin(), pids.end());
     std::sort(sorted.begin(), sorted.end());
     for (const qint64 pid : std::as_const(sorted)) {
-        if (processAlive(pid))
+        if (processAlive(pid) || recordHeld(places.record(pid)))
             continue; // its run is still going, or the id is another program's now
         QStringList done;
         const auto removeFile = [&done](const QString &path) {

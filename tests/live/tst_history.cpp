@@ -26,7 +26,9 @@
 #include <QThread>
 
 #include <csignal>
+#include <fcntl.h>
 #include <memory>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -1563,6 +1565,46 @@ private Q_SLOTS:
         QCOMPARE(m_git->revParse(repo, QStringLiteral("HEAD~1")), c1);
         QCOMPARE(m_git->git(repo, {QStringLiteral("status"), QStringLiteral("--porcelain")}),
                  checkpointedStatus(RepoKind::Change));
+    }
+
+    // A run whose process id looks dead here, but whose record is still
+    // locked (a run in another PID namespace, sharing the repository), is
+    // alive: its lock and files stay.
+    void checkpointKeepsARunWithItsRecordLocked()
+    {
+        QByteArray c1;
+        const QString repo = path(QStringLiteral("namespaced"));
+        QVERIFY(makeCheckpointRepo(repo, RepoKind::Change, &c1));
+        const auto at = [&repo](const QString &name) { return QDir(repo).filePath(name); };
+        const QString lock = at(QStringLiteral(".git/index.lock"));
+        const QString record = at(QStringLiteral(".git/soulstudio-checkpoint-999999"));
+        QVERIFY(::kill(999999, 0) != 0); // no such process here
+        const QByteArray zeros(40, '0');
+        QVERIFY(writeBytes(record,
+                           "host " + QSysInfo::machineHostName().toUtf8()
+                               + "\nref refs/heads/main\nold " + c1 + "\nnew " + zeros + "\n"));
+        QVERIFY(writeBytes(record + QStringLiteral(".index"), "index of the other run"));
+        QVERIFY(::link(QFile::encodeName(record + QStringLiteral(".index")).constData(),
+                       QFile::encodeName(lock).constData())
+                == 0);
+        const int held = ::open(QFile::encodeName(record).constData(), O_RDONLY | O_CLOEXEC);
+        QVERIFY(held >= 0);
+        QVERIFY(::flock(held, LOCK_EX | LOCK_NB) == 0);
+        auto history = openOrNull(repo);
+        QVERIFY(history);
+        HistoryCounts counts = makeCounts();
+        Result<Checkpoint> made = history->checkpoint(QString(), counts);
+        QVERIFY(!made.ok());
+        QVERIFY2(made.error().contains(lock), qPrintable(made.error()));
+        QVERIFY(QFileInfo::exists(lock) && QFileInfo::exists(record));
+        QCOMPARE(readBytes(lock), QByteArray("index of the other run"));
+        // Once its lock is let go (the run was killed), the next checkpoint
+        // cleans up after it and commits.
+        ::close(held);
+        made = history->checkpoint(QString(), counts);
+        QVERIFY2(made.ok(), qPrintable(made.error()));
+        QVERIFY(!QFileInfo::exists(lock) && !QFileInfo::exists(record));
+        QCOMPARE(m_git->revParse(repo, QStringLiteral("HEAD~1")), c1);
     }
 
     void checkpointFaults_data()
