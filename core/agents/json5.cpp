@@ -694,8 +694,8 @@ QJsonObject jsonObjectOf(QList<std::pair<QString, QJsonValue>> members)
         return a.first < b.first;
     });
     QJsonObject object;
-    for (auto &[key, value] : members)
-        object.insert(key, std::move(value));
+    for (const auto &[key, value] : std::as_const(members))
+        object.insert(key, value);
     return object;
 }
 

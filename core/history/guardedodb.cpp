@@ -52,7 +52,7 @@ git_object_t objectType(LooseType type)
 // is the wrapped backend's.
 struct GuardedBackend
 {
-    git_odb_backend parent; // first: libgit2 hands back this pointer
+    git_odb_backend parent{}; // first: libgit2 hands back this pointer
     git_odb_backend *inner = nullptr;
     bool loose = false;
     QByteArray objectsDir;                           // with a trailing '/'
@@ -482,30 +482,31 @@ QString checkPackIndex(const QString &path)
     const bool v2 = bigEndian32(data.constData()) == 0xff744f63u; // "\377tOc"
     if (v2 && bigEndian32(data.constData() + 4) != 2)
         return QStringLiteral("its version is not one git writes");
+    constexpr qint64 FanoutBytes = qint64(4) * 256;
     const qint64 fanout = v2 ? 8 : 0;
-    if (size < fanout + 4 * 256 + 40)
+    if (size < fanout + FanoutBytes + 40)
         return QStringLiteral("it is too short to be a pack index");
     qint64 count = 0;
-    for (int i = 0; i < 256; ++i) {
-        const qint64 n = bigEndian32(data.constData() + fanout + 4 * i);
+    for (qint64 i = 0; i < 256; ++i) {
+        const qint64 n = bigEndian32(data.constData() + fanout + qint64(4) * i);
         if (n < count)
             return QStringLiteral("its fan-out table is not in order");
         count = n;
     }
     if (!v2) {
-        if (size != 4 * 256 + count * 24 + 40)
+        if (size != FanoutBytes + count * 24 + 40)
             return QStringLiteral("its size does not fit the %1 objects it lists").arg(count);
         return {};
     }
-    const qint64 minimum = 8 + 4 * 256 + count * (20 + 4 + 4) + 40;
+    const qint64 minimum = 8 + FanoutBytes + count * (20 + 4 + 4) + 40;
     const qint64 maximum = minimum + (count > 0 ? (count - 1) * 8 : 0);
     if (size < minimum || size > maximum)
         return QStringLiteral("its size does not fit the %1 objects it lists").arg(count);
     // Offsets of 2 GiB and more point into a table of 8-byte entries.
     const qint64 large = (size - minimum) / 8;
-    const char *offsets = data.constData() + 8 + 4 * 256 + count * 24;
+    const char *offsets = data.constData() + 8 + FanoutBytes + count * 24;
     for (qint64 i = 0; i < count; ++i) {
-        const quint32 offset = bigEndian32(offsets + 4 * i);
+        const quint32 offset = bigEndian32(offsets + qint64(4) * i);
         if ((offset & 0x80000000u) && qint64(offset & 0x7fffffffu) >= large)
             return QStringLiteral("an offset points outside its table of large offsets");
     }
@@ -517,7 +518,7 @@ QString checkPackIndex(const QString &path)
 // found".
 struct DamagedPacks
 {
-    git_odb_backend parent; // first: libgit2 hands back this pointer
+    git_odb_backend parent{}; // first: libgit2 hands back this pointer
     QString problems;
 };
 
