@@ -317,7 +317,7 @@ SaveResult DocumentController::settleStaleSave(const QString &name,
                                                const std::function<void()> &compare)
 {
     while (saved.isStale()) {
-        switch (m_prompter->askStaleSave(name, saved.error())) {
+        switch (m_prompter->askStaleSave(name, saved.error(), saved.staleReason())) {
         case Prompter::StaleAnswer::Compare:
             compare();
             continue; // and ask again

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "personamodel.h"
+
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -40,14 +42,15 @@ public:
     virtual NewPersona askNewPersona(const QString &start) = 0;
 
     enum class StaleAnswer { Overwrite, Compare, Cancel };
-    // Saving `file` would replace a change another program made (or create
-    // again a file it deleted); `why` is the sentence that says which. Asked
-    // once per file, again after Compare. A double that does not answer it
-    // never overwrites.
-    virtual StaleAnswer askStaleSave(const QString &file, const QString &why)
+    // Saving `file` would replace a change another program made, or create
+    // again a file it deleted (`reason` says which, and `why` in a sentence).
+    // Asked once per file, again after Compare. A double that does not answer
+    // it never overwrites.
+    virtual StaleAnswer askStaleSave(const QString &file, const QString &why, StaleReason reason)
     {
         Q_UNUSED(file);
         Q_UNUSED(why);
+        Q_UNUSED(reason);
         return StaleAnswer::Cancel;
     }
 

@@ -48,7 +48,7 @@ public:
         errors.append(title + QStringLiteral(": ") + text);
     }
 
-    StaleAnswer askStaleSave(const QString &file, const QString &why) override
+    StaleAnswer askStaleSave(const QString &file, const QString &why, StaleReason) override
     {
         staleAsked.append(file + QStringLiteral(": ") + why);
         return staleAnswers.isEmpty() ? StaleAnswer::Cancel : staleAnswers.takeFirst();
@@ -103,6 +103,7 @@ private Q_SLOTS:
     void revertTakesTheDiskTextUndoably();
     void changedOnDiskWhileUnsavedOffersTheSlotsChoice();
     void aLargeFileSaysWhatToDo();
+    void ctrl8ReachesThePane();
 
 private:
     QString path(const QString &name) const { return m_fixture.filePath(name); }
@@ -207,6 +208,26 @@ void tst_BootstrapPane::paneFollowsOpenClawsOrder()
     QCOMPARE(panes->shownNames(), contract);
     QVERIFY(!setupPane()->isVisible());
     QVERIFY(!m_fixture.action("finishSetup")->isEnabled());
+}
+
+// Ctrl+8 puts the focus in the file the runtime reads beside the seven;
+// under a runtime that reads none, the status line says so.
+void tst_BootstrapPane::ctrl8ReachesThePane()
+{
+    PaneStack *panes = window()->panes();
+    panes->showPane(slotIndex(QStringLiteral("SOUL.md")));
+    QWidget *soul = panes->pane(slotIndex(QStringLiteral("SOUL.md")))->editor();
+    QTRY_VERIFY(soul->hasFocus());
+    QTest::keyClick(soul, Qt::Key_8, Qt::ControlModifier);
+    QVERIFY(soul->hasFocus());
+    QVERIFY2(window()->statusMessage()->text().contains(QLatin1String("reads no file")),
+             qPrintable(window()->statusMessage()->text()));
+
+    chooseRuntime(QStringLiteral("openclaw"));
+    QTest::keyClick(soul, Qt::Key_8, Qt::ControlModifier);
+    QTRY_VERIFY(setupPane()->editor()->hasFocus());
+    QTest::keyClicks(setupPane()->editor(), QStringLiteral("typed"));
+    QTRY_VERIFY(setupFile()->dirty());
 }
 
 void tst_BootstrapPane::typingShowsInThePreviewAndSaveEqualsSoulc()

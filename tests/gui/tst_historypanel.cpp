@@ -92,6 +92,7 @@ private Q_SLOTS:
     void states();
     void midMergeIsReadOnly();
     void damagedRepositoryKeepsTheWindow();
+    void keysReachTheCommitsAndTheTimeline();
     void checkpoint_data();
     void checkpoint();
     void checkpointSaysWhoChangedIt();
@@ -432,6 +433,52 @@ void tst_HistoryPanel::damagedRepositoryKeepsTheWindow()
     QVERIFY(window()->documents()->save(slotIndex(u"SOUL.md")));
     QCOMPARE(test::readBytes(QDir(dir).filePath(QStringLiteral("SOUL.md"))),
              SoulTwo + "Unsaved words.");
+}
+
+// From a pane (where Tab types a tab), Ctrl+9 shows the hidden panel and
+// puts the focus in the commit list; the arrows select commits, Shift+Down
+// widens the selection for Compare These Two, and Shift+Tab reaches the
+// timeline, whose arrows step through the commits.
+void tst_HistoryPanel::keysReachTheCommitsAndTheTimeline()
+{
+    const QString dir = makeHistory(QString());
+    QVERIFY(!dir.isEmpty());
+    openWindow(dir);
+    QVERIFY(history()->dock()->isHidden());
+    SlotPane *pane = window()->panes()->pane(slotIndex(u"SOUL.md"));
+    window()->panes()->showPane(slotIndex(u"SOUL.md"));
+    QTRY_VERIFY(pane->editor()->hasFocus());
+
+    QTest::keyClick(pane->editor(), Qt::Key_9, Qt::ControlModifier);
+    QVERIFY(history()->dock()->isVisible());
+    QVERIFY(action("showHistory")->isChecked());
+    QTRY_VERIFY_WITH_TIMEOUT(history()->loader()->status() == HistoryStatus::Ready, 20000);
+    QTRY_COMPARE(panel()->list()->model()->rowCount(), 3);
+    // Pressed while the list was being read, the key lands in it once filled.
+    QTRY_VERIFY(panel()->list()->hasFocus());
+    QCOMPARE(panel()->selectedRow(), 0);
+
+    QTest::keyClick(panel()->list(), Qt::Key_Down);
+    QCOMPARE(panel()->selectedRow(), 1);
+    QTest::keyClick(panel()->list(), Qt::Key_Down, Qt::ShiftModifier);
+    QCOMPARE(panel()->selectedRows(), (QList<int>{1, 2}));
+
+    // Tab goes on to the soul at the commit and the controls under it.
+    QTest::keyClick(panel()->list(), Qt::Key_Tab);
+    QTRY_VERIFY(panel()->soulView()->hasFocus());
+    QTest::keyClick(panel()->soulView(), Qt::Key_Tab);
+    QTRY_VERIFY(panel()->fileChooser()->hasFocus());
+    QTest::keyClick(panel()->fileChooser(), Qt::Key_Backtab, Qt::ShiftModifier);
+    QTRY_VERIFY(panel()->soulView()->hasFocus());
+    QTest::keyClick(panel()->soulView(), Qt::Key_Backtab, Qt::ShiftModifier);
+    QTRY_VERIFY(panel()->list()->hasFocus());
+
+    QTest::keyClick(panel()->list(), Qt::Key_Backtab, Qt::ShiftModifier);
+    QTRY_VERIFY(panel()->timeline()->hasFocus());
+    QTest::keyClick(panel()->timeline(), Qt::Key_End);
+    QCOMPARE(panel()->selectedRow(), 0); // the newest
+    QTest::keyClick(panel()->timeline(), Qt::Key_Left);
+    QCOMPARE(panel()->selectedRow(), 1);
 }
 
 void tst_HistoryPanel::midMergeIsReadOnly()

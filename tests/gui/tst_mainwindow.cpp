@@ -70,7 +70,7 @@ public:
     // Answers to the stale-save question, taken in order; Cancel once empty.
     QList<StaleAnswer> staleAnswers;
 
-    StaleAnswer askStaleSave(const QString &file, const QString &why) override
+    StaleAnswer askStaleSave(const QString &file, const QString &why, StaleReason) override
     {
         asked.append(QStringLiteral("stale:") + file);
         staleWhy = why;

@@ -319,6 +319,16 @@ void HistoryController::compareWith(int row)
                                                   m_snapshots->path()));
 }
 
+void HistoryController::focusCommits()
+{
+    if (m_dock->isHidden()) {
+        m_dock->show();
+        m_settings->setValue(VisibleKey, true);
+    }
+    m_dock->raise(); // in front of a dock it is tabbed with
+    m_panel->focusCommits();
+}
+
 void HistoryController::attach(QMainWindow *window,
                                QAction *toggle,
                                QAction *checkpointAction,

@@ -59,6 +59,9 @@ public:
     void attach(QMainWindow *window, QAction *toggle, QAction *checkpoint, QAction *onSave);
 
     HistoryPanel *panel() const { return m_panel; }
+    // Shows the History dock (as its action does) and puts the keyboard
+    // focus in the commit list.
+    void focusCommits();
     HistoryListModel *rows() const { return m_rows; }
     HistoryLoader *loader() const { return m_loader; }
     RepositoryWatcher *repositoryWatcher() const { return m_repository; }

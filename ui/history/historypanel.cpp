@@ -4,6 +4,7 @@
 #include "historylistmodel.h"
 #include "historytimeline.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QFontDatabase>
 #include <QHBoxLayout>
@@ -100,6 +101,8 @@ HistoryPanel::HistoryPanel(HistoryListModel *rows, QWidget *parent)
             &QItemSelectionModel::selectionChanged,
             this,
             &HistoryPanel::selectionChanged);
+    connect(rows, &QAbstractItemModel::rowsInserted, this, &HistoryPanel::focusWhenListed);
+    connect(rows, &QAbstractItemModel::modelReset, this, &HistoryPanel::focusWhenListed);
 
     auto *soulBox = new QWidget(splitter);
     auto *soulLayout = new QVBoxLayout(soulBox);
@@ -218,6 +221,18 @@ void HistoryPanel::showStatus(HistoryStatus status, const QString &error, const 
     else if (status != HistoryStatus::Ready)
         m_status->clear();
     setRestoreEnabled(m_restoreEnabled);
+    focusWhenListed();
+}
+
+void HistoryPanel::focusWhenListed()
+{
+    if (!m_focusWhenListed || m_shown == HistoryStatus::Loading
+        || (m_shown == HistoryStatus::Ready && m_list->model()->rowCount() == 0))
+        return;
+    m_focusWhenListed = false;
+    const QWidget *focus = QApplication::focusWidget();
+    if (focus && isAncestorOf(focus))
+        focusCommits();
 }
 
 void HistoryPanel::showProgress(int measured, int total)
@@ -238,6 +253,25 @@ void HistoryPanel::setRestoreEnabled(bool enabled)
     m_restoreFile->setEnabled(enabled && chosen);
     m_restoreAll->setEnabled(enabled && selectedRow() >= 0);
     m_compare->setEnabled(enabled && selectedRow() >= 0);
+}
+
+void HistoryPanel::focusCommits()
+{
+    m_focusWhenListed = m_shown == HistoryStatus::Loading
+                        || (m_shown == HistoryStatus::Ready && m_list->model()->rowCount() == 0);
+    if (m_focusWhenListed) {
+        m_pages->setFocus(Qt::ShortcutFocusReason);
+    } else if (m_pages->currentIndex() == 1) {
+        m_list->setFocus(Qt::ShortcutFocusReason);
+        // With nothing selected, the newest commit is, so the keys act from
+        // a row the user sees.
+        if (selectedRow() < 0 && m_list->model()->rowCount() > 0)
+            selectRow(0);
+    } else if (m_create->isVisible()) {
+        m_create->setFocus(Qt::ShortcutFocusReason);
+    } else {
+        m_pages->setFocus(Qt::ShortcutFocusReason);
+    }
 }
 
 void HistoryPanel::selectRow(int row)

@@ -41,6 +41,10 @@ public:
     void setRestoreEnabled(bool enabled);
     // Selects `row` in the list and the timeline (as a click does).
     void selectRow(int row);
+    // Puts the keyboard focus in the commit list (Up and Down select, Shift
+    // widens the selection, Shift+Tab reaches the timeline), or on Create
+    // Repository when the panel shows a sentence instead of commits.
+    void focusCommits();
     // The row whose soul is shown: the current one among those selected.
     int selectedRow() const;
     // Every selected row, top (newest) first; Compare These Two takes two.
@@ -105,6 +109,10 @@ private:
     HistoryStatus m_shown = HistoryStatus::Closed;
     QString m_busy;
     bool m_restoreEnabled = false;
+    // focusCommits() came while the list was being read: it is done once the
+    // commits are listed, if the focus is still in the panel.
+    bool m_focusWhenListed = false;
+    void focusWhenListed();
 };
 
 } // namespace soul

@@ -56,6 +56,16 @@ void PaneStack::showPane(int slot)
     focus->setFocus(Qt::ShortcutFocusReason);
 }
 
+bool PaneStack::showRuntimeFilePane()
+{
+    if (!m_runtimeFilePane || m_runtimeFilePane->isHidden())
+        return false;
+    ensureWidgetVisible(m_runtimeFilePane, 0, 0);
+    ensureVisible(0, m_runtimeFilePane->y(), 0, 0);
+    m_runtimeFilePane->editor()->setFocus(Qt::ShortcutFocusReason);
+    return true;
+}
+
 void PaneStack::addRuntimeFilePane(RuntimeFilePane *pane, const QString &name)
 {
     m_runtimeFilePane = pane;

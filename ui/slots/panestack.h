@@ -33,6 +33,9 @@ public:
     // shown only while setOrder()'s runtime reads it, in its place.
     void addRuntimeFilePane(RuntimeFilePane *pane, const QString &name);
     RuntimeFilePane *runtimeFilePane() const { return m_runtimeFilePane; }
+    // Scrolls the runtime's own file into view and puts the keyboard focus
+    // in it; false when the chosen runtime reads no such file.
+    bool showRuntimeFilePane();
 
     // Puts the panes in a runtime's order: the files it reads, as `files`
     // lists them (addRuntimeFilePane()'s among them), then the others in slot

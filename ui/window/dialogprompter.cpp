@@ -165,24 +165,36 @@ Prompter::NewPersona DialogPrompter::askNewPersona(const QString &start)
     return answer;
 }
 
-Prompter::StaleAnswer DialogPrompter::askStaleSave(const QString &file, const QString &why)
+Prompter::StaleAnswer DialogPrompter::askStaleSave(const QString &file,
+                                                   const QString &why,
+                                                   StaleReason reason)
 {
+    // A deleted file has nothing to overwrite or compare with: the question
+    // is whether to write it again.
+    const bool deleted = reason == StaleReason::DeletedOnDisk;
     QMessageBox box(QMessageBox::Warning,
-                    tr("%1 changed on disk").arg(file),
+                    deleted ? tr("%1 was deleted on disk").arg(file)
+                            : tr("%1 changed on disk").arg(file),
                     why,
                     QMessageBox::NoButton,
                     m_parent);
-    box.setInformativeText(tr("Overwrite it with your text, compare the file on disk with your "
-                              "text, or cancel and keep both as they are?"));
-    QPushButton *overwrite = box.addButton(tr("Overwrite"), QMessageBox::DestructiveRole);
-    QPushButton *compare = box.addButton(tr("Compare"), QMessageBox::ActionRole);
+    box.setInformativeText(
+        deleted ? tr("Save your text as %1 again, or cancel and leave it deleted? Your text "
+                     "stays in the pane either way.")
+                      .arg(file)
+                : tr("Overwrite it with your text, compare the file on disk with your text, or "
+                     "cancel and keep both as they are?"));
+    QPushButton *overwrite = box.addButton(deleted ? tr("Save Again") : tr("Overwrite"),
+                                           QMessageBox::DestructiveRole);
+    QPushButton *compare = deleted ? nullptr
+                                   : box.addButton(tr("Compare"), QMessageBox::ActionRole);
     QPushButton *cancel = box.addButton(QMessageBox::Cancel);
     // Enter must not replace another program's text.
     box.setDefaultButton(cancel);
     box.exec();
     if (box.clickedButton() == overwrite)
         return StaleAnswer::Overwrite;
-    if (box.clickedButton() == compare)
+    if (compare && box.clickedButton() == compare)
         return StaleAnswer::Compare;
     return StaleAnswer::Cancel;
 }

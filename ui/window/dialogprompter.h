@@ -21,7 +21,7 @@ public:
     QString askSnapshotFile(const QString &start) override;
     QString askSaveAllDirectory(const QString &start) override;
     NewPersona askNewPersona(const QString &start) override;
-    StaleAnswer askStaleSave(const QString &file, const QString &why) override;
+    StaleAnswer askStaleSave(const QString &file, const QString &why, StaleReason reason) override;
     void showError(const QString &title, const QString &text) override;
     void showCompare(const QString &title, const QString &diff) override;
     bool askSaveChangedBytes(const QString &file, const QStringList &changes) override;

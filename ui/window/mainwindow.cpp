@@ -1010,6 +1010,14 @@ void MainWindow::wireActions()
     connect(m_actions->focusPreview, &QAction::triggered, this, [this] {
         previewPanel()->preview()->setFocus(Qt::ShortcutFocusReason);
     });
+    connect(m_actions->focusRuntimeFile, &QAction::triggered, this, [this] {
+        if (!panes()->showRuntimeFilePane())
+            showMessage(tr("The chosen runtime reads no file beside the seven."), 5000);
+    });
+    connect(m_actions->focusHistory, &QAction::triggered, this, [this] {
+        if (m_history)
+            m_history->focusCommits();
+    });
     for (int k = 0; k < SlotCount; ++k) {
         connect(m_actions->jumpToSlot[size_t(k)], &QAction::triggered, this, [this, k] {
             panes()->showPane(k);

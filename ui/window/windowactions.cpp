@@ -72,6 +72,12 @@ WindowActions::WindowActions(QWidget *window)
                       QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
     showOnDisk->setCheckable(true);
     focusPreview = make("focusPreview", tr("Go to &Preview"), QKeySequence(Qt::CTRL | Qt::Key_0));
+    focusRuntimeFile = make("focusRuntimeFile",
+                            tr("Go to the &Runtime's Own File"),
+                            QKeySequence(Qt::CTRL | Qt::Key_8));
+    focusHistory = make("focusHistory",
+                        tr("Go to History &Commits"),
+                        QKeySequence(Qt::CTRL | Qt::Key_9));
     for (int k = 0; k < SlotCount; ++k) {
         QAction *jump = make("jumpToSlot",
                              tr("Go to %1").arg(slotName(k)),
@@ -121,12 +127,13 @@ void WindowActions::fillMenuBar(QMenuBar *bar) const
     edit->addAction(finishSetup);
 
     QMenu *view = bar->addMenu(tr("&View"));
-    view->addActions({showOnDisk, showInvisibles, focusPreview, showHistory});
+    view->addActions({showOnDisk, showInvisibles, focusPreview, showHistory, focusHistory});
     view->addSeparator();
     view->addActions({nextAgent, previousAgent, compareAgents});
     view->addSeparator();
     for (QAction *jump : jumpToSlot)
         view->addAction(jump);
+    view->addAction(focusRuntimeFile);
 }
 
 void WindowActions::setRecent(const QList<RecentPlace> &places)

@@ -79,6 +79,8 @@ public:
     QAction *showInvisibles = nullptr;
     QAction *showOnDisk = nullptr;
     QAction *focusPreview = nullptr;
+    QAction *focusRuntimeFile = nullptr; // the runtime's own file (BOOTSTRAP.md)
+    QAction *focusHistory = nullptr;     // the History panel's commit list
     std::array<QAction *, SlotCount> jumpToSlot{};
     QAction *clearRecent = nullptr;
     QMenu *recentMenu = nullptr; // owned by the window
