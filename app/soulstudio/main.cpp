@@ -1,6 +1,8 @@
 #include "personamodel.h"
 #include "runtimeprofile.h"
+#ifdef SOULSTUDIO_TEST_CONTROL
 #include "testcontrol.h"
+#endif
 #include "window/mainwindow.h"
 
 #include <QApplication>
@@ -70,11 +72,14 @@ int main(int argc, char *argv[])
                                                              "in, for --hermes-home."),
                                      QStringLiteral("DIR"));
     parser.addOption(project);
-    // For tests of the real process only; see testcontrol.h.
+#ifdef SOULSTUDIO_TEST_CONTROL
+    // For tests of the real process only, in the build tree's binary; see
+    // testcontrol.h. The installed program has no such option.
     QCommandLineOption testStdin(QStringLiteral("test-stdin"),
                                  QStringLiteral("Read test commands from standard input."));
     testStdin.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOption(testStdin);
+#endif
     parser.process(app);
     if (parser.isSet(runtime) && !soul::runtimeProfileNamed(parser.value(runtime))) {
         QTextStream(stderr) << "soulstudio: unknown runtime '" << parser.value(runtime) << "' ("
@@ -103,8 +108,10 @@ int main(int argc, char *argv[])
         window.start(args.isEmpty() ? QString() : args.first());
     if (parser.isSet(runtime))
         window.chooseRuntime(parser.value(runtime));
+#ifdef SOULSTUDIO_TEST_CONTROL
     if (parser.isSet(testStdin))
         new soul::TestControl(&window); // owned by the window
+#endif
 
     if (parser.isSet(quitAfterLoad)) {
         // After the first paint, so the line means "the window is up".
