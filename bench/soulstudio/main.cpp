@@ -56,8 +56,6 @@
 // goal under Hermes: at most 1.2). agents_open_longest_stall_ms: see
 // runAgents().
 
-#include "../../tests/core/testfiles.h"
-#include "../../tests/gui/quietprompter.h"
 #include "compare/comparedialog.h"
 #include "comparecontroller.h"
 #include "freezecontroller.h"
@@ -120,11 +118,19 @@ constexpr int Keystrokes = 60;
 constexpr int DiskEvents = 25;
 constexpr int Resizes = 5;
 
-// Asks nothing, as the GUI tests' prompter does, but prints errors, so a run
-// that met one says so.
-class BenchPrompter final : public guitest::QuietPrompter
+// Asks nothing: closing with unsaved text drops it, every other question
+// is cancelled (the snapshots folder is the bench's own); errors are
+// printed, so a run that met one says so.
+class BenchPrompter final : public Prompter
 {
 public:
+    UnsavedAnswer askUnsaved(const QStringList &) override { return UnsavedAnswer::Discard; }
+    ExportAnswer askExportWithUnsaved(const QStringList &) override { return ExportAnswer::Cancel; }
+    QString askExportPath(const QString &) override { return {}; }
+    QString askOpenDirectory(const QString &) override { return {}; }
+    QString askSaveAllDirectory(const QString &) override { return {}; }
+    NewPersona askNewPersona(const QString &) override { return {}; }
+    void showCompare(const QString &, const QString &) override {}
     void showError(const QString &, const QString &text) override
     {
         std::fprintf(stderr, "soulstudio-bench: %s\n", qPrintable(text));
@@ -132,6 +138,20 @@ public:
     QString askSnapshotsFolder(const QString &) override { return snapshots; }
     QString snapshots;
 };
+
+// Bytes this process has read so far (rchar of /proc/self/io), -1 when the
+// system does not say: a difference shows whether a file was read whole.
+qint64 bytesReadSoFar()
+{
+    QFile io(QStringLiteral("/proc/self/io"));
+    if (!io.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : io.readAll().split('\n')) {
+        if (line.startsWith("rchar:"))
+            return line.mid(6).trimmed().toLongLong();
+    }
+    return -1;
+}
 
 // Markdown-like prose: headings, lists, emphasis, about 70 bytes a line.
 QByteArray makeText(qint64 bytes, int seed)
@@ -640,7 +660,7 @@ QJsonObject run(const QString &settings, const Persona &persona)
     QObject::connect(window.history()->loader(), &HistoryLoader::finished, &window, [&] {
         historyMs = double(timer.nsecsElapsed()) / 1e6;
     });
-    const qint64 readBefore = test::bytesReadSoFar();
+    const qint64 readBefore = bytesReadSoFar();
     const double openCpu = threadCpuMs();
     timer.start();
     window.start(dir.path());
@@ -653,7 +673,7 @@ QJsonObject run(const QString &settings, const Persona &persona)
     const double openCpuMs = threadCpuMs() - openCpu;
     const QSize openSize = window.size(); // the floor's, whatever resizes follow
     settle(window);
-    const qint64 readAtOpen = readBefore >= 0 ? test::bytesReadSoFar() - readBefore : -1;
+    const qint64 readAtOpen = readBefore >= 0 ? bytesReadSoFar() - readBefore : -1;
     if (pane->reloadPending())
         std::fprintf(stderr, "soulstudio-bench: the pane typed in is not loaded\n");
     if (persona.history) {
