@@ -114,15 +114,19 @@ bool ChatStream::finish(qint64 elapsedMs)
     return takeEvents(m_parser.finish(), elapsedMs);
 }
 
+bool ChatStream::takeWhole(const QByteArray &json, qint64 elapsedMs)
+{
+    return takeEvents({json}, elapsedMs);
+}
+
 bool ChatStream::takeEvents(const QList<QByteArray> &events, qint64 elapsedMs)
 {
     for (const QByteArray &data : events) {
         QJsonParseError parseError{};
         const QJsonDocument document = QJsonDocument::fromJson(data, &parseError);
         if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
-            m_error = QStringLiteral("The model server at %1 sent a stream event that is not a "
-                                     "JSON object: '%2'. Is the endpoint an OpenAI-compatible "
-                                     "API?")
+            m_error = QStringLiteral("The model server at %1 sent a reply that is not a JSON "
+                                     "object: '%2'. Is the endpoint an OpenAI-compatible API?")
                           .arg(m_endpoint.toDisplayString(), excerpt(data));
             return false;
         }
@@ -196,6 +200,8 @@ Result<ChatReply> ChatClient::exchange(const ChatRequest &request)
     std::unique_ptr<QNetworkReply> reply(m_manager.post(networkRequest, chatRequestBody(request)));
     ChatStream stream(url);
     QByteArray errorBody;
+    QByteArray wholeBody; // a reply that is not streamed
+    constexpr qsizetype MaxWholeBody = 16 << 20;
     bool timedOut = false;
     const auto httpStatus = [&reply] {
         return reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
@@ -203,7 +209,14 @@ Result<ChatReply> ChatClient::exchange(const ChatRequest &request)
     const auto take = [&] {
         const QByteArray bytes = reply->readAll();
         const int status = httpStatus();
-        if (status >= 200 && status < 300) {
+        const bool streamed = reply->header(QNetworkRequest::ContentTypeHeader)
+                                  .toString()
+                                  .startsWith(QLatin1String("text/event-stream"));
+        if (status >= 200 && status < 300 && !streamed) {
+            wholeBody += bytes;
+            if (wholeBody.size() > MaxWholeBody)
+                reply->abort();
+        } else if (status >= 200 && status < 300) {
             if (!stream.feed(bytes, clock.elapsed()))
                 reply->abort();
         } else if (errorBody.size() < 4096) {
@@ -256,8 +269,12 @@ Result<ChatReply> ChatClient::exchange(const ChatRequest &request)
                            "another endpoint (--endpoint URL).")
                 .arg(where, reply->errorString()));
     }
-    if (!stream.finish(clock.elapsed()))
+    if (!wholeBody.isEmpty()) {
+        if (!stream.takeWhole(wholeBody, clock.elapsed()))
+            return Result<ChatReply>::failure(stream.error());
+    } else if (!stream.finish(clock.elapsed())) {
         return Result<ChatReply>::failure(stream.error());
+    }
     ChatReply result = stream.reply();
     result.latencyMs = clock.elapsed();
     return result;

@@ -74,6 +74,9 @@ public:
     bool feed(QByteArrayView bytes, qint64 elapsedMs);
     // The end of the bytes: what is still buffered is taken.
     bool finish(qint64 elapsedMs);
+    // A whole reply in one JSON object, from a server that does not stream
+    // (its choices[0].message instead of deltas).
+    bool takeWhole(const QByteArray &json, qint64 elapsedMs);
 
     const ChatReply &reply() const { return m_reply; }
     const QString &error() const { return m_error; }

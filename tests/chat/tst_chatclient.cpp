@@ -81,6 +81,7 @@ private Q_SLOTS:
     void deadline();
     void connectionRefused();
     void invalidJson();
+    void replyNotStreamed();
     void notAnHttpUrl();
     void keyRefusedBeforeConnecting();
 };
@@ -145,6 +146,21 @@ void TstChatClient::invalidJson()
     QVERIFY(!reply.ok());
     QVERIFY2(reply.error().contains(QLatin1String("not a JSON object: '<html>oops</html>'")),
              qPrintable(reply.error()));
+}
+
+void TstChatClient::replyNotStreamed()
+{
+    StubServer server("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                      "Connection: close\r\n\r\n"
+                      "{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":"
+                      "\"Whole\"}}],\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":1,"
+                      "\"prompt_tokens_details\":{\"cached_tokens\":8}}}");
+    QVERIFY(server.listen());
+    ChatClient client;
+    const Result<ChatReply> reply = client.exchange(requestTo(server.baseUrl()));
+    QVERIFY2(reply.ok(), qPrintable(reply.error()));
+    QCOMPARE(reply->content, QStringLiteral("Whole"));
+    QCOMPARE(reply->usage.cachedTokens, std::optional<qint64>(8));
 }
 
 void TstChatClient::notAnHttpUrl()
