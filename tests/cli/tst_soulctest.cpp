@@ -248,6 +248,8 @@ private Q_SLOTS:
     void connectionRefused();
     void httpError();
     void keyOnlyOverHttpsOrLoopback();
+    void usageErrors_data();
+    void usageErrors();
 };
 
 void TstSoulcTest::init()
@@ -594,6 +596,35 @@ void TstSoulcTest::keyOnlyOverHttpsOrLoopback()
              remote.err.constData());
     QVERIFY(!remote.err.contains("sk-test-123"));
     QCOMPARE(m_server->requests.size(), 2);
+}
+
+void TstSoulcTest::usageErrors_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QByteArray>("error");
+    QTest::newRow("no DIR") << QStringList() << QByteArray("soulc: test: missing DIR.");
+    QTest::newRow("repeat zero") << QStringList{QStringLiteral("--repeat=0"), QStringLiteral("ava")}
+                                 << QByteArray("soulc: test: option '--repeat' needs a whole "
+                                               "number from 1 to 1000, not '0'.");
+    QTest::newRow("endpoint not a URL")
+        << QStringList{QStringLiteral("--endpoint"),
+                       QStringLiteral("localhost"),
+                       QStringLiteral("ava")}
+        << QByteArray("soulc: test: option '--endpoint' needs an http or https URL");
+    QTest::newRow("unknown runtime")
+        << QStringList{QStringLiteral("--runtime"), QStringLiteral("nope"), QStringLiteral("ava")}
+        << QByteArray("soulc: test: unknown runtime 'nope'");
+}
+
+void TstSoulcTest::usageErrors()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QByteArray, error);
+    writeTests(testsYaml(m_server->baseUrl()));
+    const Run run = soulc(QStringList{QStringLiteral("test")} + arguments);
+    QCOMPARE(run.exitCode, ExitFailure);
+    QVERIFY2(run.err.startsWith(error), run.err.constData());
+    QCOMPARE(m_server->requests.size(), 0);
 }
 
 QTEST_GUILESS_MAIN(TstSoulcTest)
