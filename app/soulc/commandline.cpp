@@ -5,6 +5,7 @@
 #include "runtimeprofile.h"
 
 #include <QByteArray>
+#include <QUrl>
 
 namespace soul {
 
@@ -40,6 +41,9 @@ Commands:
   agents           OpenClaw's agents as it resolves them: each one's
                    workspace, its soul's size and tokens and what OpenClaw
                    injects against the agent's own budgets
+  test DIR         send DIR's persona tests (persona-tests.yaml) to an
+                   OpenAI-compatible model server, the soul as the system
+                   message, and check each reply
 
 compose, stat and diff take --rev REV to read DIR as a commit of its git
 repository has it (any revision git understands: HEAD~2, a tag, a short
@@ -54,8 +58,9 @@ byte-cap rule), --runtime openclaw (what OpenClaw 2026.9 injects) or
 --runtime hermes (what Hermes Agent 0.21.3 injects, from DIR or from
 --hermes-home HOME --project DIR).
 
-Exit status: 0 success, 1 check found problems, diff found differences or
-checkpoint found nothing to commit, 2 error or bad usage.
+Exit status: 0 success, 1 check found problems, diff found differences,
+checkpoint found nothing to commit or a persona test failed, 2 error or bad
+usage.
 )";
 
 constexpr char ComposeHelp[]
@@ -196,6 +201,63 @@ Options:
 
 Exit status: 0 when no slot is truncated and no lint is an error, 1 when
 one is, 2 when DIR cannot be checked or on bad usage.
+)";
+
+constexpr char TestHelp[]
+    = R"(Usage: soulc test [--runtime NAME] [--tests FILE] [--endpoint URL] [--model NAME]
+                  [--repeat N] [--json] [--junit FILE] DIR
+
+Hold the persona in DIR to its tests: for each case of DIR/persona-tests.yaml
+(or FILE), send the soul composed from DIR (exactly what 'soulc compose
+--runtime NAME DIR' writes) as the system message and the case's turns to an
+OpenAI-compatible chat completions endpoint, read the streamed reply and
+check it against the case's asserts. Cases run one at a time, in order.
+
+The file is a subset of promptfoo's config:
+
+  description: Ava keeps her voice
+  providers:
+    - id: openai:chat:MODEL
+      config: {apiBaseUrl: http://127.0.0.1:8080/v1, temperature: 0,
+               max_tokens: 64, seed: 1}
+  tests:
+    - description: introduces herself
+      vars: {message: "Who are you?"}
+      assert:
+        - {type: icontains, value: Ava}
+        - {type: not-icontains, value: as an AI language model}
+
+vars.message is the user's turn; vars.messages, a list of {role, content},
+a conversation. A case may say repeat: N (run it N times) and threshold: S
+(it passes when the weighted mean of its asserts' scores, each assert's
+weight: W counting, is at least S; without one every assert must pass).
+Assert types: equals, contains, icontains, contains-any, contains-all,
+icontains-any, icontains-all, starts-with, regex, is-json (without a
+schema), latency (threshold: milliseconds), each also as not-TYPE.
+
+The API key, if any, is read from the variable the provider's config names
+in apiKeyEnvar, else from OPENAI_API_KEY, and sent as a bearer token, over
+https or to this machine only: never over plain http to another host.
+
+Print one line per case (PASS or FAIL, its description, and why it failed),
+then how many passed.
+
+Options:
+  --runtime NAME    compose the soul as NAME injects it: toolnexus (the
+                    default), openclaw or hermes
+  --tests FILE      read the tests from FILE
+  --endpoint URL    the API's base URL (http://127.0.0.1:8080/v1) instead of
+                    the provider's apiBaseUrl
+  --model NAME      the model instead of the provider's
+  --repeat N        run every case N times, whatever its repeat says
+  --json            print the soul's digest, size and tokens, and each run's
+                    reply, asserts, token usage and latency as JSON
+  --junit FILE      also write the results to FILE as JUnit XML
+  -h, --help        show this help
+
+Exit status: 0 every test passed, 1 a test failed, 2 the tests cannot run
+(an invalid test file, a persona that cannot be read, no endpoint or model,
+a server that cannot be reached or answers with an error) or bad usage.
 )";
 
 constexpr char HermesOptionsHelp[] = R"(
@@ -363,6 +425,7 @@ constexpr CommandInfo Commands[] = {
     {Command::Log, "log", 1, "DIR"},
     {Command::Checkpoint, "checkpoint", 1, "DIR"},
     {Command::Agents, "agents", 0, ""},
+    {Command::Test, "test", 1, "DIR"},
 };
 
 const CommandInfo *findCommand(const QString &name)
@@ -419,7 +482,7 @@ constexpr char HermesRuntime[] = "hermes";
 bool takesRuntime(Command command)
 {
     return command == Command::Compose || command == Command::Stat || command == Command::Check
-           || command == Command::Export;
+           || command == Command::Export || command == Command::Test;
 }
 
 bool isHermesOption(const QString &arg)
@@ -574,9 +637,43 @@ void parseCommandArguments(Invocation &invocation,
                 return;
             hermesOption = arg.section(QLatin1Char('='), 0, 0);
         } else if ((info.command == Command::Stat || info.command == Command::Diff
-                    || info.command == Command::Log || info.command == Command::Agents)
+                    || info.command == Command::Log || info.command == Command::Agents
+                    || info.command == Command::Test)
                    && arg == QLatin1String("--json")) {
             invocation.json = true;
+        } else if (info.command == Command::Test && isValueOption(arg, "--tests")) {
+            if (!takeValue(arguments, i, "--tests", "a FILE", invocation.tests, fail))
+                return;
+        } else if (info.command == Command::Test && isValueOption(arg, "--junit")) {
+            if (!takeValue(arguments, i, "--junit", "a FILE", invocation.junit, fail))
+                return;
+        } else if (info.command == Command::Test && isValueOption(arg, "--model")) {
+            if (!takeValue(arguments, i, "--model", "a NAME", invocation.model, fail))
+                return;
+        } else if (info.command == Command::Test && isValueOption(arg, "--endpoint")) {
+            if (!takeValue(arguments, i, "--endpoint", "a URL", invocation.endpoint, fail))
+                return;
+            const QUrl url(invocation.endpoint, QUrl::StrictMode);
+            if (!url.isValid() || url.host().isEmpty()
+                || (url.scheme() != QLatin1String("http")
+                    && url.scheme() != QLatin1String("https"))) {
+                fail(QStringLiteral("option '--endpoint' needs an http or https URL, such as "
+                                    "http://127.0.0.1:8080/v1, not '%1'.")
+                         .arg(invocation.endpoint));
+                return;
+            }
+        } else if (info.command == Command::Test && isValueOption(arg, "--repeat")) {
+            QString count;
+            if (!takeValue(arguments, i, "--repeat", "a number", count, fail))
+                return;
+            bool ok = false;
+            invocation.repeat = count.toInt(&ok);
+            if (!ok || invocation.repeat < 1 || invocation.repeat > 1000) {
+                fail(QStringLiteral("option '--repeat' needs a whole number from 1 to 1000, "
+                                    "not '%1'.")
+                         .arg(count));
+                return;
+            }
         } else if (info.command == Command::Agents && isValueOption(arg, "--config")) {
             if (!takeValue(arguments, i, "--config", "a FILE", invocation.config, fail))
                 return;
@@ -736,6 +833,8 @@ QByteArray helpText(Command command)
         return QByteArray(CheckpointHelp);
     case Command::Agents:
         return QByteArray(AgentsHelp);
+    case Command::Test:
+        return QByteArray(TestHelp);
     }
     return {};
 }

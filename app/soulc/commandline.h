@@ -13,7 +13,19 @@
 // not otherwise need.
 namespace soul {
 
-enum class Command { None, Compose, Stat, Check, Export, Count, Diff, Log, Checkpoint, Agents };
+enum class Command {
+    None,
+    Compose,
+    Stat,
+    Check,
+    Export,
+    Count,
+    Diff,
+    Log,
+    Checkpoint,
+    Agents,
+    Test
+};
 
 struct Invocation
 {
@@ -46,6 +58,12 @@ struct Invocation
     HermesSettings hermes;
     // The runtime's settings that the options above give (none: its defaults).
     RuntimeSettings settings;
+    // test --tests FILE, --endpoint URL, --model NAME, --repeat N, --junit FILE
+    QString tests;
+    QString endpoint;
+    QString model;
+    int repeat = 0; // 0: each case's own repeat
+    QString junit;
     // Bad usage, as one sentence without the "soulc: " prefix; the rest of
     // the invocation is then meaningless.
     QString usageError;

@@ -21,6 +21,7 @@
 #include "souldiff.h"
 #include "souldifftext.h"
 #include "soultokens.h"
+#include "testcommand.h"
 #include "tokenizer.h"
 #include "toolnexusreport.h"
 
@@ -232,6 +233,27 @@ int runCompose(const Invocation &invocation)
     return writeResult(invocation,
                        invocation.found ? foundLines(composition.found) : composition.soul);
 }
+
+} // namespace
+
+Result<QByteArray> composedSoul(const Invocation &invocation)
+{
+    // What runCompose writes to a file: the same calls, so the bytes agree.
+    const RuntimeProfile profile = profileOf(invocation);
+    const RuntimeInput input = inputOf(invocation);
+    if (!profile.sectioned()) {
+        const Result<RuntimeComposition> composition = profile.runtime->compose(input,
+                                                                                profile.settings);
+        if (!composition)
+            return Result<QByteArray>::failure(composition.error());
+        return composition->text.toUtf8();
+    }
+    if (const QString problem = checkDirectory(input.dir); !problem.isEmpty())
+        return Result<QByteArray>::failure(problem);
+    return composeDirectory(input.dir, profile.rule).soul;
+}
+
+namespace {
 
 int runStat(const Invocation &invocation)
 {
@@ -907,6 +929,8 @@ int runInvocation(const Invocation &invocation)
         return runCheckpoint(invocation);
     case Command::Agents:
         return runAgents(invocation);
+    case Command::Test:
+        return runTest(invocation);
     case Command::None:
         break;
     }

@@ -1,0 +1,283 @@
+#include "chatclient.h"
+
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QHostAddress>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonParseError>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QTimer>
+
+#include <utility>
+
+namespace soul {
+
+namespace {
+
+// What a server said, short enough for one line of an error.
+QString excerpt(const QByteArray &bytes)
+{
+    constexpr qsizetype Limit = 300;
+    QString text = QString::fromUtf8(bytes.left(Limit)).simplified();
+    if (bytes.size() > Limit)
+        text += QStringLiteral("...");
+    return text;
+}
+
+std::optional<qint64> countIn(const QJsonObject &object, const QString &key)
+{
+    const QJsonValue value = object.value(key);
+    if (!value.isDouble())
+        return std::nullopt;
+    return qint64(value.toDouble());
+}
+
+// The text an error object holds: {"error": {"message": ...}} or {"error": "..."}.
+QString serverErrorText(const QJsonValue &error)
+{
+    if (error.isString())
+        return error.toString();
+    const QString message = error.toObject().value(QStringLiteral("message")).toString();
+    return message.isEmpty()
+               ? QString::fromUtf8(QJsonDocument(error.toObject()).toJson(QJsonDocument::Compact))
+               : message;
+}
+
+} // namespace
+
+QUrl chatCompletionsUrl(const QUrl &baseUrl)
+{
+    QUrl url = baseUrl;
+    QString path = url.path();
+    while (path.endsWith(QLatin1Char('/')))
+        path.chop(1);
+    url.setPath(path + QStringLiteral("/chat/completions"));
+    return url;
+}
+
+QByteArray chatRequestBody(const ChatRequest &request)
+{
+    QJsonArray messages;
+    for (const ChatMessage &message : request.messages) {
+        messages.append(QJsonObject{{QStringLiteral("role"), message.role},
+                                    {QStringLiteral("content"), message.content}});
+    }
+    QJsonObject body{
+        {QStringLiteral("model"), request.model},
+        {QStringLiteral("messages"), messages},
+        {QStringLiteral("stream"), true},
+        {QStringLiteral("stream_options"), QJsonObject{{QStringLiteral("include_usage"), true}}},
+    };
+    if (request.temperature)
+        body.insert(QStringLiteral("temperature"), *request.temperature);
+    if (request.maxTokens)
+        body.insert(QStringLiteral("max_tokens"), *request.maxTokens);
+    if (request.seed)
+        body.insert(QStringLiteral("seed"), *request.seed);
+    return QJsonDocument(body).toJson(QJsonDocument::Compact);
+}
+
+QString keyTransportProblem(const QUrl &url, const QString &variable)
+{
+    if (url.scheme().compare(QLatin1String("https"), Qt::CaseInsensitive) == 0)
+        return {};
+    const QString host = url.host();
+    if (host.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0)
+        return {};
+    const QHostAddress address(host);
+    if (!address.isNull() && address.isLoopback())
+        return {};
+    return QStringLiteral("Refusing to send the API key in %1 to %2 over plain %3: anyone on "
+                          "the way could read it. Use an https endpoint, or unset %1 for a "
+                          "server that needs no key.")
+        .arg(variable, url.toDisplayString(), url.scheme());
+}
+
+ChatStream::ChatStream(QUrl endpoint)
+    : m_endpoint(std::move(endpoint))
+{}
+
+bool ChatStream::feed(QByteArrayView bytes, qint64 elapsedMs)
+{
+    if (!m_error.isEmpty())
+        return false;
+    return takeEvents(m_parser.feed(bytes), elapsedMs);
+}
+
+bool ChatStream::finish(qint64 elapsedMs)
+{
+    if (!m_error.isEmpty())
+        return false;
+    return takeEvents(m_parser.finish(), elapsedMs);
+}
+
+bool ChatStream::takeWhole(const QByteArray &json, qint64 elapsedMs)
+{
+    return takeEvents({json}, elapsedMs);
+}
+
+bool ChatStream::takeEvents(const QList<QByteArray> &events, qint64 elapsedMs)
+{
+    for (const QByteArray &data : events) {
+        QJsonParseError parseError{};
+        const QJsonDocument document = QJsonDocument::fromJson(data, &parseError);
+        if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
+            m_error = QStringLiteral("The model server at %1 sent a reply that is not a JSON "
+                                     "object: '%2'. Is the endpoint an OpenAI-compatible API?")
+                          .arg(m_endpoint.toDisplayString(), excerpt(data));
+            return false;
+        }
+        const QJsonObject event = document.object();
+        if (event.contains(QStringLiteral("error"))) {
+            m_error = QStringLiteral("The model server at %1 reported an error: %2")
+                          .arg(m_endpoint.toDisplayString(),
+                               serverErrorText(event.value(QStringLiteral("error"))));
+            return false;
+        }
+        const QJsonArray choices = event.value(QStringLiteral("choices")).toArray();
+        if (!choices.isEmpty()) {
+            const QJsonObject choice = choices.first().toObject();
+            // Some servers put the whole message in one event instead of deltas.
+            const QString piece = choice.contains(QStringLiteral("delta"))
+                                      ? choice.value(QStringLiteral("delta"))
+                                            .toObject()
+                                            .value(QStringLiteral("content"))
+                                            .toString()
+                                      : choice.value(QStringLiteral("message"))
+                                            .toObject()
+                                            .value(QStringLiteral("content"))
+                                            .toString();
+            if (!piece.isEmpty() && m_reply.firstTokenMs < 0)
+                m_reply.firstTokenMs = elapsedMs;
+            m_reply.content += piece;
+        }
+        const QJsonValue usage = event.value(QStringLiteral("usage"));
+        if (usage.isObject()) {
+            const QJsonObject object = usage.toObject();
+            m_reply.usage.promptTokens = countIn(object, QStringLiteral("prompt_tokens"));
+            m_reply.usage.completionTokens = countIn(object, QStringLiteral("completion_tokens"));
+            m_reply.usage.cachedTokens
+                = countIn(object.value(QStringLiteral("prompt_tokens_details")).toObject(),
+                          QStringLiteral("cached_tokens"));
+        }
+    }
+    return true;
+}
+
+ChatClient::ChatClient(QObject *parent)
+    : QObject(parent)
+{}
+
+Result<ChatReply> ChatClient::exchange(const ChatRequest &request)
+{
+    const QUrl url = chatCompletionsUrl(request.baseUrl);
+    const QString where = url.toDisplayString();
+    if (!url.isValid() || url.host().isEmpty()
+        || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))) {
+        return Result<ChatReply>::failure(
+            QStringLiteral("%1 is not an http or https URL. Give the API's base, such as "
+                           "http://127.0.0.1:8080/v1.")
+                .arg(request.baseUrl.toDisplayString()));
+    }
+    QNetworkRequest networkRequest(url);
+    networkRequest.setHeader(QNetworkRequest::ContentTypeHeader,
+                             QByteArrayLiteral("application/json"));
+    networkRequest.setRawHeader("Accept", "text/event-stream");
+    if (!request.apiKey.isEmpty()) {
+        if (const QString problem = keyTransportProblem(url); !problem.isEmpty())
+            return Result<ChatReply>::failure(problem);
+        networkRequest.setRawHeader("Authorization", "Bearer " + request.apiKey.toUtf8());
+    }
+    // A redirect could carry the key to another host; it is reported instead.
+    networkRequest.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
+                                QNetworkRequest::ManualRedirectPolicy);
+
+    QElapsedTimer clock;
+    clock.start();
+    std::unique_ptr<QNetworkReply> reply(m_manager.post(networkRequest, chatRequestBody(request)));
+    ChatStream stream(url);
+    QByteArray errorBody;
+    QByteArray wholeBody; // a reply that is not streamed
+    constexpr qsizetype MaxWholeBody = 16 << 20;
+    bool timedOut = false;
+    const auto httpStatus = [&reply] {
+        return reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    };
+    const auto take = [&] {
+        const QByteArray bytes = reply->readAll();
+        const int status = httpStatus();
+        const bool streamed = reply->header(QNetworkRequest::ContentTypeHeader)
+                                  .toString()
+                                  .startsWith(QLatin1String("text/event-stream"));
+        if (status >= 200 && status < 300 && !streamed) {
+            wholeBody += bytes;
+            if (wholeBody.size() > MaxWholeBody)
+                reply->abort();
+        } else if (status >= 200 && status < 300) {
+            if (!stream.feed(bytes, clock.elapsed()))
+                reply->abort();
+        } else if (errorBody.size() < 4096) {
+            errorBody += bytes;
+        }
+    };
+
+    QEventLoop loop;
+    QTimer deadline;
+    deadline.setSingleShot(true);
+    connect(&deadline, &QTimer::timeout, &loop, [&] {
+        timedOut = true;
+        reply->abort();
+    });
+    connect(reply.get(), &QNetworkReply::readyRead, &loop, take);
+    connect(reply.get(), &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    deadline.start(request.timeoutMs);
+    if (!reply->isFinished())
+        loop.exec();
+    deadline.stop();
+    take();
+
+    if (!stream.error().isEmpty())
+        return Result<ChatReply>::failure(stream.error());
+    if (timedOut) {
+        return Result<ChatReply>::failure(
+            QStringLiteral("The model server at %1 did not finish its reply within %2 s. Is it "
+                           "overloaded, or is max_tokens too large?")
+                .arg(where)
+                .arg(request.timeoutMs / 1000.0));
+    }
+    const int status = httpStatus();
+    if (status != 0 && (status < 200 || status >= 300)) {
+        const QString reason
+            = reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString();
+        QString said = excerpt(errorBody);
+        const QJsonDocument document = QJsonDocument::fromJson(errorBody);
+        if (document.isObject() && document.object().contains(QStringLiteral("error")))
+            said = serverErrorText(document.object().value(QStringLiteral("error")));
+        return Result<ChatReply>::failure(
+            QStringLiteral("The model server at %1 answered HTTP %2%3%4")
+                .arg(where)
+                .arg(status)
+                .arg(reason.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(reason),
+                     said.isEmpty() ? QStringLiteral(".") : QStringLiteral(": %1").arg(said)));
+    }
+    if (reply->error() != QNetworkReply::NoError) {
+        return Result<ChatReply>::failure(
+            QStringLiteral("Cannot reach the model server at %1: %2. Start the server, or give "
+                           "another endpoint (--endpoint URL).")
+                .arg(where, reply->errorString()));
+    }
+    if (!wholeBody.isEmpty()) {
+        if (!stream.takeWhole(wholeBody, clock.elapsed()))
+            return Result<ChatReply>::failure(stream.error());
+    } else if (!stream.finish(clock.elapsed())) {
+        return Result<ChatReply>::failure(stream.error());
+    }
+    ChatReply result = stream.reply();
+    result.latencyMs = clock.elapsed();
+    return result;
+}
+
+} // namespace soul

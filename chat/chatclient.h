@@ -1,0 +1,113 @@
+#pragma once
+
+#include "result.h"
+#include "sseparser.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QNetworkAccessManager>
+#include <QObject>
+#include <QString>
+#include <QUrl>
+
+#include <optional>
+
+// A client for OpenAI-compatible chat completions (/v1/chat/completions, as
+// OpenAI, llama.cpp's server, vLLM and Ollama serve them), always streamed:
+// the reply's text, its token usage and its timings.
+namespace soul {
+
+struct ChatMessage
+{
+    QString role; // "system", "user" or "assistant"
+    QString content;
+};
+
+struct ChatRequest
+{
+    QUrl baseUrl; // the API's base, such as http://127.0.0.1:8080/v1
+    QString model;
+    QList<ChatMessage> messages;
+    std::optional<double> temperature;
+    std::optional<qint64> maxTokens;
+    std::optional<qint64> seed;
+    QString apiKey;         // sent as "Authorization: Bearer" when not empty
+    int timeoutMs = 120000; // the whole exchange, first byte to last
+};
+
+// Token usage as the server reports it; a count it leaves out stays
+// std::nullopt, which is not the same as 0 (a server that reports no cache
+// hits says cached_tokens: 0).
+struct ChatUsage
+{
+    std::optional<qint64> promptTokens;
+    std::optional<qint64> completionTokens;
+    std::optional<qint64> cachedTokens;
+};
+
+struct ChatReply
+{
+    QString content;
+    ChatUsage usage;
+    qint64 firstTokenMs = -1; // -1: no text came
+    qint64 latencyMs = 0;
+};
+
+// <base>/chat/completions.
+QUrl chatCompletionsUrl(const QUrl &baseUrl);
+// The request's JSON body: model, messages, stream with usage, and the
+// sampling settings that are given.
+QByteArray chatRequestBody(const ChatRequest &request);
+// Why an API key must not go to `url` (plain http to a host other than this
+// machine), as a sentence; empty when it may. `variable` names where the key
+// came from, so the sentence can say what to unset.
+QString keyTransportProblem(const QUrl &url,
+                            const QString &variable = QStringLiteral("OPENAI_API_KEY"));
+
+// A streamed reply as its bytes arrive: the SSE events' deltas put together.
+class ChatStream
+{
+public:
+    explicit ChatStream(QUrl endpoint);
+    // False once an event is not JSON or is an error the server sent; error()
+    // then says which. `elapsedMs` is when the bytes came, for the first token.
+    bool feed(QByteArrayView bytes, qint64 elapsedMs);
+    // The end of the bytes: what is still buffered is taken.
+    bool finish(qint64 elapsedMs);
+    // A whole reply in one JSON object, from a server that does not stream
+    // (its choices[0].message instead of deltas).
+    bool takeWhole(const QByteArray &json, qint64 elapsedMs);
+
+    const ChatReply &reply() const { return m_reply; }
+    const QString &error() const { return m_error; }
+    bool done() const { return m_parser.done(); }
+
+private:
+    bool takeEvents(const QList<QByteArray> &events, qint64 elapsedMs);
+
+    QUrl m_endpoint;
+    SseParser m_parser;
+    ChatReply m_reply;
+    QString m_error;
+};
+
+// Sends chat requests one at a time. Owns its network access manager.
+class ChatClient : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit ChatClient(QObject *parent = nullptr);
+
+    // Sends `request` and waits for the whole reply in a local event loop
+    // (the caller's thread needs a QCoreApplication). Fails with a sentence
+    // naming the endpoint: the key refused for plain http, the server not
+    // reached, an HTTP error with what the server said, a stream that is
+    // not JSON, or the deadline passed.
+    Result<ChatReply> exchange(const ChatRequest &request);
+
+private:
+    QNetworkAccessManager m_manager;
+};
+
+} // namespace soul

@@ -1,0 +1,83 @@
+#include "personatestrunner.h"
+
+#include "personatestfile.h"
+
+namespace soul {
+
+ChatRequest caseRequest(const PersonaTestFile &file,
+                        const PersonaTestCase &test,
+                        const QByteArray &soul,
+                        const PersonaTestSettings &settings)
+{
+    ChatRequest request;
+    request.baseUrl = settings.endpoint.isEmpty() ? file.apiBaseUrl : settings.endpoint;
+    request.model = settings.model.isEmpty() ? file.model : settings.model;
+    request.messages.append({QStringLiteral("system"), QString::fromUtf8(soul)});
+    request.messages.append(test.messages);
+    request.temperature = file.temperature;
+    request.maxTokens = file.maxTokens;
+    request.seed = file.seed;
+    request.apiKey = settings.apiKey;
+    request.timeoutMs = settings.timeoutMs;
+    return request;
+}
+
+Result<PersonaTestRun> planPersonaTests(const PersonaTestFile &file,
+                                        const PersonaTestSettings &settings)
+{
+    PersonaTestRun plan;
+    plan.endpoint = settings.endpoint.isEmpty() ? file.apiBaseUrl : settings.endpoint;
+    plan.model = settings.model.isEmpty() ? file.model : settings.model;
+    if (plan.endpoint.isEmpty()) {
+        return Result<PersonaTestRun>::failure(
+            QStringLiteral("%1 names no endpoint: give one with --endpoint URL (such as "
+                           "http://127.0.0.1:8080/v1), or as apiBaseUrl in its provider's "
+                           "config.")
+                .arg(file.path));
+    }
+    if (plan.model.isEmpty()) {
+        return Result<PersonaTestRun>::failure(
+            QStringLiteral("%1 names no model: give one with --model NAME, or as the "
+                           "provider's id (openai:chat:MODEL).")
+                .arg(file.path));
+    }
+    return plan;
+}
+
+Result<PersonaTestRun> runPersonaTests(ChatClient &client,
+                                       const PersonaTestFile &file,
+                                       const QByteArray &soul,
+                                       const PersonaTestSettings &settings,
+                                       const std::function<void(const CaseRun &)> &progress)
+{
+    Result<PersonaTestRun> planned = planPersonaTests(file, settings);
+    if (!planned)
+        return planned;
+    PersonaTestRun result = std::move(planned).value();
+    for (qsizetype index = 0; index < file.tests.size(); ++index) {
+        const PersonaTestCase &test = file.tests.at(index);
+        const ChatRequest request = caseRequest(file, test, soul, settings);
+        const int runs = settings.repeat > 0 ? settings.repeat : test.repeat;
+        for (int run = 1; run <= runs; ++run) {
+            Result<ChatReply> reply = client.exchange(request);
+            if (!reply)
+                return Result<PersonaTestRun>::failure(reply.error());
+            CaseRun caseRun;
+            caseRun.testIndex = int(index);
+            caseRun.run = run;
+            caseRun.runs = runs;
+            caseRun.reply = std::move(reply).value();
+            for (const AssertSpec &spec : test.asserts)
+                caseRun.outcomes.append(
+                    checkAssert(spec, caseRun.reply.content, caseRun.reply.latencyMs));
+            caseRun.verdict = judgeCase(test.asserts, caseRun.outcomes, test.threshold);
+            (caseRun.verdict.pass ? result.passed : result.failed) += 1;
+            if (progress)
+                progress(caseRun);
+            result.runs.append(std::move(caseRun));
+        }
+    }
+    return result;
+}
+
+} // namespace soul

@@ -1,0 +1,69 @@
+#pragma once
+
+#include "assertcheck.h"
+#include "chatclient.h"
+#include "result.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+#include <QUrl>
+
+#include <functional>
+
+// Runs a persona's tests: each case, as many times as it repeats, one
+// request at a time, the composed soul as the system message.
+namespace soul {
+
+struct PersonaTestCase;
+struct PersonaTestFile;
+
+// What the command line sets over the file's provider.
+struct PersonaTestSettings
+{
+    QUrl endpoint;  // the API's base; empty: the file's apiBaseUrl
+    QString model;  // empty: the file's
+    int repeat = 0; // above 0: every case runs this often, whatever its repeat says
+    QString apiKey; // empty: none sent
+    int timeoutMs = 120000;
+};
+
+struct CaseRun
+{
+    int testIndex = 0; // into PersonaTestFile::tests
+    int run = 1;       // 1-based
+    int runs = 1;
+    ChatReply reply;
+    QList<AssertOutcome> outcomes;
+    CaseVerdict verdict;
+};
+
+struct PersonaTestRun
+{
+    QUrl endpoint;
+    QString model;
+    QList<CaseRun> runs; // in the file's order, each case's runs together
+    int passed = 0;
+    int failed = 0;
+};
+
+// The request a case makes: `soul` (its exact bytes, UTF-8) as the system
+// message, then the case's turns.
+ChatRequest caseRequest(const PersonaTestFile &file,
+                        const PersonaTestCase &test,
+                        const QByteArray &soul,
+                        const PersonaTestSettings &settings);
+
+// The endpoint and model a run uses, or why it cannot run (none given).
+Result<PersonaTestRun> planPersonaTests(const PersonaTestFile &file,
+                                        const PersonaTestSettings &settings);
+
+// Runs every case in order; `progress`, when set, hears each run as it
+// ends. Fails at the first request that fails, with its sentence.
+Result<PersonaTestRun> runPersonaTests(ChatClient &client,
+                                       const PersonaTestFile &file,
+                                       const QByteArray &soul,
+                                       const PersonaTestSettings &settings,
+                                       const std::function<void(const CaseRun &)> &progress = {});
+
+} // namespace soul

@@ -1,0 +1,217 @@
+// Each assert type and its not- form on sample replies, weights and a case's
+// threshold, invalid regexes and what counts as JSON.
+
+#include "assertcheck.h"
+#include "personatestfile.h"
+
+#include <QTest>
+
+using namespace soul;
+
+namespace {
+
+AssertSpec spec(const QString &type, const QStringList &values = {}, double weight = 1.0)
+{
+    AssertSpec s;
+    s.type = type;
+    s.negated = type.startsWith(QLatin1String("not-"));
+    s.baseType = s.negated ? type.mid(4) : type;
+    s.values = values;
+    s.weight = weight;
+    return s;
+}
+
+} // namespace
+
+class TstAsserts : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void types_data();
+    void types();
+    void latency();
+    void invalidRegexFailsBothWays();
+    void reasonsSayWhy();
+    void verdictWithoutThreshold();
+    void verdictWithThreshold();
+    void zeroWeightsScoreOne();
+};
+
+void TstAsserts::types_data()
+{
+    QTest::addColumn<QString>("type");
+    QTest::addColumn<QStringList>("values");
+    QTest::addColumn<QString>("output");
+    QTest::addColumn<bool>("pass");
+
+    const QString ava = QStringLiteral("Hello, I am Ava.");
+    struct Row
+    {
+        const char *name;
+        const char *type;
+        QStringList values;
+        QString output;
+        bool pass;
+    };
+    const Row rows[] = {
+        {"equals", "equals", {ava}, ava, true},
+        {"equals differs", "equals", {QStringLiteral("hello, I am Ava.")}, ava, false},
+        {"equals no trim", "equals", {ava}, ava + QLatin1Char('\n'), false},
+        {"contains", "contains", {QStringLiteral("Ava")}, ava, true},
+        {"contains case", "contains", {QStringLiteral("ava")}, ava, false},
+        {"icontains", "icontains", {QStringLiteral("AVA")}, ava, true},
+        {"icontains absent", "icontains", {QStringLiteral("Bob")}, ava, false},
+        {"contains-any", "contains-any", {QStringLiteral("Bob"), QStringLiteral("Ava")}, ava, true},
+        {"contains-any none",
+         "contains-any",
+         {QStringLiteral("Bob"), QStringLiteral("ava")},
+         ava,
+         false},
+        {"contains-all", "contains-all", {QStringLiteral("Hello"), QStringLiteral("Ava")}, ava, true},
+        {"contains-all one missing",
+         "contains-all",
+         {QStringLiteral("Hello"), QStringLiteral("Bob")},
+         ava,
+         false},
+        {"icontains-any", "icontains-any", {QStringLiteral("BOB"), QStringLiteral("AVA")}, ava, true},
+        {"icontains-any none", "icontains-any", {QStringLiteral("bob")}, ava, false},
+        {"icontains-all",
+         "icontains-all",
+         {QStringLiteral("HELLO"), QStringLiteral("ava")},
+         ava,
+         true},
+        {"icontains-all missing",
+         "icontains-all",
+         {QStringLiteral("hello"), QStringLiteral("x")},
+         ava,
+         false},
+        {"starts-with", "starts-with", {QStringLiteral("Hello")}, ava, true},
+        {"starts-with not", "starts-with", {QStringLiteral("Ava")}, ava, false},
+        {"regex", "regex", {QStringLiteral("I am [A-Z][a-z]+\\.$")}, ava, true},
+        {"regex no match", "regex", {QStringLiteral("^I am")}, ava, false},
+        {"is-json object", "is-json", {}, QStringLiteral("{\"a\": [1, 2]}"), true},
+        {"is-json number", "is-json", {}, QStringLiteral(" 42 "), true},
+        {"is-json string", "is-json", {}, QStringLiteral("\"x\""), true},
+        {"is-json prose", "is-json", {}, ava, false},
+        {"is-json two values", "is-json", {}, QStringLiteral("1, 2"), false},
+        {"is-json empty", "is-json", {}, QString(), false},
+        {"is-json trailing text", "is-json", {}, QStringLiteral("{} ok"), false},
+    };
+    for (const Row &row : rows) {
+        QTest::newRow(row.name) << QString::fromLatin1(row.type) << row.values << row.output
+                                << row.pass;
+        QTest::newRow(qPrintable(QStringLiteral("not-%1").arg(QLatin1String(row.name))))
+            << QStringLiteral("not-%1").arg(QLatin1String(row.type)) << row.values << row.output
+            << !row.pass;
+    }
+}
+
+void TstAsserts::types()
+{
+    QFETCH(QString, type);
+    QFETCH(QStringList, values);
+    QFETCH(QString, output);
+    QFETCH(bool, pass);
+    const AssertOutcome outcome = checkAssert(spec(type, values), output, 100);
+    QCOMPARE(outcome.pass, pass);
+    QCOMPARE(outcome.score, pass ? 1.0 : 0.0);
+    QVERIFY(!outcome.reason.isEmpty());
+}
+
+void TstAsserts::latency()
+{
+    AssertSpec within = spec(QStringLiteral("latency"));
+    within.threshold = 500;
+    QVERIFY(checkAssert(within, QString(), 500).pass);
+    QVERIFY(!checkAssert(within, QString(), 501).pass);
+    QVERIFY(checkAssert(within, QString(), 501).reason.contains(QLatin1String("501 ms")));
+    AssertSpec over = spec(QStringLiteral("not-latency"));
+    over.threshold = 500;
+    QVERIFY(checkAssert(over, QString(), 501).pass);
+    QVERIFY(!checkAssert(over, QString(), 20).pass);
+}
+
+void TstAsserts::invalidRegexFailsBothWays()
+{
+    for (const QString &type : {QStringLiteral("regex"), QStringLiteral("not-regex")}) {
+        const AssertOutcome outcome = checkAssert(spec(type, {QStringLiteral("(unclosed")}),
+                                                  QStringLiteral("(unclosed"),
+                                                  1);
+        QVERIFY(!outcome.pass);
+        QVERIFY2(outcome.reason.contains(QLatin1String("invalid")), qPrintable(outcome.reason));
+        QVERIFY(outcome.reason.contains(QLatin1String("offset")));
+    }
+}
+
+void TstAsserts::reasonsSayWhy()
+{
+    const AssertOutcome missing = checkAssert(spec(QStringLiteral("icontains"),
+                                                   {QStringLiteral("Ava")}),
+                                              QStringLiteral("I am Bob."),
+                                              1);
+    QCOMPARE(missing.reason,
+             QStringLiteral("The output does not contain 'Ava' (ignoring case). icontains wants "
+                            "it to contain 'Ava' (ignoring case)."));
+    const AssertOutcome forbidden = checkAssert(spec(QStringLiteral("not-contains"),
+                                                     {QStringLiteral("as an AI")}),
+                                                QStringLiteral("Well, as an AI, I"),
+                                                1);
+    QCOMPARE(forbidden.reason,
+             QStringLiteral("The output contains 'as an AI'. not-contains wants it not to "
+                            "contain 'as an AI'."));
+    const AssertOutcome lacks = checkAssert(spec(QStringLiteral("contains-all"),
+                                                 {QStringLiteral("a"), QStringLiteral("z")}),
+                                            QStringLiteral("abc"),
+                                            1);
+    QVERIFY2(lacks.reason.startsWith(QLatin1String("The output lacks 'z'.")),
+             qPrintable(lacks.reason));
+}
+
+void TstAsserts::verdictWithoutThreshold()
+{
+    const QList<AssertSpec> specs = {spec(QStringLiteral("contains"), {QStringLiteral("a")}),
+                                     spec(QStringLiteral("contains"), {QStringLiteral("b")})};
+    const QList<AssertOutcome> outcomes = {checkAssert(specs[0], QStringLiteral("a"), 1),
+                                           checkAssert(specs[1], QStringLiteral("a"), 1)};
+    const CaseVerdict verdict = judgeCase(specs, outcomes, std::nullopt);
+    QVERIFY(!verdict.pass);
+    QCOMPARE(verdict.score, 0.5);
+    const QList<AssertOutcome> both = {checkAssert(specs[0], QStringLiteral("ab"), 1),
+                                       checkAssert(specs[1], QStringLiteral("ab"), 1)};
+    QVERIFY(judgeCase(specs, both, std::nullopt).pass);
+}
+
+void TstAsserts::verdictWithThreshold()
+{
+    // Weighted 3:1, the heavy assert passing: 0.75.
+    const QList<AssertSpec> specs = {spec(QStringLiteral("contains"), {QStringLiteral("a")}, 3),
+                                     spec(QStringLiteral("contains"), {QStringLiteral("b")}, 1)};
+    const QList<AssertOutcome> outcomes = {checkAssert(specs[0], QStringLiteral("a"), 1),
+                                           checkAssert(specs[1], QStringLiteral("a"), 1)};
+    QCOMPARE(judgeCase(specs, outcomes, 0.75).score, 0.75);
+    QVERIFY(judgeCase(specs, outcomes, 0.75).pass);
+    QVERIFY(judgeCase(specs, outcomes, 0.7).pass);
+    const CaseVerdict below = judgeCase(specs, outcomes, 0.8);
+    QVERIFY(!below.pass);
+    QVERIFY(below.reason.contains(QLatin1String("0.75")));
+    QVERIFY(below.reason.contains(QLatin1String("0.8")));
+    // The light one passing instead: 0.25.
+    const QList<AssertOutcome> light = {checkAssert(specs[0], QStringLiteral("b"), 1),
+                                        checkAssert(specs[1], QStringLiteral("b"), 1)};
+    QCOMPARE(judgeCase(specs, light, 0.5).score, 0.25);
+    QVERIFY(!judgeCase(specs, light, 0.5).pass);
+}
+
+void TstAsserts::zeroWeightsScoreOne()
+{
+    const QList<AssertSpec> specs = {spec(QStringLiteral("contains"), {QStringLiteral("z")}, 0)};
+    const QList<AssertOutcome> outcomes = {checkAssert(specs[0], QStringLiteral("a"), 1)};
+    QCOMPARE(judgeCase(specs, outcomes, 0.5).score, 1.0);
+    QVERIFY(judgeCase(specs, outcomes, 0.5).pass);
+    // Without a threshold the failed assert still fails the case.
+    QVERIFY(!judgeCase(specs, outcomes, std::nullopt).pass);
+}
+
+QTEST_GUILESS_MAIN(TstAsserts)
+#include "tst_asserts.moc"

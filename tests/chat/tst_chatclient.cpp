@@ -1,0 +1,186 @@
+// ChatClient against servers in this process that misbehave: one that
+// never answers (the deadline), one that is gone (connection refused), one
+// that streams something other than JSON, and one that streams properly.
+
+#include "chatclient.h"
+
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTest>
+
+#include <memory>
+
+using namespace soul;
+
+namespace {
+
+// Accepts connections and answers each request with `answer` (nothing at
+// all when it is empty), keeping the sockets open.
+class StubServer : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit StubServer(QByteArray answer, QObject *parent = nullptr)
+        : QObject(parent)
+        , m_answer(std::move(answer))
+    {
+        connect(&m_server, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket *socket = m_server.nextPendingConnection()) {
+                socket->setParent(this);
+                connect(socket, &QTcpSocket::readyRead, this, [this, socket] {
+                    m_received += socket->readAll();
+                    if (!m_answer.isEmpty() && m_received.contains("\r\n\r\n") && !m_answered) {
+                        m_answered = true;
+                        socket->write(m_answer);
+                        socket->disconnectFromHost();
+                    }
+                });
+            }
+        });
+    }
+
+    bool listen() { return m_server.listen(QHostAddress::LocalHost); }
+    QUrl baseUrl() const
+    {
+        return QUrl(QStringLiteral("http://127.0.0.1:%1/v1").arg(m_server.serverPort()));
+    }
+    const QByteArray &received() const { return m_received; }
+
+private:
+    QTcpServer m_server;
+    QByteArray m_answer;
+    QByteArray m_received;
+    bool m_answered = false;
+};
+
+QByteArray sseAnswer(const QByteArray &events)
+{
+    return "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n"
+           + events;
+}
+
+ChatRequest requestTo(const QUrl &baseUrl)
+{
+    ChatRequest request;
+    request.baseUrl = baseUrl;
+    request.model = QStringLiteral("m");
+    request.messages = {{QStringLiteral("system"), QStringLiteral("soul")},
+                        {QStringLiteral("user"), QStringLiteral("hi")}};
+    return request;
+}
+
+} // namespace
+
+class TstChatClient : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void streamedReply();
+    void deadline();
+    void connectionRefused();
+    void invalidJson();
+    void replyNotStreamed();
+    void notAnHttpUrl();
+    void keyRefusedBeforeConnecting();
+};
+
+void TstChatClient::streamedReply()
+{
+    StubServer server(sseAnswer("data: {\"choices\":[{\"delta\":{\"content\":\"Hi \"}}]}\r\n\r\n"
+                                "data: {\"choices\":[{\"delta\":{\"content\":\"there\"}}]}\r\n\r\n"
+                                "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":5,"
+                                "\"completion_tokens\":2}}\r\n\r\n"
+                                "data: [DONE]\r\n\r\n"));
+    QVERIFY(server.listen());
+    ChatClient client;
+    ChatRequest request = requestTo(server.baseUrl());
+    request.apiKey = QStringLiteral("local-key");
+    const Result<ChatReply> reply = client.exchange(request);
+    QVERIFY2(reply.ok(), qPrintable(reply.error()));
+    QCOMPARE(reply->content, QStringLiteral("Hi there"));
+    QCOMPARE(reply->usage.promptTokens, std::optional<qint64>(5));
+    QVERIFY(!reply->usage.cachedTokens.has_value());
+    QVERIFY(reply->firstTokenMs >= 0);
+    QVERIFY(reply->latencyMs >= reply->firstTokenMs);
+    QVERIFY(server.received().startsWith("POST /v1/chat/completions HTTP/1.1"));
+    QVERIFY(server.received().contains("Authorization: Bearer local-key"));
+}
+
+void TstChatClient::deadline()
+{
+    StubServer silent{QByteArray()};
+    QVERIFY(silent.listen());
+    ChatClient client;
+    ChatRequest request = requestTo(silent.baseUrl());
+    request.timeoutMs = 300;
+    const Result<ChatReply> reply = client.exchange(request);
+    QVERIFY(!reply.ok());
+    QVERIFY2(reply.error().contains(QLatin1String("did not finish its reply within 0.3 s")),
+             qPrintable(reply.error()));
+    QVERIFY(reply.error().contains(silent.baseUrl().toString()));
+}
+
+void TstChatClient::connectionRefused()
+{
+    QTcpServer probe;
+    QVERIFY(probe.listen(QHostAddress::LocalHost));
+    const QUrl url(QStringLiteral("http://127.0.0.1:%1/v1").arg(probe.serverPort()));
+    probe.close();
+    ChatClient client;
+    const Result<ChatReply> reply = client.exchange(requestTo(url));
+    QVERIFY(!reply.ok());
+    QVERIFY2(reply.error().startsWith(
+                 QStringLiteral("Cannot reach the model server at %1/chat/completions: ")
+                     .arg(url.toString())),
+             qPrintable(reply.error()));
+}
+
+void TstChatClient::invalidJson()
+{
+    StubServer server(sseAnswer("data: <html>oops</html>\n\n"));
+    QVERIFY(server.listen());
+    ChatClient client;
+    const Result<ChatReply> reply = client.exchange(requestTo(server.baseUrl()));
+    QVERIFY(!reply.ok());
+    QVERIFY2(reply.error().contains(QLatin1String("not a JSON object: '<html>oops</html>'")),
+             qPrintable(reply.error()));
+}
+
+void TstChatClient::replyNotStreamed()
+{
+    StubServer server("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                      "Connection: close\r\n\r\n"
+                      "{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":"
+                      "\"Whole\"}}],\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":1,"
+                      "\"prompt_tokens_details\":{\"cached_tokens\":8}}}");
+    QVERIFY(server.listen());
+    ChatClient client;
+    const Result<ChatReply> reply = client.exchange(requestTo(server.baseUrl()));
+    QVERIFY2(reply.ok(), qPrintable(reply.error()));
+    QCOMPARE(reply->content, QStringLiteral("Whole"));
+    QCOMPARE(reply->usage.cachedTokens, std::optional<qint64>(8));
+}
+
+void TstChatClient::notAnHttpUrl()
+{
+    ChatClient client;
+    const Result<ChatReply> reply = client.exchange(
+        requestTo(QUrl(QStringLiteral("ftp://127.0.0.1/v1"))));
+    QVERIFY(!reply.ok());
+    QVERIFY(reply.error().contains(QLatin1String("is not an http or https URL")));
+}
+
+void TstChatClient::keyRefusedBeforeConnecting()
+{
+    ChatClient client;
+    ChatRequest request = requestTo(QUrl(QStringLiteral("http://192.0.2.1:8080/v1")));
+    request.apiKey = QStringLiteral("secret");
+    const Result<ChatReply> reply = client.exchange(request);
+    QVERIFY(!reply.ok());
+    QVERIFY(reply.error().startsWith(QLatin1String("Refusing to send the API key")));
+}
+
+QTEST_GUILESS_MAIN(TstChatClient)
+#include "tst_chatclient.moc"

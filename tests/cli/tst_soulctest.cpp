@@ -1,0 +1,631 @@
+// soulc test, run as a separate process against a fake OpenAI-compatible
+// server in this process: a QTcpServer that answers /v1/chat/completions
+// with an SSE stream and records each request. The server answers while the
+// test waits on the process's finished signal.
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QSignalSpy>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QXmlStreamReader>
+
+#include <memory>
+
+namespace {
+
+constexpr int ExitSuccess = 0;
+constexpr int ExitProblems = 1;
+constexpr int ExitFailure = 2;
+
+struct Run
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+struct Recorded
+{
+    QByteArray head; // request line and headers
+    QJsonObject body;
+};
+
+// Answers every POST with `status` and, for 200, an SSE stream of `reply`
+// in three pieces, then usage (with cached_tokens when `cached` is set) and
+// [DONE].
+class FakeServer : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit FakeServer(QObject *parent = nullptr)
+        : QObject(parent)
+    {
+        connect(&m_server, &QTcpServer::newConnection, this, &FakeServer::accept);
+    }
+
+    bool listen() { return m_server.listen(QHostAddress::LocalHost); }
+    QString baseUrl() const
+    {
+        return QStringLiteral("http://127.0.0.1:%1/v1").arg(m_server.serverPort());
+    }
+
+    QString reply = QStringLiteral("Hello, I am Ava.");
+    int status = 200;
+    std::optional<int> cached;
+    QList<Recorded> requests;
+
+private:
+    void accept()
+    {
+        while (QTcpSocket *socket = m_server.nextPendingConnection()) {
+            socket->setParent(this);
+            connect(socket, &QTcpSocket::readyRead, this, [this, socket] { take(socket); });
+            connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+        }
+    }
+
+    void take(QTcpSocket *socket)
+    {
+        QByteArray &buffer = m_buffers[socket];
+        buffer += socket->readAll();
+        const qsizetype headEnd = buffer.indexOf("\r\n\r\n");
+        if (headEnd < 0)
+            return;
+        const QByteArray head = buffer.left(headEnd);
+        qsizetype length = 0;
+        for (const QByteArray &line : head.split('\n')) {
+            if (line.toLower().startsWith("content-length:"))
+                length = line.mid(15).trimmed().toLongLong();
+        }
+        if (buffer.size() < headEnd + 4 + length)
+            return;
+        const QByteArray body = buffer.mid(headEnd + 4, length);
+        m_buffers.remove(socket);
+        requests.append({head, QJsonDocument::fromJson(body).object()});
+        socket->write(response());
+        socket->disconnectFromHost();
+    }
+
+    QByteArray response() const
+    {
+        QByteArray body;
+        QByteArray contentType = "text/event-stream";
+        if (status != 200) {
+            contentType = "application/json";
+            body = R"({"error":{"message":"the model is not loaded"}})";
+        } else {
+            const auto event = [](const QJsonObject &object) {
+                return "data: " + QJsonDocument(object).toJson(QJsonDocument::Compact) + "\n\n";
+            };
+            const auto delta = [&event](const QString &piece) {
+                return event(QJsonObject{
+                    {QStringLiteral("choices"),
+                     QJsonArray{QJsonObject{{QStringLiteral("index"), 0},
+                                            {QStringLiteral("delta"),
+                                             QJsonObject{{QStringLiteral("content"), piece}}}}}}});
+            };
+            body += ": a comment\n\n";
+            const qsizetype third = reply.size() / 3;
+            body += delta(reply.left(third));
+            body += delta(reply.mid(third, third));
+            body += delta(reply.mid(2 * third));
+            QJsonObject usage{{QStringLiteral("prompt_tokens"), 321},
+                              {QStringLiteral("completion_tokens"), 7}};
+            if (cached)
+                usage.insert(QStringLiteral("prompt_tokens_details"),
+                             QJsonObject{{QStringLiteral("cached_tokens"), *cached}});
+            body += event(QJsonObject{{QStringLiteral("choices"), QJsonArray()},
+                                      {QStringLiteral("usage"), usage}});
+            body += "data: [DONE]\n\n";
+        }
+        return "HTTP/1.1 " + QByteArray::number(status)
+               + (status == 200 ? " OK" : " Internal Server Error") + "\r\nContent-Type: "
+               + contentType + "\r\nContent-Length: " + QByteArray::number(body.size())
+               + "\r\nConnection: close\r\n\r\n" + body;
+    }
+
+    QTcpServer m_server;
+    QHash<QTcpSocket *, QByteArray> m_buffers;
+};
+
+bool writeFile(const QString &path, const QByteArray &bytes)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly | QIODevice::Truncate)
+           && file.write(bytes) == bytes.size();
+}
+
+QString soulcPath()
+{
+    return QStringLiteral(SOUL_BIN_DIR "/soulc");
+}
+
+// A soul with template braces, non-ASCII text and CRLF line ends, which must
+// reach the server exactly as compose writes them.
+const QByteArray SoulFile = "I am Ava, {{ not a template }}.\r\nJe parle fran\xc3\xa7"
+                            "ais et \xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e.\r\n";
+const QByteArray AgentsFile = "# Rules\n\nStay in {{character}}.\n";
+
+QByteArray testsYaml(const QString &baseUrl, const QByteArray &extraTests = {})
+{
+    return "description: Ava keeps her voice\n"
+           "providers:\n"
+           "  - id: openai:chat:file-model\n"
+           "    config: {apiBaseUrl: "
+           + baseUrl.toUtf8()
+           + ", temperature: 0, max_tokens: 64, seed: 1}\n"
+             "tests:\n"
+             "  - description: introduces herself\n"
+             "    vars: {message: \"Who are you?\"}\n"
+             "    assert:\n"
+             "      - {type: icontains, value: ava}\n"
+             "      - {type: not-icontains, value: as an AI language model}\n"
+           + extraTests;
+}
+
+const QByteArray FailingTest = "  - description: answers in JSON\n"
+                               "    vars:\n"
+                               "      messages:\n"
+                               "        - {role: user, content: Hi}\n"
+                               "        - {role: assistant, content: Hello}\n"
+                               "        - {role: user, content: JSON please}\n"
+                               "    assert:\n"
+                               "      - {type: is-json}\n"
+                               "      - {type: starts-with, value: Dear}\n";
+
+} // namespace
+
+class TstSoulcTest : public QObject
+{
+    Q_OBJECT
+
+private:
+    Run soulc(const QStringList &arguments, const QProcessEnvironment &extra = {}) const
+    {
+        QProcess process;
+        process.setWorkingDirectory(m_dir->path());
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.remove(QStringLiteral("OPENAI_API_KEY"));
+        for (const QString &key : extra.keys())
+            environment.insert(key, extra.value(key));
+        process.setProcessEnvironment(environment);
+        QSignalSpy finished(&process, &QProcess::finished);
+        process.start(soulcPath(), arguments);
+        Run run;
+        // The fake server answers while this waits: the spy runs the event loop.
+        if (!finished.wait(60000)) {
+            process.kill();
+            process.waitForFinished();
+            run.err = "did not finish";
+            return run;
+        }
+        run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+        run.out = process.readAllStandardOutput();
+        run.err = process.readAllStandardError();
+        return run;
+    }
+
+    QString persona() const { return m_dir->filePath(QStringLiteral("ava")); }
+    void writeTests(const QByteArray &yaml) const
+    {
+        QVERIFY(writeFile(m_dir->filePath(QStringLiteral("ava/persona-tests.yaml")), yaml));
+    }
+    QByteArray composed(const QStringList &runtime = {}) const
+    {
+        QProcess process;
+        process.start(soulcPath(),
+                      QStringList{QStringLiteral("compose")} + runtime + QStringList{persona()});
+        process.waitForFinished(60000);
+        return process.readAllStandardOutput();
+    }
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<FakeServer> m_server;
+
+private Q_SLOTS:
+    void init();
+    void cleanup();
+    void systemMessageIsTheComposedSoul_data();
+    void systemMessageIsTheComposedSoul();
+    void exitStatusAndText();
+    void jsonShape();
+    void junitFile();
+    void endpointAndModelOverride();
+    void repeat();
+    void invalidFileSendsNothing();
+    void noEndpoint();
+    void unreadablePersona();
+    void connectionRefused();
+    void httpError();
+    void keyOnlyOverHttpsOrLoopback();
+    void usageErrors_data();
+    void usageErrors();
+};
+
+void TstSoulcTest::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    QVERIFY(QDir(m_dir->path()).mkdir(QStringLiteral("ava")));
+    QVERIFY(writeFile(m_dir->filePath(QStringLiteral("ava/SOUL.md")), SoulFile));
+    QVERIFY(writeFile(m_dir->filePath(QStringLiteral("ava/AGENTS.md")), AgentsFile));
+    m_server = std::make_unique<FakeServer>();
+    QVERIFY(m_server->listen());
+}
+
+void TstSoulcTest::cleanup()
+{
+    m_server.reset();
+    m_dir.reset();
+}
+
+void TstSoulcTest::systemMessageIsTheComposedSoul_data()
+{
+    QTest::addColumn<QStringList>("runtime");
+    QTest::addColumn<bool>("keepsCrlf"); // Hermes reads its files with universal newlines
+    QTest::newRow("toolnexus") << QStringList() << true;
+    QTest::newRow("openclaw") << QStringList{QStringLiteral("--runtime"), QStringLiteral("openclaw")}
+                              << true;
+    QTest::newRow("hermes") << QStringList{QStringLiteral("--runtime"), QStringLiteral("hermes")}
+                            << false;
+}
+
+void TstSoulcTest::systemMessageIsTheComposedSoul()
+{
+    QFETCH(QStringList, runtime);
+    QFETCH(bool, keepsCrlf);
+    writeTests(testsYaml(m_server->baseUrl()));
+    const QByteArray soul = composed(runtime);
+    QVERIFY(soul.contains("{{ not a template }}"));
+    QVERIFY(soul.contains("\xe6\x97\xa5"));
+    QCOMPARE(soul.contains("\r\n"), keepsCrlf);
+    const Run run = soulc(QStringList{QStringLiteral("test")} + runtime + QStringList{persona()});
+    QVERIFY2(run.exitCode == ExitSuccess, run.err.constData());
+    QCOMPARE(m_server->requests.size(), 1);
+    const QJsonObject body = m_server->requests.first().body;
+    QVERIFY(m_server->requests.first().head.startsWith("POST /v1/chat/completions HTTP/1.1"));
+    const QJsonArray messages = body.value(QStringLiteral("messages")).toArray();
+    QCOMPARE(messages.size(), 2);
+    QCOMPARE(messages.at(0).toObject().value(QStringLiteral("role")).toString(),
+             QStringLiteral("system"));
+    QCOMPARE(messages.at(0).toObject().value(QStringLiteral("content")).toString().toUtf8(), soul);
+    QCOMPARE(messages.at(1).toObject(),
+             (QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                          {QStringLiteral("content"), QStringLiteral("Who are you?")}}));
+    QCOMPARE(body.value(QStringLiteral("model")).toString(), QStringLiteral("file-model"));
+    QCOMPARE(body.value(QStringLiteral("stream")).toBool(), true);
+    QCOMPARE(body.value(QStringLiteral("stream_options")).toObject(),
+             (QJsonObject{{QStringLiteral("include_usage"), true}}));
+    QCOMPARE(body.value(QStringLiteral("temperature")).toDouble(), 0.0);
+    QCOMPARE(body.value(QStringLiteral("max_tokens")).toInt(), 64);
+    QCOMPARE(body.value(QStringLiteral("seed")).toInt(), 1);
+    QVERIFY(!m_server->requests.first().head.toLower().contains("authorization"));
+}
+
+void TstSoulcTest::exitStatusAndText()
+{
+    writeTests(testsYaml(m_server->baseUrl(), FailingTest));
+    const Run failing = soulc({QStringLiteral("test"), persona()});
+    QCOMPARE(failing.exitCode, ExitProblems);
+    QVERIFY(failing.err.isEmpty());
+    const QList<QByteArray> lines = failing.out.split('\n');
+    QCOMPARE(lines.at(0), QByteArray("PASS  introduces herself"));
+    QCOMPARE(lines.at(1), QByteArray("FAIL  answers in JSON"));
+    QCOMPARE(lines.at(2),
+             QByteArray("      The output is not valid JSON. is-json wants it to be valid JSON."));
+    QCOMPARE(lines.at(3),
+             QByteArray("      The output does not start with 'Dear'. starts-with wants it to "
+                        "start with 'Dear'."));
+    QVERIFY2(lines.at(4).startsWith("1 of 2 tests passed, file-model at http://127.0.0.1:"),
+             lines.at(4).constData());
+    // The conversation went as written, after the soul.
+    QCOMPARE(m_server->requests.size(), 2);
+    const QJsonArray turns
+        = m_server->requests.at(1).body.value(QStringLiteral("messages")).toArray();
+    QCOMPARE(turns.size(), 4);
+    QCOMPARE(turns.at(2).toObject().value(QStringLiteral("role")).toString(),
+             QStringLiteral("assistant"));
+    QCOMPARE(turns.at(3).toObject().value(QStringLiteral("content")).toString(),
+             QStringLiteral("JSON please"));
+
+    m_server->reply = QStringLiteral("Hello {\"name\": \"Ava\"}");
+    writeTests(testsYaml(m_server->baseUrl(),
+                         "  - description: greets\n    vars: {message: Hi}\n    assert:\n"
+                         "      - {type: starts-with, value: Hello}\n"
+                         "      - {type: regex, value: '\"name\": \"A\\w+\"'}\n"));
+    const Run passing = soulc({QStringLiteral("test"), persona()});
+    QVERIFY2(passing.exitCode == ExitSuccess, passing.out.constData());
+}
+
+void TstSoulcTest::jsonShape()
+{
+    writeTests(testsYaml(m_server->baseUrl(), FailingTest));
+    m_server->cached = 256;
+    const Run run = soulc({QStringLiteral("test"), QStringLiteral("--json"), persona()});
+    QCOMPARE(run.exitCode, ExitProblems);
+    QJsonParseError error{};
+    const QJsonObject root = QJsonDocument::fromJson(run.out, &error).object();
+    QCOMPARE(error.error, QJsonParseError::NoError);
+    const QByteArray soul = composed();
+    const QJsonObject soulFacts = root.value(QStringLiteral("soul")).toObject();
+    QCOMPARE(soulFacts.value(QStringLiteral("sha256")).toString().toLatin1(),
+             QCryptographicHash::hash(soul, QCryptographicHash::Sha256).toHex());
+    QCOMPARE(soulFacts.value(QStringLiteral("bytes")).toInteger(), soul.size());
+    // The tokens soulc count gives for the same bytes.
+    QProcess count;
+    count.start(soulcPath(), {QStringLiteral("count"), QStringLiteral("-")});
+    count.write(soul);
+    count.closeWriteChannel();
+    QVERIFY(count.waitForFinished(60000));
+    QCOMPARE(soulFacts.value(QStringLiteral("tokens")).toInteger(),
+             count.readAllStandardOutput().trimmed().toLongLong());
+    QCOMPARE(root.value(QStringLiteral("runtime")).toString(), QStringLiteral("toolnexus"));
+    QCOMPARE(root.value(QStringLiteral("endpoint")).toString(), m_server->baseUrl());
+    QCOMPARE(root.value(QStringLiteral("model")).toString(), QStringLiteral("file-model"));
+    QCOMPARE(root.value(QStringLiteral("passed")).toInt(), 1);
+    QCOMPARE(root.value(QStringLiteral("failed")).toInt(), 1);
+    const QJsonArray tests = root.value(QStringLiteral("tests")).toArray();
+    QCOMPARE(tests.size(), 2);
+    const QJsonObject first = tests.at(0).toObject();
+    QCOMPARE(first.value(QStringLiteral("description")).toString(),
+             QStringLiteral("introduces herself"));
+    QCOMPARE(first.value(QStringLiteral("pass")).toBool(), true);
+    QCOMPARE(first.value(QStringLiteral("output")).toString(), QStringLiteral("Hello, I am Ava."));
+    QVERIFY(first.value(QStringLiteral("latency_ms")).isDouble());
+    const QJsonObject usage = first.value(QStringLiteral("usage")).toObject();
+    QCOMPARE(usage.value(QStringLiteral("prompt_tokens")).toInt(), 321);
+    QCOMPARE(usage.value(QStringLiteral("completion_tokens")).toInt(), 7);
+    QCOMPARE(usage.value(QStringLiteral("cached_tokens")).toInt(), 256);
+    const QJsonArray asserts = first.value(QStringLiteral("asserts")).toArray();
+    QCOMPARE(asserts.size(), 2);
+    const QJsonObject assert0 = asserts.at(0).toObject();
+    QCOMPARE(assert0.value(QStringLiteral("type")).toString(), QStringLiteral("icontains"));
+    QCOMPARE(assert0.value(QStringLiteral("value")).toString(), QStringLiteral("ava"));
+    QCOMPARE(assert0.value(QStringLiteral("pass")).toBool(), true);
+    QVERIFY(!assert0.value(QStringLiteral("reason")).toString().isEmpty());
+    QCOMPARE(tests.at(1).toObject().value(QStringLiteral("pass")).toBool(), false);
+
+    // A server that does not report cached tokens: null, not 0.
+    m_server->cached.reset();
+    const Run unreported = soulc({QStringLiteral("test"), QStringLiteral("--json"), persona()});
+    const QJsonObject again = QJsonDocument::fromJson(unreported.out).object();
+    const QJsonObject usage2 = again.value(QStringLiteral("tests"))
+                                   .toArray()
+                                   .at(0)
+                                   .toObject()
+                                   .value(QStringLiteral("usage"))
+                                   .toObject();
+    QVERIFY(usage2.contains(QStringLiteral("cached_tokens")));
+    QVERIFY(usage2.value(QStringLiteral("cached_tokens")).isNull());
+    QCOMPARE(usage2.value(QStringLiteral("prompt_tokens")).toInt(), 321);
+}
+
+void TstSoulcTest::junitFile()
+{
+    writeTests(testsYaml(m_server->baseUrl(), FailingTest));
+    const QString junit = m_dir->filePath(QStringLiteral("results.xml"));
+    QVERIFY(writeFile(junit, "an older run\n")); // a build artifact: replaced
+    const Run run = soulc({QStringLiteral("test"), QStringLiteral("--junit"), junit, persona()});
+    QCOMPARE(run.exitCode, ExitProblems);
+    QFile file(junit);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QXmlStreamReader xml(&file);
+    int cases = 0;
+    int failures = 0;
+    QString suiteTests;
+    QStringList names;
+    while (!xml.atEnd()) {
+        if (xml.readNext() != QXmlStreamReader::StartElement)
+            continue;
+        if (xml.name() == QLatin1String("testsuite"))
+            suiteTests = xml.attributes().value(QStringLiteral("tests")).toString();
+        if (xml.name() == QLatin1String("testcase")) {
+            ++cases;
+            names.append(xml.attributes().value(QStringLiteral("name")).toString());
+        }
+        if (xml.name() == QLatin1String("failure")) {
+            ++failures;
+            QVERIFY(xml.attributes()
+                        .value(QStringLiteral("message"))
+                        .contains(QLatin1String("not valid JSON")));
+        }
+    }
+    QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+    QCOMPARE(suiteTests, QStringLiteral("2"));
+    QCOMPARE(cases, 2);
+    QCOMPARE(failures, 1);
+    QCOMPARE(names,
+             QStringList({QStringLiteral("introduces herself"), QStringLiteral("answers in JSON")}));
+}
+
+void TstSoulcTest::endpointAndModelOverride()
+{
+    // The file names a server that is not there; the options name the real one.
+    writeTests(testsYaml(QStringLiteral("http://127.0.0.1:9/v1")));
+    const Run run = soulc({QStringLiteral("test"),
+                           QStringLiteral("--endpoint"),
+                           m_server->baseUrl(),
+                           QStringLiteral("--model=option-model"),
+                           persona()});
+    QVERIFY2(run.exitCode == ExitSuccess, run.err.constData());
+    QCOMPARE(m_server->requests.size(), 1);
+    QCOMPARE(m_server->requests.first().body.value(QStringLiteral("model")).toString(),
+             QStringLiteral("option-model"));
+    QVERIFY(run.out.contains("option-model at " + m_server->baseUrl().toUtf8()));
+
+    // --tests FILE from elsewhere.
+    const QString other = m_dir->filePath(QStringLiteral("other.yaml"));
+    QVERIFY(writeFile(other, testsYaml(m_server->baseUrl())));
+    QVERIFY(QFile::remove(m_dir->filePath(QStringLiteral("ava/persona-tests.yaml"))));
+    const Run named = soulc({QStringLiteral("test"), QStringLiteral("--tests"), other, persona()});
+    QVERIFY2(named.exitCode == ExitSuccess, named.err.constData());
+    QCOMPARE(m_server->requests.size(), 2);
+}
+
+void TstSoulcTest::repeat()
+{
+    writeTests(testsYaml(m_server->baseUrl(),
+                         "  - description: twice\n    repeat: 2\n    vars: {message: Hi}\n"
+                         "    assert:\n      - {type: contains, value: Ava}\n"));
+    const Run run = soulc({QStringLiteral("test"), persona()});
+    QVERIFY2(run.exitCode == ExitSuccess, run.err.constData());
+    QCOMPARE(m_server->requests.size(), 3);
+    QVERIFY(run.out.contains("PASS  twice (2 of 2 runs passed)\n"));
+    QVERIFY(run.out.contains("2 of 2 tests passed (3 of 3 runs)"));
+
+    const Run three = soulc(
+        {QStringLiteral("test"), QStringLiteral("--repeat"), QStringLiteral("3"), persona()});
+    QCOMPARE(three.exitCode, ExitSuccess);
+    QCOMPARE(m_server->requests.size(), 3 + 6);
+}
+
+void TstSoulcTest::invalidFileSendsNothing()
+{
+    writeTests(testsYaml(m_server->baseUrl(),
+                         "  - description: judged\n    vars: {message: Hi}\n    assert:\n"
+                         "      - {type: llm-rubric, value: is polite}\n"));
+    const Run unsupported = soulc({QStringLiteral("test"), persona()});
+    QCOMPARE(unsupported.exitCode, ExitFailure);
+    QVERIFY2(unsupported.err.contains("persona-tests.yaml:14: test 2 ('judged'), assert 1: "
+                                      "assert type 'llm-rubric' is not supported yet"),
+             unsupported.err.constData());
+
+    writeTests("tests:\n  - vars: {message: \"Hi}\n");
+    const Run syntax = soulc({QStringLiteral("test"), persona()});
+    QCOMPARE(syntax.exitCode, ExitFailure);
+    QVERIFY2(syntax.err.contains("persona-tests.yaml:3:1: not valid YAML: "),
+             syntax.err.constData());
+
+    QVERIFY(QFile::remove(m_dir->filePath(QStringLiteral("ava/persona-tests.yaml"))));
+    const Run missing = soulc({QStringLiteral("test"), persona()});
+    QCOMPARE(missing.exitCode, ExitFailure);
+    QVERIFY(missing.err.contains("persona-tests.yaml"));
+    QVERIFY(missing.err.contains("--tests FILE"));
+    QCOMPARE(m_server->requests.size(), 0);
+}
+
+void TstSoulcTest::noEndpoint()
+{
+    writeTests("providers: [openai:chat:m]\ntests:\n  - vars: {message: Hi}\n    assert:\n"
+               "      - {type: contains, value: Ava}\n");
+    const Run run = soulc({QStringLiteral("test"), persona()});
+    QCOMPARE(run.exitCode, ExitFailure);
+    QVERIFY2(run.err.contains("names no endpoint: give one with --endpoint URL"),
+             run.err.constData());
+}
+
+void TstSoulcTest::unreadablePersona()
+{
+    const QString tests = m_dir->filePath(QStringLiteral("tests.yaml"));
+    QVERIFY(writeFile(tests, testsYaml(m_server->baseUrl())));
+    const QString nowhere = m_dir->filePath(QStringLiteral("nowhere"));
+    const Run run = soulc({QStringLiteral("test"), QStringLiteral("--tests"), tests, nowhere});
+    QCOMPARE(run.exitCode, ExitFailure);
+    QVERIFY2(run.err.contains(nowhere.toUtf8()), run.err.constData());
+    QCOMPARE(m_server->requests.size(), 0);
+}
+
+void TstSoulcTest::connectionRefused()
+{
+    // A port that was just free: nothing listens there.
+    QTcpServer probe;
+    QVERIFY(probe.listen(QHostAddress::LocalHost));
+    const QString url = QStringLiteral("http://127.0.0.1:%1/v1").arg(probe.serverPort());
+    probe.close();
+    writeTests(testsYaml(url));
+    const Run run = soulc({QStringLiteral("test"), persona()});
+    QCOMPARE(run.exitCode, ExitFailure);
+    QVERIFY2(run.err.startsWith("soulc: "), run.err.constData());
+    QVERIFY(
+        run.err.contains("Cannot reach the model server at " + url.toUtf8() + "/chat/completions"));
+    QVERIFY(run.out.isEmpty());
+}
+
+void TstSoulcTest::httpError()
+{
+    m_server->status = 500;
+    writeTests(testsYaml(m_server->baseUrl()));
+    const Run run = soulc({QStringLiteral("test"), persona()});
+    QCOMPARE(run.exitCode, ExitFailure);
+    QVERIFY2(run.err.contains("answered HTTP 500"), run.err.constData());
+    QVERIFY(run.err.contains("the model is not loaded"));
+}
+
+void TstSoulcTest::keyOnlyOverHttpsOrLoopback()
+{
+    QProcessEnvironment key;
+    key.insert(QStringLiteral("OPENAI_API_KEY"), QStringLiteral("sk-test-123"));
+    // To this machine over http: sent.
+    writeTests(testsYaml(m_server->baseUrl()));
+    const Run local = soulc({QStringLiteral("test"), persona()}, key);
+    QVERIFY2(local.exitCode == ExitSuccess, local.err.constData());
+    QCOMPARE(m_server->requests.size(), 1);
+    QVERIFY(m_server->requests.first().head.contains("Authorization: Bearer sk-test-123"));
+
+    // The variable the provider names instead.
+    QByteArray yaml = testsYaml(m_server->baseUrl());
+    yaml.replace("seed: 1}", "seed: 1, apiKeyEnvar: PERSONA_KEY}");
+    writeTests(yaml);
+    QProcessEnvironment named;
+    named.insert(QStringLiteral("PERSONA_KEY"), QStringLiteral("pk-456"));
+    named.insert(QStringLiteral("OPENAI_API_KEY"), QStringLiteral("sk-test-123"));
+    QCOMPARE(soulc({QStringLiteral("test"), persona()}, named).exitCode, ExitSuccess);
+    QCOMPARE(m_server->requests.size(), 2);
+    QVERIFY(m_server->requests.at(1).head.contains("Authorization: Bearer pk-456"));
+
+    // To another host over http: refused before anything is sent.
+    writeTests(testsYaml(m_server->baseUrl()));
+    const Run remote = soulc({QStringLiteral("test"),
+                              QStringLiteral("--endpoint"),
+                              QStringLiteral("http://192.0.2.1:8080/v1"),
+                              persona()},
+                             key);
+    QCOMPARE(remote.exitCode, ExitFailure);
+    QVERIFY2(remote.err.contains("Refusing to send the API key in OPENAI_API_KEY to "
+                                 "http://192.0.2.1:8080/v1 over plain http"),
+             remote.err.constData());
+    QVERIFY(!remote.err.contains("sk-test-123"));
+    QCOMPARE(m_server->requests.size(), 2);
+}
+
+void TstSoulcTest::usageErrors_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QByteArray>("error");
+    QTest::newRow("no DIR") << QStringList() << QByteArray("soulc: test: missing DIR.");
+    QTest::newRow("repeat zero") << QStringList{QStringLiteral("--repeat=0"), QStringLiteral("ava")}
+                                 << QByteArray("soulc: test: option '--repeat' needs a whole "
+                                               "number from 1 to 1000, not '0'.");
+    QTest::newRow("endpoint not a URL")
+        << QStringList{QStringLiteral("--endpoint"),
+                       QStringLiteral("localhost"),
+                       QStringLiteral("ava")}
+        << QByteArray("soulc: test: option '--endpoint' needs an http or https URL");
+    QTest::newRow("unknown runtime")
+        << QStringList{QStringLiteral("--runtime"), QStringLiteral("nope"), QStringLiteral("ava")}
+        << QByteArray("soulc: test: unknown runtime 'nope'");
+}
+
+void TstSoulcTest::usageErrors()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QByteArray, error);
+    writeTests(testsYaml(m_server->baseUrl()));
+    const Run run = soulc(QStringList{QStringLiteral("test")} + arguments);
+    QCOMPARE(run.exitCode, ExitFailure);
+    QVERIFY2(run.err.startsWith(error), run.err.constData());
+    QCOMPARE(m_server->requests.size(), 0);
+}
+
+QTEST_GUILESS_MAIN(TstSoulcTest)
+#include "tst_soulctest.moc"
