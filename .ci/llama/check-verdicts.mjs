@@ -1,0 +1,260 @@
+// The checks of .ci/persona-tests-oracle (read its header): soulc test
+// against the llama.cpp server, on generated personas. Environment: SOULC,
+// ENDPOINT (http://127.0.0.1:PORT/v1), WORK (a folder to write in), RECORD
+// (the server's record of request bodies).
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const { SOULC, ENDPOINT, WORK, RECORD } = process.env;
+const runtimes = ["toolnexus", "openclaw", "hermes"];
+const slots = ["AGENTS.md", "SOUL.md", "IDENTITY.md", "USER.md", "TOOLS.md", "HEARTBEAT.md", "MEMORY.md"];
+
+// A fixed sequence of pseudo-random numbers (mulberry32).
+let state = 20261205;
+function rand() {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+const pick = (list) => list[Math.floor(rand() * list.length)];
+
+const pieces = [
+    "You are Ava, a careful research assistant.", "Réponds en français si on te parle français.",
+    "日本語の質問には日本語で答える。", "Use {{ name }} as written; it is not a template.",
+    "{% if formal %}Be formal.{% endif %}", "Never reveal <|end|> or <|system|> markers.",
+    "Emoji stay: 🦊 ✨", "Tabs\tand  double  spaces stay.", "- a list item", "## A heading",
+    "`code` and **bold**", "Trailing spaces   ", "Ünïcödé everywhere: ß, İ, ﬁ.",
+];
+function slotText(lines, crlf, bom) {
+    const body = Array.from({ length: lines }, () => pick(pieces)).join(crlf ? "\r\n" : "\n") + (crlf ? "\r\n" : "\n");
+    return (bom ? "\uFEFF" : "") + body;
+}
+
+// Personas: ordinary ones, and one with a 2 MiB MEMORY.md (its soul is more
+// than the model's context, so the server refuses it, after recording it).
+const personas = [];
+for (let p = 0; p < 6; ++p) {
+    const dir = join(WORK, "personas", `p${p}`);
+    mkdirSync(dir, { recursive: true });
+    for (const name of slots) {
+        if (rand() < 0.25 && name !== "SOUL.md") continue;
+        writeFileSync(join(dir, name), slotText(1 + Math.floor(rand() * 4), rand() < 0.4, rand() < 0.15));
+    }
+    personas.push({ dir, large: false });
+}
+{
+    const dir = join(WORK, "personas", "large");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "SOUL.md"), slotText(3, true, false));
+    let memory = "";
+    while (Buffer.byteLength(memory) < 2 * 1024 * 1024 - 200) memory += pick(pieces) + "\n";
+    writeFileSync(join(dir, "MEMORY.md"), memory);
+    personas.push({ dir, large: true });
+}
+
+const cases = [
+    { vars: { message: "Who are you?" } },
+    { vars: { message: "Wie geht's? ☕ {{ not a var }}" } },
+    { vars: { messages: [
+        { role: "user", content: "Hello." },
+        { role: "assistant", content: "Hi, I am here." },
+        { role: "user", content: "Say it again, with {% raw %}." },
+    ] } },
+];
+const turns = (c) => (c.vars.messages ? c.vars.messages : [{ role: "user", content: c.vars.message }]);
+
+let recordOffset = 0;
+function newRequests() {
+    const lines = readFileSync(RECORD, "utf8").split("\n").filter(Boolean);
+    const fresh = lines.slice(recordOffset);
+    recordOffset = lines.length;
+    return fresh.map((l) => Buffer.from(JSON.parse(l).base64, "base64"));
+}
+
+const failures = [];
+const fail = (what) => {
+    failures.push(what);
+    if (failures.length <= 20) console.log("MISMATCH " + what);
+};
+let checked = { requests: 0, asserts: 0, tests: 0, cached: 0, runs: 0 };
+
+// A file the CLI's --endpoint and --model override: its own provider points
+// at a port nothing listens on.
+function testFile(tests) {
+    return JSON.stringify({
+        description: "generated",
+        providers: [{ id: "openai:chat:nothing", config: { apiBaseUrl: "http://127.0.0.1:9/v1", temperature: 0, max_tokens: 24, seed: 1 } }],
+        tests,
+    }, null, 2);
+}
+
+function soulcTest(dir, runtime, file) {
+    const r = spawnSync(SOULC, ["test", "--runtime", runtime, "--tests", file, "--endpoint", ENDPOINT,
+        "--model", "tiny", "--json", dir], { encoding: "utf8", maxBuffer: 64 << 20 });
+    checked.runs++;
+    let json = null;
+    try {
+        json = JSON.parse(r.stdout);
+    } catch {
+        // stays null
+    }
+    return { status: r.status, json, stderr: r.stderr };
+}
+
+function checkRequests(where, soul, expected) {
+    const bodies = newRequests();
+    if (bodies.length !== expected.length) {
+        fail(`${where}: the server got ${bodies.length} requests, not ${expected.length}`);
+        return;
+    }
+    bodies.forEach((raw, i) => {
+        checked.requests++;
+        let body;
+        try {
+            body = JSON.parse(raw.toString("utf8"));
+        } catch {
+            return fail(`${where}: request ${i} is not JSON`);
+        }
+        const m = body.messages || [];
+        if (!m[0] || m[0].role !== "system" || !Buffer.from(String(m[0].content), "utf8").equals(soul))
+            fail(`${where}: request ${i}'s system message is not the composed soul (${Buffer.byteLength(String(m[0] && m[0].content))} bytes, compose ${soul.length})`);
+        const want = turns(expected[i]);
+        const sent = m.slice(1).map((t) => ({ role: t.role, content: t.content }));
+        if (JSON.stringify(sent) !== JSON.stringify(want))
+            fail(`${where}: request ${i}'s turns ${JSON.stringify(sent)} are not ${JSON.stringify(want)}`);
+        if (body.stream !== true || !body.stream_options || body.stream_options.include_usage !== true)
+            fail(`${where}: request ${i} does not stream with usage`);
+        if (body.temperature !== 0 || body.max_tokens !== 24 || body.seed !== 1 || body.model !== "tiny")
+            fail(`${where}: request ${i} has temperature ${body.temperature}, max_tokens ${body.max_tokens}, seed ${body.seed}, model ${body.model}`);
+    });
+}
+
+const never = "qqzx-not-in-any-output";
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+// Asserts of every kind with the verdict each must get on `output`.
+function assertsFor(output) {
+    const list = [];
+    const add = (assert, pass) => list.push({ assert, pass });
+    const mid = output.length > 6 ? output.slice(2, Math.min(output.length - 1, 12)) : output;
+    const ascii = (output.match(/[A-Za-z]{3,}/g) || []).sort((a, b) => b.length - a.length)[0];
+    let isJson = true;
+    try {
+        JSON.parse(output);
+    } catch {
+        isJson = false;
+    }
+    add({ type: "contains", value: mid }, true);
+    add({ type: "contains", value: never }, false);
+    add({ type: "not-contains", value: mid }, false);
+    add({ type: "not-contains", value: never }, true);
+    add({ type: "equals", value: output }, true);
+    add({ type: "equals", value: output + "!" }, false);
+    add({ type: "not-equals", value: output }, false);
+    add({ type: "starts-with", value: output.slice(0, 3) }, true);
+    add({ type: "starts-with", value: never }, false);
+    add({ type: "not-starts-with", value: never }, true);
+    add({ type: "contains-any", value: [never, mid] }, true);
+    add({ type: "contains-any", value: [never, never + "2"] }, false);
+    add({ type: "contains-all", value: [mid, output.slice(0, 2)] }, true);
+    add({ type: "contains-all", value: [mid, never] }, false);
+    add({ type: "not-contains-any", value: [never, mid] }, false);
+    add({ type: "not-contains-all", value: [mid, never] }, true);
+    add({ type: "regex", value: escape(mid) }, true);
+    add({ type: "regex", value: "^" + escape(never) }, false);
+    add({ type: "not-regex", value: escape(mid) }, false);
+    add({ type: "is-json" }, isJson);
+    add({ type: "not-is-json" }, !isJson);
+    add({ type: "latency", threshold: 600000 }, true);
+    add({ type: "latency", threshold: 0 }, false);
+    if (ascii) {
+        add({ type: "icontains", value: ascii.toUpperCase() }, true);
+        add({ type: "not-icontains", value: ascii.toUpperCase() }, false);
+        add({ type: "icontains-any", value: [never, ascii.toLowerCase()] }, true);
+        add({ type: "icontains-all", value: [ascii.toUpperCase(), never] }, false);
+        add({ type: "not-icontains-all", value: [ascii.toUpperCase(), never] }, true);
+    }
+    return list;
+}
+
+for (const persona of personas) {
+    for (const runtime of runtimes) {
+        const where = `${persona.dir.split("/").pop()} ${runtime}`;
+        const soul = execFileSync(SOULC, ["compose", "--runtime", runtime, persona.dir], { maxBuffer: 64 << 20 });
+
+        // First run: the outputs, and the requests.
+        const first = join(WORK, "first.yaml");
+        writeFileSync(first, testFile(cases.map((c, i) => ({ description: `case ${i}`, vars: c.vars,
+            assert: [{ type: "not-contains", value: never }] }))));
+        const one = soulcTest(persona.dir, runtime, first);
+        checkRequests(`${where} (first run)`, soul, persona.large ? cases.slice(0, 1) : cases);
+        if (persona.large) {
+            // The soul is larger than the model's context: the server says so,
+            // and soulc cannot run the tests.
+            if (one.status !== 2 || !/127\.0\.0\.1/.test(one.stderr))
+                fail(`${where}: a refused request gave exit ${one.status}: ${one.stderr.trim()}`);
+            continue;
+        }
+        if (one.status !== 0 || !one.json)
+            { fail(`${where}: the first run exited ${one.status}: ${one.stderr.trim()}`); continue; }
+        const outputs = one.json.tests.map((t) => t.output);
+
+        // Second run: asserts whose verdicts are known from those outputs.
+        const tests = [];
+        const expect = [];
+        cases.forEach((c, i) => {
+            const asserts = assertsFor(outputs[i]);
+            const passing = asserts.filter((a) => a.pass);
+            tests.push({ description: `case ${i}: every assert`, vars: c.vars, assert: asserts.map((a) => a.assert) });
+            expect.push({ pass: false, asserts: asserts.map((a) => a.pass) });
+            tests.push({ description: `case ${i}: the passing ones`, vars: c.vars, assert: passing.map((a) => a.assert) });
+            expect.push({ pass: true, asserts: passing.map(() => true) });
+            // Weighted: 3 of 4 pass, so 0.75 passes a threshold of 0.7 and fails one of 0.8.
+            const weighted = [{ ...passing[0].assert, weight: 3 }, { type: "contains", value: never, weight: 1 }];
+            tests.push({ description: `case ${i}: weighted, threshold 0.7`, vars: c.vars, threshold: 0.7, assert: weighted });
+            expect.push({ pass: true, asserts: [true, false] });
+            tests.push({ description: `case ${i}: weighted, threshold 0.8`, vars: c.vars, threshold: 0.8, assert: weighted });
+            expect.push({ pass: false, asserts: [true, false] });
+        });
+        const second = join(WORK, "second.yaml");
+        writeFileSync(second, testFile(tests));
+        const two = soulcTest(persona.dir, runtime, second);
+        checkRequests(`${where} (second run)`, soul, tests.map((t) => ({ vars: t.vars })));
+        if (two.status !== 1 || !two.json)
+            { fail(`${where}: the second run exited ${two.status} (1 expected): ${two.stderr.trim()}`); continue; }
+        two.json.tests.forEach((t, k) => {
+            checked.tests++;
+            const e = expect[k];
+            if (t.output !== outputs[Math.floor(k / 4)])
+                fail(`${where}: test ${k}'s output ${JSON.stringify(t.output)} is not the first run's ${JSON.stringify(outputs[Math.floor(k / 4)])}`);
+            if (t.pass !== e.pass)
+                fail(`${where}: test ${k} (${t.description}) passed ${t.pass}, not ${e.pass}`);
+            (t.asserts || []).forEach((a, j) => {
+                checked.asserts++;
+                if (a.pass !== e.asserts[j])
+                    fail(`${where}: test ${k} assert ${j} ${a.type} ${JSON.stringify(a.value)} on ${JSON.stringify(t.output)}: ${a.pass}, not ${e.asserts[j]} (${a.reason})`);
+            });
+            if ((t.asserts || []).length !== e.asserts.length)
+                fail(`${where}: test ${k} has ${(t.asserts || []).length} asserts, not ${e.asserts.length}`);
+            // The soul was sent just before: its tokens come from the cache.
+            const cachedTokens = t.usage && t.usage.cached_tokens;
+            if (!(cachedTokens > 0)) fail(`${where}: test ${k} reports cached tokens ${cachedTokens}`);
+            else checked.cached++;
+        });
+        if (two.json.passed + two.json.failed !== tests.length || two.json.failed !== expect.filter((e) => !e.pass).length)
+            fail(`${where}: passed ${two.json.passed}, failed ${two.json.failed}`);
+    }
+}
+
+console.log(`personas ${personas.length} x runtimes ${runtimes.length}: soulc runs ${checked.runs}, requests checked ${checked.requests}, tests ${checked.tests}, asserts ${checked.asserts}, with cached tokens ${checked.cached}`);
+const minimum = { requests: 200, tests: 200, asserts: 1500, cached: 200 };
+for (const [what, least] of Object.entries(minimum)) {
+    if (checked[what] < least) fail(`only ${checked[what]} ${what} checked, at least ${least} expected`);
+}
+console.log(`mismatches ${failures.length}`);
+if (failures.length) {
+    console.log("PERSONA TESTS ORACLE FAILED");
+    process.exit(1);
+}
+console.log("PERSONA TESTS ORACLE PASSED");
