@@ -849,8 +849,13 @@ QJsonObject run(const QString &settings, const Persona &persona)
     model->revert(persona.typeIn);
     settle(window);
     // The floor, after the peak was read, for the personas whose files are
-    // what the panes show (not a sparse file the window refuses to load).
-    if (persona.sparseSlotBytes == 0) {
+    // what the panes show: not a sparse file the window refuses to load, nor
+    // NUL bytes, which a plain QPlainTextEdit lays out for minutes (345 s for
+    // the 1 MB of them), where the panes show a notice.
+    const bool nul = std::any_of(persona.files.begin(),
+                                 persona.files.end(),
+                                 [](const QByteArray &f) { return f.contains('\0'); });
+    if (persona.sparseSlotBytes == 0 && !nul) {
         const double floorMs = floorOpenMs(dir.path(), openSize, preview->document()->toPlainText());
         result.insert(QStringLiteral("floor_open_ms"), round2(floorMs));
         result.insert(QStringLiteral("open_floor_ratio"), round2(openMs / floorMs));
