@@ -206,6 +206,8 @@ one is, 2 when DIR cannot be checked or on bad usage.
 constexpr char TestHelp[]
     = R"(Usage: soulc test [--runtime NAME] [--tests FILE] [--endpoint URL] [--model NAME]
                   [--repeat N] [--json] [--junit FILE] DIR
+       soulc test --export-promptfoo OUTDIR [--runtime NAME] [--tests FILE]
+                  [--endpoint URL] [--model NAME] [--repeat N] [--force] DIR
 
 Hold the persona in DIR to its tests: for each case of DIR/persona-tests.yaml
 (or FILE), send the soul composed from DIR (exactly what 'soulc compose
@@ -242,6 +244,16 @@ https or to this machine only: never over plain http to another host.
 Print one line per case (PASS or FAIL, its description, and why it failed),
 then how many passed.
 
+With --export-promptfoo OUTDIR, send nothing: write the same cases as a
+promptfoo config instead, so that 'npx promptfoo eval -c
+OUTDIR/promptfooconfig.yaml' runs them on the same endpoint and model.
+OUTDIR gets soul.txt (the composed soul, its exact bytes), turns.json (each
+case's turns), prompt.cjs (a prompt function that reads both, so neither
+passes through promptfoo's Nunjucks templates) and promptfooconfig.yaml
+(the provider, and each case with its asserts, weights, threshold and
+repeats; no API key). promptfoo renders assert values as templates: a value
+with '{{', '{%' or '{#' is named in a warning, as its verdict may differ.
+
 Options:
   --runtime NAME    compose the soul as NAME injects it: toolnexus (the
                     default), openclaw or hermes
@@ -253,11 +265,17 @@ Options:
   --json            print the soul's digest, size and tokens, and each run's
                     reply, asserts, token usage and latency as JSON
   --junit FILE      also write the results to FILE as JUnit XML
+  --export-promptfoo OUTDIR
+                    write a promptfoo config of the cases to OUTDIR (created
+                    if missing) instead of running them
+  -f, --force       with --export-promptfoo, replace the files in OUTDIR
   -h, --help        show this help
 
-Exit status: 0 every test passed, 1 a test failed, 2 the tests cannot run
-(an invalid test file, a persona that cannot be read, no endpoint or model,
-a server that cannot be reached or answers with an error) or bad usage.
+Exit status: 0 every test passed (or the export was written), 1 a test
+failed, 2 the tests cannot run (an invalid test file, a persona that cannot
+be read, no endpoint or model, a server that cannot be reached or answers
+with an error), the export cannot be written (OUTDIR not writable, its
+files already there without --force) or bad usage.
 )";
 
 constexpr char HermesOptionsHelp[] = R"(
@@ -647,6 +665,14 @@ void parseCommandArguments(Invocation &invocation,
         } else if (info.command == Command::Test && isValueOption(arg, "--junit")) {
             if (!takeValue(arguments, i, "--junit", "a FILE", invocation.junit, fail))
                 return;
+        } else if (info.command == Command::Test && isValueOption(arg, "--export-promptfoo")) {
+            if (!takeValue(arguments,
+                           i,
+                           "--export-promptfoo",
+                           "an OUTDIR",
+                           invocation.exportPromptfoo,
+                           fail))
+                return;
         } else if (info.command == Command::Test && isValueOption(arg, "--model")) {
             if (!takeValue(arguments, i, "--model", "a NAME", invocation.model, fail))
                 return;
@@ -679,7 +705,8 @@ void parseCommandArguments(Invocation &invocation,
                 return;
         } else if (info.command == Command::Stat && arg == QLatin1String("--all")) {
             invocation.all = true;
-        } else if ((info.command == Command::Export || info.command == Command::Compose)
+        } else if ((info.command == Command::Export || info.command == Command::Compose
+                    || info.command == Command::Test)
                    && (arg == QLatin1String("-f") || arg == QLatin1String("--force"))) {
             invocation.force = true;
         } else {
@@ -695,6 +722,15 @@ void parseCommandArguments(Invocation &invocation,
     }
     if (!invocation.encoding.isEmpty() && !invocation.tokenizer.isEmpty()) {
         fail(QStringLiteral("options '--encoding' and '--tokenizer' exclude each other."));
+        return;
+    }
+    if (info.command == Command::Test && invocation.exportPromptfoo.isEmpty() && invocation.force) {
+        fail(QStringLiteral("option '--force' needs --export-promptfoo OUTDIR."));
+        return;
+    }
+    if (!invocation.exportPromptfoo.isEmpty() && (invocation.json || !invocation.junit.isEmpty())) {
+        fail(QStringLiteral("option '--export-promptfoo' runs nothing, so it takes neither "
+                            "'--json' nor '--junit'."));
         return;
     }
     const qsizetype maxRevs = info.command == Command::Diff ? 2 : 1;

@@ -64,6 +64,9 @@ struct Invocation
     QString model;
     int repeat = 0; // 0: each case's own repeat
     QString junit;
+    // test --export-promptfoo OUTDIR: a promptfoo config of the same cases,
+    // written instead of running them.
+    QString exportPromptfoo;
     // Bad usage, as one sentence without the "soulc: " prefix; the rest of
     // the invocation is then meaningless.
     QString usageError;

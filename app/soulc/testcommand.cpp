@@ -11,11 +11,14 @@
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QXmlStreamWriter>
 
+#include <algorithm>
+#include <iterator>
 #include <memory>
 
 namespace soul {
@@ -202,6 +205,183 @@ QByteArray resultJUnit(const PersonaTestFile &file, const PersonaTestRun &result
     return xml;
 }
 
+// The prompt function of an export. promptfoo renders what a prompt function
+// returns with Nunjucks, so every '{' of a message goes out as the template
+// {{ '{' }}, which renders as itself, and every '#' before a '}' as {{ '#' }}
+// (Nunjucks refuses a '#}' outside a comment): no text of the soul or the
+// turns can open or close a tag. With PROMPTFOO_DISABLE_TEMPLATING set,
+// promptfoo renders nothing, and neither is anything escaped.
+constexpr char PromptFunction[]
+    = R"js(// Written by soulc test --export-promptfoo. promptfoo calls this with
+// {vars, provider}; vars.case_index is the case's index into turns.json.
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+
+const soul = fs.readFileSync(path.join(__dirname, 'soul.txt'), 'utf8');
+const turns = JSON.parse(fs.readFileSync(path.join(__dirname, 'turns.json'), 'utf8'));
+
+// promptfoo renders the messages returned here as Nunjucks templates: each
+// '{', and each '#' before a '}', becomes a template that renders as itself,
+// so the text arrives as written.
+function templating() {
+  const value = (process.env.PROMPTFOO_DISABLE_TEMPLATING || '').toLowerCase();
+  return !['1', 'true', 'yes', 'yup', 'yeppers'].includes(value);
+}
+
+function literal(text) {
+  return templating() ? text.replace(/\{|#(?=\})/g, (c) => "{{ '" + c + "' }}") : text;
+}
+
+module.exports = function (context) {
+  const index = Number(context.vars.case_index);
+  if (!Number.isInteger(index) || index < 0 || index >= turns.length) {
+    throw new Error('case_index ' + context.vars.case_index + ' names no case of turns.json');
+  }
+  const messages = [{ role: 'system', content: soul }].concat(turns[index]);
+  return messages.map((message) => ({ role: message.role, content: literal(message.content) }));
+};
+)js";
+
+constexpr const char *ExportFiles[]
+    = {"soul.txt", "turns.json", "prompt.cjs", "promptfooconfig.yaml"};
+
+bool hasTemplateTag(const QString &text)
+{
+    return text.contains(QLatin1String("{{")) || text.contains(QLatin1String("{%"))
+           || text.contains(QLatin1String("{#"));
+}
+
+QJsonObject exportedAssert(const AssertSpec &spec)
+{
+    QJsonObject object{{QStringLiteral("type"), spec.type}};
+    if (spec.threshold)
+        object.insert(QStringLiteral("threshold"), *spec.threshold);
+    else if (const QJsonValue value = assertValue(spec); !value.isNull())
+        object.insert(QStringLiteral("value"), value);
+    object.insert(QStringLiteral("weight"), spec.weight);
+    return object;
+}
+
+QByteArray promptfooConfig(const PersonaTestFile &file,
+                           const PersonaTestRun &plan,
+                           const QString &endpoint,
+                           int repeat)
+{
+    QJsonObject config{{QStringLiteral("apiBaseUrl"), endpoint}};
+    if (file.temperature)
+        config.insert(QStringLiteral("temperature"), *file.temperature);
+    if (file.maxTokens)
+        config.insert(QStringLiteral("max_tokens"), *file.maxTokens);
+    if (file.seed)
+        config.insert(QStringLiteral("seed"), *file.seed);
+    if (!file.apiKeyEnvar.isEmpty())
+        config.insert(QStringLiteral("apiKeyEnvar"), file.apiKeyEnvar);
+    QJsonArray tests;
+    for (qsizetype index = 0; index < file.tests.size(); ++index) {
+        const PersonaTestCase &test = file.tests.at(index);
+        QJsonArray asserts;
+        for (const AssertSpec &spec : test.asserts)
+            asserts.append(exportedAssert(spec));
+        const int runs = repeat > 0 ? repeat : test.repeat;
+        for (int run = 1; run <= runs; ++run) {
+            QString description = caseName(test);
+            if (runs > 1)
+                description += QStringLiteral(" (run %1 of %2)").arg(run).arg(runs);
+            QJsonObject exported{
+                {QStringLiteral("description"), description},
+                {QStringLiteral("vars"), QJsonObject{{QStringLiteral("case_index"), int(index)}}},
+                {QStringLiteral("assert"), asserts},
+            };
+            if (test.threshold)
+                exported.insert(QStringLiteral("threshold"), *test.threshold);
+            tests.append(exported);
+        }
+    }
+    QJsonObject root{
+        {QStringLiteral("prompts"), QJsonArray{QStringLiteral("file://prompt.cjs")}},
+        {QStringLiteral("providers"),
+         QJsonArray{QJsonObject{{QStringLiteral("id"), QStringLiteral("openai:chat:") + plan.model},
+                                {QStringLiteral("config"), config}}}},
+        {QStringLiteral("tests"), tests},
+    };
+    if (!file.description.isEmpty())
+        root.insert(QStringLiteral("description"), file.description);
+    // JSON is YAML: the strings need no YAML quoting of their own.
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
+QByteArray conversationTurns(const PersonaTestFile &file)
+{
+    QJsonArray cases;
+    for (const PersonaTestCase &test : file.tests) {
+        QJsonArray turns;
+        for (const ChatMessage &message : test.messages)
+            turns.append(QJsonObject{{QStringLiteral("role"), message.role},
+                                     {QStringLiteral("content"), message.content}});
+        cases.append(turns);
+    }
+    return QJsonDocument(cases).toJson(QJsonDocument::Indented);
+}
+
+int exportPromptfoo(const Invocation &invocation,
+                    const PersonaTestFile &file,
+                    const QByteArray &soul,
+                    const PersonaTestRun &plan)
+{
+    const QDir out(invocation.exportPromptfoo);
+    if (!invocation.force) {
+        // The config first: it is the file a user knows the export by.
+        for (size_t i = std::size(ExportFiles); i-- > 0;) {
+            const QFileInfo info(out.filePath(QLatin1String(ExportFiles[i])));
+            if (info.exists() || info.isSymLink()) {
+                return fail(QStringLiteral("%1 already exists. Choose another OUTDIR, or allow "
+                                           "overwriting (--force).")
+                                .arg(info.filePath()));
+            }
+        }
+    }
+    if (!QDir().mkpath(out.path()))
+        return fail(QStringLiteral("Cannot create the folder %1: check that its parent exists "
+                                   "and is writable.")
+                        .arg(out.path()));
+    for (const PersonaTestCase &test : file.tests) {
+        for (qsizetype i = 0; i < test.asserts.size(); ++i) {
+            const AssertSpec &spec = test.asserts.at(i);
+            if (std::any_of(spec.values.cbegin(), spec.values.cend(), hasTemplateTag))
+                warnIfAny(QStringLiteral("%1, assert %2 (%3): promptfoo renders its value as a "
+                                         "Nunjucks template, and '{{', '{%' or '{#' in it would "
+                                         "change it there, so promptfoo's verdict may differ.")
+                              .arg(test.label())
+                              .arg(i + 1)
+                              .arg(spec.type));
+        }
+    }
+    const QString endpoint = invocation.endpoint.isEmpty() ? plan.endpoint.toString()
+                                                           : invocation.endpoint;
+    const QByteArray contents[] = {soul,
+                                   conversationTurns(file),
+                                   QByteArray(PromptFunction),
+                                   promptfooConfig(file, plan, endpoint, invocation.repeat)};
+    QStringList written;
+    for (size_t i = 0; i < std::size(ExportFiles); ++i) {
+        const QString path = out.filePath(QLatin1String(ExportFiles[i]));
+        const Status status = writeFileAtomically(path,
+                                                  contents[i],
+                                                  invocation.force ? Overwrite::Allowed
+                                                                   : Overwrite::Never);
+        if (!status)
+            return fail(status.error());
+        warnIfAny(status.warning());
+        written.append(path);
+    }
+    const QString config = written.takeLast();
+    const QString line = QStringLiteral("Wrote %1 with %2; run it with: npx promptfoo eval -c %1\n")
+                             .arg(config, written.join(QStringLiteral(", ")));
+    return writeStandardOutput(line.toUtf8());
+}
+
 } // namespace
 
 int runTest(const Invocation &invocation)
@@ -228,6 +408,8 @@ int runTest(const Invocation &invocation)
     const Result<PersonaTestRun> plan = planPersonaTests(*file, settings);
     if (!plan)
         return fail(plan.error());
+    if (!invocation.exportPromptfoo.isEmpty())
+        return exportPromptfoo(invocation, *file, *soul, *plan);
     if (!settings.apiKey.isEmpty()) {
         if (const QString problem = keyTransportProblem(plan->endpoint, keyVariable);
             !problem.isEmpty())

@@ -6,12 +6,14 @@
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
@@ -152,7 +154,8 @@ QString soulcPath()
 
 // A soul with template braces, non-ASCII text and CRLF line ends, which must
 // reach the server exactly as compose writes them.
-const QByteArray SoulFile = "I am Ava, {{ not a template }}.\r\nJe parle fran\xc3\xa7"
+const QByteArray SoulFile = "I am Ava, {{ not a template }} {% if x %} {# a note #} #}.\r\n"
+                            "Je parle fran\xc3\xa7"
                             "ais et \xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e.\r\n";
 const QByteArray AgentsFile = "# Rules\n\nStay in {{character}}.\n";
 
@@ -183,6 +186,41 @@ const QByteArray FailingTest = "  - description: answers in JSON\n"
                                "      - {type: is-json}\n"
                                "      - {type: starts-with, value: Dear}\n";
 
+// A port that was just free: nothing listens there.
+QString closedEndpoint()
+{
+    QTcpServer probe;
+    if (!probe.listen(QHostAddress::LocalHost))
+        return QString();
+    const QString url = QStringLiteral("http://127.0.0.1:%1/v1").arg(probe.serverPort());
+    probe.close();
+    return url;
+}
+
+QByteArray readFile(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// Cases for the export: a user turn with template braces, a conversation,
+// weights, a threshold, a latency assert and a repeat.
+const QByteArray ExportTests = "  - description: keeps her braces\n"
+                               "    vars: {message: \"Say {{ x }} and {% y %} and {# z #}\"}\n"
+                               "    repeat: 2\n"
+                               "    threshold: 0.5\n"
+                               "    assert:\n"
+                               "      - {type: contains, value: Ava, weight: 3}\n"
+                               "      - {type: latency, threshold: 9000}\n"
+                               "      - {type: icontains-any, value: \"hi,hello\"}\n"
+                               "  - description: a conversation\n"
+                               "    vars:\n"
+                               "      messages:\n"
+                               "        - {role: user, content: Hi}\n"
+                               "        - {role: assistant, content: \"Hello \\u00e9\"}\n"
+                               "        - {role: user, content: JSON please}\n"
+                               "    assert:\n"
+                               "      - {type: is-json}\n";
 } // namespace
 
 class TstSoulcTest : public QObject
@@ -250,6 +288,12 @@ private Q_SLOTS:
     void keyOnlyOverHttpsOrLoopback();
     void usageErrors_data();
     void usageErrors();
+    void exportPromptfoo_data();
+    void exportPromptfoo();
+    void exportedPromptFunction();
+    void exportNeverOverwritesWithoutForce();
+    void exportWarnsOfTemplatedAsserts();
+    void exportOfABadFile();
 };
 
 void TstSoulcTest::init()
@@ -611,6 +655,15 @@ void TstSoulcTest::usageErrors_data()
                        QStringLiteral("localhost"),
                        QStringLiteral("ava")}
         << QByteArray("soulc: test: option '--endpoint' needs an http or https URL");
+    QTest::newRow("force without export")
+        << QStringList{QStringLiteral("--force"), QStringLiteral("ava")}
+        << QByteArray("soulc: test: option '--force' needs --export-promptfoo OUTDIR.");
+    QTest::newRow("export with json")
+        << QStringList{QStringLiteral("--export-promptfoo"),
+                       QStringLiteral("out"),
+                       QStringLiteral("--json"),
+                       QStringLiteral("ava")}
+        << QByteArray("soulc: test: option '--export-promptfoo' runs nothing");
     QTest::newRow("unknown runtime")
         << QStringList{QStringLiteral("--runtime"), QStringLiteral("nope"), QStringLiteral("ava")}
         << QByteArray("soulc: test: unknown runtime 'nope'");
@@ -624,6 +677,274 @@ void TstSoulcTest::usageErrors()
     const Run run = soulc(QStringList{QStringLiteral("test")} + arguments);
     QCOMPARE(run.exitCode, ExitFailure);
     QVERIFY2(run.err.startsWith(error), run.err.constData());
+    QCOMPARE(m_server->requests.size(), 0);
+}
+
+void TstSoulcTest::exportPromptfoo_data()
+{
+    QTest::addColumn<QStringList>("runtime");
+    QTest::newRow("toolnexus") << QStringList();
+    QTest::newRow("openclaw") << QStringList{QStringLiteral("--runtime"),
+                                             QStringLiteral("openclaw")};
+}
+
+void TstSoulcTest::exportPromptfoo()
+{
+    QFETCH(QStringList, runtime);
+    writeTests(testsYaml(m_server->baseUrl(), ExportTests));
+    const QString endpoint = closedEndpoint();
+    QVERIFY(!endpoint.isEmpty());
+    const QString out = m_dir->filePath(QStringLiteral("export/pf"));
+    QProcessEnvironment key;
+    key.insert(QStringLiteral("OPENAI_API_KEY"), QStringLiteral("sk-never-written"));
+    const Run run = soulc(QStringList{QStringLiteral("test"),
+                                      QStringLiteral("--export-promptfoo"),
+                                      out,
+                                      QStringLiteral("--endpoint"),
+                                      endpoint,
+                                      QStringLiteral("--model"),
+                                      QStringLiteral("cli-model")}
+                              + runtime + QStringList{persona()},
+                          key);
+    QVERIFY2(run.exitCode == ExitSuccess, run.err.constData());
+    QVERIFY(run.err.isEmpty());
+    QVERIFY2(run.out.startsWith("Wrote " + out.toUtf8() + "/promptfooconfig.yaml with "),
+             run.out.constData());
+    for (const char *name : {"soul.txt", "turns.json", "prompt.cjs"})
+        QVERIFY(run.out.contains(out.toUtf8() + '/' + name));
+    QCOMPARE(m_server->requests.size(), 0);
+
+    const QByteArray soul = composed(runtime);
+    QVERIFY(soul.contains("{{ not a template }} {% if x %} {# a note #}"));
+    QVERIFY(soul.contains("\r\n"));
+    QVERIFY(soul.contains("\xe6\x97\xa5"));
+    QCOMPARE(readFile(out + QStringLiteral("/soul.txt")), soul);
+
+    const QJsonArray turns
+        = QJsonDocument::fromJson(readFile(out + QStringLiteral("/turns.json"))).array();
+    QCOMPARE(turns.size(), 3);
+    QCOMPARE(turns.at(0).toArray().at(0).toObject().value(QStringLiteral("content")).toString(),
+             QStringLiteral("Who are you?"));
+    QCOMPARE(turns.at(1).toArray(),
+             (QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                     {QStringLiteral("content"),
+                                      QStringLiteral("Say {{ x }} and {% y %} and {# z #}")}}}));
+    QCOMPARE(turns.at(2).toArray().size(), 3);
+    QCOMPARE(turns.at(2).toArray().at(1).toObject().value(QStringLiteral("content")).toString(),
+             QStringLiteral("Hello \u00e9"));
+
+    QJsonParseError error;
+    const QJsonObject config
+        = QJsonDocument::fromJson(readFile(out + QStringLiteral("/promptfooconfig.yaml")), &error)
+              .object();
+    QCOMPARE(error.error, QJsonParseError::NoError);
+    QCOMPARE(config.value(QStringLiteral("description")).toString(),
+             QStringLiteral("Ava keeps her voice"));
+    QCOMPARE(config.value(QStringLiteral("prompts")).toArray(),
+             QJsonArray{QStringLiteral("file://prompt.cjs")});
+    const QJsonArray providers = config.value(QStringLiteral("providers")).toArray();
+    QCOMPARE(providers.size(), 1);
+    QCOMPARE(providers.at(0).toObject().value(QStringLiteral("id")).toString(),
+             QStringLiteral("openai:chat:cli-model"));
+    QCOMPARE(providers.at(0).toObject().value(QStringLiteral("config")).toObject(),
+             (QJsonObject{{QStringLiteral("apiBaseUrl"), endpoint},
+                          {QStringLiteral("temperature"), 0},
+                          {QStringLiteral("max_tokens"), 64},
+                          {QStringLiteral("seed"), 1}}));
+
+    // The file's first case, then the export's: twice (repeat: 2), then once.
+    const QJsonArray tests = config.value(QStringLiteral("tests")).toArray();
+    QCOMPARE(tests.size(), 4);
+    const auto caseIndex = [&tests](int i) {
+        return tests.at(i).toObject().value(QStringLiteral("vars")).toObject();
+    };
+    QCOMPARE(caseIndex(0), (QJsonObject{{QStringLiteral("case_index"), 0}}));
+    QCOMPARE(caseIndex(1), (QJsonObject{{QStringLiteral("case_index"), 1}}));
+    QCOMPARE(caseIndex(2), (QJsonObject{{QStringLiteral("case_index"), 1}}));
+    QCOMPARE(caseIndex(3), (QJsonObject{{QStringLiteral("case_index"), 2}}));
+    QCOMPARE(tests.at(0).toObject().value(QStringLiteral("assert")).toArray(),
+             (QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("icontains")},
+                                     {QStringLiteral("value"), QStringLiteral("ava")},
+                                     {QStringLiteral("weight"), 1}},
+                         QJsonObject{{QStringLiteral("type"), QStringLiteral("not-icontains")},
+                                     {QStringLiteral("value"),
+                                      QStringLiteral("as an AI language model")},
+                                     {QStringLiteral("weight"), 1}}}));
+    QVERIFY(!tests.at(0).toObject().contains(QStringLiteral("threshold")));
+    const QJsonObject braces = tests.at(1).toObject();
+    QCOMPARE(braces.value(QStringLiteral("description")).toString(),
+             QStringLiteral("keeps her braces (run 1 of 2)"));
+    QCOMPARE(tests.at(2).toObject().value(QStringLiteral("description")).toString(),
+             QStringLiteral("keeps her braces (run 2 of 2)"));
+    QCOMPARE(braces.value(QStringLiteral("threshold")).toDouble(), 0.5);
+    QCOMPARE(braces.value(QStringLiteral("assert")).toArray(),
+             (QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("contains")},
+                                     {QStringLiteral("value"), QStringLiteral("Ava")},
+                                     {QStringLiteral("weight"), 3}},
+                         QJsonObject{{QStringLiteral("type"), QStringLiteral("latency")},
+                                     {QStringLiteral("threshold"), 9000},
+                                     {QStringLiteral("weight"), 1}},
+                         QJsonObject{{QStringLiteral("type"), QStringLiteral("icontains-any")},
+                                     {QStringLiteral("value"),
+                                      QJsonArray{QStringLiteral("hi"), QStringLiteral("hello")}},
+                                     {QStringLiteral("weight"), 1}}}));
+    QCOMPARE(tests.at(3).toObject().value(QStringLiteral("assert")).toArray(),
+             (QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("is-json")},
+                                     {QStringLiteral("weight"), 1}}}));
+
+    for (const char *name : {"soul.txt", "turns.json", "prompt.cjs", "promptfooconfig.yaml"})
+        QVERIFY(!readFile(out + QLatin1Char('/') + QLatin1String(name)).contains("sk-never"));
+}
+
+void TstSoulcTest::exportedPromptFunction()
+{
+    const QString node = QStandardPaths::findExecutable(QStringLiteral("node"));
+    if (node.isEmpty())
+        QSKIP("node is not on PATH: the exported prompt function is not run");
+    writeTests(testsYaml(closedEndpoint(), ExportTests));
+    const QString out = m_dir->filePath(QStringLiteral("pf"));
+    const Run run = soulc(
+        {QStringLiteral("test"), QStringLiteral("--export-promptfoo"), out, persona()});
+    QVERIFY2(run.exitCode == ExitSuccess, run.err.constData());
+    const QByteArray soul = composed();
+
+    // What promptfoo does: require the file, call its function with the
+    // test's vars.
+    const auto call = [&node, &out](int index, bool templating) {
+        QProcess process;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.remove(QStringLiteral("PROMPTFOO_DISABLE_TEMPLATING"));
+        if (!templating)
+            environment.insert(QStringLiteral("PROMPTFOO_DISABLE_TEMPLATING"),
+                               QStringLiteral("true"));
+        process.setProcessEnvironment(environment);
+        process.start(node,
+                      {QStringLiteral("-e"),
+                       QStringLiteral("const prompt = require(process.argv[1]);"
+                                      "process.stdout.write(JSON.stringify("
+                                      "prompt({vars: {case_index: %1}})));")
+                           .arg(index),
+                       out + QStringLiteral("/prompt.cjs")});
+        process.waitForFinished(60000);
+        return QJsonDocument::fromJson(process.readAllStandardOutput()).array();
+    };
+
+    // Without templating, the messages are the text itself.
+    const QJsonArray plain = call(1, false);
+    QCOMPARE(plain.size(), 2);
+    QCOMPARE(plain.at(0).toObject().value(QStringLiteral("role")).toString(),
+             QStringLiteral("system"));
+    QCOMPARE(plain.at(0).toObject().value(QStringLiteral("content")).toString().toUtf8(), soul);
+    QCOMPARE(plain.at(1).toObject().value(QStringLiteral("content")).toString(),
+             QStringLiteral("Say {{ x }} and {% y %} and {# z #}"));
+
+    // With it, each '{' (and '#' before '}') is a template that renders as
+    // itself; nothing else could open or close a tag.
+    const QJsonArray templated = call(0, true);
+    QCOMPARE(templated.size(), 2);
+    QString system = templated.at(0).toObject().value(QStringLiteral("content")).toString();
+    QString stripped = system;
+    stripped.remove(QStringLiteral("{{ '{' }}")).remove(QStringLiteral("{{ '#' }}"));
+    QVERIFY(!stripped.contains(QLatin1Char('{')));
+    QVERIFY(!stripped.contains(QLatin1String("#}")));
+    system.replace(QStringLiteral("{{ '{' }}"), QStringLiteral("{"))
+        .replace(QStringLiteral("{{ '#' }}"), QStringLiteral("#"));
+    QCOMPARE(system.toUtf8(), soul);
+    QCOMPARE(templated.at(1).toObject().value(QStringLiteral("content")).toString(),
+             QStringLiteral("Who are you?"));
+}
+
+void TstSoulcTest::exportNeverOverwritesWithoutForce()
+{
+    writeTests(testsYaml(closedEndpoint()));
+    const QString out = m_dir->filePath(QStringLiteral("pf"));
+    QVERIFY(QDir().mkpath(out));
+    const QString configPath = out + QStringLiteral("/promptfooconfig.yaml");
+    QVERIFY(writeFile(configPath, "mine\n"));
+    const QStringList arguments{QStringLiteral("test"),
+                                QStringLiteral("--export-promptfoo"),
+                                out,
+                                persona()};
+    const Run refused = soulc(arguments);
+    QCOMPARE(refused.exitCode, ExitFailure);
+    QVERIFY2(refused.err.contains(configPath.toUtf8() + " already exists"), refused.err.constData());
+    QVERIFY(refused.err.contains("--force"));
+    QVERIFY(refused.out.isEmpty());
+    QCOMPARE(readFile(configPath), QByteArray("mine\n"));
+    QVERIFY(!QFile::exists(out + QStringLiteral("/soul.txt")));
+
+    const Run forced = soulc(arguments + QStringList{QStringLiteral("--force")});
+    QVERIFY2(forced.exitCode == ExitSuccess, forced.err.constData());
+    QVERIFY(QJsonDocument::fromJson(readFile(configPath)).isObject());
+    QCOMPARE(readFile(out + QStringLiteral("/soul.txt")), composed());
+
+    // Written once, an export is not written over either.
+    const Run again = soulc(arguments);
+    QCOMPARE(again.exitCode, ExitFailure);
+    QVERIFY(QJsonDocument::fromJson(readFile(configPath)).isObject());
+}
+
+void TstSoulcTest::exportWarnsOfTemplatedAsserts()
+{
+    writeTests(testsYaml(closedEndpoint(),
+                         "  - description: braces\n    vars: {message: Hi}\n    assert:\n"
+                         "      - {type: contains, value: Ava}\n"
+                         "      - {type: not-contains, value: \"{{ name }}\"}\n"));
+    const QString out = m_dir->filePath(QStringLiteral("pf"));
+    const Run run = soulc(
+        {QStringLiteral("test"), QStringLiteral("--export-promptfoo"), out, persona()});
+    QVERIFY2(run.exitCode == ExitSuccess, run.err.constData());
+    QVERIFY2(run.err.startsWith("soulc: warning: test 2 ('braces'), assert 2 (not-contains): "
+                                "promptfoo renders its value as a Nunjucks template"),
+             run.err.constData());
+    QCOMPARE(run.err.count('\n'), 1);
+    // The value is still exported as written.
+    const QJsonArray tests = QJsonDocument::fromJson(
+                                 readFile(out + QStringLiteral("/promptfooconfig.yaml")))
+                                 .object()
+                                 .value(QStringLiteral("tests"))
+                                 .toArray();
+    QCOMPARE(tests.at(1)
+                 .toObject()
+                 .value(QStringLiteral("assert"))
+                 .toArray()
+                 .at(1)
+                 .toObject()
+                 .value(QStringLiteral("value"))
+                 .toString(),
+             QStringLiteral("{{ name }}"));
+}
+
+void TstSoulcTest::exportOfABadFile()
+{
+    writeTests(testsYaml(m_server->baseUrl(),
+                         "  - description: judged\n    vars: {message: Hi}\n    assert:\n"
+                         "      - {type: llm-rubric, value: is polite}\n"));
+    const QString out = m_dir->filePath(QStringLiteral("pf"));
+    const Run run = soulc(
+        {QStringLiteral("test"), QStringLiteral("--export-promptfoo"), out, persona()});
+    QCOMPARE(run.exitCode, ExitFailure);
+    QVERIFY2(run.err.contains("assert type 'llm-rubric' is not supported yet"), run.err.constData());
+    QVERIFY(!QFileInfo::exists(out));
+
+    // A persona that cannot be read, and an OUTDIR that cannot be made.
+    writeTests(testsYaml(m_server->baseUrl()));
+    const QString nowhere = m_dir->filePath(QStringLiteral("nowhere"));
+    const Run unreadable = soulc({QStringLiteral("test"),
+                                  QStringLiteral("--tests"),
+                                  m_dir->filePath(QStringLiteral("ava/persona-tests.yaml")),
+                                  QStringLiteral("--export-promptfoo"),
+                                  out,
+                                  nowhere});
+    QCOMPARE(unreadable.exitCode, ExitFailure);
+    QVERIFY(!QFileInfo::exists(out));
+    QVERIFY(writeFile(m_dir->filePath(QStringLiteral("a-file")), "x"));
+    const Run blocked = soulc({QStringLiteral("test"),
+                               QStringLiteral("--export-promptfoo"),
+                               m_dir->filePath(QStringLiteral("a-file/pf")),
+                               persona()});
+    QCOMPARE(blocked.exitCode, ExitFailure);
+    QVERIFY2(blocked.err.startsWith("soulc: "), blocked.err.constData());
     QCOMPARE(m_server->requests.size(), 0);
 }
 
