@@ -1,12 +1,14 @@
 // The checks of .ci/persona-tests-oracle (read its header): soulc test
-// against the llama.cpp server, on generated personas. Environment: SOULC,
-// ENDPOINT (http://127.0.0.1:PORT/v1), WORK (a folder to write in), RECORD
-// (the server's record of request bodies).
+// against the llama.cpp server, on generated personas, and promptfoo on what
+// `soulc test --export-promptfoo` writes. Environment: SOULC, ENDPOINT
+// (http://127.0.0.1:PORT/v1), WORK (a folder to write in), RECORD (the
+// server's record of request bodies), PROMPTFOO (promptfoo's entry script)
+// and PROMPTFOO_NODE (a Node that runs it).
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-const { SOULC, ENDPOINT, WORK, RECORD } = process.env;
+const { SOULC, ENDPOINT, WORK, RECORD, PROMPTFOO, PROMPTFOO_NODE } = process.env;
 const runtimes = ["toolnexus", "openclaw", "hermes"];
 const slots = ["AGENTS.md", "SOUL.md", "IDENTITY.md", "USER.md", "TOOLS.md", "HEARTBEAT.md", "MEMORY.md"];
 
@@ -78,7 +80,59 @@ const fail = (what) => {
     failures.push(what);
     if (failures.length <= 20) console.log("MISMATCH " + what);
 };
-let checked = { requests: 0, asserts: 0, tests: 0, cached: 0, runs: 0 };
+let checked = { requests: 0, asserts: 0, tests: 0, cached: 0, runs: 0, promptfooRequests: 0, promptfooTests: 0, promptfooAsserts: 0 };
+
+// promptfoo on the export of `file`: its requests must carry the same soul
+// and turns, its outputs be soulc's, and its verdicts soulc's, test by test
+// and assert by assert.
+function promptfooAgrees(where, dir, runtime, file, soul, tests, ours) {
+    const out = join(WORK, "promptfoo");
+    const exported = spawnSync(SOULC, ["test", "--export-promptfoo", out, "--force", "--runtime", runtime,
+        "--tests", file, "--endpoint", ENDPOINT, "--model", "tiny", dir], { encoding: "utf8" });
+    if (exported.status !== 0)
+        return fail(`${where}: --export-promptfoo exited ${exported.status}: ${exported.stderr.trim()}`);
+    const result = join(out, "out.json");
+    const run = spawnSync(PROMPTFOO_NODE, [PROMPTFOO, "eval", "-c", join(out, "promptfooconfig.yaml"), "-o", result,
+        "--no-cache", "-j", "1", "--no-progress-bar", "--no-table"], {
+        encoding: "utf8", maxBuffer: 64 << 20, cwd: out,
+        env: { ...process.env, HOME: join(WORK, "promptfoo-home"), PROMPTFOO_DISABLE_TELEMETRY: "1",
+            PROMPTFOO_DISABLE_UPDATE: "1", PROMPTFOO_CONFIG_DIR: join(WORK, "promptfoo-home"),
+            // promptfoo's OpenAI provider wants a key even for a local server,
+            // which ignores it.
+            OPENAI_API_KEY: "unused-by-the-local-server" },
+    });
+    // 100: a test failed, as some do here.
+    if (run.status !== 100 && run.status !== 0)
+        return fail(`${where}: promptfoo exited ${run.status}: ${(run.stderr || run.stdout).trim().slice(-2000)}`);
+    checkRequests(`${where} (promptfoo)`, soul, tests.map((t) => ({ vars: t.vars })), { promptfoo: true });
+    let results;
+    try {
+        results = JSON.parse(readFileSync(result, "utf8")).results.results;
+    } catch (e) {
+        return fail(`${where}: promptfoo's ${result} cannot be read: ${e.message}`);
+    }
+    if (results.length !== tests.length)
+        return fail(`${where}: promptfoo has ${results.length} results, not ${tests.length}`);
+    for (const r of results) {
+        const k = r.testIdx;
+        const t = ours[k];
+        checked.promptfooTests++;
+        const output = r.response && r.response.output;
+        if (output !== t.output)
+            fail(`${where}: test ${k}: promptfoo's output ${JSON.stringify(output)} is not soulc's ${JSON.stringify(t.output)}`);
+        if (r.success !== t.pass)
+            fail(`${where}: test ${k} (${t.description}): promptfoo ${r.success}, soulc ${t.pass}`);
+        const parts = (r.gradingResult && r.gradingResult.componentResults) || [];
+        if (parts.length !== t.asserts.length)
+            fail(`${where}: test ${k}: promptfoo judged ${parts.length} asserts, soulc ${t.asserts.length}`);
+        parts.forEach((part, j) => {
+            checked.promptfooAsserts++;
+            const a = t.asserts[j];
+            if (a && part.pass !== a.pass)
+                fail(`${where}: test ${k} assert ${j} ${a.type} ${JSON.stringify(a.value)} on ${JSON.stringify(t.output)}: promptfoo ${part.pass} (${part.reason}), soulc ${a.pass} (${a.reason})`);
+        });
+    }
+}
 
 // A file the CLI's --endpoint and --model override: its own provider points
 // at a port nothing listens on.
@@ -103,14 +157,15 @@ function soulcTest(dir, runtime, file) {
     return { status: r.status, json, stderr: r.stderr };
 }
 
-function checkRequests(where, soul, expected) {
+function checkRequests(where, soul, expected, { promptfoo = false } = {}) {
     const bodies = newRequests();
     if (bodies.length !== expected.length) {
         fail(`${where}: the server got ${bodies.length} requests, not ${expected.length}`);
         return;
     }
     bodies.forEach((raw, i) => {
-        checked.requests++;
+        if (promptfoo) checked.promptfooRequests++;
+        else checked.requests++;
         let body;
         try {
             body = JSON.parse(raw.toString("utf8"));
@@ -124,7 +179,7 @@ function checkRequests(where, soul, expected) {
         const sent = m.slice(1).map((t) => ({ role: t.role, content: t.content }));
         if (JSON.stringify(sent) !== JSON.stringify(want))
             fail(`${where}: request ${i}'s turns ${JSON.stringify(sent)} are not ${JSON.stringify(want)}`);
-        if (body.stream !== true || !body.stream_options || body.stream_options.include_usage !== true)
+        if (!promptfoo && (body.stream !== true || !body.stream_options || body.stream_options.include_usage !== true))
             fail(`${where}: request ${i} does not stream with usage`);
         if (body.temperature !== 0 || body.max_tokens !== 24 || body.seed !== 1 || body.model !== "tiny")
             fail(`${where}: request ${i} has temperature ${body.temperature}, max_tokens ${body.max_tokens}, seed ${body.seed}, model ${body.model}`);
@@ -244,11 +299,13 @@ for (const persona of personas) {
         });
         if (two.json.passed + two.json.failed !== tests.length || two.json.failed !== expect.filter((e) => !e.pass).length)
             fail(`${where}: passed ${two.json.passed}, failed ${two.json.failed}`);
+        promptfooAgrees(where, persona.dir, runtime, second, soul, tests, two.json.tests);
     }
 }
 
 console.log(`personas ${personas.length} x runtimes ${runtimes.length}: soulc runs ${checked.runs}, requests checked ${checked.requests}, tests ${checked.tests}, asserts ${checked.asserts}, with cached tokens ${checked.cached}`);
-const minimum = { requests: 200, tests: 200, asserts: 1500, cached: 200 };
+console.log(`promptfoo: requests checked ${checked.promptfooRequests}, tests ${checked.promptfooTests}, asserts ${checked.promptfooAsserts}`);
+const minimum = { requests: 200, tests: 200, asserts: 1500, cached: 200, promptfooRequests: 200, promptfooTests: 200, promptfooAsserts: 1500 };
 for (const [what, least] of Object.entries(minimum)) {
     if (checked[what] < least) fail(`only ${checked[what]} ${what} checked, at least ${least} expected`);
 }

@@ -377,7 +377,8 @@ int exportPromptfoo(const Invocation &invocation,
         written.append(path);
     }
     const QString config = written.takeLast();
-    const QString line = QStringLiteral("Wrote %1 with %2; run it with: npx promptfoo eval -c %1\n")
+    const QString line = QStringLiteral("Wrote %1 with %2; run it with: npx promptfoo@0.123.1 eval "
+                                        "--no-cache -c %1\n")
                              .arg(config, written.join(QStringLiteral(", ")));
     return writeStandardOutput(line.toUtf8());
 }
