@@ -84,7 +84,7 @@ project file that wins), the memory (MEMORY.md) and the user profile
 (USER.md). A flat DIR holds them side by side (SOUL.md's truncation marker
 names DIR/SOUL.md); with --hermes-home the home holds SOUL.md and
 memories/, and --project names the folder Hermes runs in.
-@HERMESOPTIONS@
+@RUNTIMEOPTIONS@
 Options:
   --runtime NAME      @RUNTIMES@
   --rev REV           compose DIR as commit REV has it (toolnexus only)
@@ -127,7 +127,7 @@ its characters (code points, stripped) and how many reach the prompt, its
 cap or limit and whether it is cut; the memory files' entries; each
 block's characters and tokens; the lints; the prompt's size, tokens and
 SHA-256.
-@HERMESOPTIONS@
+@RUNTIMEOPTIONS@
 Options:
   --runtime NAME    @RUNTIMES@
   --rev REV         DIR as commit REV has it (toolnexus only)
@@ -190,27 +190,13 @@ where it matches), cut files, memory files over their limit, dropped
 entries, unreadable files, project files that lose to another, files it
 never reads; exit status 1 when anything is blocked, cut, unreadable or
 over a memory limit.
-@HERMESOPTIONS@
+@RUNTIMEOPTIONS@
 Options:
   --runtime NAME   @RUNTIMES@
   -h, --help   show this help
 
 Exit status: 0 when no slot is truncated and no lint is an error, 1 when
 one is, 2 when DIR cannot be checked or on bad usage.
-)";
-
-constexpr char HermesOptionsHelp[] = R"(
-Hermes options (with --runtime hermes; the defaults are Hermes's):
-  --hermes-home HOME           Hermes's home: HOME/SOUL.md, HOME/memories/
-  --project DIR                the folder Hermes runs in (with --hermes-home)
-  --context-window TOKENS      the model's window: the cap on SOUL.md and the
-                               project file is 6% of it in characters (x4),
-                               20,000 to 500,000; unknown by default (20,000)
-  --context-file-max-chars N   config.yaml's context_file_max_chars: the cap
-  --memory-char-limit N        MEMORY.md's limit (2,200)
-  --user-char-limit N          USER.md's limit (1,375)
-  --no-memory, --no-user-profile   leave out MEMORY.md's or USER.md's block
-
 )";
 
 constexpr char ExportHelp[] = R"(Usage: soulc export [--runtime NAME] [--force] DIR OUT
@@ -717,9 +703,14 @@ Invocation parseCommandLine(const QStringList &arguments)
 
 namespace {
 
-QByteArray withHermesOptions(QByteArray text)
+// Each runtime's own options (Runtime::optionsHelp()), where the text has
+// @RUNTIMEOPTIONS@.
+QByteArray withRuntimeOptions(QByteArray text)
 {
-    return text.replace("@HERMESOPTIONS@\n", HermesOptionsHelp);
+    QString options;
+    for (const Runtime *runtime : RuntimeRegistry::instance().runtimes())
+        options += runtime->optionsHelp();
+    return text.replace("@RUNTIMEOPTIONS@\n", options.toUtf8());
 }
 
 // `text` broken into lines of at most `width` characters at its spaces.
@@ -769,11 +760,11 @@ QByteArray helpText(Command command)
     case Command::None:
         return withRuntimes(withCap(GeneralHelp));
     case Command::Compose:
-        return withRuntimes(withHermesOptions(ComposeHelp));
+        return withRuntimes(withRuntimeOptions(ComposeHelp));
     case Command::Stat:
-        return withRuntimes(withHermesOptions(withCap(StatHelp)));
+        return withRuntimes(withRuntimeOptions(withCap(StatHelp)));
     case Command::Check:
-        return withRuntimes(withHermesOptions(CheckHelp));
+        return withRuntimes(withRuntimeOptions(CheckHelp));
     case Command::Export:
         return withRuntimes(ExportHelp);
     case Command::Count:

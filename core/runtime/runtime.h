@@ -202,6 +202,10 @@ public:
     // How soulc's help speaks of it after "--runtime NAME": "what OpenClaw
     // 2026.9 injects". Its display name unless it says more.
     virtual QString description() const { return displayName(); }
+    // What soulc's help of compose, stat and check says of its options (its
+    // settings' RuntimeSetting::option, homeOption()): lines that start with
+    // a blank one and end with one; empty for none.
+    virtual QString optionsHelp() const { return {}; }
     // Whether it composes a commit of a persona's history (soulc --rev, the
     // History panel's commits by the folder's rule) and measures folders by
     // that rule (soulc stat --all).

@@ -715,6 +715,23 @@ QString HermesRuntime::description() const
         .arg(displayName(), homeOption());
 }
 
+QString HermesRuntime::optionsHelp() const
+{
+    return QStringLiteral(R"(
+Hermes options (with --runtime hermes; the defaults are Hermes's):
+  --hermes-home HOME           Hermes's home: HOME/SOUL.md, HOME/memories/
+  --project DIR                the folder Hermes runs in (with --hermes-home)
+  --context-window TOKENS      the model's window: the cap on SOUL.md and the
+                               project file is 6% of it in characters (x4),
+                               20,000 to 500,000; unknown by default (20,000)
+  --context-file-max-chars N   config.yaml's context_file_max_chars: the cap
+  --memory-char-limit N        MEMORY.md's limit (2,200)
+  --user-char-limit N          USER.md's limit (1,375)
+  --no-memory, --no-user-profile   leave out MEMORY.md's or USER.md's block
+
+)");
+}
+
 QString HermesRuntime::homeDirectory() const
 {
     return hermesHomeDirectory();

@@ -28,6 +28,7 @@ public:
     QString lintLocation(const RuntimeInput &input, const Lint &lint) const override;
     bool readsHome() const override { return true; }
     QString description() const override;
+    QString optionsHelp() const override;
     QString homeDirectory() const override;
     QString homeOption() const override;
     Result<SlotLayout> homeLayout(const QString &home,
