@@ -2,12 +2,13 @@
 
 #include "contract.h"
 #include "editortext.h"
-#include "hermesreader.h"
 #include "linediff.h"
 #include "personamodel.h"
 #include "prompter.h"
 #include "recentplace.h"
+#include "runtime.h"
 #include "runtimefile.h"
+#include "runtimeregistry.h"
 #include "slotlayout.h"
 #include "slotsaver.h"
 
@@ -128,9 +129,12 @@ void DocumentController::followProjectFile()
     }
     const auto agents = size_t(slotIndex(u"AGENTS.md"));
     // The file shown stays while it is one of the block's.
-    const Result<SlotLayout> now = hermesHomeLayout(layout.home,
-                                                    layout.project,
-                                                    layout.labels.at(agents));
+    const Runtime *runtime = RuntimeRegistry::instance().homeRuntime();
+    if (!runtime)
+        return;
+    const Result<SlotLayout> now = runtime->homeLayout(layout.home,
+                                                       layout.project,
+                                                       layout.labels.at(agents));
     // By the files only: a path written another way must not reopen it again and again.
     if (!now || now.value().paths == layout.paths)
         return;
@@ -146,8 +150,9 @@ void DocumentController::listProjectFiles()
 {
     const SlotLayout &layout = m_model->layout();
     QStringList files;
-    if (m_model->isOpen() && !layout.home.isEmpty() && !layout.project.isEmpty()) {
-        if (const Result<QStringList> read = hermesProjectFiles(layout.home, layout.project))
+    const Runtime *runtime = RuntimeRegistry::instance().homeRuntime();
+    if (runtime && m_model->isOpen() && !layout.home.isEmpty() && !layout.project.isEmpty()) {
+        if (const Result<QStringList> read = runtime->homeProjectFiles(layout.home, layout.project))
             files = read.value();
     }
     if (files == m_projectFiles)
@@ -195,7 +200,10 @@ bool DocumentController::showProjectFile(const QString &label)
                                  .arg(shown, recovered.join(QStringLiteral(", ")), label));
         return false;
     }
-    const Result<SlotLayout> chosen = hermesHomeLayout(layout.home, layout.project, label);
+    const Runtime *runtime = RuntimeRegistry::instance().homeRuntime();
+    if (!runtime)
+        return false;
+    const Result<SlotLayout> chosen = runtime->homeLayout(layout.home, layout.project, label);
     if (!chosen) {
         m_prompter->showError(tr("Cannot show %1").arg(label), chosen.error());
         return false;
@@ -220,9 +228,10 @@ bool DocumentController::showProjectFile(const QString &label)
 void DocumentController::watchProjectFolders()
 {
     const SlotLayout &layout = m_model->layout();
-    const QStringList folders = m_model->isOpen() && !layout.home.isEmpty()
+    const Runtime *runtime = RuntimeRegistry::instance().homeRuntime();
+    const QStringList folders = runtime && m_model->isOpen() && !layout.home.isEmpty()
                                         && !layout.project.isEmpty()
-                                    ? hermesProjectFolders(layout.project)
+                                    ? runtime->homeProjectFolders(layout.project)
                                     : QStringList();
     QStringList watched = m_projectFolders.directories();
     QStringList wanted = folders;

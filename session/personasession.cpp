@@ -132,13 +132,14 @@ PersonaSession::Summary PersonaSession::summary() const
     }
     const SoulTokenCounter::Count tokens = m_tokens->soulTokens(SoulView::Unsaved);
     summary.tokens = tokens.exact ? tokens.tokens : -1;
-    const Runtime *openClawRuntime = RuntimeRegistry::instance().find(u"openclaw");
-    const RuntimeProfile openClaw = m_agent.openClaw.runtime == openClawRuntime
-                                        ? m_agent.openClaw
-                                        : RuntimeProfile::of(openClawRuntime);
-    if (openClaw.runtime) {
-        const Result<RuntimeComposition> composed = openClaw.runtime->compose(input,
-                                                                              openClaw.settings);
+    // The agent's own budgets when its runtime is the one the sidebar sums up by.
+    const Runtime *summaryRuntime = RuntimeRegistry::instance().summaryRuntime();
+    if (summaryRuntime) {
+        const RuntimeProfile summing = m_agent.openClaw.runtime == summaryRuntime
+                                           ? m_agent.openClaw
+                                           : RuntimeProfile::of(summaryRuntime);
+        const Result<RuntimeComposition> composed = summing.runtime->compose(input,
+                                                                             summing.settings);
         if (composed) {
             summary.injected = composed.value().totalUsed;
             summary.budget = composed.value().totalBudget;

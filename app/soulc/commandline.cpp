@@ -1,11 +1,15 @@
 #include "commandline.h"
 
 #include "counttext.h"
-#include "hermesruntime.h"
+#include "runtime.h"
 #include "runtimeprofile.h"
+#include "runtimeregistry.h"
 
 #include <QByteArray>
+#include <QPair>
 #include <QUrl>
+
+#include <optional>
 
 namespace soul {
 
@@ -53,10 +57,7 @@ Options:
   -h, --help       show this help; 'soulc COMMAND --help' shows a command's
   --version        show the version
 
-compose, stat and check take --runtime toolnexus (the default: the @CAP@
-byte-cap rule), --runtime openclaw (what OpenClaw 2026.9 injects) or
---runtime hermes (what Hermes Agent 0.21.3 injects, from DIR or from
---hermes-home HOME --project DIR).
+@RUNTIMEUSE@
 
 Exit status: 0 success, 1 check found problems, diff found differences,
 checkpoint found nothing to commit or a persona test failed, 2 error or bad
@@ -88,9 +89,9 @@ project file that wins), the memory (MEMORY.md) and the user profile
 (USER.md). A flat DIR holds them side by side (SOUL.md's truncation marker
 names DIR/SOUL.md); with --hermes-home the home holds SOUL.md and
 memories/, and --project names the folder Hermes runs in.
-@HERMESOPTIONS@
+@RUNTIMEOPTIONS@
 Options:
-  --runtime NAME      toolnexus (the default), openclaw or hermes
+  --runtime NAME      @RUNTIMES@
   --rev REV           compose DIR as commit REV has it (toolnexus only)
   --found             print the names of the files that took part instead,
                       one a line, in composition order
@@ -131,9 +132,9 @@ its characters (code points, stripped) and how many reach the prompt, its
 cap or limit and whether it is cut; the memory files' entries; each
 block's characters and tokens; the lints; the prompt's size, tokens and
 SHA-256.
-@HERMESOPTIONS@
+@RUNTIMEOPTIONS@
 Options:
-  --runtime NAME    toolnexus (the default), openclaw or hermes
+  --runtime NAME    @RUNTIMES@
   --rev REV         DIR as commit REV has it (toolnexus only)
   --encoding NAME   count with NAME: o200k_base (the default) or cl100k_base
   --all             every persona folder under PARENT, one row each
@@ -194,9 +195,9 @@ where it matches), cut files, memory files over their limit, dropped
 entries, unreadable files, project files that lose to another, files it
 never reads; exit status 1 when anything is blocked, cut, unreadable or
 over a memory limit.
-@HERMESOPTIONS@
+@RUNTIMEOPTIONS@
 Options:
-  --runtime NAME   toolnexus (the default), openclaw or hermes
+  --runtime NAME   @RUNTIMES@
   -h, --help   show this help
 
 Exit status: 0 when no slot is truncated and no lint is an error, 1 when
@@ -255,8 +256,8 @@ repeats; no API key). promptfoo renders assert values as templates: a value
 with '{{', '{%' or '{#' is named in a warning, as its verdict may differ.
 
 Options:
-  --runtime NAME    compose the soul as NAME injects it: toolnexus (the
-                    default), openclaw or hermes
+  --runtime NAME    compose the soul as NAME injects it:
+                    @RUNTIMES@
   --tests FILE      read the tests from FILE
   --endpoint URL    the API's base URL (http://127.0.0.1:8080/v1) instead of
                     the provider's apiBaseUrl
@@ -278,20 +279,6 @@ with an error), the export cannot be written (OUTDIR not writable, its
 files already there without --force) or bad usage.
 )";
 
-constexpr char HermesOptionsHelp[] = R"(
-Hermes options (with --runtime hermes; the defaults are Hermes's):
-  --hermes-home HOME           Hermes's home: HOME/SOUL.md, HOME/memories/
-  --project DIR                the folder Hermes runs in (with --hermes-home)
-  --context-window TOKENS      the model's window: the cap on SOUL.md and the
-                               project file is 6% of it in characters (x4),
-                               20,000 to 500,000; unknown by default (20,000)
-  --context-file-max-chars N   config.yaml's context_file_max_chars: the cap
-  --memory-char-limit N        MEMORY.md's limit (2,200)
-  --user-char-limit N          USER.md's limit (1,375)
-  --no-memory, --no-user-profile   leave out MEMORY.md's or USER.md's block
-
-)";
-
 constexpr char ExportHelp[] = R"(Usage: soulc export [--runtime NAME] [--force] DIR OUT
 
 Write a frozen snapshot of DIR: the soul to OUT and a manifest of what shaped
@@ -303,7 +290,7 @@ injects (what soulc compose --runtime NAME writes), and its manifest names the
 runtime, its settings and what it kept of each file.
 
 Options:
-  --runtime NAME  toolnexus (the default), openclaw or hermes
+  --runtime NAME  @RUNTIMES@
   -f, --force     overwrite OUT and OUT.manifest.json when they exist
   -h, --help    show this help
 
@@ -495,77 +482,81 @@ bool takeValue(const QStringList &arguments,
     return true;
 }
 
-constexpr char HermesRuntime[] = "hermes";
-
 bool takesRuntime(Command command)
 {
     return command == Command::Compose || command == Command::Stat || command == Command::Check
            || command == Command::Export || command == Command::Test;
 }
 
-bool isHermesOption(const QString &arg)
+// An option of a registered runtime: one of its settings' (RuntimeSetting::
+// option), or, for a runtime with a home, the option naming the home and
+// --project. nullptr for any other option.
+struct RuntimeOption
 {
-    for (const char *option : {"--hermes-home",
-                               "--project",
-                               "--context-window",
-                               "--context-file-max-chars",
-                               "--memory-char-limit",
-                               "--user-char-limit"}) {
-        if (isValueOption(arg, option))
-            return true;
+    const Runtime *runtime = nullptr;
+    QByteArray option;                     // "--context-window"
+    std::optional<RuntimeSetting> setting; // none: the home or --project
+};
+
+RuntimeOption runtimeOption(const QString &arg)
+{
+    for (const Runtime *runtime : RuntimeRegistry::instance().runtimes()) {
+        RuntimeOption found;
+        found.runtime = runtime;
+        if (runtime->readsHome()) {
+            for (const QString &option : {runtime->homeOption(), QStringLiteral("--project")}) {
+                if (!option.isEmpty() && isValueOption(arg, option.toLatin1().constData())) {
+                    found.option = option.toLatin1();
+                    return found;
+                }
+            }
+        }
+        for (const RuntimeSetting &setting : runtime->settings()) {
+            if (setting.option.isEmpty())
+                continue;
+            const QByteArray option = setting.option.toLatin1();
+            if (setting.flag ? arg == setting.option : isValueOption(arg, option.constData())) {
+                found.option = option;
+                found.setting = setting;
+                return found;
+            }
+        }
     }
-    return arg == QLatin1String("--no-memory") || arg == QLatin1String("--no-user-profile");
+    return {};
 }
 
-// One of isHermesOption()'s options, with its value; false after reporting a bad one.
+// `option`, with its value; false after reporting a bad one.
 template<typename Fail>
-bool takeHermesOption(Invocation &invocation,
-                      const QStringList &arguments,
-                      qsizetype &i,
-                      const Fail &fail)
+bool takeRuntimeOption(Invocation &invocation,
+                       const RuntimeOption &option,
+                       const QStringList &arguments,
+                       qsizetype &i,
+                       const Fail &fail)
 {
-    const QString &arg = arguments.at(i);
-    if (arg == QLatin1String("--no-memory")) {
-        invocation.hermes.memoryEnabled = false;
+    const char *name = option.option.constData();
+    if (!option.setting) {
+        if (option.option == "--project")
+            return takeValue(arguments, i, name, "a DIR", invocation.project, fail);
+        return takeValue(arguments, i, name, "a HOME", invocation.hermesHome, fail);
+    }
+    const RuntimeSetting &setting = *option.setting;
+    if (setting.flag) {
+        invocation.settings.insert(setting.key, setting.defaultValue != 0 ? 0 : 1);
         return true;
     }
-    if (arg == QLatin1String("--no-user-profile")) {
-        invocation.hermes.userProfileEnabled = false;
-        return true;
+    QString text;
+    if (!takeValue(arguments, i, name, "a number", text, fail))
+        return false;
+    bool ok = false;
+    const qint64 value = text.toLongLong(&ok);
+    // A window of 10^15 tokens is far past where the cap stops growing.
+    if (!ok || value <= 0 || value > Q_INT64_C(1000000000000000)) {
+        fail(QStringLiteral("option '%1' needs a whole number above 0, not '%2'.")
+                 .arg(QLatin1String(name), text));
+        return false;
     }
-    if (isValueOption(arg, "--hermes-home"))
-        return takeValue(arguments, i, "--hermes-home", "a HOME", invocation.hermesHome, fail);
-    if (isValueOption(arg, "--project"))
-        return takeValue(arguments, i, "--project", "a DIR", invocation.project, fail);
-    struct Number
-    {
-        const char *option;
-        qint64 *value;
-    };
-    const Number numbers[] = {
-        {"--context-window", &invocation.hermes.contextWindow},
-        {"--context-file-max-chars", &invocation.hermes.contextFileMaxChars},
-        {"--memory-char-limit", &invocation.hermes.memoryCharLimit},
-        {"--user-char-limit", &invocation.hermes.userCharLimit},
-    };
-    for (const Number &number : numbers) {
-        if (!isValueOption(arg, number.option))
-            continue;
-        QString text;
-        if (!takeValue(arguments, i, number.option, "a number", text, fail))
-            return false;
-        bool ok = false;
-        const qint64 value = text.toLongLong(&ok);
-        // A window of 10^15 tokens is far past where the cap stops growing.
-        if (!ok || value <= 0 || value > Q_INT64_C(1000000000000000)) {
-            fail(QStringLiteral("option '%1' needs a whole number above 0, not '%2'.")
-                     .arg(QLatin1String(number.option), text));
-            return false;
-        }
-        *number.value = value;
-        return true;
-    }
-    return false;
+    invocation.settings.insert(setting.key, value);
+    return true;
 }
 
 // Reads the options and arguments after the command name.
@@ -579,7 +570,8 @@ void parseCommandArguments(Invocation &invocation,
     };
     bool optionsEnded = false;
     bool outputGiven = false;
-    QString hermesOption; // the last Hermes option given, to say it needs --runtime hermes
+    // The runtime options given, to say which runtime each needs.
+    QList<QPair<QString, const Runtime *>> runtimeOptions;
     for (qsizetype i = 1; i < arguments.size(); ++i) {
         const QString &arg = arguments.at(i);
         if (optionsEnded || !arg.startsWith(QLatin1Char('-')) || arg == QLatin1String("-")) {
@@ -650,10 +642,12 @@ void parseCommandArguments(Invocation &invocation,
             }
         } else if (info.command == Command::Checkpoint && arg.startsWith(QLatin1String("-m"))) {
             invocation.message = arg.mid(2);
-        } else if (takesRuntime(info.command) && isHermesOption(arg)) {
-            if (!takeHermesOption(invocation, arguments, i, fail))
+        } else if (const RuntimeOption option = takesRuntime(info.command) ? runtimeOption(arg)
+                                                                           : RuntimeOption();
+                   option.runtime) {
+            if (!takeRuntimeOption(invocation, option, arguments, i, fail))
                 return;
-            hermesOption = arg.section(QLatin1Char('='), 0, 0);
+            runtimeOptions.append({arg.section(QLatin1Char('='), 0, 0), option.runtime});
         } else if ((info.command == Command::Stat || info.command == Command::Diff
                     || info.command == Command::Log || info.command == Command::Agents
                     || info.command == Command::Test)
@@ -739,25 +733,28 @@ void parseCommandArguments(Invocation &invocation,
                           : QStringLiteral("option '--rev' can be given at most twice."));
         return;
     }
-    if (!invocation.revs.isEmpty() && invocation.runtime != QLatin1String("toolnexus")) {
+    const Runtime *runtime = RuntimeRegistry::instance().find(invocation.runtime);
+    if (!invocation.revs.isEmpty() && !runtime->readsRevisions()) {
         fail(QStringLiteral("options '--rev' and '--runtime %1' exclude each other: a commit is "
                             "composed by the toolnexus rule.")
                  .arg(invocation.runtime));
         return;
     }
-    if (invocation.all
-        && (!invocation.revs.isEmpty() || invocation.runtime != QLatin1String("toolnexus"))) {
+    if (invocation.all && (!invocation.revs.isEmpty() || !runtime->readsRevisions())) {
         fail(QStringLiteral("option '--all' takes neither '--rev' nor '--runtime': it measures "
                             "each folder by the toolnexus rule."));
         return;
     }
     const bool hermesHome = !invocation.hermesHome.isEmpty() || !invocation.project.isEmpty();
-    if (!hermesOption.isEmpty() && invocation.runtime != QLatin1String(HermesRuntime)) {
-        fail(QStringLiteral("option '%1' needs --runtime hermes.").arg(hermesOption));
-        return;
+    for (qsizetype k = runtimeOptions.size() - 1; k >= 0; --k) {
+        if (runtimeOptions.at(k).second != runtime) {
+            fail(QStringLiteral("option '%1' needs --runtime %2.")
+                     .arg(runtimeOptions.at(k).first, runtimeOptions.at(k).second->id()));
+            return;
+        }
     }
-    if (invocation.runtime == QLatin1String(HermesRuntime))
-        invocation.settings = hermesSettingValues(invocation.hermes);
+    if (!runtimeOptions.isEmpty())
+        invocation.settings = runtime->withDefaults(invocation.settings);
     if (hermesHome && (invocation.hermesHome.isEmpty() || invocation.project.isEmpty())) {
         fail(QStringLiteral("options '--hermes-home' and '--project' go together: the home holds "
                             "SOUL.md and memories/, the project the files Hermes reads from "
@@ -839,9 +836,53 @@ Invocation parseCommandLine(const QStringList &arguments)
 
 namespace {
 
-QByteArray withHermesOptions(QByteArray text)
+// Each runtime's own options (Runtime::optionsHelp()), where the text has
+// @RUNTIMEOPTIONS@.
+QByteArray withRuntimeOptions(QByteArray text)
 {
-    return text.replace("@HERMESOPTIONS@\n", HermesOptionsHelp);
+    QString options;
+    for (const Runtime *runtime : RuntimeRegistry::instance().runtimes())
+        options += runtime->optionsHelp();
+    return text.replace("@RUNTIMEOPTIONS@\n", options.toUtf8());
+}
+
+// `text` broken into lines of at most `width` characters at its spaces.
+QString wrapped(const QString &text, qsizetype width)
+{
+    QString out;
+    qsizetype lineLength = 0;
+    for (const QString &word : text.split(QLatin1Char(' '))) {
+        if (lineLength > 0 && lineLength + 1 + word.size() > width) {
+            out += QLatin1Char('\n');
+            lineLength = 0;
+        } else if (lineLength > 0) {
+            out += QLatin1Char(' ');
+            ++lineLength;
+        }
+        out += word;
+        lineLength += word.size();
+    }
+    return out;
+}
+
+// The registered runtimes, as the help names them: "--runtime NAME"'s values
+// and a paragraph with each runtime's description.
+QByteArray withRuntimes(QByteArray text)
+{
+    constexpr qsizetype HelpWidth = 76;
+    const QList<const Runtime *> &runtimes = RuntimeRegistry::instance().runtimes();
+    QString use = QStringLiteral("compose, stat and check take");
+    for (qsizetype i = 0; i < runtimes.size(); ++i) {
+        if (i > 0)
+            use += i + 1 == runtimes.size() ? QStringLiteral(" or") : QStringLiteral(",");
+        use += QStringLiteral(" --runtime %1 (%2%3)")
+                   .arg(runtimes.at(i)->id(),
+                        i == 0 ? QStringLiteral("the default: ") : QString(),
+                        runtimes.at(i)->description());
+    }
+    use += QLatin1Char('.');
+    return text.replace("@RUNTIMEUSE@", wrapped(use, HelpWidth).toUtf8())
+        .replace("@RUNTIMES@", RuntimeRegistry::instance().idsInWords().toUtf8());
 }
 
 } // namespace
@@ -850,15 +891,15 @@ QByteArray helpText(Command command)
 {
     switch (command) {
     case Command::None:
-        return withCap(GeneralHelp);
+        return withRuntimes(withCap(GeneralHelp));
     case Command::Compose:
-        return withHermesOptions(ComposeHelp);
+        return withRuntimes(withRuntimeOptions(ComposeHelp));
     case Command::Stat:
-        return withHermesOptions(withCap(StatHelp));
+        return withRuntimes(withRuntimeOptions(withCap(StatHelp)));
     case Command::Check:
-        return withHermesOptions(CheckHelp);
+        return withRuntimes(withRuntimeOptions(CheckHelp));
     case Command::Export:
-        return QByteArray(ExportHelp);
+        return withRuntimes(ExportHelp);
     case Command::Count:
         return QByteArray(CountHelp);
     case Command::Diff:
@@ -870,7 +911,7 @@ QByteArray helpText(Command command)
     case Command::Agents:
         return QByteArray(AgentsHelp);
     case Command::Test:
-        return QByteArray(TestHelp);
+        return withRuntimes(TestHelp);
     }
     return {};
 }

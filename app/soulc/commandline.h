@@ -1,7 +1,7 @@
 #pragma once
 
-#include "hermesrule.h"
 #include "runtime.h"
+#include "runtimeregistry.h"
 
 #include <QByteArray>
 #include <QString>
@@ -40,23 +40,23 @@ struct Invocation
     QString encoding;  // count, stat, diff --encoding NAME
     QString tokenizer; // count --tokenizer FILE
     bool ids = false;  // count --ids
-    // compose, stat, check, export --runtime NAME: "toolnexus" (the default),
-    // "openclaw", "hermes" or another registered runtime.
-    QString runtime = QStringLiteral("toolnexus");
+    // compose, stat, check, export --runtime NAME: the id of a registered
+    // runtime, the registry's default unless given.
+    QString runtime = RuntimeRegistry::instance().defaultRuntime()->id();
     // compose, stat --rev REV; diff --rev A [--rev B]: commits of DIR's git
     // history, in the order given.
     QStringList revs;
     QString message;  // checkpoint -m MESSAGE
     QString config;   // agents --config FILE: this OpenClaw config instead of OpenClaw's own
     bool all = false; // stat --all PARENT: every persona folder under PARENT
-    // --runtime hermes: a Hermes home and the project it runs in
-    // (--hermes-home HOME --project DIR) instead of a flat DIR, and the
-    // settings (--context-window, --context-file-max-chars,
-    // --memory-char-limit, --user-char-limit, --no-memory, --no-user-profile).
+    // A runtime with a home (Runtime::readsHome()): its home and the project
+    // it runs in (--hermes-home HOME --project DIR, as Runtime::homeOption()
+    // names the first) instead of a flat DIR.
     QString hermesHome;
     QString project;
-    HermesSettings hermes;
-    // The runtime's settings that the options above give (none: its defaults).
+    // The runtime's settings that its options give (RuntimeSetting::option:
+    // --context-window, --no-memory...), completed with its defaults when it
+    // was given any; none: its defaults.
     RuntimeSettings settings;
     // test --tests FILE, --endpoint URL, --model NAME, --repeat N, --junit FILE
     QString tests;

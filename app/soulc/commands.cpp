@@ -5,7 +5,6 @@
 #include "commandline.h"
 #include "composer.h"
 #include "counttext.h"
-#include "hermesreader.h"
 #include "historycounts.h"
 #include "inspection.h"
 #include "lint.h"
@@ -102,35 +101,21 @@ bool writesOver(const QString &output, const QString &file)
 }
 
 // The file of the persona composed that -o FILE would write over, or empty:
-// the slot files of DIR, and under Hermes every file it reads (the home's
-// and the project's, up to its git root, and the cursor rules).
+// the slot files of DIR, or every file the runtime reads (a runtime with a
+// home: the home's and the project's, up to its git root, and its rules).
 QString personaFileAt(const Invocation &invocation, const QString &output)
 {
-    QStringList files;
-    const auto addNames = [&files](const QString &folder, const QStringList &names) {
-        for (const QString &name : names)
-            files.append(QDir(folder).filePath(name));
-    };
     QStringList slots;
     for (int slot = 0; slot < SlotCount; ++slot)
         slots.append(slotName(slot));
-    const QStringList projectNames = hermesChainFileNames() + hermesProjectFileNames();
-    QString rules;
-    if (invocation.runtime != QLatin1String("hermes")) {
-        addNames(invocation.arguments.at(0), slots);
-    } else {
-        const bool flat = invocation.hermesHome.isEmpty();
-        const QString home = flat ? invocation.arguments.at(0) : invocation.hermesHome;
-        const QString project = flat ? home : invocation.project;
-        addNames(home, slots);
-        addNames(QDir(home).filePath(QStringLiteral("memories")),
-                 {QStringLiteral("MEMORY.md"), QStringLiteral("USER.md")});
-        addNames(project, slots + projectNames);
-        for (const QString &folder : hermesProjectFolders(project))
-            addNames(folder, projectNames);
-        rules = landingPath(QDir(project).filePath(QStringLiteral(".cursor/rules/x.mdc")));
-    }
-    for (const QString &file : std::as_const(files)) {
+    const RuntimeInput input = inputOf(invocation);
+    const Runtime *runtime = profileOf(invocation).runtime;
+    const QStringList files = runtime->readPaths(input, slots);
+    const QString rulesFolder = runtime->readRulesFolder(input);
+    const QString rules = rulesFolder.isEmpty()
+                              ? QString()
+                              : landingPath(QDir(rulesFolder).filePath(QStringLiteral("x.mdc")));
+    for (const QString &file : files) {
         if (writesOver(output, file))
             return file;
     }
@@ -696,7 +681,7 @@ int runStatRevision(const Invocation &invocation)
                                          revision->reads,
                                          revision->entryNames,
                                          revision->memoryFolder,
-                                         ComposeRule::toolnexus());
+                                         profileOf(invocation).rule);
     for (int slot = 0; slot < SlotCount; ++slot) {
         if (!revision->checkoutConverts[size_t(slot)])
             continue;
@@ -711,10 +696,17 @@ int runStatRevision(const Invocation &invocation)
                            .arg(slotName(slot));
         inspection.lints.append(lint);
     }
-    const RevisionFacts facts{invocation.revs.at(0), revision->commit.shortId, revision->commit.id};
     const SoulTokenCounts tokens = countSoulTokens(inspection.composition, *tokenizer);
-    return writeStandardOutput(invocation.json ? toolnexusStatJson(inspection, tokens, &facts)
-                                               : toolnexusStatText(inspection, tokens, &facts));
+    const Result<QByteArray> report = profileOf(invocation)
+                                          .runtime->revisionReport(inspection,
+                                                                   tokens,
+                                                                   invocation.revs.at(0),
+                                                                   revision->commit.shortId,
+                                                                   revision->commit.id,
+                                                                   invocation.json);
+    if (!report)
+        return fail(report.error());
+    return writeStandardOutput(report.value());
 }
 
 // "+42", "-3", "0".

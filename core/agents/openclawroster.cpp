@@ -1,6 +1,7 @@
 #include "openclawroster.h"
 
 #include "registry/runtimeregistry.h"
+#include "runtime/openclaw/openclawruntime.h"
 
 #include "openclawconfig.h"
 #include "openclawpaths.h"
@@ -527,7 +528,8 @@ Result<OpenClawRoster> readOpenClawRoster(const OpenClawPaths &paths, const QStr
 
 RuntimeProfile OpenClawAgent::profile() const
 {
-    return RuntimeProfile::of(RuntimeRegistry::instance().find(u"openclaw"), settings.values());
+    return RuntimeProfile::of(RuntimeRegistry::instance().find(QString::fromLatin1(OpenClawId)),
+                              settings.values());
 }
 
 } // namespace soul

@@ -3,7 +3,6 @@
 #include "contract.h"
 #include "counttext.h"
 #include "inspection.h"
-#include "openclawrule.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -58,7 +57,7 @@ QString skippedPathText(const QString &name, SlotPresence presence, const QStrin
 
 QList<Lint> lintSlot(const SlotFacts &facts,
                      const ComposeRule &rule,
-                     const OpenClawSettings &openClaw)
+                     const RuntimeSettings &hintSettings)
 {
     const QString &name = facts.name;
     switch (facts.presence) {
@@ -159,17 +158,15 @@ QList<Lint> lintSlot(const SlotFacts &facts,
                                    formatCount(facts.encoding.crlfCount),
                                    formatCount(facts.encoding.crCount))));
     }
-    // A hint for folders that also serve OpenClaw, against its limit for this
-    // file as configured; the OpenClaw profile's own lints give exact counts.
-    const qsizetype openClawLimit = openClaw.limitFor(name);
-    if (openClawFileOrder().contains(name) && facts.characters > openClawLimit) {
-        lints.append(
-            make(facts,
-                 LintLevel::Info,
-                 "openclaw-chars",
-                 QStringLiteral("%1 has %2 characters: OpenClaw keeps only about %3 of "
-                                "it (a head and a tail), so it would see less there.")
-                     .arg(name, formatCount(facts.characters), formatCount(openClawLimit))));
+    // A hint for folders that also serve another runtime, against its limit
+    // for this file as configured; that runtime's own lints give exact counts.
+    if (const Runtime *hinting = paneHintRuntime()) {
+        QString hint = hinting->keepHint(name, facts.characters, hintSettings);
+        if (!hint.isEmpty()) {
+            Lint lint = make(facts, LintLevel::Info, "", std::move(hint));
+            lint.code = hinting->id() + QStringLiteral("-chars");
+            lints.append(lint);
+        }
     }
     return lints;
 }

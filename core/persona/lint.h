@@ -1,7 +1,7 @@
 #pragma once
 
 #include "lintitem.h"
-#include "openclawsettings.h"
+#include "runtime.h"
 #include "slotreader.h"
 
 #include <QList>
@@ -19,10 +19,12 @@ QString skippedPathText(const QString &name, SlotPresence presence, const QStrin
 
 // Lints of one slot, from its facts (on disk, or of an editor buffer) taken
 // under `rule`, whose cap and near share they speak of. The hint about what
-// OpenClaw would keep uses `openClaw` (its defaults unless given).
+// the registry's hinting runtime (paneHintRuntime()) would keep of the file
+// uses `hintSettings`, that runtime's settings (its defaults for what is
+// missing).
 QList<Lint> lintSlot(const SlotFacts &facts,
                      const ComposeRule &rule,
-                     const OpenClawSettings &openClaw = {});
+                     const RuntimeSettings &hintSettings = {});
 
 // Lints about the directory itself: case variants of slot names, files other
 // runtimes read that this rule does not. `slotPresent` says which slots are

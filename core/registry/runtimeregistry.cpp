@@ -40,6 +40,48 @@ QString RuntimeRegistry::ids() const
     return out.join(QStringLiteral(", "));
 }
 
+QString RuntimeRegistry::idsInWords() const
+{
+    QString out;
+    for (qsizetype i = 0; i < m_list.size(); ++i) {
+        if (i > 0)
+            out += i + 1 == m_list.size() ? QStringLiteral(" or ") : QStringLiteral(", ");
+        out += m_list.at(i)->id();
+        if (i == 0)
+            out += QStringLiteral(" (the default)");
+    }
+    return out;
+}
+
+const Runtime *RuntimeRegistry::homeRuntime() const
+{
+    const auto it = std::find_if(m_list.cbegin(), m_list.cend(), [](const Runtime *runtime) {
+        return runtime->readsHome();
+    });
+    return it == m_list.cend() ? nullptr : *it;
+}
+
+const Runtime *RuntimeRegistry::summaryRuntime() const
+{
+    const auto it = std::find_if(m_list.cbegin(), m_list.cend(), [](const Runtime *runtime) {
+        return runtime->summarizesBudget();
+    });
+    return it == m_list.cend() ? nullptr : *it;
+}
+
+const Runtime *RuntimeRegistry::hintRuntime() const
+{
+    const auto it = std::find_if(m_list.cbegin(), m_list.cend(), [](const Runtime *runtime) {
+        return runtime->hintsPanes();
+    });
+    return it == m_list.cend() ? nullptr : *it;
+}
+
+const Runtime *paneHintRuntime()
+{
+    return RuntimeRegistry::instance().hintRuntime();
+}
+
 bool RuntimeRegistry::add(std::unique_ptr<Runtime> runtime)
 {
     if (!runtime || find(runtime->id()))

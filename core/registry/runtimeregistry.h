@@ -26,6 +26,15 @@ public:
     const Runtime *defaultRuntime() const { return m_list.first(); }
     // "toolnexus, openclaw, hermes"
     QString ids() const;
+    // "toolnexus (the default), openclaw or hermes", as soulc's help says it.
+    QString idsInWords() const;
+    // The first runtime that reads a home of its own (Runtime::readsHome()),
+    // that the sidebar sums personas up by (summarizesBudget()), and that
+    // hints at what it keeps in other runtimes' panes (hintsPanes());
+    // nullptr when none does.
+    const Runtime *homeRuntime() const;
+    const Runtime *summaryRuntime() const;
+    const Runtime *hintRuntime() const;
 
     // Adds `runtime` after the others; one with the id of a registered runtime
     // is refused (returns false).

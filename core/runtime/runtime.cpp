@@ -1,6 +1,7 @@
 #include "runtime.h"
 
 #include "composerule.h"
+#include "slotlayout.h"
 
 #include <QDir>
 
@@ -42,6 +43,37 @@ QString Runtime::lintLocation(const RuntimeInput &input, const Lint &lint) const
     if (clean == QLatin1String("."))
         return lint.file;
     return QDir(clean).filePath(lint.file);
+}
+
+Result<SlotLayout> Runtime::homeLayout(const QString &home,
+                                       const QString &project,
+                                       const QString &preferred) const
+{
+    Q_UNUSED(project)
+    Q_UNUSED(preferred)
+    return Result<SlotLayout>::failure(
+        QStringLiteral("%1 reads one persona folder, not a home such as %2.")
+            .arg(displayName(), QDir::toNativeSeparators(home)));
+}
+
+Result<QByteArray> Runtime::revisionReport(const Inspection &,
+                                           const SoulTokenCounts &,
+                                           const QString &rev,
+                                           const QString &,
+                                           const QByteArray &,
+                                           bool) const
+{
+    return Result<QByteArray>::failure(
+        QStringLiteral("%1 does not compose commits of a history such as %2.")
+            .arg(displayName(), rev));
+}
+
+QStringList Runtime::readPaths(const RuntimeInput &input, const QStringList &slotNames) const
+{
+    QStringList paths;
+    for (const QString &name : slotNames)
+        paths.append(QDir(input.dir).filePath(name));
+    return paths;
 }
 
 bool Runtime::reads(QStringView fileName) const

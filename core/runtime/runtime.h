@@ -24,6 +24,8 @@ namespace soul {
 
 class Tokenizer;
 struct ComposeRule;
+struct Inspection;
+struct SoulTokenCounts;
 struct SlotLayout;
 
 // The unit a runtime measures files and budgets in.
@@ -41,6 +43,10 @@ struct RuntimeSetting
     qint64 maximum = 0;
     bool flag = false;
     QString minimumText; // shown for the minimum ("unset"), when it means something else
+    // soulc's option for it ("--context-window", which takes a whole number
+    // above 0); for a flag, the option that sets it against its default
+    // ("--no-memory"). Empty: soulc has none.
+    QString option;
 };
 
 // Setting values by key. A key the runtime does not list is ignored; one it
@@ -193,6 +199,84 @@ public:
         return {};
     }
 
+    // How soulc's help speaks of it after "--runtime NAME": "what OpenClaw
+    // 2026.9 injects". Its display name unless it says more.
+    virtual QString description() const { return displayName(); }
+    // What soulc's help of compose, stat and check says of its options (its
+    // settings' RuntimeSetting::option, homeOption()): lines that start with
+    // a blank one and end with one; empty for none.
+    virtual QString optionsHelp() const { return {}; }
+    // Whether it composes a commit of a persona's history (soulc --rev, the
+    // History panel's commits by the folder's rule) and measures folders by
+    // that rule (soulc stat --all).
+    virtual bool readsRevisions() const { return false; }
+    // What `soulc stat --rev REV` prints of commit `commitId` (`shortId`),
+    // whose slot files `inspection` found by the runtime's rule, with the
+    // soul's `tokens`; as a table or as JSON. Fails, with a sentence, for a
+    // runtime that does not read revisions.
+    virtual Result<QByteArray> revisionReport(const Inspection &inspection,
+                                              const SoulTokenCounts &tokens,
+                                              const QString &rev,
+                                              const QString &shortId,
+                                              const QByteArray &commitId,
+                                              bool json) const;
+    // Whether the sidebar sums a persona up by what this runtime injects of
+    // it against its total budget, whichever runtime the preview shows.
+    virtual bool summarizesBudget() const { return false; }
+
+    // A runtime that reads a home of its own (readsHome()): where the home is
+    // found when none is named (it may not exist), its name in sentences
+    // ("Hermes's home"), soulc's option that names it ("--hermes-home"), and
+    // the panes of the home run in `project`, with `preferred` the label of
+    // the project file to show when it is one of those read. Fails with a
+    // sentence; the defaults give nothing and fail.
+    virtual QString homeDirectory() const { return {}; }
+    virtual QString homeOption() const { return {}; }
+    virtual Result<SlotLayout> homeLayout(const QString &home,
+                                          const QString &project,
+                                          const QString &preferred = QString()) const;
+    // The labels of the files of `project` whose text makes the project's
+    // part of its text when it runs there, in order ("../AGENTS.md"), and
+    // the folders whose changes can change them; none by default.
+    virtual Result<QStringList> homeProjectFiles(const QString &home, const QString &project) const
+    {
+        Q_UNUSED(home)
+        Q_UNUSED(project)
+        return QStringList();
+    }
+    virtual QStringList homeProjectFolders(const QString &project) const
+    {
+        Q_UNUSED(project)
+        return {};
+    }
+    // The files that composing `input` may read, as paths, for soulc's
+    // refusal to write over one; `slotNames` are the persona's slot files,
+    // which the flat layout reads from input.dir. The default: those.
+    virtual QStringList readPaths(const RuntimeInput &input, const QStringList &slotNames) const;
+    // A folder whose *.mdc files it reads under `input`, for the same
+    // refusal; empty for none.
+    virtual QString readRulesFolder(const RuntimeInput &input) const
+    {
+        Q_UNUSED(input)
+        return {};
+    }
+
+    // Whether the panes of a folder composed by another runtime's rule hint
+    // at what this runtime would keep of their files (keepHint()).
+    virtual bool hintsPanes() const { return false; }
+    // The hint for file `fileName` of `characters` characters under this
+    // runtime's `settings`: a sentence, empty when it keeps the file whole or
+    // does not read it. Its lint's code is "<id>-chars".
+    virtual QString keepHint(QStringView fileName,
+                             qint64 characters,
+                             const RuntimeSettings &settings) const
+    {
+        Q_UNUSED(fileName)
+        Q_UNUSED(characters)
+        Q_UNUSED(settings)
+        return {};
+    }
+
     // A runtime whose text is one section per file by a ComposeRule names
     // the rule: the window then updates its preview one section at a time,
     // and soulc streams the text. Others compose whole.
@@ -205,5 +289,10 @@ public:
     // At or above this a file, or the total, is "near its limit" (85%, up).
     static qint64 nearLimit(qint64 budget);
 };
+
+// The registered runtime whose hints the panes of a folder composed by another
+// rule show (RuntimeRegistry::hintRuntime()); nullptr when none gives them.
+// The registry defines it: the lints below the registry ask through it.
+const Runtime *paneHintRuntime();
 
 } // namespace soul

@@ -6,6 +6,7 @@
 #include "runtimeprofile.h"
 #include "runtimeregistry.h"
 #include "runtimesoul.h"
+#include "slotlayout.h"
 #include "snapshot.h"
 #include "snapshotfile.h"
 #include "tokenencoder.h"
@@ -62,6 +63,9 @@ private Q_SLOTS:
     void soulcCheckReportsItsLints();
     void soulcDiffsItsExportWithTheFolder();
     void soulcNamesItAmongTheRuntimes();
+    void itAnswersWhatCallersAskOfARuntime();
+    void soulcTakesItsOptionsFromItsSettings();
+    void soulcHelpDescribesIt();
 
 private:
     int soulc(const QStringList &arguments) const
@@ -291,6 +295,93 @@ void tst_ThirdRuntime::soulcNamesItAmongTheRuntimes()
     QVERIFY2(invocation.usageError.contains(
                  QStringLiteral("unknown runtime 'nope' (toolnexus, openclaw, hermes, notes).")),
              qPrintable(invocation.usageError));
+}
+
+void tst_ThirdRuntime::itAnswersWhatCallersAskOfARuntime()
+{
+    const RuntimeRegistry &registry = RuntimeRegistry::instance();
+    const Runtime *notes = registry.find(QString::fromLatin1(NotesRuntime::Id));
+    QVERIFY(notes);
+    // What the window and soulc used to find out by its name, it answers
+    // itself: a flat folder, no commits, no sidebar sum, no pane hint.
+    QVERIFY(!notes->readsHome());
+    QVERIFY(!notes->readsRevisions());
+    QVERIFY(!notes->summarizesBudget());
+    QVERIFY(!notes->hintsPanes());
+    QVERIFY(notes->keepHint(u"NOTES.md", 1000000, {}).isEmpty());
+    QVERIFY(notes->homeDirectory().isEmpty());
+    QVERIFY(notes->homeOption().isEmpty());
+    const Result<SlotLayout> home = notes->homeLayout(m_dir, m_dir);
+    QVERIFY(!home);
+    QVERIFY2(home.error().startsWith(QStringLiteral("Notes 1.0 reads one persona folder")),
+             qPrintable(home.error()));
+    RuntimeInput input;
+    input.dir = m_dir;
+    const QStringList paths = notes->readPaths(input, {QStringLiteral("SOUL.md")});
+    QCOMPARE(paths, QStringList{QDir(m_dir).filePath(QStringLiteral("SOUL.md"))});
+    QVERIFY(notes->readRulesFolder(input).isEmpty());
+
+    // The registry finds the runtimes that do answer yes, whichever they are.
+    for (const Runtime *runtime :
+         {registry.homeRuntime(), registry.summaryRuntime(), registry.hintRuntime()}) {
+        QVERIFY(runtime);
+        QVERIFY(runtime != notes);
+    }
+    QVERIFY(registry.homeRuntime()->readsHome());
+    QVERIFY(registry.summaryRuntime()->summarizesBudget());
+    QVERIFY(registry.hintRuntime()->hintsPanes());
+    QVERIFY(paneHintRuntime() == registry.hintRuntime());
+
+    // A commit is composed only by a runtime that reads revisions.
+    const Invocation rev = parseCommandLine({QStringLiteral("stat"),
+                                             QStringLiteral("--runtime"),
+                                             QLatin1String(NotesRuntime::Id),
+                                             QStringLiteral("--rev"),
+                                             QStringLiteral("HEAD"),
+                                             m_dir});
+    QVERIFY2(rev.usageError.contains(
+                 QStringLiteral("options '--rev' and '--runtime notes' exclude each other")),
+             qPrintable(rev.usageError));
+}
+
+void tst_ThirdRuntime::soulcTakesItsOptionsFromItsSettings()
+{
+    const Invocation given = parseCommandLine({QStringLiteral("compose"),
+                                               QStringLiteral("--runtime"),
+                                               QLatin1String(NotesRuntime::Id),
+                                               QStringLiteral("--max-lines=1"),
+                                               m_dir});
+    QVERIFY2(given.usageError.isEmpty(), qPrintable(given.usageError));
+    QCOMPARE(given.settings, (RuntimeSettings{{QLatin1String(NotesRuntime::MaxLinesKey), 1}}));
+
+    const Invocation alone = parseCommandLine(
+        {QStringLiteral("compose"), QStringLiteral("--max-lines"), QStringLiteral("2"), m_dir});
+    QVERIFY2(alone.usageError.contains(
+                 QStringLiteral("option '--max-lines' needs --runtime notes.")),
+             qPrintable(alone.usageError));
+
+    const Invocation bad = parseCommandLine({QStringLiteral("compose"),
+                                             QStringLiteral("--runtime"),
+                                             QLatin1String(NotesRuntime::Id),
+                                             QStringLiteral("--max-lines"),
+                                             QStringLiteral("none"),
+                                             m_dir});
+    QVERIFY2(bad.usageError.contains(
+                 QStringLiteral("option '--max-lines' needs a whole number above 0, not 'none'.")),
+             qPrintable(bad.usageError));
+}
+
+void tst_ThirdRuntime::soulcHelpDescribesIt()
+{
+    const QString general = QString::fromUtf8(helpText(Command::None));
+    QVERIFY2(general.contains(QStringLiteral("--runtime notes (what Notes 1.0 keeps of")),
+             qPrintable(general));
+    for (const Command command :
+         {Command::Compose, Command::Stat, Command::Check, Command::Export}) {
+        QVERIFY(
+            QString::fromUtf8(helpText(command))
+                .contains(QStringLiteral("toolnexus (the default), openclaw, hermes or notes")));
+    }
 }
 
 QTEST_GUILESS_MAIN(tst_ThirdRuntime)

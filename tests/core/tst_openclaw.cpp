@@ -638,7 +638,7 @@ void tst_OpenClaw::slotHintFollowsSettings()
                                          QByteArray(characters, 'x'),
                                          ComposeRule::toolnexus());
     QList<Lint> hints;
-    for (const Lint &lint : lintSlot(facts, ComposeRule::toolnexus(), settings)) {
+    for (const Lint &lint : lintSlot(facts, ComposeRule::toolnexus(), settings.values())) {
         if (lint.code == QLatin1String("openclaw-chars"))
             hints.append(lint);
     }
@@ -654,7 +654,7 @@ void tst_OpenClaw::slotHintFollowsSettings()
     // Without settings: OpenClaw's defaults, as soulc uses them.
     if (maxChars == 0)
         QCOMPARE(lintSlot(facts, ComposeRule::toolnexus()).size(),
-                 lintSlot(facts, ComposeRule::toolnexus(), settings).size());
+                 lintSlot(facts, ComposeRule::toolnexus(), settings.values()).size());
 }
 
 void tst_OpenClaw::placesEachFilesText_data()

@@ -2,6 +2,7 @@
 #include "documentcontroller.h"
 #include "exportcontroller.h"
 #include "freezecontroller.h"
+#include "openclawsettings.h"
 #include "personamodel.h"
 #include "personasession.h"
 #include "recoverystore.h"

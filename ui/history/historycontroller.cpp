@@ -11,6 +11,7 @@
 #include "personamodel.h"
 #include "prompter.h"
 #include "repositorywatcher.h"
+#include "runtimeregistry.h"
 #include "soultokencounter.h"
 
 #include <QAction>
@@ -286,8 +287,9 @@ void HistoryController::compareCommits(int older, int newer)
     m_diffTitle = tr("The soul at %1 against %2, as %3 composes it")
                       .arg(m_rows->commit(older).shortId,
                            m_rows->commit(newer).shortId,
-                           m_profile.sectioned() ? QStringLiteral("toolnexus")
-                                                 : m_profile.displayName());
+                           m_profile.sectioned()
+                               ? RuntimeRegistry::instance().defaultRuntime()->displayName()
+                               : m_profile.displayName());
     m_diffWatcher.cancel();
     m_diffWatcher.setFuture(QtConcurrent::run(diffCommits,
                                               m_model->directory(),

@@ -4,6 +4,7 @@
 #include "history/personahistory.h"
 #include "result.h"
 #include "runtimeprofile.h"
+#include "runtimeregistry.h"
 
 #include <QList>
 #include <QMutex>
@@ -94,7 +95,9 @@ struct CommitSoul
     QString error; // the sentence when the commit could not be read
     QByteArray commitId;
     QByteArray soul;
-    QString runtimeName = QStringLiteral("toolnexus"); // who composed it
+    // Who composed it: the registry's default runtime, whose rule composes by
+    // sections, unless another did.
+    QString runtimeName = RuntimeRegistry::instance().defaultRuntime()->displayName();
     QStringList notes;
     std::array<bool, SlotCount> present{}; // the slot files the commit holds
 };

@@ -2,7 +2,6 @@
 
 #include "counttext.h"
 #include "inspection.h"
-#include "openclawruntime.h"
 #include "personamodel.h"
 #include "runtimecomposer.h"
 #include "runtimeregistry.h"
@@ -300,10 +299,16 @@ RuntimeSettings PreviewPanel::settingsFor(const QString &runtimeId) const
     return m_settings.value(runtimeId);
 }
 
+RuntimeSettings PreviewPanel::hintSettings() const
+{
+    const Runtime *hinting = RuntimeRegistry::instance().hintRuntime();
+    return hinting ? hinting->withDefaults(settingsFor(hinting->id())) : RuntimeSettings();
+}
+
 void PreviewPanel::setRuntimeSettings(const QString &runtimeId, const RuntimeSettings &settings)
 {
     m_settings.insert(runtimeId, settings);
-    m_runtime->setHintSettings(OpenClawSettings::from(settingsFor(OpenClawRuntime().id())));
+    m_runtime->setHintSettings(hintSettings());
 }
 
 void PreviewPanel::setRuntimeProfile(const RuntimeProfile &profile)
@@ -311,7 +316,7 @@ void PreviewPanel::setRuntimeProfile(const RuntimeProfile &profile)
     const QSignalBlocker chooser(m_runtimeChooser);
     m_runtimeChooser->setCurrentIndex(qMax(0, m_runtimeChooser->findData(profile.id())));
     m_settings.insert(profile.id(), profile.settings);
-    m_runtime->setHintSettings(OpenClawSettings::from(settingsFor(OpenClawRuntime().id())));
+    m_runtime->setHintSettings(hintSettings());
     if (m_settingsRuntime != profile.runtime) {
         m_settingsRuntime = profile.runtime;
         buildSettings(*profile.runtime);

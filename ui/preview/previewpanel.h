@@ -81,6 +81,9 @@ public:
     QCheckBox *settingCheck(const QString &key) const;
     // The settings last chosen for each runtime, by its id (empty: defaults).
     RuntimeSettings settingsFor(const QString &runtimeId) const;
+    // Those of the runtime whose hint the panes show (RuntimeRegistry::
+    // hintRuntime()), with its defaults; empty when no runtime hints.
+    RuntimeSettings hintSettings() const;
     void setRuntimeSettings(const QString &runtimeId, const RuntimeSettings &settings);
     QLabel *runtimeTotalsLabel() const { return m_runtimeTotals; }
 

@@ -29,7 +29,7 @@ struct RuntimeComposer::Job
     // The chunks counted by the runs before, kept by the composer; one run
     // uses it at a time.
     std::shared_ptr<ChunkedTokenCount> counts;
-    OpenClawSettings hint;
+    RuntimeSettings hint;
     // The runtime's file beside the slots, when it reads it: its name and
     // buffer (none when the file is absent).
     QString runtimeFileName;
@@ -101,7 +101,7 @@ struct PaneFigures
 {
     const SlotLayout &layout;
     const RuntimeProfile &profile;
-    const OpenClawSettings &hint;
+    const RuntimeSettings &hint;
     const std::shared_ptr<const Tokenizer> &tokenizer;
     ChunkedTokenCount &counts;
     const Runtime &runtime;
@@ -124,7 +124,7 @@ RuntimePaneView fileView(const PaneFigures &figures,
     RuntimePaneView pane;
     const RuntimeFileView *file = edited.file(name);
     pane.active = true;
-    pane.openClaw = figures.hint;
+    pane.hintSettings = figures.hint;
     pane.loaded = file && file->loaded;
     pane.budget = figures.profile.fileBudget(name);
     pane.totalUsed = edited.totalUsed;
@@ -207,9 +207,9 @@ void RuntimeComposer::setProfile(const RuntimeProfile &profile)
     recomputeNow();
 }
 
-void RuntimeComposer::setHintSettings(const OpenClawSettings &settings)
+void RuntimeComposer::setHintSettings(const RuntimeSettings &settings)
 {
-    // The panes' hint about what OpenClaw would keep, under any runtime.
+    // The panes' hint about what the hinting runtime would keep, under any runtime.
     if (settings == m_hint)
         return;
     m_hint = settings;
@@ -284,7 +284,7 @@ void RuntimeComposer::start()
     if (job.profile.sectioned()) {
         auto output = std::make_shared<Output>();
         for (RuntimePaneView &pane : output->panes)
-            pane.openClaw = job.hint;
+            pane.hintSettings = job.hint;
         finish(generation, output);
         return;
     }

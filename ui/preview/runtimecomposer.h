@@ -1,7 +1,6 @@
 #pragma once
 
 #include "contract.h"
-#include "openclawsettings.h"
 #include "personamodel.h"
 #include "runtimefile.h"
 #include "runtimeprofile.h"
@@ -35,9 +34,10 @@ public:
     ~RuntimeComposer() override;
 
     void setProfile(const RuntimeProfile &profile);
-    // OpenClaw's settings for the panes' hint about what it would keep, which
-    // they show under every runtime.
-    void setHintSettings(const OpenClawSettings &settings);
+    // The settings of the runtime that hints at what it would keep
+    // (RuntimeRegistry::hintRuntime()), for the panes' hint, which they show
+    // under every runtime.
+    void setHintSettings(const RuntimeSettings &settings);
     const RuntimeProfile &profile() const { return m_profile; }
     void setView(SoulView view);
     // Counts what the runtime injects with the counter's tokenizer, on the
@@ -98,7 +98,7 @@ private:
     bool m_again = false;
     quint64 m_requested = 0;
     quint64 m_shown = 0;
-    OpenClawSettings m_hint;
+    RuntimeSettings m_hint;
     RuntimeComposition m_composition;
     std::array<RuntimePaneView, SlotCount> m_panes;
     RuntimePaneView m_runtimeFileView;

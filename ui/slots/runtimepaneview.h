@@ -1,6 +1,6 @@
 #pragma once
 
-#include "openclawrule.h"
+#include "keptrange.h"
 #include "runtimeprofile.h"
 
 #include <QList>
@@ -35,9 +35,10 @@ struct RuntimePaneView
     qint64 tokens = -1;
     qint64 totalTokens = -1;
     QString encoding;
-    // The window's OpenClaw settings, under any runtime: the pane's hint about
-    // what OpenClaw would keep follows them.
-    OpenClawSettings openClaw;
+    // The window's settings of the runtime that hints at what it would keep
+    // (RuntimeRegistry::hintRuntime()), under any runtime: the pane's hint
+    // follows them.
+    RuntimeSettings hintSettings;
 };
 
 } // namespace soul

@@ -449,7 +449,7 @@ void SlotPane::refreshMarks()
 
 void SlotPane::setRuntimeView(const RuntimePaneView &view)
 {
-    if (!(view.openClaw == m_runtimeView.openClaw))
+    if (!(view.hintSettings == m_runtimeView.hintSettings))
         m_lintTimer.start();
     m_runtimeView = view;
     const SlotState &s = m_model->slot(m_slot);
@@ -852,7 +852,7 @@ void SlotPane::refreshLints()
         const ComposeRule &rule = m_model->rule();
         const QList<Lint> lints = lintSlot(factsOfBytes(m_slot, s.bufferBytes, rule),
                                            rule,
-                                           m_runtimeView.openClaw);
+                                           m_runtimeView.hintSettings);
         for (const Lint &lint : lints)
             lines.append(lintMark(lint.level) + QLatin1Char(' ') + lint.message);
     } else if (!s.bufferPresent && s.presence != SlotPresence::Missing) {
@@ -861,7 +861,7 @@ void SlotPane::refreshLints()
         skipped.name = slotName(m_slot);
         skipped.presence = s.presence;
         skipped.absenceReason = s.absenceReason;
-        for (const Lint &lint : lintSlot(skipped, m_model->rule(), m_runtimeView.openClaw))
+        for (const Lint &lint : lintSlot(skipped, m_model->rule(), m_runtimeView.hintSettings))
             lines.append(lintMark(lint.level) + QLatin1Char(' ') + lint.message);
     } else if (s.diskPresent() && !s.diskComplete) {
         lines.append(lintMark(LintLevel::Warning) + QLatin1Char(' ')

@@ -12,7 +12,6 @@
 #include "freedmemory.h"
 #include "freezecontroller.h"
 #include "heap.h"
-#include "hermesreader.h"
 #include "history/historycontroller.h"
 #include "personaeditor.h"
 #include "personamodel.h"
@@ -481,7 +480,10 @@ bool MainWindow::openHermesHome(const QString &home,
                                 const QString &project,
                                 const QString &projectFile)
 {
-    const Result<SlotLayout> layout = hermesHomeLayout(home, project, projectFile);
+    const Runtime *runtime = RuntimeRegistry::instance().homeRuntime();
+    const Result<SlotLayout> layout = runtime ? runtime->homeLayout(home, project, projectFile)
+                                              : Result<SlotLayout>::failure(
+                                                  tr("No runtime reads a home of its own."));
     if (!layout) {
         m_prompter->showError(tr("Cannot open Hermes's home"), layout.error());
         return false;
@@ -499,14 +501,15 @@ bool MainWindow::openHermesHome(const QString &home,
     if (!documents()->openLayout(layout.value()))
         return false;
     m_settings->setValue(HermesProjectKey, layout.value().project);
-    chooseRuntime(QStringLiteral("hermes"));
+    chooseRuntime(runtime->id());
     showFolderState();
     return true;
 }
 
 void MainWindow::openHermesHomeWithDialog()
 {
-    const QString home = hermesHomeDirectory();
+    const Runtime *runtime = RuntimeRegistry::instance().homeRuntime();
+    const QString home = runtime ? runtime->homeDirectory() : QString();
     if (!QFileInfo(home).isDir()) {
         m_prompter->showError(tr("Cannot open Hermes's home"),
                               tr("%1 is not a folder. Hermes keeps its home in $HERMES_HOME, "

@@ -709,6 +709,83 @@ QString HermesRuntime::displayName() const
     return QStringLiteral("Hermes Agent 0.21.3");
 }
 
+QString HermesRuntime::description() const
+{
+    return QStringLiteral("what %1 injects, from DIR or from %2 HOME --project DIR")
+        .arg(displayName(), homeOption());
+}
+
+QString HermesRuntime::optionsHelp() const
+{
+    return QStringLiteral(R"(
+Hermes options (with --runtime hermes; the defaults are Hermes's):
+  --hermes-home HOME           Hermes's home: HOME/SOUL.md, HOME/memories/
+  --project DIR                the folder Hermes runs in (with --hermes-home)
+  --context-window TOKENS      the model's window: the cap on SOUL.md and the
+                               project file is 6% of it in characters (x4),
+                               20,000 to 500,000; unknown by default (20,000)
+  --context-file-max-chars N   config.yaml's context_file_max_chars: the cap
+  --memory-char-limit N        MEMORY.md's limit (2,200)
+  --user-char-limit N          USER.md's limit (1,375)
+  --no-memory, --no-user-profile   leave out MEMORY.md's or USER.md's block
+
+)");
+}
+
+QString HermesRuntime::homeDirectory() const
+{
+    return hermesHomeDirectory();
+}
+
+QString HermesRuntime::homeOption() const
+{
+    return QStringLiteral("--hermes-home");
+}
+
+Result<SlotLayout> HermesRuntime::homeLayout(const QString &home,
+                                             const QString &project,
+                                             const QString &preferred) const
+{
+    return hermesHomeLayout(home, project, preferred);
+}
+
+Result<QStringList> HermesRuntime::homeProjectFiles(const QString &home,
+                                                    const QString &project) const
+{
+    return hermesProjectFiles(home, project);
+}
+
+QStringList HermesRuntime::homeProjectFolders(const QString &project) const
+{
+    return hermesProjectFolders(project);
+}
+
+QStringList HermesRuntime::readPaths(const RuntimeInput &input, const QStringList &slotNames) const
+{
+    QStringList paths;
+    const auto addNames = [&paths](const QString &folder, const QStringList &names) {
+        for (const QString &name : names)
+            paths.append(QDir(folder).filePath(name));
+    };
+    const QStringList projectNames = hermesChainFileNames() + hermesProjectFileNames();
+    const bool flat = input.home.isEmpty();
+    const QString home = flat ? input.dir : input.home;
+    const QString project = flat ? home : input.project;
+    addNames(home, slotNames);
+    addNames(QDir(home).filePath(QStringLiteral("memories")),
+             {QStringLiteral("MEMORY.md"), QStringLiteral("USER.md")});
+    addNames(project, slotNames + projectNames);
+    for (const QString &folder : hermesProjectFolders(project))
+        addNames(folder, projectNames);
+    return paths;
+}
+
+QString HermesRuntime::readRulesFolder(const RuntimeInput &input) const
+{
+    return QDir(input.home.isEmpty() ? input.dir : input.project)
+        .filePath(QStringLiteral(".cursor/rules"));
+}
+
 QStringList HermesRuntime::files() const
 {
     // The flat layout: the persona files, then the project files in the order
@@ -738,12 +815,14 @@ QList<RuntimeSetting> HermesRuntime::settings() const
     window.defaultValue = defaults.contextWindow;
     window.maximum = 100000000;
     window.minimumText = QStringLiteral("unknown");
+    window.option = QStringLiteral("--context-window");
     RuntimeSetting fileMax = window;
     fileMax.key = QLatin1String(ContextFileMaxCharsKey);
     fileMax.label = QStringLiteral("context_file_max_chars");
     fileMax.toolTip = QStringLiteral("config.yaml's context_file_max_chars: the cap, when set");
     fileMax.defaultValue = defaults.contextFileMaxChars;
     fileMax.minimumText = QStringLiteral("unset");
+    fileMax.option = QStringLiteral("--context-file-max-chars");
     RuntimeSetting memory;
     memory.key = QLatin1String(MemoryCharLimitKey);
     memory.label = QStringLiteral("Memory limit");
@@ -751,11 +830,13 @@ QList<RuntimeSetting> HermesRuntime::settings() const
     memory.defaultValue = defaults.memoryCharLimit;
     memory.minimum = 1;
     memory.maximum = 10000000;
+    memory.option = QStringLiteral("--memory-char-limit");
     RuntimeSetting user = memory;
     user.key = QLatin1String(UserCharLimitKey);
     user.label = QStringLiteral("User limit");
     user.toolTip = QStringLiteral("user_char_limit: what USER.md may hold");
     user.defaultValue = defaults.userCharLimit;
+    user.option = QStringLiteral("--user-char-limit");
     RuntimeSetting memoryOn;
     memoryOn.key = QLatin1String(MemoryEnabledKey);
     memoryOn.label = QStringLiteral("Memory");
@@ -763,10 +844,12 @@ QList<RuntimeSetting> HermesRuntime::settings() const
     memoryOn.flag = true;
     memoryOn.defaultValue = 1;
     memoryOn.maximum = 1;
+    memoryOn.option = QStringLiteral("--no-memory");
     RuntimeSetting userOn = memoryOn;
     userOn.key = QLatin1String(UserProfileEnabledKey);
     userOn.label = QStringLiteral("User profile");
     userOn.toolTip = QStringLiteral("user_profile_enabled: USER.md is injected");
+    userOn.option = QStringLiteral("--no-user-profile");
     return {window, fileMax, memory, user, memoryOn, userOn};
 }
 

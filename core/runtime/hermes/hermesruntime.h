@@ -27,6 +27,17 @@ public:
                                   bool json) const override;
     QString lintLocation(const RuntimeInput &input, const Lint &lint) const override;
     bool readsHome() const override { return true; }
+    QString description() const override;
+    QString optionsHelp() const override;
+    QString homeDirectory() const override;
+    QString homeOption() const override;
+    Result<SlotLayout> homeLayout(const QString &home,
+                                  const QString &project,
+                                  const QString &preferred = QString()) const override;
+    Result<QStringList> homeProjectFiles(const QString &home, const QString &project) const override;
+    QStringList homeProjectFolders(const QString &project) const override;
+    QStringList readPaths(const RuntimeInput &input, const QStringList &slotNames) const override;
+    QString readRulesFolder(const RuntimeInput &input) const override;
     QString paneNote(const SlotLayout &layout,
                      const RuntimeComposition &composition,
                      int slot) const override;

@@ -372,7 +372,24 @@ QString statusName(OpenClawEntry::Kind kind)
 
 QString OpenClawRuntime::id() const
 {
-    return QStringLiteral("openclaw");
+    return QLatin1String(OpenClawId);
+}
+
+QString OpenClawRuntime::description() const
+{
+    return QStringLiteral("what %1 injects").arg(displayName());
+}
+
+QString OpenClawRuntime::keepHint(QStringView fileName,
+                                  qint64 characters,
+                                  const RuntimeSettings &settings) const
+{
+    const qsizetype limit = OpenClawSettings::from(settings).limitFor(fileName);
+    if (!openClawFileOrder().contains(fileName.toString()) || characters <= limit)
+        return {};
+    return QStringLiteral("%1 has %2 characters: OpenClaw keeps only about %3 of "
+                          "it (a head and a tail), so it would see less there.")
+        .arg(fileName.toString(), formatCount(characters), formatCount(limit));
 }
 
 QString OpenClawRuntime::displayName() const

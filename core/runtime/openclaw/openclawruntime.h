@@ -27,7 +27,17 @@ public:
                                   const Tokenizer &tokenizer,
                                   bool json) const override;
     QString lintLocation(const RuntimeInput &input, const Lint &lint) const override;
+    QString description() const override;
+    bool summarizesBudget() const override { return true; }
+    bool hintsPanes() const override { return true; }
+    QString keepHint(QStringView fileName,
+                     qint64 characters,
+                     const RuntimeSettings &settings) const override;
 };
+
+// OpenClaw's id, for the code of its own domain (its agents' roster) that
+// finds it in the registry.
+constexpr char OpenClawId[] = "openclaw";
 
 // What OpenClaw reads of `input`: the folder, with the editor's buffers
 // standing for the files they are of. A buffer stands for a regular file

@@ -61,6 +61,23 @@ QString ToolnexusRuntime::id() const
     return QStringLiteral("toolnexus");
 }
 
+QString ToolnexusRuntime::description() const
+{
+    return QStringLiteral("the %1 byte-cap rule").arg(m_rule.capText());
+}
+
+Result<QByteArray> ToolnexusRuntime::revisionReport(const Inspection &inspection,
+                                                    const SoulTokenCounts &tokens,
+                                                    const QString &rev,
+                                                    const QString &shortId,
+                                                    const QByteArray &commitId,
+                                                    bool json) const
+{
+    const RevisionFacts facts{rev, shortId, commitId};
+    return json ? toolnexusStatJson(inspection, tokens, &facts)
+                : toolnexusStatText(inspection, tokens, &facts);
+}
+
 QString ToolnexusRuntime::displayName() const
 {
     return QStringLiteral("toolnexus");

@@ -25,6 +25,14 @@ public:
                                   const Tokenizer &tokenizer,
                                   bool json) const override;
     const ComposeRule *sectionRule() const override { return &m_rule; }
+    QString description() const override;
+    bool readsRevisions() const override { return true; }
+    Result<QByteArray> revisionReport(const Inspection &inspection,
+                                      const SoulTokenCounts &tokens,
+                                      const QString &rev,
+                                      const QString &shortId,
+                                      const QByteArray &commitId,
+                                      bool json) const override;
 
 private:
     ComposeRule m_rule;

@@ -57,7 +57,13 @@ QList<RuntimeSetting> NotesRuntime::settings() const
     lines.defaultValue = 3;
     lines.minimum = 1;
     lines.maximum = 1000;
+    lines.option = QStringLiteral("--max-lines");
     return {lines};
+}
+
+QString NotesRuntime::description() const
+{
+    return QStringLiteral("what %1 keeps of NOTES.md and SOUL.md").arg(displayName());
 }
 
 qint64 NotesRuntime::fileBudget(QStringView, const RuntimeSettings &values) const

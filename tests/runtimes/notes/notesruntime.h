@@ -26,6 +26,7 @@ public:
                                   const RuntimeSettings &settings,
                                   const Tokenizer &tokenizer,
                                   bool json) const override;
+    QString description() const override;
 };
 
 } // namespace soul::test
