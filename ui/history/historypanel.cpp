@@ -259,15 +259,14 @@ void HistoryPanel::focusCommits()
 {
     m_focusWhenListed = m_shown == HistoryStatus::Loading
                         || (m_shown == HistoryStatus::Ready && m_list->model()->rowCount() == 0);
-    if (m_focusWhenListed) {
-        m_pages->setFocus(Qt::ShortcutFocusReason);
-    } else if (m_pages->currentIndex() == 1) {
+    // While the list is read, the panel holds the focus until it is filled.
+    if (!m_focusWhenListed && m_pages->currentIndex() == 1) {
         m_list->setFocus(Qt::ShortcutFocusReason);
         // With nothing selected, the newest commit is, so the keys act from
         // a row the user sees.
         if (selectedRow() < 0 && m_list->model()->rowCount() > 0)
             selectRow(0);
-    } else if (m_create->isVisible()) {
+    } else if (!m_focusWhenListed && m_create->isVisible()) {
         m_create->setFocus(Qt::ShortcutFocusReason);
     } else {
         m_pages->setFocus(Qt::ShortcutFocusReason);
