@@ -7,6 +7,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonParseError>
+#include <QNetworkProxy>
 #include <QNetworkReply>
 #include <QNetworkRequest>
 #include <QTimer>
@@ -48,6 +49,15 @@ QString serverErrorText(const QJsonValue &error)
 
 } // namespace
 
+bool isLoopback(const QUrl &url)
+{
+    const QString host = url.host();
+    if (host.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0)
+        return true;
+    const QHostAddress address(host);
+    return !address.isNull() && address.isLoopback();
+}
+
 QUrl chatCompletionsUrl(const QUrl &baseUrl)
 {
     QUrl url = baseUrl;
@@ -84,11 +94,7 @@ QString keyTransportProblem(const QUrl &url, const QString &variable)
 {
     if (url.scheme().compare(QLatin1String("https"), Qt::CaseInsensitive) == 0)
         return {};
-    const QString host = url.host();
-    if (host.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0)
-        return {};
-    const QHostAddress address(host);
-    if (!address.isNull() && address.isLoopback())
+    if (isLoopback(url))
         return {};
     return QStringLiteral("Refusing to send the API key in %1 to %2 over plain %3: anyone on "
                           "the way could read it. Use an https endpoint, or unset %1 for a "
@@ -167,93 +173,133 @@ bool ChatStream::takeEvents(const QList<QByteArray> &events, qint64 elapsedMs)
     return true;
 }
 
-ChatClient::ChatClient(QObject *parent)
+ChatCall::ChatCall(const ChatRequest &request, QObject *parent)
     : QObject(parent)
-{}
-
-Result<ChatReply> ChatClient::exchange(const ChatRequest &request)
+    , m_request(request)
+    , m_url(chatCompletionsUrl(request.baseUrl))
+    , m_stream(m_url)
 {
-    const QUrl url = chatCompletionsUrl(request.baseUrl);
-    const QString where = url.toDisplayString();
+    m_deadline.setSingleShot(true);
+    connect(&m_deadline, &QTimer::timeout, this, [this] {
+        m_timedOut = true;
+        if (m_reply)
+            m_reply->abort();
+    });
+}
+
+ChatCall::~ChatCall()
+{
+    if (m_reply) {
+        m_reply->disconnect(this);
+        m_reply->abort();
+        delete m_reply;
+    }
+}
+
+void ChatCall::fail(const QString &sentence)
+{
+    m_result = Result<ChatReply>::failure(sentence);
+    // Heard after start() returned, as every other end.
+    QMetaObject::invokeMethod(this, &ChatCall::finished, Qt::QueuedConnection);
+}
+
+void ChatCall::begin(QNetworkAccessManager &manager)
+{
+    const QUrl &url = m_url;
     if (!url.isValid() || url.host().isEmpty()
         || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))) {
-        return Result<ChatReply>::failure(
-            QStringLiteral("%1 is not an http or https URL. Give the API's base, such as "
-                           "http://127.0.0.1:8080/v1.")
-                .arg(request.baseUrl.toDisplayString()));
+        fail(QStringLiteral("%1 is not an http or https URL. Give the API's base, such as "
+                            "http://127.0.0.1:8080/v1.")
+                 .arg(m_request.baseUrl.toDisplayString()));
+        return;
     }
     QNetworkRequest networkRequest(url);
     networkRequest.setHeader(QNetworkRequest::ContentTypeHeader,
                              QByteArrayLiteral("application/json"));
     networkRequest.setRawHeader("Accept", "text/event-stream");
-    if (!request.apiKey.isEmpty()) {
-        if (const QString problem = keyTransportProblem(url); !problem.isEmpty())
-            return Result<ChatReply>::failure(problem);
-        networkRequest.setRawHeader("Authorization", "Bearer " + request.apiKey.toUtf8());
+    if (!m_request.apiKey.isEmpty()) {
+        if (const QString problem = keyTransportProblem(url); !problem.isEmpty()) {
+            fail(problem);
+            return;
+        }
+        networkRequest.setRawHeader("Authorization", "Bearer " + m_request.apiKey.toUtf8());
     }
     // A redirect could carry the key to another host; it is reported instead.
     networkRequest.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
                                 QNetworkRequest::ManualRedirectPolicy);
+    manager.setProxy(isLoopback(url) ? QNetworkProxy(QNetworkProxy::NoProxy)
+                                     : QNetworkProxy(QNetworkProxy::DefaultProxy));
 
-    QElapsedTimer clock;
-    clock.start();
-    std::unique_ptr<QNetworkReply> reply(m_manager.post(networkRequest, chatRequestBody(request)));
-    ChatStream stream(url);
-    QByteArray errorBody;
-    QByteArray wholeBody; // a reply that is not streamed
+    m_clock.start();
+    m_reply = manager.post(networkRequest, chatRequestBody(m_request));
+    connect(m_reply, &QNetworkReply::readyRead, this, &ChatCall::take);
+    connect(m_reply, &QNetworkReply::finished, this, &ChatCall::end);
+    m_deadline.start(m_request.timeoutMs);
+}
+
+void ChatCall::stop()
+{
+    if (isFinished() || !m_reply)
+        return;
+    m_stopped = true;
+    m_reply->abort();
+}
+
+void ChatCall::take()
+{
+    if (!m_reply->isOpen()) // aborted: nothing more to read
+        return;
+    const QByteArray bytes = m_reply->readAll();
+    const int status = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const bool streamed = m_reply->header(QNetworkRequest::ContentTypeHeader)
+                              .toString()
+                              .startsWith(QLatin1String("text/event-stream"));
     constexpr qsizetype MaxWholeBody = 16 << 20;
-    bool timedOut = false;
-    const auto httpStatus = [&reply] {
-        return reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    };
-    const auto take = [&] {
-        const QByteArray bytes = reply->readAll();
-        const int status = httpStatus();
-        const bool streamed = reply->header(QNetworkRequest::ContentTypeHeader)
-                                  .toString()
-                                  .startsWith(QLatin1String("text/event-stream"));
-        if (status >= 200 && status < 300 && !streamed) {
-            wholeBody += bytes;
-            if (wholeBody.size() > MaxWholeBody)
-                reply->abort();
-        } else if (status >= 200 && status < 300) {
-            if (!stream.feed(bytes, clock.elapsed()))
-                reply->abort();
-        } else if (errorBody.size() < 4096) {
-            errorBody += bytes;
-        }
-    };
+    if (status >= 200 && status < 300 && !streamed) {
+        m_wholeBody += bytes;
+        if (m_wholeBody.size() > MaxWholeBody)
+            m_reply->abort();
+    } else if (status >= 200 && status < 300) {
+        const qsizetype before = m_stream.reply().content.size();
+        if (!m_stream.feed(bytes, m_clock.elapsed()))
+            m_reply->abort();
+        else if (m_stream.reply().content.size() > before)
+            Q_EMIT textArrived(m_stream.reply().content.mid(before));
+    } else if (m_errorBody.size() < 4096) {
+        m_errorBody += bytes;
+    }
+}
 
-    QEventLoop loop;
-    QTimer deadline;
-    deadline.setSingleShot(true);
-    connect(&deadline, &QTimer::timeout, &loop, [&] {
-        timedOut = true;
-        reply->abort();
-    });
-    connect(reply.get(), &QNetworkReply::readyRead, &loop, take);
-    connect(reply.get(), &QNetworkReply::finished, &loop, &QEventLoop::quit);
-    deadline.start(request.timeoutMs);
-    if (!reply->isFinished())
-        loop.exec();
-    deadline.stop();
+void ChatCall::end()
+{
+    m_deadline.stop();
     take();
+    m_result = outcome();
+    m_reply->deleteLater();
+    m_reply = nullptr;
+    Q_EMIT finished();
+}
 
-    if (!stream.error().isEmpty())
-        return Result<ChatReply>::failure(stream.error());
-    if (timedOut) {
+Result<ChatReply> ChatCall::outcome()
+{
+    const QString where = m_url.toDisplayString();
+    if (!m_stream.error().isEmpty())
+        return Result<ChatReply>::failure(m_stream.error());
+    if (m_stopped)
+        return Result<ChatReply>::failure(QStringLiteral("Stopped."));
+    if (m_timedOut) {
         return Result<ChatReply>::failure(
             QStringLiteral("The model server at %1 did not finish its reply within %2 s. Is it "
                            "overloaded, or is max_tokens too large?")
                 .arg(where)
-                .arg(request.timeoutMs / 1000.0));
+                .arg(m_request.timeoutMs / 1000.0));
     }
-    const int status = httpStatus();
+    const int status = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     if (status != 0 && (status < 200 || status >= 300)) {
         const QString reason
-            = reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString();
-        QString said = excerpt(errorBody);
-        const QJsonDocument document = QJsonDocument::fromJson(errorBody);
+            = m_reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString();
+        QString said = excerpt(m_errorBody);
+        const QJsonDocument document = QJsonDocument::fromJson(m_errorBody);
         if (document.isObject() && document.object().contains(QStringLiteral("error")))
             said = serverErrorText(document.object().value(QStringLiteral("error")));
         return Result<ChatReply>::failure(
@@ -263,21 +309,43 @@ Result<ChatReply> ChatClient::exchange(const ChatRequest &request)
                 .arg(reason.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(reason),
                      said.isEmpty() ? QStringLiteral(".") : QStringLiteral(": %1").arg(said)));
     }
-    if (reply->error() != QNetworkReply::NoError) {
+    if (m_reply->error() != QNetworkReply::NoError) {
         return Result<ChatReply>::failure(
             QStringLiteral("Cannot reach the model server at %1: %2. Start the server, or give "
                            "another endpoint (--endpoint URL).")
-                .arg(where, reply->errorString()));
+                .arg(where, m_reply->errorString()));
     }
-    if (!wholeBody.isEmpty()) {
-        if (!stream.takeWhole(wholeBody, clock.elapsed()))
-            return Result<ChatReply>::failure(stream.error());
-    } else if (!stream.finish(clock.elapsed())) {
-        return Result<ChatReply>::failure(stream.error());
+    if (!m_wholeBody.isEmpty()) {
+        if (!m_stream.takeWhole(m_wholeBody, m_clock.elapsed()))
+            return Result<ChatReply>::failure(m_stream.error());
+    } else if (!m_stream.finish(m_clock.elapsed())) {
+        return Result<ChatReply>::failure(m_stream.error());
     }
-    ChatReply result = stream.reply();
-    result.latencyMs = clock.elapsed();
+    ChatReply result = m_stream.reply();
+    result.latencyMs = m_clock.elapsed();
     return result;
+}
+
+ChatClient::ChatClient(QObject *parent)
+    : QObject(parent)
+{}
+
+ChatCall *ChatClient::start(const ChatRequest &request)
+{
+    auto *call = new ChatCall(request, this);
+    call->begin(m_manager);
+    return call;
+}
+
+Result<ChatReply> ChatClient::exchange(const ChatRequest &request)
+{
+    std::unique_ptr<ChatCall> call(start(request));
+    if (!call->isFinished()) {
+        QEventLoop loop;
+        connect(call.get(), &ChatCall::finished, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    return call->result();
 }
 
 } // namespace soul

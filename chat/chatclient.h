@@ -4,10 +4,13 @@
 #include "sseparser.h"
 
 #include <QByteArray>
+#include <QElapsedTimer>
 #include <QList>
 #include <QNetworkAccessManager>
+#include <QNetworkReply>
 #include <QObject>
 #include <QString>
+#include <QTimer>
 #include <QUrl>
 
 #include <optional>
@@ -53,6 +56,9 @@ struct ChatReply
     qint64 latencyMs = 0;
 };
 
+// The URL's host is this machine (localhost or a loopback address).
+bool isLoopback(const QUrl &url);
+
 // <base>/chat/completions.
 QUrl chatCompletionsUrl(const QUrl &baseUrl);
 // The request's JSON body: model, messages, stream with usage, and the
@@ -91,13 +97,69 @@ private:
     QString m_error;
 };
 
-// Sends chat requests one at a time. Owns its network access manager.
+// One request in flight: its reply's text as it streams, and its end. It
+// ends once, with finished(); result() then holds the reply or the sentence
+// saying why there is none. Deleting it aborts the request.
+class ChatCall : public QObject
+{
+    Q_OBJECT
+
+public:
+    ~ChatCall() override;
+
+    const ChatRequest &request() const { return m_request; }
+    // The reply so far: its text, and its usage once the server sent it.
+    const ChatReply &partial() const { return m_stream.reply(); }
+    bool isFinished() const { return m_result.has_value(); }
+    // Valid once isFinished().
+    const Result<ChatReply> &result() const { return *m_result; }
+    // Ends the request now; the reply so far is kept in partial(), and
+    // result() says it was stopped.
+    void stop();
+    bool wasStopped() const { return m_stopped; }
+
+Q_SIGNALS:
+    // New text of the reply, in order; partial() holds all of it.
+    void textArrived(const QString &piece);
+    void finished();
+
+private:
+    friend class ChatClient;
+    ChatCall(const ChatRequest &request, QObject *parent);
+    void begin(QNetworkAccessManager &manager);
+    void take();
+    void end();
+    Result<ChatReply> outcome();
+    void fail(const QString &sentence);
+
+    ChatRequest m_request;
+    QUrl m_url;
+    ChatStream m_stream;
+    QNetworkReply *m_reply = nullptr;
+    QElapsedTimer m_clock;
+    QTimer m_deadline;
+    QByteArray m_errorBody;
+    QByteArray m_wholeBody; // a reply that is not streamed
+    bool m_timedOut = false;
+    bool m_stopped = false;
+    std::optional<Result<ChatReply>> m_result;
+};
+
+// Sends chat requests. Owns its network access manager. A loopback server
+// is reached without a proxy.
 class ChatClient : public QObject
 {
     Q_OBJECT
 
 public:
     explicit ChatClient(QObject *parent = nullptr);
+
+    // Starts `request` and returns at once; the call is a child of this
+    // client, and the caller deletes it when done with it (deleting it
+    // aborts the request). A request that cannot be sent (not an http URL,
+    // a key refused for plain http) finishes on the next turn of the event
+    // loop with its sentence.
+    ChatCall *start(const ChatRequest &request);
 
     // Sends `request` and waits for the whole reply in a local event loop
     // (the caller's thread needs a QCoreApplication). Fails with a sentence

@@ -4,6 +4,7 @@
 
 #include "chatclient.h"
 
+#include <QSignalSpy>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTest>
@@ -15,25 +16,27 @@ using namespace soul;
 namespace {
 
 // Accepts connections and answers each request with `answer` (nothing at
-// all when it is empty), keeping the sockets open.
+// all when it is empty), then closes the connection, or keeps it open
+// without a word more when `keepOpen`.
 class StubServer : public QObject
 {
     Q_OBJECT
 
 public:
-    explicit StubServer(QByteArray answer, QObject *parent = nullptr)
+    explicit StubServer(QByteArray answer, bool keepOpen = false, QObject *parent = nullptr)
         : QObject(parent)
         , m_answer(std::move(answer))
     {
-        connect(&m_server, &QTcpServer::newConnection, this, [this] {
+        connect(&m_server, &QTcpServer::newConnection, this, [this, keepOpen] {
             while (QTcpSocket *socket = m_server.nextPendingConnection()) {
                 socket->setParent(this);
-                connect(socket, &QTcpSocket::readyRead, this, [this, socket] {
+                connect(socket, &QTcpSocket::readyRead, this, [this, socket, keepOpen] {
                     m_received += socket->readAll();
                     if (!m_answer.isEmpty() && m_received.contains("\r\n\r\n") && !m_answered) {
                         m_answered = true;
                         socket->write(m_answer);
-                        socket->disconnectFromHost();
+                        if (!keepOpen)
+                            socket->disconnectFromHost();
                     }
                 });
             }
@@ -84,6 +87,9 @@ private Q_SLOTS:
     void replyNotStreamed();
     void notAnHttpUrl();
     void keyRefusedBeforeConnecting();
+    void streamsPiecesInOrder();
+    void stopKeepsWhatCame();
+    void refusedCallFinishesLater();
 };
 
 void TstChatClient::streamedReply()
@@ -180,6 +186,60 @@ void TstChatClient::keyRefusedBeforeConnecting()
     const Result<ChatReply> reply = client.exchange(request);
     QVERIFY(!reply.ok());
     QVERIFY(reply.error().startsWith(QLatin1String("Refusing to send the API key")));
+}
+
+void TstChatClient::streamsPiecesInOrder()
+{
+    StubServer server(sseAnswer("data: {\"choices\":[{\"delta\":{\"content\":\"Hi \"}}]}\n\n"
+                                "data: {\"choices\":[{\"delta\":{\"content\":\"there\"}}]}\n\n"
+                                "data: [DONE]\n\n"));
+    QVERIFY(server.listen());
+    ChatClient client;
+    std::unique_ptr<ChatCall> call(client.start(requestTo(server.baseUrl())));
+    QString pieces;
+    connect(call.get(), &ChatCall::textArrived, this, [&pieces](const QString &piece) {
+        pieces += piece;
+    });
+    QSignalSpy finished(call.get(), &ChatCall::finished);
+    QVERIFY(finished.wait(5000));
+    QCOMPARE(finished.count(), 1);
+    QVERIFY(call->isFinished());
+    QVERIFY2(call->result().ok(), qPrintable(call->result().error()));
+    QCOMPARE(pieces, QStringLiteral("Hi there"));
+    QCOMPARE(call->result()->content, pieces);
+    QVERIFY(!call->wasStopped());
+}
+
+void TstChatClient::stopKeepsWhatCame()
+{
+    StubServer server(sseAnswer("data: {\"choices\":[{\"delta\":{\"content\":\"Once\"}}]}\n\n"),
+                      true);
+    QVERIFY(server.listen());
+    ChatClient client;
+    std::unique_ptr<ChatCall> call(client.start(requestTo(server.baseUrl())));
+    QSignalSpy arrived(call.get(), &ChatCall::textArrived);
+    QSignalSpy finished(call.get(), &ChatCall::finished);
+    QVERIFY(arrived.wait(5000));
+    QVERIFY(!call->isFinished());
+    call->stop();
+    QTRY_COMPARE(finished.count(), 1);
+    QVERIFY(call->wasStopped());
+    QVERIFY(!call->result().ok());
+    QCOMPARE(call->result().error(), QStringLiteral("Stopped."));
+    QCOMPARE(call->partial().content, QStringLiteral("Once"));
+}
+
+void TstChatClient::refusedCallFinishesLater()
+{
+    ChatClient client;
+    ChatRequest request = requestTo(QUrl(QStringLiteral("http://192.0.2.1:8080/v1")));
+    request.apiKey = QStringLiteral("secret");
+    std::unique_ptr<ChatCall> call(client.start(request));
+    QSignalSpy finished(call.get(), &ChatCall::finished);
+    QVERIFY(call->isFinished());   // the sentence is known at once ...
+    QCOMPARE(finished.count(), 0); // ... and told on the next turn of the event loop
+    QVERIFY(finished.wait(5000));
+    QVERIFY(call->result().error().contains(QLatin1String("Refusing to send the API key")));
 }
 
 QTEST_GUILESS_MAIN(TstChatClient)
