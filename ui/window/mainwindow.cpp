@@ -19,6 +19,7 @@
 #include "preview/soulpreview.h"
 #include "preview/tokenbar.h"
 #include "prompter.h"
+#include "roomhost.h"
 #include "runtimefile.h"
 #include "runtimeregistry.h"
 #include "sameslotnotes.h"
@@ -106,6 +107,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
                                       this);
     wireActions();
     wireHistory();
+    wireRooms();
     m_summaryTimer.setSingleShot(true);
     m_summaryTimer.setInterval(250);
     connect(&m_summaryTimer, &QTimer::timeout, this, &MainWindow::showSummaries);
@@ -186,6 +188,14 @@ int MainWindow::addSession()
         editor->splitter()->restoreState(m_splitterState);
     PersonaModel *model = session->model();
     PreviewPanel *preview = editor->previewPanel();
+    const auto soulMoved = [this, session] {
+        if (m_rooms && session == currentSession())
+            m_rooms->soulMayHaveChanged();
+    };
+    connect(model, &PersonaModel::sectionChanged, this, soulMoved);
+    connect(model, &PersonaModel::opened, this, soulMoved);
+    connect(preview, &PreviewPanel::runtimeUpdated, this, soulMoved);
+    connect(editor, &PersonaEditor::runtimeProfileApplied, this, soulMoved);
 
     // Large texts were read, decoded and composed once, or replaced: what
     // that freed goes back to the system once the window is quiet.
@@ -397,6 +407,8 @@ void MainWindow::setCurrentIndex(int index)
         }
     }
     m_sidebar->setCurrent(index);
+    if (m_rooms)
+        m_rooms->setSession(session);
     showFolderState();
 }
 
@@ -817,6 +829,21 @@ void MainWindow::wireHistory()
             &HistoryController::checkpointNoteChanged,
             this,
             [this](int slot, const QString &note) { panes()->pane(slot)->setCheckpointNote(note); });
+}
+
+void MainWindow::wireRooms()
+{
+    m_rooms = new RoomHost(this, m_actions->roomsMenu, m_settings.get());
+    m_rooms->setSoulSource([this] {
+        LiveSoul soul;
+        const RuntimeProfile profile = previewPanel()->runtimeProfile();
+        soul.bytes = currentEditor()->shownBytes();
+        soul.runtimeId = profile.runtime ? profile.runtime->id() : QString();
+        soul.runtimeName = profile.displayName();
+        soul.directory = model()->directory();
+        return soul;
+    });
+    m_rooms->setSession(currentSession());
 }
 
 void MainWindow::compareWith(const QString &soulPath)

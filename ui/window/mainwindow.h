@@ -28,6 +28,7 @@ class PaneStack;
 class PersonaEditor;
 class PersonaModel;
 class PreviewPanel;
+class RoomHost;
 class Prompter;
 struct RecentPlace;
 class SameSlotNotes;
@@ -138,6 +139,7 @@ private:
     void wireActions();
     // The History dock, its actions and the budget its timeline draws.
     void wireHistory();
+    void wireRooms();
     // A new session and its editor, wired to the window, at the end of the list.
     int addSession();
     void removeSession(int index);
@@ -178,6 +180,7 @@ private:
     FreedMemory *m_freedMemory = nullptr;
     HistoryController *m_history = nullptr;
     CompareDialog *m_compare = nullptr;
+    RoomHost *m_rooms = nullptr;
     WindowActions *m_actions = nullptr;
     QStackedWidget *m_stack = nullptr;
     StartView *m_startView = nullptr;

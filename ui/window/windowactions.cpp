@@ -85,6 +85,8 @@ WindowActions::WindowActions(QWidget *window)
         jump->setObjectName(jump->objectName() + QString::number(k)); // jumpToSlot0 ...
         jumpToSlot[size_t(k)] = jump;
     }
+    roomsMenu = new QMenu(tr("Tr&y"), window);
+    roomsMenu->setObjectName(QStringLiteral("roomsMenu"));
     recentMenu = new QMenu(tr("Open &Recent"), window);
     recentMenu->setObjectName(QStringLiteral("recentMenu"));
     clearRecent = new QAction(tr("&Clear List"), this);
@@ -125,6 +127,8 @@ void WindowActions::fillMenuBar(QMenuBar *bar) const
     edit->addAction(copySlotToAgents);
     edit->addSeparator();
     edit->addAction(finishSetup);
+
+    bar->addMenu(roomsMenu);
 
     QMenu *view = bar->addMenu(tr("&View"));
     view->addActions({showOnDisk, showInvisibles, focusPreview, showHistory, focusHistory});

@@ -84,6 +84,7 @@ public:
     std::array<QAction *, SlotCount> jumpToSlot{};
     QAction *clearRecent = nullptr;
     QMenu *recentMenu = nullptr; // owned by the window
+    QMenu *roomsMenu = nullptr;  // the rooms' entries (Chat, Tests); owned by the window
 
 Q_SIGNALS:
     void recentRequested(const soul::RecentPlace &place);

@@ -1,0 +1,92 @@
+#include "roomhost.h"
+
+#include <QAction>
+#include <QCryptographicHash>
+#include <QDockWidget>
+#include <QKeySequence>
+#include <QMainWindow>
+#include <QMenu>
+#include <QSettings>
+
+#include <utility>
+
+namespace soul {
+
+QString LiveSoul::sha256() const
+{
+    return QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
+}
+
+RoomHost::RoomHost(QMainWindow *window, QMenu *menu, QSettings *settings)
+    : QObject(window)
+    , m_window(window)
+    , m_menu(menu)
+    , m_settings(settings)
+{
+    m_soulPause.setSingleShot(true);
+    m_soulPause.setInterval(250);
+    connect(&m_soulPause, &QTimer::timeout, this, [this] {
+        const LiveSoul soul = liveSoul();
+        const QByteArray sha = QCryptographicHash::hash(soul.bytes, QCryptographicHash::Sha256)
+                               + soul.runtimeId.toUtf8();
+        if (sha == m_lastSha)
+            return;
+        m_lastSha = sha;
+        Q_EMIT liveSoulChanged();
+    });
+}
+
+LiveSoul RoomHost::liveSoul() const
+{
+    return m_source && m_session ? m_source() : LiveSoul{};
+}
+
+QAction *RoomHost::addDock(QDockWidget *dock, const QString &text, const QKeySequence &key)
+{
+    const QString visibleKey = QStringLiteral("rooms/%1/visible").arg(dock->objectName());
+    m_window->addDockWidget(Qt::RightDockWidgetArea, dock);
+    dock->setVisible(m_settings && m_settings->value(visibleKey, false).toBool());
+    QAction *toggle = m_menu->addAction(text);
+    toggle->setObjectName(dock->objectName() + QStringLiteral("Toggle"));
+    toggle->setShortcut(key);
+    toggle->setCheckable(true);
+    toggle->setChecked(dock->isVisible());
+    connect(toggle, &QAction::triggered, dock, [this, dock, visibleKey](bool checked) {
+        dock->setVisible(checked);
+        if (checked) {
+            dock->raise();
+            if (QWidget *inside = dock->widget())
+                inside->setFocus(Qt::ShortcutFocusReason);
+        }
+        if (m_settings)
+            m_settings->setValue(visibleKey, checked);
+    });
+    // A dock tabbed behind another one is not visible but still open.
+    connect(dock, &QDockWidget::visibilityChanged, toggle, [dock, toggle] {
+        toggle->setChecked(!dock->isHidden());
+    });
+    return toggle;
+}
+
+void RoomHost::setSession(PersonaSession *session)
+{
+    if (session == m_session)
+        return;
+    m_session = session;
+    m_lastSha.clear();
+    Q_EMIT sessionChanged(session);
+    soulMayHaveChanged();
+}
+
+void RoomHost::setSoulSource(std::function<LiveSoul()> source)
+{
+    m_source = std::move(source);
+    soulMayHaveChanged();
+}
+
+void RoomHost::soulMayHaveChanged()
+{
+    m_soulPause.start();
+}
+
+} // namespace soul

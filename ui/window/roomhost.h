@@ -1,0 +1,77 @@
+#pragma once
+
+#include <QByteArray>
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+#include <functional>
+
+class QAction;
+class QDockWidget;
+class QKeySequence;
+class QMainWindow;
+class QMenu;
+class QSettings;
+
+namespace soul {
+
+class PersonaSession;
+
+// The text the shown persona's model gets now: exactly the bytes Copy Soul
+// gives (the soul, or what the chosen runtime injects), from the buffers,
+// unsaved edits included.
+struct LiveSoul
+{
+    QByteArray bytes;
+    QString runtimeId;   // the chosen runtime's id
+    QString runtimeName; // its name for people
+    QString directory;   // the persona's folder, absolute; empty while none is open
+    // The SHA-256 of bytes, in hex.
+    QString sha256() const;
+};
+
+// What a room of the window (a dock such as Chat or Tests) sees of it: the
+// session shown, its live soul, the settings, and a place for its dock and
+// its key. A room is wired with one line, `new XRoom(host)`, and never
+// reaches into the window's other widgets.
+class RoomHost : public QObject
+{
+    Q_OBJECT
+
+public:
+    RoomHost(QMainWindow *window, QMenu *menu, QSettings *settings);
+
+    QMainWindow *window() const { return m_window; }
+    QSettings *settings() const { return m_settings; }
+    // The session shown; nullptr while the start view is.
+    PersonaSession *session() const { return m_session; }
+    LiveSoul liveSoul() const;
+
+    // Puts `dock` in the window's right area, hidden until asked, and a
+    // checkable entry named `text` with `key` in the rooms' menu that shows
+    // and focuses it. Whether it was open is remembered under its object name.
+    QAction *addDock(QDockWidget *dock, const QString &text, const QKeySequence &key);
+
+    // For the window: what it shows changed.
+    void setSession(PersonaSession *session);
+    void setSoulSource(std::function<LiveSoul()> source);
+    // The live soul may have changed; told to the rooms once the changes pause.
+    void soulMayHaveChanged();
+
+Q_SIGNALS:
+    void sessionChanged(soul::PersonaSession *session);
+    // The live soul changed (at most a few times a second while typing).
+    void liveSoulChanged();
+
+private:
+    QMainWindow *m_window;
+    QMenu *m_menu;
+    QSettings *m_settings;
+    PersonaSession *m_session = nullptr;
+    std::function<LiveSoul()> m_source;
+    QTimer m_soulPause;
+    QByteArray m_lastSha;
+};
+
+} // namespace soul
