@@ -144,13 +144,7 @@ void tst_HistoryPanel::init()
     QVERIFY(QDir().mkpath(home));
     m_git = std::make_unique<GitFixture>(home);
     // libgit2 in this process reads the test's home, never the user's.
-    qputenv("HOME", QFile::encodeName(home));
-    qputenv("XDG_CONFIG_HOME", QFile::encodeName(home));
-    qputenv("GIT_CONFIG_NOSYSTEM", "1");
-    qputenv("GIT_AUTHOR_NAME", "Test Author");
-    qputenv("GIT_AUTHOR_EMAIL", "author@example.org");
-    qputenv("GIT_COMMITTER_NAME", "Test Author");
-    qputenv("GIT_COMMITTER_EMAIL", "author@example.org");
+    test::useGitHome(home);
 }
 
 void tst_HistoryPanel::cleanup()

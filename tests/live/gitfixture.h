@@ -108,6 +108,19 @@ private:
     qint64 m_time = 1700000000;
 };
 
+// libgit2 in this process reads `home` for its configuration, never the
+// user's, and commits as the fixture's author.
+inline void useGitHome(const QString &home)
+{
+    qputenv("HOME", QFile::encodeName(home));
+    qputenv("XDG_CONFIG_HOME", QFile::encodeName(home));
+    qputenv("GIT_CONFIG_NOSYSTEM", "1");
+    qputenv("GIT_AUTHOR_NAME", "Test Author");
+    qputenv("GIT_AUTHOR_EMAIL", "author@example.org");
+    qputenv("GIT_COMMITTER_NAME", "Test Author");
+    qputenv("GIT_COMMITTER_EMAIL", "author@example.org");
+}
+
 inline bool writeBytes(const QString &path, const QByteArray &bytes)
 {
     QDir().mkpath(QFileInfo(path).absolutePath());

@@ -1,4 +1,4 @@
-#include "historylistmodel.h"
+#include "history/historylistmodel.h"
 
 #include "counttext.h"
 
