@@ -5,7 +5,7 @@
 #include "history/historyloader.h"
 #include "history/historysession.h"
 #include "history/repositorywatcher.h"
-#include "personamodel.h"
+#include "persona/personamodel.h"
 #include "personasession.h"
 #include "scriptedprompter.h"
 

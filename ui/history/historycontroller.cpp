@@ -5,7 +5,7 @@
 #include "history/historysession.h"
 #include "history/historytimeline.h"
 #include "history/repositorywatcher.h"
-#include "personamodel.h"
+#include "persona/personamodel.h"
 #include "personasession.h"
 
 #include <QAction>

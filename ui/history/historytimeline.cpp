@@ -1,6 +1,6 @@
 #include "history/historytimeline.h"
 
-#include "composerule.h"
+#include "compose/composerule.h"
 #include "counttext.h"
 #include "history/historylistmodel.h"
 

@@ -5,7 +5,7 @@
 #include <array>
 #include <vector>
 
-#include "contract.h"
+#include "compose/contract.h"
 
 namespace soul {
 
