@@ -719,10 +719,10 @@ QString changesText(const HistoryCommit &commit, const SoulFigures &figures)
     // What came before a shallow clone's cut is not known.
     if (commit.cut)
         parts.append(QStringLiteral("history cut here (shallow clone)"));
-    for (int slot = 0; slot < SlotCount; ++slot) {
-        const qint64 delta = figures.tokenChange[size_t(slot)];
-        const QString name = slotName(slot);
-        switch (commit.change(slot)) {
+    for (const ChangedSlot &changed : changedSlots(commit, &figures)) {
+        const qint64 delta = changed.tokenChange;
+        const QString name = slotName(changed.slot);
+        switch (changed.change) {
         case SlotChange::Unchanged:
             break;
         case SlotChange::Added:

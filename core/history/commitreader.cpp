@@ -66,6 +66,18 @@ Result<SectionedSoul> revisionSoul(const QString &dir, const QString &rev, const
     return sectionedSoul(compose(slotBuffers(revision->reads), rule), revisionLabel(dir, rev));
 }
 
+QList<ChangedSlot> changedSlots(const HistoryCommit &commit, const SoulFigures *figures)
+{
+    QList<ChangedSlot> changed;
+    for (int slot = 0; slot < SlotCount; ++slot) {
+        const SlotChange change = commit.change(slot);
+        if (change == SlotChange::Unchanged)
+            continue;
+        changed.append({slot, change, figures ? figures->tokenChange[size_t(slot)] : 0});
+    }
+    return changed;
+}
+
 Result<Checkpoint> checkpointFolder(const QString &dir,
                                     const QString &message,
                                     HistoryCounts &counts)

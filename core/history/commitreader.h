@@ -42,6 +42,19 @@ QString revisionLabel(const QString &dir, const QString &rev);
 // labelled by revisionLabel(); or why the commit cannot be read.
 Result<SectionedSoul> revisionSoul(const QString &dir, const QString &rev, const ComposeRule &rule);
 
+// One slot file a commit changed against its first parent, and the change
+// of its section's tokens (0 until measured).
+struct ChangedSlot
+{
+    int slot = -1;
+    SlotChange change = SlotChange::Unchanged;
+    qint64 tokenChange = 0;
+};
+// The slot files `commit` changed, in slot order, with the token change
+// `figures` measured (none: not measured yet). What a log says of a commit,
+// the History list's Changes column and `soulc log` alike.
+QList<ChangedSlot> changedSlots(const HistoryCommit &commit, const SoulFigures *figures);
+
 // Commits the slot files of `dir` as they are on disk, with `message` (empty:
 // the one the plan writes), measured by `counts`. Fails when `dir` is in no
 // repository, the repository cannot be written or is busy (a merge, an

@@ -83,11 +83,9 @@ void tst_HistorySession::init()
 {
     m_dir = std::make_unique<QTemporaryDir>();
     QVERIFY(m_dir->isValid());
-    const QString home = path(QStringLiteral("home"));
-    QVERIFY(QDir().mkpath(home));
-    m_git = std::make_unique<GitFixture>(home);
     // libgit2 in this process reads the test's home, never the user's.
-    test::useGitHome(home);
+    m_git = GitFixture::inHome(path(QStringLiteral("home")));
+    QVERIFY(m_git);
     m_settings = std::make_unique<QSettings>(path(QStringLiteral("settings.ini")),
                                              QSettings::IniFormat);
     m_prompter = CheckpointPrompter();
@@ -104,19 +102,14 @@ void tst_HistorySession::cleanup()
 QString tst_HistorySession::makeHistory()
 {
     const QString repo = path(QStringLiteral("repo"));
-    if (!QDir().mkpath(repo)
-        || m_git->git(repo, {QStringLiteral("init"), QStringLiteral("-q")}).isNull())
-        return {};
-    const auto commit = [&](const char *name, const QByteArray &bytes, const QString &message) {
-        return test::writeBytes(QDir(repo).filePath(QLatin1String(name)), bytes)
-               && !m_git->commitAll(repo, message).isEmpty();
-    };
-    if (!commit("SOUL.md", SoulOne, QStringLiteral("first soul"))
-        || !commit("MEMORY.md", Memory, QStringLiteral("a memory"))
-        || !commit("notes.txt", "not a slot\n", QStringLiteral("notes only"))
-        || !commit("SOUL.md", SoulTwo, QStringLiteral("longer soul")))
-        return {};
-    return repo;
+    const bool made
+        = m_git->makeRepository(repo,
+                                repo,
+                                {{"SOUL.md", SoulOne, QStringLiteral("first soul")},
+                                 {"MEMORY.md", Memory, QStringLiteral("a memory")},
+                                 {"notes.txt", "not a slot\n", QStringLiteral("notes only")},
+                                 {"SOUL.md", SoulTwo, QStringLiteral("longer soul")}});
+    return made ? repo : QString();
 }
 
 void tst_HistorySession::openSession(const QString &dir)
@@ -149,6 +142,16 @@ void tst_HistorySession::logIsListed()
     QCOMPARE(rows->commit(0).id, m_git->revParse(dir, QStringLiteral("HEAD")));
     QCOMPARE(rows->measured(), 3);
     QVERIFY(rows->figures(0)->soulTokens > rows->figures(2)->soulTokens);
+    // What each commit changed, as the list and soulc log say it.
+    const QList<ChangedSlot> memory = changedSlots(rows->commit(1), &*rows->figures(1));
+    QCOMPARE(memory.size(), 1);
+    QCOMPARE(memory.first().slot, slotIndex(u"MEMORY.md"));
+    QCOMPARE(memory.first().change, SlotChange::Added);
+    QVERIFY(memory.first().tokenChange > 0);
+    QCOMPARE(changedSlots(rows->commit(0), nullptr).first().change, SlotChange::Modified);
+    QCOMPARE(changedSlots(rows->commit(0), nullptr).first().tokenChange, 0);
+    QVERIFY(HistoryListModel::changesText(rows->commit(1), rows->figures(1))
+                .startsWith(QLatin1String("MEMORY.md +")));
     // HEAD is the disk: nothing changed since the last checkpoint.
     QTRY_COMPARE(history()->checkpointShortId(), rows->commit(0).shortId);
     QVERIFY(history()->changedSinceCheckpoint().isEmpty());
