@@ -7,10 +7,13 @@
 #include "history/repositorywatcher.h"
 #include "persona/personamodel.h"
 #include "personasession.h"
+#include "registry/runtimeregistry.h"
+#include "runtime/runtime.h"
 #include "scriptedprompter.h"
 
 #include <QDir>
 #include <QFile>
+#include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -52,6 +55,8 @@ private Q_SLOTS:
     void cleanup();
     void logIsListed();
     void revisionHasItsSlotBytes();
+    void soulIsComposedForTheRuntimeChosen_data();
+    void soulIsComposedForTheRuntimeChosen();
     void damagedRepositoryIsAnErrorAndTheSessionWorks();
     void watcherNoticesACommitMadeOutside();
     void checkpointIsRefusedUnderIndexLock();
@@ -201,6 +206,65 @@ void tst_HistorySession::revisionHasItsSlotBytes()
     QVERIFY(!absent);
     QVERIFY2(absent.error().contains(QLatin1String("did not exist")), qPrintable(absent.error()));
     QCOMPARE(m_session->model()->slot(memory).bufferBytes, Memory);
+}
+
+void tst_HistorySession::soulIsComposedForTheRuntimeChosen_data()
+{
+    QTest::addColumn<QString>("runtime");
+    for (const Runtime *runtime : RuntimeRegistry::instance().runtimes())
+        QTest::newRow(qPrintable(runtime->id())) << runtime->id();
+}
+
+// The soul at a commit is what the session's runtime composes from a
+// checkout of it (soulc compose of `git worktree add`), whatever the folder
+// holds now; choosing another runtime reads the selected commit again.
+void tst_HistorySession::soulIsComposedForTheRuntimeChosen()
+{
+    QFETCH(QString, runtime);
+    const QString dir = makeHistory();
+    QVERIFY2(!dir.isEmpty(), qPrintable(m_git->lastError()));
+    QVERIFY(test::writeBytes(QDir(dir).filePath(QStringLiteral("AGENTS.md")), "On disk.\n"));
+    openSession(dir);
+    if (QTest::currentTestFailed())
+        return;
+    const QByteArray id = history()->rows()->commit(1).id;
+    const QString checkout = path(QStringLiteral("checkout"));
+    QVERIFY2(!m_git
+                  ->git(dir,
+                        {QStringLiteral("worktree"),
+                         QStringLiteral("add"),
+                         QStringLiteral("-q"),
+                         QStringLiteral("--detach"),
+                         checkout,
+                         QString::fromLatin1(id)})
+                  .isNull(),
+             qPrintable(m_git->lastError()));
+    QProcess soulc;
+    soulc.start(QStringLiteral(SOUL_BIN_DIR "/soulc"),
+                {QStringLiteral("compose"), QStringLiteral("--runtime"), runtime, checkout});
+    QVERIFY(soulc.waitForFinished(30000));
+    QCOMPARE(soulc.exitCode(), 0);
+    // The text names the folder it was composed from: the checkout's stands
+    // for the persona's.
+    const QString expected = QString::fromUtf8(soulc.readAllStandardOutput()).replace(checkout, dir);
+    QVERIFY(!expected.isEmpty());
+
+    QSignalSpy read(history(), &HistorySession::soulRead);
+    history()->selectRow(1);
+    QVERIFY(read.wait(10000));
+    // Chosen after the selection: the same commit is read again.
+    const RuntimeProfile profile = RuntimeProfile::of(RuntimeRegistry::instance().find(runtime));
+    m_session->setRuntimeProfile(profile);
+    const auto last = [&read] { return read.last().at(0).value<CommitSoul>(); };
+    QTRY_COMPARE(QString::fromUtf8(last().soul), expected);
+    const CommitSoul soul = last();
+    QCOMPARE(soul.commitId, id);
+    QVERIFY(!soul.soul.contains("On disk."));
+    if (!profile.sectioned()) {
+        QCOMPARE(soul.runtimeName, profile.displayName());
+        QVERIFY2(soul.notes.join(QLatin1Char(' ')).contains(profile.displayName()),
+                 qPrintable(soul.notes.join(QLatin1Char(' '))));
+    }
 }
 
 void tst_HistorySession::damagedRepositoryIsAnErrorAndTheSessionWorks()
