@@ -4,6 +4,7 @@
 #include "documentcontroller.h"
 #include "exportcontroller.h"
 #include "freezecontroller.h"
+#include "history/historysession.h"
 #include "personamodel.h"
 #include "runtimefile.h"
 #include "soultokencounter.h"
@@ -27,6 +28,7 @@ PersonaSession::PersonaSession(Prompter *prompter, QSettings *settings, QObject 
     , m_export(new ExportController(m_model, m_documents, prompter, this))
     , m_freeze(new FreezeController(m_model, m_documents, prompter, settings, this))
     , m_compare(new CompareController(m_model, m_tokens, this))
+    , m_history(new HistorySession(m_model, m_documents, m_tokens, prompter, settings, this))
     , m_profile(RuntimeProfile::toolnexus())
 {
     connect(m_model, &PersonaModel::opened, this, &PersonaSession::summaryChanged);
@@ -56,6 +58,7 @@ void PersonaSession::setPrompter(Prompter *prompter)
     m_documents->setPrompter(prompter);
     m_export->setPrompter(prompter);
     m_freeze->setPrompter(prompter);
+    m_history->setPrompter(prompter);
 }
 
 void PersonaSession::setRuntimeProfile(const RuntimeProfile &profile)
@@ -66,6 +69,7 @@ void PersonaSession::setRuntimeProfile(const RuntimeProfile &profile)
     m_documents->setupFile()->setName(profile.runtime->setupFile());
     m_export->setRuntimeProfile(profile);
     m_freeze->setRuntimeProfile(profile);
+    m_history->setRuntimeProfile(profile);
 }
 
 QString PersonaSession::directory() const

@@ -13,6 +13,7 @@ class CompareController;
 class DocumentController;
 class ExportController;
 class FreezeController;
+class HistorySession;
 class PersonaModel;
 class Prompter;
 class SoulTokenCounter;
@@ -40,6 +41,8 @@ public:
     FreezeController *freezer() const { return m_freeze; }
     // Compares this persona with a snapshot or another agent; idle until asked.
     CompareController *compare() const { return m_compare; }
+    // The persona's git history: idle until a window follows it.
+    HistorySession *history() const { return m_history; }
 
     void setPrompter(Prompter *prompter);
     Prompter *prompter() const { return m_prompter; }
@@ -103,6 +106,7 @@ private:
     ExportController *m_export = nullptr;
     FreezeController *m_freeze = nullptr;
     CompareController *m_compare = nullptr;
+    HistorySession *m_history = nullptr;
     RuntimeProfile m_profile;
     Agent m_agent;
     bool m_lastUnsaved = false;

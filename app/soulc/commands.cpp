@@ -1,28 +1,29 @@
 #include "commands.h"
 
 #include "agentcommands.h"
-#include "atomicwrite.h"
 #include "commandline.h"
-#include "composer.h"
+#include "compose/composer.h"
 #include "counttext.h"
-#include "historycounts.h"
-#include "inspection.h"
-#include "lint.h"
+#include "diff/souldiff.h"
+#include "diff/souldifftext.h"
+#include "disk/atomicwrite.h"
+#include "disk/slotreader.h"
+#include "history/commitreader.h"
+#include "history/historycounts.h"
+#include "history/personahistory.h"
 #include "output.h"
-#include "personahistory.h"
-#include "reporttext.h"
-#include "runtimecomparison.h"
-#include "runtimeprofile.h"
-#include "runtimesoul.h"
-#include "slotreader.h"
-#include "snapshot.h"
-#include "snapshotfile.h"
-#include "souldiff.h"
-#include "souldifftext.h"
-#include "soultokens.h"
+#include "persona/inspection.h"
+#include "persona/lint.h"
+#include "persona/snapshot.h"
+#include "persona/snapshotfile.h"
+#include "registry/runtimecomparison.h"
+#include "registry/runtimeprofile.h"
+#include "registry/runtimesoul.h"
+#include "runtime/reporttext.h"
+#include "runtime/toolnexus/toolnexusreport.h"
 #include "testcommand.h"
-#include "tokenizer.h"
-#include "toolnexusreport.h"
+#include "tokens/soultokens.h"
+#include "tokens/tokenizer.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -575,8 +576,6 @@ int runRuntimeDiff(const Invocation &invocation,
     return c.prefix.identical ? ExitSuccess : ExitProblems;
 }
 
-Result<SectionedSoul> revisionSoul(const QString &dir, const QString &rev);
-
 int runDiff(const Invocation &invocation)
 {
     const Result<TokenEncoding> encoding = tokenEncoding(invocation.encoding);
@@ -591,13 +590,15 @@ int runDiff(const Invocation &invocation)
     // A and B; or DIR at --rev A and DIR now; or DIR at --rev A and --rev B.
     const QString &first = invocation.arguments.at(0);
     const QStringList &revs = invocation.revs;
-    const Result<SectionedSoul> a = revs.isEmpty() ? loadComparableSoul(first)
-                                                   : revisionSoul(first, revs.at(0));
+    const Result<SectionedSoul> a = revs.isEmpty()
+                                        ? loadComparableSoul(first)
+                                        : revisionSoul(first, revs.at(0), ComposeRule::toolnexus());
     if (!a)
         return fail(a.error());
     const Result<SectionedSoul> b = revs.isEmpty() ? loadComparableSoul(invocation.arguments.at(1))
-                                    : revs.size() == 1 ? loadComparableSoul(first)
-                                                       : revisionSoul(first, revs.at(1));
+                                    : revs.size() == 1
+                                        ? loadComparableSoul(first)
+                                        : revisionSoul(first, revs.at(1), ComposeRule::toolnexus());
     if (!b)
         return fail(b.error());
     QByteArray out;
@@ -619,34 +620,12 @@ int runDiff(const Invocation &invocation)
 
 // ---- history ---------------------------------------------------------------
 
-Result<std::unique_ptr<PersonaHistory>> openHistory(const QString &dir)
+// DIR as commit `rev` has it, read as the toolnexus rule reads a folder.
+ReadOptions revisionOptions(bool digests)
 {
-    return PersonaHistory::open(dir);
-}
-
-// DIR as commit `rev` has it: its slot files from git's objects.
-Result<PersonaRevision> readRevision(const QString &dir, const QString &rev, bool digests)
-{
-    auto history = openHistory(dir);
-    if (!history)
-        return Result<PersonaRevision>::failure(history.error());
     ReadOptions options(ComposeRule::toolnexus().readLimit());
     options.sha256 = digests;
-    return (*history)->readRevision(rev, options);
-}
-
-// "HEAD~2:examples/ava": how a diff names a commit's soul.
-QString revisionLabel(const QString &dir, const QString &rev)
-{
-    return rev + QLatin1Char(':') + QDir::cleanPath(dir);
-}
-
-Result<SectionedSoul> revisionSoul(const QString &dir, const QString &rev)
-{
-    const Result<PersonaRevision> revision = readRevision(dir, rev, false);
-    if (!revision)
-        return Result<SectionedSoul>::failure(revision.error());
-    return sectionedSoul(compose(slotBuffers(revision->reads)), revisionLabel(dir, rev));
+    return options;
 }
 
 int runComposeRevision(const Invocation &invocation)
@@ -654,7 +633,9 @@ int runComposeRevision(const Invocation &invocation)
     if (const QString problem = outputProblem(invocation); !problem.isEmpty())
         return fail(problem);
     const QString &dir = invocation.arguments.at(0);
-    const Result<PersonaRevision> revision = readRevision(dir, invocation.revs.at(0), false);
+    const Result<PersonaRevision> revision = readCommit(dir,
+                                                        invocation.revs.at(0),
+                                                        revisionOptions(false));
     if (!revision)
         return fail(revision.error());
     const Composition composition = compose(slotBuffers(revision->reads));
@@ -674,7 +655,9 @@ int runStatRevision(const Invocation &invocation)
     if (!tokenizer)
         return ExitFailure;
     const QString &dir = invocation.arguments.at(0);
-    const Result<PersonaRevision> revision = readRevision(dir, invocation.revs.at(0), true);
+    const Result<PersonaRevision> revision = readCommit(dir,
+                                                        invocation.revs.at(0),
+                                                        revisionOptions(true));
     if (!revision)
         return fail(revision.error());
     Inspection inspection = inspectReads(QFileInfo(dir).absoluteFilePath(),
@@ -736,10 +719,10 @@ QString changesText(const HistoryCommit &commit, const SoulFigures &figures)
     // What came before a shallow clone's cut is not known.
     if (commit.cut)
         parts.append(QStringLiteral("history cut here (shallow clone)"));
-    for (int slot = 0; slot < SlotCount; ++slot) {
-        const qint64 delta = figures.tokenChange[size_t(slot)];
-        const QString name = slotName(slot);
-        switch (commit.change(slot)) {
+    for (const ChangedSlot &changed : changedSlots(commit, &figures)) {
+        const qint64 delta = changed.tokenChange;
+        const QString name = slotName(changed.slot);
+        switch (changed.change) {
         case SlotChange::Unchanged:
             break;
         case SlotChange::Added:
@@ -808,7 +791,7 @@ int runLog(const Invocation &invocation)
     auto loading = std::async(std::launch::async,
                               [encoding] { return Tokenizer::builtin(encoding); });
     const QString &dir = invocation.arguments.at(0);
-    const auto history = openHistory(dir);
+    const auto history = PersonaHistory::open(dir);
     if (!history)
         return fail(history.error());
     const Result<QList<HistoryCommit>> log = (*history)->log();
@@ -866,11 +849,8 @@ int runLog(const Invocation &invocation)
 int runCheckpoint(const Invocation &invocation)
 {
     const QString &dir = invocation.arguments.at(0);
-    const auto history = openHistory(dir);
-    if (!history)
-        return fail(history.error());
     HistoryCounts counts(Tokenizer::builtin(QString()));
-    const Result<Checkpoint> made = (*history)->checkpoint(invocation.message, counts);
+    const Result<Checkpoint> made = checkpointFolder(dir, invocation.message, counts);
     if (!made)
         return fail(made.error());
     // What a checkpoint killed before left, and how it was cleaned, first.

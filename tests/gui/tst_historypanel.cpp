@@ -140,17 +140,9 @@ void tst_HistoryPanel::initTestCase()
 void tst_HistoryPanel::init()
 {
     m_fixture.init();
-    const QString home = m_fixture.filePath(QStringLiteral("home"));
-    QVERIFY(QDir().mkpath(home));
-    m_git = std::make_unique<GitFixture>(home);
     // libgit2 in this process reads the test's home, never the user's.
-    qputenv("HOME", QFile::encodeName(home));
-    qputenv("XDG_CONFIG_HOME", QFile::encodeName(home));
-    qputenv("GIT_CONFIG_NOSYSTEM", "1");
-    qputenv("GIT_AUTHOR_NAME", "Test Author");
-    qputenv("GIT_AUTHOR_EMAIL", "author@example.org");
-    qputenv("GIT_COMMITTER_NAME", "Test Author");
-    qputenv("GIT_COMMITTER_EMAIL", "author@example.org");
+    m_git = GitFixture::inHome(m_fixture.filePath(QStringLiteral("home")));
+    QVERIFY(m_git);
 }
 
 void tst_HistoryPanel::cleanup()
@@ -163,19 +155,14 @@ QString tst_HistoryPanel::makeHistory(const QString &sub)
 {
     const QString repo = m_fixture.filePath(QStringLiteral("repo"));
     const QString dir = sub.isEmpty() ? repo : QDir(repo).filePath(sub);
-    if (!QDir().mkpath(dir)
-        || m_git->git(repo, {QStringLiteral("init"), QStringLiteral("-q")}).isNull())
-        return {};
-    const auto commit = [&](const char *name, const QByteArray &bytes, const QString &message) {
-        return test::writeBytes(QDir(dir).filePath(QLatin1String(name)), bytes)
-               && !m_git->commitAll(repo, message).isEmpty();
-    };
-    if (!commit("SOUL.md", SoulOne, QStringLiteral("first soul"))
-        || !commit("MEMORY.md", Memory, QStringLiteral("a memory"))
-        || !commit("notes.txt", "not a slot\n", QStringLiteral("notes only"))
-        || !commit("SOUL.md", SoulTwo, QStringLiteral("longer soul")))
-        return {};
-    return dir;
+    const bool made
+        = m_git->makeRepository(repo,
+                                dir,
+                                {{"SOUL.md", SoulOne, QStringLiteral("first soul")},
+                                 {"MEMORY.md", Memory, QStringLiteral("a memory")},
+                                 {"notes.txt", "not a slot\n", QStringLiteral("notes only")},
+                                 {"SOUL.md", SoulTwo, QStringLiteral("longer soul")}});
+    return made ? dir : QString();
 }
 
 void tst_HistoryPanel::openWindow(const QString &dir)

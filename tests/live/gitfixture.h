@@ -4,11 +4,14 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QList>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QStandardPaths>
 #include <QString>
 #include <QStringList>
+
+#include <memory>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -31,6 +34,23 @@ public:
         if (config.open(QIODevice::WriteOnly | QIODevice::Truncate))
             config.write("[init]\n\tdefaultBranch = main\n[core]\n\tautocrlf = false\n"
                          "[advice]\n\tdetachedHead = false\n");
+    }
+
+    // A fixture whose git runs, and this process's libgit2, read `home`
+    // (made here) for their configuration, never the user's, and commit as
+    // the fixture's author; null when the folder cannot be made.
+    static std::unique_ptr<GitFixture> inHome(const QString &home)
+    {
+        if (!QDir().mkpath(home))
+            return nullptr;
+        qputenv("HOME", QFile::encodeName(home));
+        qputenv("XDG_CONFIG_HOME", QFile::encodeName(home));
+        qputenv("GIT_CONFIG_NOSYSTEM", "1");
+        qputenv("GIT_AUTHOR_NAME", "Test Author");
+        qputenv("GIT_AUTHOR_EMAIL", "author@example.org");
+        qputenv("GIT_COMMITTER_NAME", "Test Author");
+        qputenv("GIT_COMMITTER_EMAIL", "author@example.org");
+        return std::make_unique<GitFixture>(home);
     }
 
     static bool available()
@@ -93,6 +113,35 @@ public:
             return {};
         }
         return revParse(dir, QStringLiteral("HEAD"));
+    }
+
+    // One file written and committed.
+    struct FileCommit
+    {
+        const char *name;
+        QByteArray bytes;
+        QString message;
+    };
+    // A repository at `repo` (made here) whose folder `dir` (`repo` or a
+    // folder in it) gets `commits` in turn; false when git failed
+    // (lastError() says why).
+    bool makeRepository(const QString &repo, const QString &dir, const QList<FileCommit> &commits)
+    {
+        if (!QDir().mkpath(dir)
+            || git(repo, {QStringLiteral("init"), QStringLiteral("-q")}).isNull())
+            return false;
+        for (const FileCommit &c : commits) {
+            QFile file(QDir(dir).filePath(QLatin1String(c.name)));
+            if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)
+                || file.write(c.bytes) != c.bytes.size() || !file.flush()) {
+                m_lastError = QStringLiteral("%1 could not be written").arg(file.fileName());
+                return false;
+            }
+            file.close();
+            if (commitAll(repo, c.message).isEmpty())
+                return false;
+        }
+        return true;
     }
 
     QByteArray revParse(const QString &dir, const QString &rev)

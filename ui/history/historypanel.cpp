@@ -1,8 +1,8 @@
-#include "historypanel.h"
+#include "history/historypanel.h"
 
 #include "counttext.h"
-#include "historylistmodel.h"
-#include "historytimeline.h"
+#include "history/historylistmodel.h"
+#include "history/historytimeline.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -25,7 +25,6 @@ namespace soul {
 
 HistoryPanel::HistoryPanel(HistoryListModel *rows, QWidget *parent)
     : QWidget(parent)
-    , m_rows(rows)
 {
     setObjectName(QStringLiteral("historyPanel"));
     auto *layout = new QVBoxLayout(this);
@@ -84,7 +83,6 @@ HistoryPanel::HistoryPanel(HistoryListModel *rows, QWidget *parent)
     connect(m_timeline, &HistoryTimeline::rowClicked, this, &HistoryPanel::selectRow);
     m_list = new QTreeView(splitter);
     m_list->setObjectName(QStringLiteral("historyList"));
-    m_list->setModel(rows);
     m_list->setRootIsDecorated(false);
     m_list->setUniformRowHeights(true); // 2,000 rows lay out at once
     m_list->setAlternatingRowColors(true);
@@ -92,17 +90,7 @@ HistoryPanel::HistoryPanel(HistoryListModel *rows, QWidget *parent)
     m_list->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_list->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_list->header()->setStretchLastSection(true);
-    m_list->header()->setSectionResizeMode(HistoryListModel::TimeColumn,
-                                           QHeaderView::ResizeToContents);
-    m_list->setColumnWidth(HistoryListModel::AuthorColumn, 90);
-    m_list->setColumnWidth(HistoryListModel::MessageColumn, 160);
-    m_list->setColumnWidth(HistoryListModel::TokensColumn, 56);
-    connect(m_list->selectionModel(),
-            &QItemSelectionModel::selectionChanged,
-            this,
-            &HistoryPanel::selectionChanged);
-    connect(rows, &QAbstractItemModel::rowsInserted, this, &HistoryPanel::focusWhenListed);
-    connect(rows, &QAbstractItemModel::modelReset, this, &HistoryPanel::focusWhenListed);
+    setRows(rows);
 
     auto *soulBox = new QWidget(splitter);
     auto *soulLayout = new QVBoxLayout(soulBox);
@@ -298,6 +286,35 @@ QList<int> HistoryPanel::selectedRows() const
         rows.append(index.row());
     std::sort(rows.begin(), rows.end());
     return rows;
+}
+
+void HistoryPanel::setRows(HistoryListModel *rows)
+{
+    if (rows == m_rows)
+        return;
+    const bool replacing = m_rows != nullptr;
+    if (replacing)
+        disconnect(m_rows, nullptr, this, nullptr);
+    m_rows = rows;
+    m_timeline->setRows(rows);
+    // The view makes a selection model for each model; the old one goes.
+    QItemSelectionModel *before = m_list->selectionModel();
+    m_list->setModel(rows);
+    if (before)
+        before->deleteLater();
+    m_list->header()->setSectionResizeMode(HistoryListModel::TimeColumn,
+                                           QHeaderView::ResizeToContents);
+    m_list->setColumnWidth(HistoryListModel::AuthorColumn, 90);
+    m_list->setColumnWidth(HistoryListModel::MessageColumn, 160);
+    m_list->setColumnWidth(HistoryListModel::TokensColumn, 56);
+    connect(m_list->selectionModel(),
+            &QItemSelectionModel::selectionChanged,
+            this,
+            &HistoryPanel::selectionChanged);
+    connect(rows, &QAbstractItemModel::rowsInserted, this, &HistoryPanel::focusWhenListed);
+    connect(rows, &QAbstractItemModel::modelReset, this, &HistoryPanel::focusWhenListed);
+    if (replacing)
+        selectionChanged(); // nothing is selected in the new list
 }
 
 void HistoryPanel::selectionChanged()

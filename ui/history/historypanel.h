@@ -1,6 +1,6 @@
 #pragma once
 
-#include "historyjobs.h"
+#include "history/historyjobs.h"
 
 #include <QWidget>
 
@@ -21,14 +21,16 @@ class HistoryTimeline;
 // selected commit, read only, with Restore and Compare. Without a list to
 // show it says why in a sentence (no repository, with Create Repository; an
 // empty one; an error). It only shows state and emits what the user chose;
-// HistoryController decides.
+// the HistorySession decides.
 class HistoryPanel : public QWidget
 {
     Q_OBJECT
 
 public:
-    // `rows` must outlive the panel.
+    // `rows` must outlive the panel, or be replaced before it goes.
     explicit HistoryPanel(HistoryListModel *rows, QWidget *parent = nullptr);
+    // Shows another persona's list (the window shows another session).
+    void setRows(HistoryListModel *rows);
 
     // The history's state: the list, or a sentence and what can be done.
     // `busy` (a merge under way) makes the panel read only and says why.

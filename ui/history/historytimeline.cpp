@@ -1,8 +1,8 @@
-#include "historytimeline.h"
+#include "history/historytimeline.h"
 
-#include "composerule.h"
+#include "compose/composerule.h"
 #include "counttext.h"
-#include "historylistmodel.h"
+#include "history/historylistmodel.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -49,13 +49,22 @@ int sampledIndex(int c, int n, int columns)
 
 HistoryTimeline::HistoryTimeline(HistoryListModel *rows, QWidget *parent)
     : QWidget(parent)
-    , m_rows(rows)
 {
     setObjectName(QStringLiteral("historyTimeline"));
     setMouseTracking(false);
     setFocusPolicy(Qt::StrongFocus);
     setAttribute(Qt::WA_OpaquePaintEvent);
     setAccessibleName(tr("Timeline of the soul's tokens per file"));
+    setRows(rows);
+}
+
+void HistoryTimeline::setRows(HistoryListModel *rows)
+{
+    if (rows == m_rows)
+        return;
+    if (m_rows)
+        disconnect(m_rows, nullptr, this, nullptr);
+    m_rows = rows;
     const auto changed = [this] {
         m_dirty = true;
         update();
@@ -66,6 +75,8 @@ HistoryTimeline::HistoryTimeline(HistoryListModel *rows, QWidget *parent)
     });
     connect(rows, &QAbstractItemModel::rowsInserted, this, changed);
     connect(rows, &QAbstractItemModel::dataChanged, this, changed);
+    m_selected = -1;
+    changed();
 }
 
 QColor HistoryTimeline::slotColour(int slot)

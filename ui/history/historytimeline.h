@@ -5,7 +5,7 @@
 #include <array>
 #include <vector>
 
-#include "contract.h"
+#include "compose/contract.h"
 
 namespace soul {
 
@@ -23,8 +23,10 @@ class HistoryTimeline : public QWidget
     Q_OBJECT
 
 public:
-    // `rows` must outlive the timeline.
+    // `rows` must outlive the timeline, or be replaced before it goes.
     explicit HistoryTimeline(HistoryListModel *rows, QWidget *parent = nullptr);
+    // Draws another persona's list.
+    void setRows(HistoryListModel *rows);
 
     // The context budget in tokens (0: none drawn).
     void setBudget(qint64 tokens);

@@ -99,12 +99,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     buildUi();
     m_sameNotes = new SameSlotNotes(this);
     addSession();
-    m_history = new HistoryController(model(),
-                                      documents(),
-                                      tokenCounter(),
-                                      m_prompter.get(),
-                                      m_settings.get(),
-                                      this);
+    m_history = new HistoryController(currentSession(), m_settings.get(), this);
     wireActions();
     wireHistory();
     wireRooms();
@@ -260,13 +255,6 @@ int MainWindow::addSession()
             m_actions->setRecentSnapshots(session->freezer()->recent());
     });
 
-    // Every persona's saves are recorded, shown or not, so its History
-    // notes know what this program wrote.
-    connect(session->documents(), &DocumentController::slotSaved, this, [this, model](int slot) {
-        if (m_history)
-            m_history->rememberSaved(model, slot);
-    });
-
     // The sidebar follows what changes an agent's row.
     connect(session, &PersonaSession::summaryChanged, this, [this, session] {
         scheduleSummary(session);
@@ -393,7 +381,7 @@ void MainWindow::setCurrentIndex(int index)
         if (!m_splitterState.isEmpty())
             shown->splitter()->restoreState(m_splitterState);
         if (m_history) {
-            m_history->setSession(session->model(), session->documents(), session->tokens());
+            m_history->setSession(session);
             m_history->setRuntimeProfile(shown->previewPanel()->runtimeProfile());
             m_history->setBudget(shown->previewPanel()->tokenBar()->budget());
         }
@@ -417,7 +405,6 @@ void MainWindow::setPrompter(std::unique_ptr<Prompter> prompter)
     m_prompter = std::move(prompter);
     for (const Open &o : m_open)
         o.session->setPrompter(m_prompter.get());
-    m_history->setPrompter(m_prompter.get());
 }
 
 bool MainWindow::chooseRuntime(const QString &id)

@@ -1,6 +1,7 @@
-#include "historylistmodel.h"
+#include "history/historylistmodel.h"
 
 #include "counttext.h"
+#include "history/commitreader.h"
 
 #include <QLocale>
 
@@ -61,22 +62,19 @@ QString HistoryListModel::changesText(const HistoryCommit &commit,
                                       const std::optional<SoulFigures> &figures)
 {
     QStringList parts;
-    for (int k = 0; k < SlotCount; ++k) {
-        const SlotChange change = commit.change(k);
-        if (change == SlotChange::Unchanged)
-            continue;
+    for (const ChangedSlot &changed : changedSlots(commit, figures ? &*figures : nullptr)) {
         if (!figures) {
-            parts.append(slotName(k));
+            parts.append(slotName(changed.slot));
             continue;
         }
-        const qint64 delta = figures->tokenChange[size_t(k)];
+        const qint64 delta = changed.tokenChange;
         QString sign = delta > 0   ? QStringLiteral("+")
                        : delta < 0 ? QStringLiteral("\u2212")
                                    : QStringLiteral("\u00b1");
-        QString text = slotName(k) + QLatin1Char(' ') + sign
+        QString text = slotName(changed.slot) + QLatin1Char(' ') + sign
                        + formatCount(delta < 0 ? -delta : delta);
-        if (change == SlotChange::Added || change == SlotChange::Removed)
-            text += QLatin1String(" (") + slotChangeName(change) + QLatin1Char(')');
+        if (changed.change == SlotChange::Added || changed.change == SlotChange::Removed)
+            text += QLatin1String(" (") + slotChangeName(changed.change) + QLatin1Char(')');
         parts.append(text);
     }
     QString joined = parts.join(QStringLiteral(" \u00b7 "));

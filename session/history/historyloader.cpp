@@ -1,6 +1,6 @@
-#include "historyloader.h"
+#include "history/historyloader.h"
 
-#include "historylistmodel.h"
+#include "history/historylistmodel.h"
 
 #include <QtConcurrent>
 

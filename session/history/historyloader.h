@@ -1,7 +1,7 @@
 #pragma once
 
-#include "composerule.h"
-#include "historyjobs.h"
+#include "compose/composerule.h"
+#include "history/historyjobs.h"
 
 #include <QFutureWatcher>
 #include <QObject>

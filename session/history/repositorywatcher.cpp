@@ -1,6 +1,6 @@
-#include "repositorywatcher.h"
+#include "history/repositorywatcher.h"
 
-#include "historyjobs.h"
+#include "history/commitreader.h"
 
 #include <QtConcurrent>
 

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "composerule.h"
+#include "compose/composerule.h"
 #include "history/personahistory.h"
+#include "registry/runtimeprofile.h"
+#include "registry/runtimeregistry.h"
 #include "result.h"
-#include "runtimeprofile.h"
-#include "runtimeregistry.h"
 
 #include <QList>
 #include <QMutex>
@@ -16,10 +16,11 @@
 template<typename T>
 class QPromise;
 
-// What the history panel runs off the window's thread: the log and each
-// commit's figures, a commit's files, what a checkpoint would commit. Each
-// job opens its own PersonaHistory (one serves one thread) and hands back
-// plain values.
+// What a persona's history session runs off the window's thread: the log
+// and each commit's figures, a commit's files, its soul, two commits
+// compared. Each job opens its own PersonaHistory (one serves one thread)
+// and hands back plain values: a Result, whose error is the sentence to
+// show. Reading one commit is history/commitreader's, shared with soulc.
 namespace soul {
 
 class HistoryCounts;
@@ -62,10 +63,6 @@ private:
     std::shared_ptr<HistoryCounts> m_counts; // guarded by m_mutex
 };
 
-// Whether `dir` or a folder above it holds a ".git": no repository, as
-// opposed to one that cannot be read.
-bool insideRepository(const QString &dir);
-
 // The log of `dir`'s repository, then each commit's figures, newest first,
 // as batches; stops early when the promise is cancelled.
 void loadHistory(QPromise<HistoryBatch> &promise,
@@ -74,25 +71,19 @@ void loadHistory(QPromise<HistoryBatch> &promise,
                  const QString &encoding,
                  const ComposeRule &rule);
 
-// The slot files of `dir` at commit `commitId`, whole (limit -1) or as the
-// rule reads them.
-Result<PersonaRevision> readCommit(const QString &dir, const QByteArray &commitId, qint64 limit);
-
 // The slot files at HEAD, whole, to tell which files changed since the last
 // checkpoint; `none` when HEAD has no commit yet.
 struct HeadFiles
 {
-    QString error;
     bool none = false;
     PersonaRevision revision;
 };
-HeadFiles readHead(const QString &dir);
+Result<HeadFiles> readHead(const QString &dir);
 
 // A commit's soul, composed by `rule` from its blobs, with what the panel
 // says about it (checkout conversions, links), or why it cannot be read.
 struct CommitSoul
 {
-    QString error; // the sentence when the commit could not be read
     QByteArray commitId;
     QByteArray soul;
     // Who composed it: the registry's default runtime, whose rule composes by
@@ -101,43 +92,35 @@ struct CommitSoul
     QStringList notes;
     std::array<bool, SlotCount> present{}; // the slot files the commit holds
 };
-CommitSoul composeCommit(const QString &dir, const QByteArray &commitId, const ComposeRule &rule);
+Result<CommitSoul> composeCommit(const QString &dir,
+                                 const QByteArray &commitId,
+                                 const ComposeRule &rule);
 // The same by `profile`'s runtime, whichever it is: the commit's slot files,
 // whole, are the folder (RuntimeInput::buffersOnly), so a file the runtime
 // reads that the history does not hold counts as absent, and a note says so.
-CommitSoul composeCommitAs(const QString &dir,
-                           const QByteArray &commitId,
-                           const RuntimeProfile &profile);
+Result<CommitSoul> composeCommitAs(const QString &dir,
+                                   const QByteArray &commitId,
+                                   const RuntimeProfile &profile);
 
 // Two commits' souls compared, `older` against `newer`: for a runtime that
 // composes by sections (toolnexus) what `soulc diff --rev OLDER --rev NEWER
 // DIR` prints (the sections' diff, the stable prefix in `encoding`, the
 // first change); for another runtime the line diff of what it injects at
 // each. Or why a commit cannot be read.
-struct CommitsDiff
-{
-    QString error;
-    QString diff;
-};
-CommitsDiff diffCommits(const QString &dir,
-                        const QByteArray &older,
-                        const QByteArray &newer,
-                        const RuntimeProfile &profile,
-                        const ComposeRule &rule,
-                        const QString &encoding);
+Result<QString> diffCommits(const QString &dir,
+                            const QByteArray &older,
+                            const QByteArray &newer,
+                            const RuntimeProfile &profile,
+                            const ComposeRule &rule,
+                            const QString &encoding);
 
 // Commit `commitId` of `dir` as a snapshot (the soul and its manifest,
 // counted in `encoding`) written into `folder`, for the snapshot comparison:
 // the soul file's path, or a sentence.
-struct CommitSnapshot
-{
-    QString error;
-    QString soulPath;
-};
-CommitSnapshot writeCommitSnapshot(const QString &dir,
-                                   const QByteArray &commitId,
-                                   const ComposeRule &rule,
-                                   const QString &encoding,
-                                   const QString &folder);
+Result<QString> writeCommitSnapshot(const QString &dir,
+                                    const QByteArray &commitId,
+                                    const ComposeRule &rule,
+                                    const QString &encoding,
+                                    const QString &folder);
 
 } // namespace soul

@@ -1,12 +1,14 @@
-#include "historyjobs.h"
+#include "history/historyjobs.h"
 
+#include "diff/linediff.h"
+#include "diff/sectionedsoul.h"
+#include "diff/souldifftext.h"
+#include "history/commitreader.h"
 #include "history/historycounts.h"
-#include "inspection.h"
-#include "linediff.h"
-#include "snapshot.h"
-#include "souldifftext.h"
-#include "soultokens.h"
-#include "tokenizer.h"
+#include "persona/inspection.h"
+#include "persona/snapshot.h"
+#include "tokens/soultokens.h"
+#include "tokens/tokenizer.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -16,30 +18,6 @@
 namespace soul {
 
 namespace {
-
-// What the panel says about a commit's files beside the soul.
-QStringList revisionNotes(const PersonaRevision &revision)
-{
-    QStringList notes;
-    if (revision.folderMissing)
-        notes.append(QObject::tr("The folder did not exist at this commit."));
-    for (int k = 0; k < SlotCount; ++k) {
-        const SlotRead &read = revision.reads[size_t(k)];
-        if (read.isSymlink && read.presence == SlotPresence::Present) {
-            notes.append(
-                QObject::tr("%1 is a symbolic link at this commit: the file it leads to in the "
-                            "same commit is shown.")
-                    .arg(slotName(k)));
-        }
-        if (revision.checkoutConverts[size_t(k)]) {
-            notes.append(
-                QObject::tr("%1: a checkout would convert its bytes (.gitattributes or "
-                            "core.autocrlf); the soul is composed from the bytes git stores.")
-                    .arg(slotName(k)));
-        }
-    }
-    return notes;
-}
 
 // A batch of figures goes to the window at least this often while counting.
 constexpr qint64 FiguresIntervalMs = 100;
@@ -64,17 +42,6 @@ std::shared_ptr<HistoryCounts> SharedHistoryCounts::get(const QString &encoding,
         m_key = key;
     }
     return m_counts;
-}
-
-bool insideRepository(const QString &dir)
-{
-    QDir at(QFileInfo(dir).absoluteFilePath());
-    while (true) {
-        if (QFileInfo::exists(at.filePath(QStringLiteral(".git"))))
-            return true;
-        if (!at.cdUp())
-            return false;
-    }
 }
 
 void loadHistory(QPromise<HistoryBatch> &promise,
@@ -161,64 +128,54 @@ void loadHistory(QPromise<HistoryBatch> &promise,
     promise.addResult(batch);
 }
 
-Result<PersonaRevision> readCommit(const QString &dir, const QByteArray &commitId, qint64 limit)
+Result<HeadFiles> readHead(const QString &dir)
 {
     const Result<std::unique_ptr<PersonaHistory>> opened = PersonaHistory::open(dir);
     if (!opened)
-        return Result<PersonaRevision>::failure(opened.error());
-    const ReadOptions options(limit);
-    return (*opened)->readRevision(QString::fromLatin1(commitId), options);
-}
-
-HeadFiles readHead(const QString &dir)
-{
-    HeadFiles result;
-    const Result<std::unique_ptr<PersonaHistory>> opened = PersonaHistory::open(dir);
-    if (!opened) {
-        result.error = opened.error();
-        return result;
-    }
+        return Result<HeadFiles>::failure(opened.error());
+    HeadFiles head;
     if (!(*opened)->hasCommits()) {
-        result.none = true;
-        return result;
+        head.none = true;
+        return head;
     }
     Result<PersonaRevision> revision = (*opened)->readRevision(QStringLiteral("HEAD"),
                                                                ReadOptions(-1));
     if (!revision)
-        result.error = revision.error();
-    else
-        result.revision = std::move(revision).value();
-    return result;
+        return Result<HeadFiles>::failure(revision.error());
+    head.revision = std::move(revision).value();
+    return head;
 }
 
-CommitSoul composeCommit(const QString &dir, const QByteArray &commitId, const ComposeRule &rule)
+Result<CommitSoul> composeCommit(const QString &dir,
+                                 const QByteArray &commitId,
+                                 const ComposeRule &rule)
 {
+    const Result<PersonaRevision> revision = readCommit(dir,
+                                                        QString::fromLatin1(commitId),
+                                                        ReadOptions(rule.readLimit()));
+    if (!revision)
+        return Result<CommitSoul>::failure(revision.error());
     CommitSoul result;
     result.commitId = commitId;
-    const Result<PersonaRevision> revision = readCommit(dir, commitId, rule.readLimit());
-    if (!revision) {
-        result.error = revision.error();
-        return result;
-    }
     const Composition composition = compose(slotBuffers(revision->reads), rule);
     result.soul = composition.soul;
     result.present = composition.present;
-    result.notes = revisionNotes(*revision);
+    result.notes = describeRevision(*revision);
     return result;
 }
 
-CommitSoul composeCommitAs(const QString &dir,
-                           const QByteArray &commitId,
-                           const RuntimeProfile &profile)
+Result<CommitSoul> composeCommitAs(const QString &dir,
+                                   const QByteArray &commitId,
+                                   const RuntimeProfile &profile)
 {
+    const Result<PersonaRevision> revision = readCommit(dir,
+                                                        QString::fromLatin1(commitId),
+                                                        ReadOptions(-1));
+    if (!revision)
+        return Result<CommitSoul>::failure(revision.error());
     CommitSoul result;
     result.commitId = commitId;
     result.runtimeName = profile.displayName();
-    const Result<PersonaRevision> revision = readCommit(dir, commitId, -1);
-    if (!revision) {
-        result.error = revision.error();
-        return result;
-    }
     RuntimeInput input;
     input.dir = dir;
     input.buffersOnly = true;
@@ -229,10 +186,8 @@ CommitSoul composeCommitAs(const QString &dir,
             input.buffers.insert(slotName(k), read.bytes);
     }
     const Result<RuntimeComposition> composed = profile.runtime->compose(input, profile.settings);
-    if (!composed) {
-        result.error = composed.error();
-        return result;
-    }
+    if (!composed)
+        return Result<CommitSoul>::failure(composed.error());
     result.soul = composed->text.toUtf8();
     QStringList notHeld;
     for (const QString &name : profile.loadedFiles()) {
@@ -246,74 +201,55 @@ CommitSoul composeCommitAs(const QString &dir,
             : QObject::tr("What %1 injects, from the slot files this commit holds; the history "
                           "keeps only slot files, so %2 count as absent.")
                   .arg(result.runtimeName, notHeld.join(QStringLiteral(", "))));
-    result.notes += revisionNotes(*revision);
+    result.notes += describeRevision(*revision);
     return result;
 }
 
-CommitsDiff diffCommits(const QString &dir,
-                        const QByteArray &older,
-                        const QByteArray &newer,
-                        const RuntimeProfile &profile,
-                        const ComposeRule &rule,
-                        const QString &encoding)
+Result<QString> diffCommits(const QString &dir,
+                            const QByteArray &older,
+                            const QByteArray &newer,
+                            const RuntimeProfile &profile,
+                            const ComposeRule &rule,
+                            const QString &encoding)
 {
-    CommitsDiff result;
     if (!profile.sectioned()) {
-        const CommitSoul a = composeCommitAs(dir, older, profile);
-        const CommitSoul b = composeCommitAs(dir, newer, profile);
-        result.error = a.error.isEmpty() ? b.error : a.error;
-        if (result.error.isEmpty()) {
-            const auto lines = [](const QByteArray &soul) {
-                return QString::fromUtf8(soul).split(QLatin1Char('\n'));
-            };
-            result.diff = lineDiff(QString::fromLatin1(older),
-                                   lines(a.soul),
-                                   QString::fromLatin1(newer),
-                                   lines(b.soul));
-        }
-        return result;
+        const Result<CommitSoul> a = composeCommitAs(dir, older, profile);
+        if (!a)
+            return Result<QString>::failure(a.error());
+        const Result<CommitSoul> b = composeCommitAs(dir, newer, profile);
+        if (!b)
+            return Result<QString>::failure(b.error());
+        const auto lines = [](const QByteArray &soul) {
+            return QString::fromUtf8(soul).split(QLatin1Char('\n'));
+        };
+        return lineDiff(QString::fromLatin1(older),
+                        lines(a->soul),
+                        QString::fromLatin1(newer),
+                        lines(b->soul));
     }
     const Result<TokenEncoding> encodingUsed = tokenEncoding(encoding);
-    if (!encodingUsed) {
-        result.error = encodingUsed.error();
-        return result;
-    }
-    std::array<SectionedSoul, 2> souls;
-    const std::array<QByteArray, 2> ids = {older, newer};
-    for (size_t k = 0; k < ids.size(); ++k) {
-        const Result<PersonaRevision> revision = readCommit(dir, ids.at(k), rule.readLimit());
-        if (!revision) {
-            result.error = revision.error();
-            return result;
-        }
-        souls.at(k) = sectionedSoul(compose(slotBuffers(revision->reads), rule),
-                                    QString::fromLatin1(ids.at(k)) + QLatin1Char(':')
-                                        + QDir::cleanPath(dir));
-    }
-    result.diff = QString::fromUtf8(soulDiffText(souls[0], souls[1], *encodingUsed));
-    return result;
+    if (!encodingUsed)
+        return Result<QString>::failure(encodingUsed.error());
+    const Result<SectionedSoul> a = revisionSoul(dir, QString::fromLatin1(older), rule);
+    if (!a)
+        return Result<QString>::failure(a.error());
+    const Result<SectionedSoul> b = revisionSoul(dir, QString::fromLatin1(newer), rule);
+    if (!b)
+        return Result<QString>::failure(b.error());
+    return QString::fromUtf8(soulDiffText(*a, *b, *encodingUsed));
 }
 
-CommitSnapshot writeCommitSnapshot(const QString &dir,
-                                   const QByteArray &commitId,
-                                   const ComposeRule &rule,
-                                   const QString &encoding,
-                                   const QString &folder)
+Result<QString> writeCommitSnapshot(const QString &dir,
+                                    const QByteArray &commitId,
+                                    const ComposeRule &rule,
+                                    const QString &encoding,
+                                    const QString &folder)
 {
-    CommitSnapshot result;
-    const Result<std::unique_ptr<PersonaHistory>> opened = PersonaHistory::open(dir);
-    if (!opened) {
-        result.error = opened.error();
-        return result;
-    }
     ReadOptions options(rule.readLimit());
     options.sha256 = true;
-    const Result<PersonaRevision> revision = (*opened)->readRevision(QString::fromLatin1(commitId),
-                                                                     options);
-    if (!revision) {
-        result.error = revision.error();
-        return result;
-    }
+    const Result<PersonaRevision> revision = readCommit(dir, QString::fromLatin1(commitId), options);
+    if (!revision)
+        return Result<QString>::failure(revision.error());
     Snapshot snapshot;
     snapshot.inspection = inspectReads(QFileInfo(dir).absoluteFilePath(),
                                        revision->reads,
@@ -323,12 +259,11 @@ CommitSnapshot writeCommitSnapshot(const QString &dir,
     snapshot.createdAt = revision->commit.commitTime.toUTC();
     snapshot.tokens = countSoulTokens(snapshot.inspection.composition,
                                       *Tokenizer::builtin(encoding));
-    result.soulPath = QDir(folder).filePath(
+    const QString soulPath = QDir(folder).filePath(
         QStringLiteral("%1-%2.soul.md").arg(QFileInfo(dir).fileName(), revision->commit.shortId));
-    const Status written = writeSnapshot(snapshot, result.soulPath, true);
-    if (!written)
-        result.error = written.error();
-    return result;
+    if (const Status written = writeSnapshot(snapshot, soulPath, true); !written)
+        return Result<QString>::failure(written.error());
+    return soulPath;
 }
 
 } // namespace soul
