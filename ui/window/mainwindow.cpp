@@ -4,6 +4,7 @@
 #include "agents/openclawroster.h"
 #include "agents/personafolders.h"
 #include "agentssidebar.h"
+#include "chat/chatroom.h"
 #include "compare/comparedialog.h"
 #include "comparecontroller.h"
 #include "dialogprompter.h"
@@ -844,6 +845,7 @@ void MainWindow::wireRooms()
         return soul;
     });
     m_rooms->setSession(currentSession());
+    new ChatRoom(m_rooms);
 }
 
 void MainWindow::compareWith(const QString &soulPath)
