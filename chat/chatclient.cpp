@@ -47,6 +47,32 @@ QString serverErrorText(const QJsonValue &error)
                : message;
 }
 
+// <base><path>, however many slashes the base ends in.
+QUrl apiUrl(const QUrl &baseUrl, const QString &path)
+{
+    QUrl url = baseUrl;
+    QString basePath = url.path();
+    while (basePath.endsWith(QLatin1Char('/')))
+        basePath.chop(1);
+    url.setPath(basePath + path);
+    return url;
+}
+
+// Why a request to `url` cannot be sent, as a sentence; empty when it can.
+QString sendProblem(const QUrl &url,
+                    const QUrl &baseUrl,
+                    const QString &apiKey,
+                    bool keyOverPlainHttp)
+{
+    if (!url.isValid() || url.host().isEmpty()
+        || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))) {
+        return QStringLiteral("%1 is not an http or https URL. Give the API's base, such as "
+                              "http://127.0.0.1:8080/v1.")
+            .arg(baseUrl.toDisplayString());
+    }
+    return apiKey.isEmpty() || keyOverPlainHttp ? QString() : keyTransportProblem(url);
+}
+
 } // namespace
 
 bool isLoopback(const QUrl &url)
@@ -60,21 +86,22 @@ bool isLoopback(const QUrl &url)
 
 QUrl chatCompletionsUrl(const QUrl &baseUrl)
 {
-    QUrl url = baseUrl;
-    QString path = url.path();
-    while (path.endsWith(QLatin1Char('/')))
-        path.chop(1);
-    url.setPath(path + QStringLiteral("/chat/completions"));
-    return url;
+    return apiUrl(baseUrl, QStringLiteral("/chat/completions"));
+}
+
+QJsonArray chatMessagesJson(const QList<ChatMessage> &messages)
+{
+    QJsonArray array;
+    for (const ChatMessage &message : messages) {
+        array.append(QJsonObject{{QStringLiteral("role"), message.role},
+                                 {QStringLiteral("content"), message.content}});
+    }
+    return array;
 }
 
 QByteArray chatRequestBody(const ChatRequest &request)
 {
-    QJsonArray messages;
-    for (const ChatMessage &message : request.messages) {
-        messages.append(QJsonObject{{QStringLiteral("role"), message.role},
-                                    {QStringLiteral("content"), message.content}});
-    }
+    const QJsonArray messages = chatMessagesJson(request.messages);
     QJsonObject body{
         {QStringLiteral("model"), request.model},
         {QStringLiteral("messages"), messages},
@@ -206,25 +233,18 @@ void ChatCall::fail(const QString &sentence)
 void ChatCall::begin(QNetworkAccessManager &manager)
 {
     const QUrl &url = m_url;
-    if (!url.isValid() || url.host().isEmpty()
-        || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))) {
-        fail(QStringLiteral("%1 is not an http or https URL. Give the API's base, such as "
-                            "http://127.0.0.1:8080/v1.")
-                 .arg(m_request.baseUrl.toDisplayString()));
+    if (const QString problem
+        = sendProblem(url, m_request.baseUrl, m_request.apiKey, m_request.keyOverPlainHttp);
+        !problem.isEmpty()) {
+        fail(problem);
         return;
     }
     QNetworkRequest networkRequest(url);
     networkRequest.setHeader(QNetworkRequest::ContentTypeHeader,
                              QByteArrayLiteral("application/json"));
     networkRequest.setRawHeader("Accept", "text/event-stream");
-    if (!m_request.apiKey.isEmpty()) {
-        if (const QString problem = keyTransportProblem(url);
-            !problem.isEmpty() && !m_request.keyOverPlainHttp) {
-            fail(problem);
-            return;
-        }
+    if (!m_request.apiKey.isEmpty())
         networkRequest.setRawHeader("Authorization", "Bearer " + m_request.apiKey.toUtf8());
-    }
     // A redirect could carry the key to another host; it is reported instead.
     networkRequest.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
                                 QNetworkRequest::ManualRedirectPolicy);
@@ -329,12 +349,7 @@ Result<ChatReply> ChatCall::outcome()
 
 QUrl modelsUrl(const QUrl &baseUrl)
 {
-    QUrl url = baseUrl;
-    QString path = url.path();
-    while (path.endsWith(QLatin1Char('/')))
-        path.chop(1);
-    url.setPath(path + QStringLiteral("/models"));
-    return url;
+    return apiUrl(baseUrl, QStringLiteral("/models"));
 }
 
 Result<QStringList> modelIdsIn(const QByteArray &json, const QUrl &url)
@@ -388,22 +403,14 @@ void ModelsCall::fail(const QString &sentence)
 
 void ModelsCall::begin(QNetworkAccessManager &manager, const QString &apiKey, bool keyOverPlainHttp)
 {
-    if (!m_url.isValid() || m_url.host().isEmpty()
-        || (m_url.scheme() != QLatin1String("http") && m_url.scheme() != QLatin1String("https"))) {
-        fail(QStringLiteral("%1 is not an http or https URL. Give the API's base, such as "
-                            "http://127.0.0.1:8080/v1.")
-                 .arg(m_baseUrl.toDisplayString()));
+    if (const QString problem = sendProblem(m_url, m_baseUrl, apiKey, keyOverPlainHttp);
+        !problem.isEmpty()) {
+        fail(problem);
         return;
     }
     QNetworkRequest request(m_url);
-    if (!apiKey.isEmpty()) {
-        if (const QString problem = keyTransportProblem(m_url);
-            !problem.isEmpty() && !keyOverPlainHttp) {
-            fail(problem);
-            return;
-        }
+    if (!apiKey.isEmpty())
         request.setRawHeader("Authorization", "Bearer " + apiKey.toUtf8());
-    }
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
                          QNetworkRequest::ManualRedirectPolicy);
     manager.setProxy(isLoopback(m_url) ? QNetworkProxy(QNetworkProxy::NoProxy)

@@ -5,6 +5,7 @@
 
 #include <QByteArray>
 #include <QElapsedTimer>
+#include <QJsonArray>
 #include <QList>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
@@ -66,6 +67,8 @@ bool isLoopback(const QUrl &url);
 
 // <base>/chat/completions.
 QUrl chatCompletionsUrl(const QUrl &baseUrl);
+// The messages as the API takes them: [{"role": ..., "content": ...}, ...].
+QJsonArray chatMessagesJson(const QList<ChatMessage> &messages);
 // The request's JSON body: model, messages, stream with usage, and the
 // sampling settings that are given.
 QByteArray chatRequestBody(const ChatRequest &request);

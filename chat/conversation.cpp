@@ -22,11 +22,7 @@ QJsonValue countValue(const std::optional<qint64> &count)
 
 QJsonObject turnRecord(const ChatTurn &turn)
 {
-    QJsonArray messages;
-    for (const ChatMessage &message : turn.messages) {
-        messages.append(QJsonObject{{QStringLiteral("role"), message.role},
-                                    {QStringLiteral("content"), message.content}});
-    }
+    const QJsonArray messages = chatMessagesJson(turn.messages);
     QJsonObject usage{
         {QStringLiteral("prompt_tokens"), countValue(turn.reply.usage.promptTokens)},
         {QStringLiteral("completion_tokens"), countValue(turn.reply.usage.completionTokens)},

@@ -286,6 +286,14 @@ QUrl ChatRoom::baseUrl() const
     return QUrl::fromUserInput(m_url->text().trimmed());
 }
 
+ChatEndpoint ChatRoom::endpoint() const
+{
+    return {baseUrl(),
+            m_model->currentText().trimmed(),
+            m_key->text(),
+            m_plainHostsAllowed.contains(hostKey())};
+}
+
 QString ChatRoom::hostKey() const
 {
     const QUrl url = baseUrl();
@@ -390,10 +398,7 @@ void ChatRoom::send(const QString &text)
         restart();
     if (!m_conversation->isStarted())
         return;
-    m_conversation->setEndpoint({baseUrl(),
-                                 m_model->currentText().trimmed(),
-                                 m_key->text(),
-                                 m_plainHostsAllowed.contains(hostKey())});
+    m_conversation->setEndpoint(endpoint());
     say({});
     m_conversation->send(text);
 }
@@ -468,6 +473,11 @@ void ChatRoom::turnFinished(int index)
     m_transcript->verticalScrollBar()->setValue(m_transcript->verticalScrollBar()->maximum());
 }
 
+QString ChatRoom::transcriptFilter()
+{
+    return tr("Transcripts (*.jsonl);;All files (*)");
+}
+
 void ChatRoom::saveTranscript()
 {
     if (m_conversation->transcript().isEmpty()) {
@@ -477,7 +487,7 @@ void ChatRoom::saveTranscript()
     const QString path = QFileDialog::getSaveFileName(this,
                                                       tr("Save Transcript"),
                                                       m_host->liveSoul().directory,
-                                                      tr("Transcripts (*.jsonl)"));
+                                                      transcriptFilter());
     if (path.isEmpty())
         return;
     const Status saved = m_conversation->saveTranscript(path);
@@ -493,7 +503,7 @@ void ChatRoom::replayTranscript()
     const QString path = QFileDialog::getOpenFileName(this,
                                                       tr("Replay Transcript"),
                                                       m_host->liveSoul().directory,
-                                                      tr("Transcripts (*.jsonl)"));
+                                                      transcriptFilter());
     if (path.isEmpty())
         return;
     const Result<QList<TranscriptLine>> lines = Conversation::readTranscript(path);
@@ -507,10 +517,7 @@ void ChatRoom::replayTranscript()
     restart();
     if (!m_conversation->isStarted() || !keyMayGo({}))
         return;
-    m_conversation->setEndpoint({baseUrl(),
-                                 m_model->currentText().trimmed(),
-                                 m_key->text(),
-                                 m_plainHostsAllowed.contains(hostKey())});
+    m_conversation->setEndpoint(endpoint());
     m_conversation->replay(users);
 }
 

@@ -18,6 +18,7 @@ class QWidget;
 namespace soul {
 
 class Conversation;
+struct ChatEndpoint;
 class RoomHost;
 class KeyStore;
 
@@ -54,6 +55,9 @@ private:
     void loadKey();
     QString hostKey() const;
     QUrl baseUrl() const;
+    // What the fields say now: where a request goes, the model and the key.
+    ChatEndpoint endpoint() const;
+    static QString transcriptFilter();
     // Asks before a key goes over plain http to another machine; true when
     // it may go now.
     bool keyMayGo(const QString &pending);
