@@ -358,7 +358,10 @@ void ChatRoom::refreshModels()
 {
     if (!keyMayGo({}))
         return;
-    delete m_modelsCall;
+    if (m_modelsCall) { // an answer for the endpoint before is not wanted any more
+        m_modelsCall->disconnect(this);
+        m_modelsCall->deleteLater();
+    }
     m_modelsCall = m_client.listModels(baseUrl(),
                                        m_key->text(),
                                        m_plainHostsAllowed.contains(hostKey()));
