@@ -47,6 +47,32 @@ QString serverErrorText(const QJsonValue &error)
                : message;
 }
 
+// <base><path>, however many slashes the base ends in.
+QUrl apiUrl(const QUrl &baseUrl, const QString &path)
+{
+    QUrl url = baseUrl;
+    QString basePath = url.path();
+    while (basePath.endsWith(QLatin1Char('/')))
+        basePath.chop(1);
+    url.setPath(basePath + path);
+    return url;
+}
+
+// Why a request to `url` cannot be sent, as a sentence; empty when it can.
+QString sendProblem(const QUrl &url,
+                    const QUrl &baseUrl,
+                    const QString &apiKey,
+                    bool keyOverPlainHttp)
+{
+    if (!url.isValid() || url.host().isEmpty()
+        || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))) {
+        return QStringLiteral("%1 is not an http or https URL. Give the API's base, such as "
+                              "http://127.0.0.1:8080/v1.")
+            .arg(baseUrl.toDisplayString());
+    }
+    return apiKey.isEmpty() || keyOverPlainHttp ? QString() : keyTransportProblem(url);
+}
+
 } // namespace
 
 bool isLoopback(const QUrl &url)
@@ -60,21 +86,22 @@ bool isLoopback(const QUrl &url)
 
 QUrl chatCompletionsUrl(const QUrl &baseUrl)
 {
-    QUrl url = baseUrl;
-    QString path = url.path();
-    while (path.endsWith(QLatin1Char('/')))
-        path.chop(1);
-    url.setPath(path + QStringLiteral("/chat/completions"));
-    return url;
+    return apiUrl(baseUrl, QStringLiteral("/chat/completions"));
+}
+
+QJsonArray chatMessagesJson(const QList<ChatMessage> &messages)
+{
+    QJsonArray array;
+    for (const ChatMessage &message : messages) {
+        array.append(QJsonObject{{QStringLiteral("role"), message.role},
+                                 {QStringLiteral("content"), message.content}});
+    }
+    return array;
 }
 
 QByteArray chatRequestBody(const ChatRequest &request)
 {
-    QJsonArray messages;
-    for (const ChatMessage &message : request.messages) {
-        messages.append(QJsonObject{{QStringLiteral("role"), message.role},
-                                    {QStringLiteral("content"), message.content}});
-    }
+    const QJsonArray messages = chatMessagesJson(request.messages);
     QJsonObject body{
         {QStringLiteral("model"), request.model},
         {QStringLiteral("messages"), messages},
@@ -206,24 +233,18 @@ void ChatCall::fail(const QString &sentence)
 void ChatCall::begin(QNetworkAccessManager &manager)
 {
     const QUrl &url = m_url;
-    if (!url.isValid() || url.host().isEmpty()
-        || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))) {
-        fail(QStringLiteral("%1 is not an http or https URL. Give the API's base, such as "
-                            "http://127.0.0.1:8080/v1.")
-                 .arg(m_request.baseUrl.toDisplayString()));
+    if (const QString problem
+        = sendProblem(url, m_request.baseUrl, m_request.apiKey, m_request.keyOverPlainHttp);
+        !problem.isEmpty()) {
+        fail(problem);
         return;
     }
     QNetworkRequest networkRequest(url);
     networkRequest.setHeader(QNetworkRequest::ContentTypeHeader,
                              QByteArrayLiteral("application/json"));
     networkRequest.setRawHeader("Accept", "text/event-stream");
-    if (!m_request.apiKey.isEmpty()) {
-        if (const QString problem = keyTransportProblem(url); !problem.isEmpty()) {
-            fail(problem);
-            return;
-        }
+    if (!m_request.apiKey.isEmpty())
         networkRequest.setRawHeader("Authorization", "Bearer " + m_request.apiKey.toUtf8());
-    }
     // A redirect could carry the key to another host; it is reported instead.
     networkRequest.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
                                 QNetworkRequest::ManualRedirectPolicy);
@@ -326,6 +347,113 @@ Result<ChatReply> ChatCall::outcome()
     return result;
 }
 
+QUrl modelsUrl(const QUrl &baseUrl)
+{
+    return apiUrl(baseUrl, QStringLiteral("/models"));
+}
+
+Result<QStringList> modelIdsIn(const QByteArray &json, const QUrl &url)
+{
+    const QJsonDocument document = QJsonDocument::fromJson(json);
+    const QJsonObject object = document.object();
+    QStringList ids;
+    if (object.value(QStringLiteral("data")).isArray()) {
+        for (const QJsonValue &model : object.value(QStringLiteral("data")).toArray())
+            ids.append(model.toObject().value(QStringLiteral("id")).toString());
+    } else if (object.value(QStringLiteral("models")).isArray()) {
+        for (const QJsonValue &model : object.value(QStringLiteral("models")).toArray())
+            ids.append(model.toObject().value(QStringLiteral("name")).toString());
+    } else {
+        return Result<QStringList>::failure(
+            QStringLiteral("The server at %1 did not answer with a list of models: '%2'. Is the "
+                           "endpoint an OpenAI-compatible API (its base ends in /v1)?")
+                .arg(url.toDisplayString(), excerpt(json)));
+    }
+    ids.removeAll(QString());
+    return ids;
+}
+
+ModelsCall::ModelsCall(QUrl baseUrl, QObject *parent)
+    : QObject(parent)
+    , m_baseUrl(std::move(baseUrl))
+    , m_url(modelsUrl(m_baseUrl))
+{
+    m_deadline.setSingleShot(true);
+    connect(&m_deadline, &QTimer::timeout, this, [this] {
+        m_timedOut = true;
+        if (m_reply)
+            m_reply->abort();
+    });
+}
+
+ModelsCall::~ModelsCall()
+{
+    if (m_reply) {
+        m_reply->disconnect(this);
+        m_reply->abort();
+        delete m_reply;
+    }
+}
+
+void ModelsCall::fail(const QString &sentence)
+{
+    m_result = Result<QStringList>::failure(sentence);
+    QMetaObject::invokeMethod(this, &ModelsCall::finished, Qt::QueuedConnection);
+}
+
+void ModelsCall::begin(QNetworkAccessManager &manager, const QString &apiKey, bool keyOverPlainHttp)
+{
+    if (const QString problem = sendProblem(m_url, m_baseUrl, apiKey, keyOverPlainHttp);
+        !problem.isEmpty()) {
+        fail(problem);
+        return;
+    }
+    QNetworkRequest request(m_url);
+    if (!apiKey.isEmpty())
+        request.setRawHeader("Authorization", "Bearer " + apiKey.toUtf8());
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
+                         QNetworkRequest::ManualRedirectPolicy);
+    manager.setProxy(isLoopback(m_url) ? QNetworkProxy(QNetworkProxy::NoProxy)
+                                       : QNetworkProxy(QNetworkProxy::DefaultProxy));
+    m_reply = manager.get(request);
+    connect(m_reply, &QNetworkReply::finished, this, &ModelsCall::end);
+    m_deadline.start(m_timeoutMs);
+}
+
+void ModelsCall::end()
+{
+    m_deadline.stop();
+    const QString where = m_url.toDisplayString();
+    const QByteArray body = m_reply->isOpen() ? m_reply->readAll() : QByteArray();
+    const int status = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (m_timedOut) {
+        m_result = Result<QStringList>::failure(
+            QStringLiteral("The server at %1 did not list its models in time. Is it running, "
+                           "and is this its API's base?")
+                .arg(where));
+    } else if (status != 0 && (status < 200 || status >= 300)) {
+        QString said = excerpt(body);
+        const QJsonDocument document = QJsonDocument::fromJson(body);
+        if (document.isObject() && document.object().contains(QStringLiteral("error")))
+            said = serverErrorText(document.object().value(QStringLiteral("error")));
+        m_result = Result<QStringList>::failure(
+            QStringLiteral("The server at %1 answered HTTP %2 when asked for its models%3")
+                .arg(where)
+                .arg(status)
+                .arg(said.isEmpty() ? QStringLiteral(".") : QStringLiteral(": %1").arg(said)));
+    } else if (m_reply->error() != QNetworkReply::NoError) {
+        m_result = Result<QStringList>::failure(
+            QStringLiteral("Cannot reach the model server at %1: %2. Start the server, or give "
+                           "another endpoint.")
+                .arg(where, m_reply->errorString()));
+    } else {
+        m_result = modelIdsIn(body, m_url);
+    }
+    m_reply->deleteLater();
+    m_reply = nullptr;
+    Q_EMIT finished();
+}
+
 ChatClient::ChatClient(QObject *parent)
     : QObject(parent)
 {}
@@ -346,6 +474,17 @@ Result<ChatReply> ChatClient::exchange(const ChatRequest &request)
         loop.exec();
     }
     return call->result();
+}
+
+ModelsCall *ChatClient::listModels(const QUrl &baseUrl,
+                                   const QString &apiKey,
+                                   bool keyOverPlainHttp,
+                                   int timeoutMs)
+{
+    auto *call = new ModelsCall(baseUrl, this);
+    call->m_timeoutMs = timeoutMs;
+    call->begin(m_manager, apiKey, keyOverPlainHttp);
+    return call;
 }
 
 } // namespace soul

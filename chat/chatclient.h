@@ -5,11 +5,14 @@
 
 #include <QByteArray>
 #include <QElapsedTimer>
+#include <QJsonArray>
 #include <QList>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QObject>
+#include <QPointer>
 #include <QString>
+#include <QStringList>
 #include <QTimer>
 #include <QUrl>
 
@@ -34,7 +37,10 @@ struct ChatRequest
     std::optional<double> temperature;
     std::optional<qint64> maxTokens;
     std::optional<qint64> seed;
-    QString apiKey;         // sent as "Authorization: Bearer" when not empty
+    QString apiKey; // sent as "Authorization: Bearer" when not empty
+    // The author said yes to sending apiKey over plain http to a host that
+    // is not this machine; without it such a request is refused.
+    bool keyOverPlainHttp = false;
     int timeoutMs = 120000; // the whole exchange, first byte to last
 };
 
@@ -61,6 +67,8 @@ bool isLoopback(const QUrl &url);
 
 // <base>/chat/completions.
 QUrl chatCompletionsUrl(const QUrl &baseUrl);
+// The messages as the API takes them: [{"role": ..., "content": ...}, ...].
+QJsonArray chatMessagesJson(const QList<ChatMessage> &messages);
 // The request's JSON body: model, messages, stream with usage, and the
 // sampling settings that are given.
 QByteArray chatRequestBody(const ChatRequest &request);
@@ -135,7 +143,8 @@ private:
     ChatRequest m_request;
     QUrl m_url;
     ChatStream m_stream;
-    QNetworkReply *m_reply = nullptr;
+    // The manager owns it; it may go first when the client is destroyed.
+    QPointer<QNetworkReply> m_reply;
     QElapsedTimer m_clock;
     QTimer m_deadline;
     QByteArray m_errorBody;
@@ -144,6 +153,47 @@ private:
     bool m_stopped = false;
     std::optional<Result<ChatReply>> m_result;
 };
+
+// One GET <base>/models in flight: the ids of the models the server offers.
+// It ends once, with finished(); deleting it aborts the request.
+class ModelsCall : public QObject
+{
+    Q_OBJECT
+
+public:
+    ~ModelsCall() override;
+
+    bool isFinished() const { return m_result.has_value(); }
+    // Valid once isFinished(): the ids in the server's order, or a sentence
+    // naming the endpoint.
+    const Result<QStringList> &result() const { return *m_result; }
+
+Q_SIGNALS:
+    void finished();
+
+private:
+    friend class ChatClient;
+    ModelsCall(QUrl baseUrl, QObject *parent);
+    void begin(QNetworkAccessManager &manager, const QString &apiKey, bool keyOverPlainHttp);
+    void end();
+    void fail(const QString &sentence);
+
+    QUrl m_baseUrl;
+    QUrl m_url;
+    // The manager owns it; it may go first when the client is destroyed.
+    QPointer<QNetworkReply> m_reply;
+    QTimer m_deadline;
+    int m_timeoutMs = 15000;
+    bool m_timedOut = false;
+    std::optional<Result<QStringList>> m_result;
+};
+
+// <base>/models.
+QUrl modelsUrl(const QUrl &baseUrl);
+// The model ids of a /models answer: OpenAI's {"data": [{"id": ...}]} (as
+// llama.cpp, vLLM, LM Studio and Ollama's /v1 serve it) or Ollama's own
+// {"models": [{"name": ...}]}. Fails with a sentence naming `url`.
+Result<QStringList> modelIdsIn(const QByteArray &json, const QUrl &url);
 
 // Sends chat requests. Owns its network access manager. A loopback server
 // is reached without a proxy.
@@ -167,6 +217,16 @@ public:
     // reached, an HTTP error with what the server said, a stream that is
     // not JSON, or the deadline passed.
     Result<ChatReply> exchange(const ChatRequest &request);
+
+    // Asks the server at `baseUrl` for its models (GET <base>/models) and
+    // returns at once; the call is a child of this client, deleted by the
+    // caller. Refuses `apiKey` over plain http as start() does. Fails with a
+    // sentence naming the endpoint: not reached, an HTTP error, an answer
+    // that is not a model list, no answer within `timeoutMs`.
+    ModelsCall *listModels(const QUrl &baseUrl,
+                           const QString &apiKey = {},
+                           bool keyOverPlainHttp = false,
+                           int timeoutMs = 15000);
 
 private:
     QNetworkAccessManager m_manager;

@@ -90,6 +90,10 @@ private Q_SLOTS:
     void streamsPiecesInOrder();
     void stopKeepsWhatCame();
     void refusedCallFinishesLater();
+    void listsModels_data();
+    void listsModels();
+    void modelsErrorsNameTheEndpoint();
+    void keyOverPlainHttpWhenAllowed();
 };
 
 void TstChatClient::streamedReply()
@@ -240,6 +244,113 @@ void TstChatClient::refusedCallFinishesLater()
     QCOMPARE(finished.count(), 0); // ... and told on the next turn of the event loop
     QVERIFY(finished.wait(5000));
     QVERIFY(call->result().error().contains(QLatin1String("Refusing to send the API key")));
+}
+
+namespace {
+
+QByteArray jsonAnswer(const QByteArray &status, const QByteArray &body)
+{
+    return "HTTP/1.1 " + status + "\r\nContent-Type: application/json\r\nContent-Length: "
+           + QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
+}
+
+Result<QStringList> modelsOf(ChatClient &client, const QUrl &url, const QString &key = {})
+{
+    std::unique_ptr<ModelsCall> call(client.listModels(url, key, false, 2000));
+    QSignalSpy finished(call.get(), &ModelsCall::finished);
+    if (!call->isFinished() || finished.isEmpty())
+        finished.wait(5000);
+    return call->isFinished() ? call->result()
+                              : Result<QStringList>::failure(QStringLiteral("(no end)"));
+}
+
+} // namespace
+
+void TstChatClient::listsModels_data()
+{
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<QStringList>("ids");
+    QTest::newRow("openai") << QByteArray(
+        R"({"object":"list","data":[{"id":"gpt-x","object":"model"},{"id":"tiny"}]})")
+                            << QStringList{QStringLiteral("gpt-x"), QStringLiteral("tiny")};
+    QTest::newRow("ollama") << QByteArray(R"({"models":[{"name":"llama3:8b"}]})")
+                            << QStringList{QStringLiteral("llama3:8b")};
+    QTest::newRow("none") << QByteArray(R"({"data":[]})") << QStringList{};
+}
+
+void TstChatClient::listsModels()
+{
+    QFETCH(QByteArray, body);
+    QFETCH(QStringList, ids);
+    StubServer server(jsonAnswer("200 OK", body));
+    QVERIFY(server.listen());
+    ChatClient client;
+    const Result<QStringList> models = modelsOf(client, server.baseUrl(), QStringLiteral("k"));
+    QVERIFY2(models.ok(), qPrintable(models.error()));
+    QCOMPARE(*models, ids);
+    QVERIFY(server.received().startsWith("GET /v1/models HTTP/1.1"));
+    QVERIFY(server.received().contains("Authorization: Bearer k"));
+}
+
+void TstChatClient::modelsErrorsNameTheEndpoint()
+{
+    ChatClient client;
+    {
+        StubServer server(jsonAnswer("401 Unauthorized", R"({"error":{"message":"bad key"}})"));
+        QVERIFY(server.listen());
+        const Result<QStringList> models = modelsOf(client, server.baseUrl());
+        QVERIFY(!models.ok());
+        QVERIFY2(models.error().contains(server.baseUrl().toString() + QStringLiteral("/models"))
+                     && models.error().contains(QLatin1String("HTTP 401"))
+                     && models.error().contains(QLatin1String("bad key")),
+                 qPrintable(models.error()));
+    }
+    {
+        StubServer server(jsonAnswer("200 OK", "<html>not an API</html>"));
+        QVERIFY(server.listen());
+        const Result<QStringList> models = modelsOf(client, server.baseUrl());
+        QVERIFY2(models.error().contains(QLatin1String("did not answer with a list of models")),
+                 qPrintable(models.error()));
+    }
+    {
+        StubServer silent{QByteArray()};
+        QVERIFY(silent.listen());
+        const Result<QStringList> models = modelsOf(client, silent.baseUrl());
+        QVERIFY2(models.error().contains(QLatin1String("did not list its models in time"))
+                     && models.error().contains(silent.baseUrl().toString()),
+                 qPrintable(models.error()));
+    }
+    {
+        QTcpServer probe;
+        QVERIFY(probe.listen(QHostAddress::LocalHost));
+        const QUrl url(QStringLiteral("http://127.0.0.1:%1/v1").arg(probe.serverPort()));
+        probe.close();
+        const Result<QStringList> models = modelsOf(client, url);
+        QVERIFY2(models.error().startsWith(QLatin1String("Cannot reach the model server at "))
+                     && models.error().contains(url.toString()),
+                 qPrintable(models.error()));
+    }
+    const Result<QStringList> refused = modelsOf(client,
+                                                 QUrl(QStringLiteral("http://192.0.2.1:8080/v1")),
+                                                 QStringLiteral("k"));
+    QVERIFY2(refused.error().startsWith(QLatin1String("Refusing to send the API key")),
+             qPrintable(refused.error()));
+}
+
+void TstChatClient::keyOverPlainHttpWhenAllowed()
+{
+    // Nothing listens at the address; what matters is that the key is not
+    // refused before connecting once the author said yes.
+    ChatClient client;
+    ChatRequest request = requestTo(QUrl(QStringLiteral("http://192.0.2.1:9/v1")));
+    request.apiKey = QStringLiteral("k");
+    request.timeoutMs = 200;
+    request.keyOverPlainHttp = true;
+    const Result<ChatReply> reply = client.exchange(request);
+    QVERIFY(!reply.ok());
+    QVERIFY2(!reply.error().startsWith(QLatin1String("Refusing")), qPrintable(reply.error()));
+    request.keyOverPlainHttp = false;
+    QVERIFY(client.exchange(request).error().startsWith(QLatin1String("Refusing")));
 }
 
 QTEST_GUILESS_MAIN(TstChatClient)

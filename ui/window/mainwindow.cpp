@@ -4,6 +4,7 @@
 #include "agents/openclawroster.h"
 #include "agents/personafolders.h"
 #include "agentssidebar.h"
+#include "chat/chatroom.h"
 #include "compare/comparedialog.h"
 #include "comparecontroller.h"
 #include "dialogprompter.h"
@@ -831,6 +832,7 @@ void MainWindow::wireRooms()
         return soul;
     });
     m_rooms->setSession(currentSession());
+    new ChatRoom(m_rooms);
 }
 
 void MainWindow::compareWith(const QString &soulPath)
