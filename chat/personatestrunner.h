@@ -54,6 +54,13 @@ ChatRequest caseRequest(const PersonaTestFile &file,
                         const QByteArray &soul,
                         const PersonaTestSettings &settings);
 
+// How often `test` runs under `settings`.
+int runsOf(const PersonaTestCase &test, const PersonaTestSettings &settings);
+
+// Run `run` of `runs` of the case at `testIndex`, judged: `reply` checked
+// against each of the case's asserts, and the case's verdict of them.
+CaseRun judgeRun(const PersonaTestCase &test, int testIndex, int run, int runs, ChatReply reply);
+
 // The endpoint and model a run uses, or why it cannot run (none given).
 Result<PersonaTestRun> planPersonaTests(const PersonaTestFile &file,
                                         const PersonaTestSettings &settings);
