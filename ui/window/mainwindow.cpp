@@ -27,6 +27,7 @@
 #include "slots/slotpane.h"
 #include "soultokencounter.h"
 #include "startview.h"
+#include "tests/testsroom.h"
 #include "utf8.h"
 #include "windowactions.h"
 
@@ -830,6 +831,7 @@ void MainWindow::wireRooms()
         soul.directory = model()->directory();
         return soul;
     });
+    new TestsRoom(m_rooms);
     m_rooms->setSession(currentSession());
 }
 
