@@ -28,6 +28,10 @@ QByteArray caseKey(const PersonaTestFile &file,
     out << file.temperature.has_value() << file.temperature.value_or(0.0);
     out << file.maxTokens.has_value() << file.maxTokens.value_or(0);
     out << file.seed.has_value() << file.seed.value_or(0);
+    out << file.inputCost.value_or(-1.0) << file.outputCost.value_or(-1.0);
+    out << file.judge.has_value();
+    if (file.judge)
+        out << file.judge->model << file.judge->apiBaseUrl.toString();
     out << test.description << qint64(test.messages.size());
     for (const ChatMessage &message : test.messages)
         out << message.role << message.content;
@@ -35,7 +39,9 @@ QByteArray caseKey(const PersonaTestFile &file,
     out << qint64(test.asserts.size());
     for (const AssertSpec &spec : test.asserts) {
         out << spec.type << spec.values << spec.weight << spec.threshold.has_value()
-            << spec.threshold.value_or(0.0);
+            << spec.threshold.value_or(0.0) << spec.judge.has_value();
+        if (spec.judge)
+            out << spec.judge->model << spec.judge->apiBaseUrl.toString();
     }
     return QCryptographicHash::hash(data, QCryptographicHash::Sha256);
 }
@@ -95,6 +101,8 @@ void SuiteRun::stop()
     std::unique_ptr<ChatCall> call(m_call);
     m_call = nullptr;
     call->disconnect(this);
+    m_grading.reset();
+    m_toGrade.clear();
     for (qsizetype position = 0; position < m_cases.size(); ++position) {
         SuiteCase &item = m_cases[position];
         if (item.state == SuiteCase::State::Waiting || item.state == SuiteCase::State::Running) {
@@ -121,9 +129,8 @@ void SuiteRun::next()
         Q_EMIT caseChanged(m_position);
     }
     const PersonaTestCase &test = m_file.tests.at(m_cases.at(m_position).testIndex);
-    m_call = m_client.start(caseRequest(m_file, test, m_soul, m_settings));
-    ++m_requestsSent;
-    connect(m_call, &ChatCall::finished, this, &SuiteRun::take);
+    m_caseRequest = caseRequest(m_file, test, m_soul, m_settings);
+    send(m_caseRequest);
 }
 
 void SuiteRun::take()
@@ -131,23 +138,47 @@ void SuiteRun::take()
     std::unique_ptr<ChatCall> call(m_call);
     m_call = nullptr;
     SuiteCase &item = m_cases[m_position];
-    const Result<ChatReply> &result = call->result();
-    if (!result) {
-        item.error = result.error();
-        endCase(item, SuiteCase::State::Failed);
+    const PersonaTestCase &test = m_file.tests.at(item.testIndex);
+    if (m_grading) {
+        gradeRun(*m_grading, test, m_toGrade.takeFirst(), call->request(), call->result());
     } else {
-        const PersonaTestCase &test = m_file.tests.at(item.testIndex);
-        item.runs.append(judgeRun(test,
-                                  item.testIndex,
-                                  int(item.runs.size()) + 1,
-                                  item.runsWanted,
-                                  result.value()));
-        if (item.runs.size() >= item.runsWanted)
-            endCase(item, SuiteCase::State::Done);
-        else
-            Q_EMIT caseChanged(m_position);
+        const Result<ChatReply> &result = call->result();
+        if (!result) {
+            item.error = result.error();
+            endCase(item, SuiteCase::State::Failed);
+            next();
+            return;
+        }
+        m_grading = judgeRun(m_file,
+                             test,
+                             item.testIndex,
+                             int(item.runs.size()) + 1,
+                             item.runsWanted,
+                             result.value());
+        m_toGrade = modelGradedAsserts(test);
     }
+    // A rubric is graded by a request of its own, after the reply.
+    if (!m_toGrade.isEmpty()) {
+        send(rubricRequest(test.asserts.at(m_toGrade.first()),
+                           m_file,
+                           m_grading->reply.content,
+                           m_caseRequest));
+        return;
+    }
+    item.runs.append(std::move(*m_grading));
+    m_grading.reset();
+    if (item.runs.size() >= item.runsWanted)
+        endCase(item, SuiteCase::State::Done);
+    else
+        Q_EMIT caseChanged(m_position);
     next();
+}
+
+void SuiteRun::send(const ChatRequest &request)
+{
+    m_call = m_client.start(request);
+    ++m_requestsSent;
+    connect(m_call, &ChatCall::finished, this, &SuiteRun::take);
 }
 
 void SuiteRun::endCase(SuiteCase &item, SuiteCase::State state)

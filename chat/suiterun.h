@@ -11,6 +11,8 @@
 #include <QString>
 #include <QUrl>
 
+#include <optional>
+
 // A persona's tests run without blocking the thread: one request at a
 // time through ChatClient::start, each case's verdict told as it ends. The
 // window runs its Tests panel on it; soulc runs the same cases, judged by
@@ -35,9 +37,9 @@ struct SuiteCase
     bool pass() const { return state == State::Done && passedRuns() == runs.size(); }
 };
 
-// What decides a case's verdict, hashed: its turns, asserts, threshold and
-// number of runs, the file's sampling settings, the soul's bytes, the
-// endpoint and the model. A case whose key is unchanged need not run again.
+// What decides a case's verdict, hashed: its turns, asserts (with their
+// graders), threshold and number of runs, the file's sampling settings,
+// prices and grader, the soul's bytes, the endpoint and the model. A case whose key is unchanged need not run again.
 QByteArray caseKey(const PersonaTestFile &file,
                    const PersonaTestCase &test,
                    const QByteArray &soulSha256,
@@ -84,6 +86,7 @@ Q_SIGNALS:
 private:
     void next();
     void take();
+    void send(const ChatRequest &request);
     void endCase(SuiteCase &item, SuiteCase::State state);
 
     PersonaTestFile m_file;
@@ -96,6 +99,11 @@ private:
     ChatClient m_client;
     ChatCall *m_call = nullptr; // owned by m_client until take() deletes it
     int m_position = -1;        // the case in flight
+    ChatRequest m_caseRequest;  // its request
+    // A run whose reply came, while its rubrics are graded: the asserts
+    // (by index) still to grade, the first in flight.
+    std::optional<CaseRun> m_grading;
+    QList<int> m_toGrade;
     int m_requestsSent = 0;
 };
 

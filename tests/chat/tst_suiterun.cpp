@@ -116,6 +116,35 @@ private Q_SLOTS:
         QCOMPARE(run.cases().at(0).passedRuns(), 0);
     }
 
+    void rubricsAreGradedAfterTheReply()
+    {
+        m_server->setAnswer([](const QJsonObject &request) {
+            return systemMessage(request).contains(QLatin1String("rubric"))
+                       ? QStringLiteral("{\"reason\": \"Brief.\", \"score\": 1, \"pass\": true}")
+                       : QStringLiteral("Hi.");
+        });
+        const Result<PersonaTestFile> file = parsePersonaTests(
+            QStringLiteral("providers: [{id: 'openai:chat:stub', config: {apiBaseUrl: '%1'}}]\n"
+                           "tests:\n  - vars: {message: Hello}\n    repeat: 2\n    assert:\n"
+                           "      - {type: llm-rubric, value: is brief}\n"
+                           "      - {type: contains, value: Hi}\n")
+                .arg(m_server->baseUrl().toString())
+                .toUtf8(),
+            m_testsPath);
+        QVERIFY2(file.ok(), qPrintable(file.error()));
+        SuiteRun run;
+        QSignalSpy finished(&run, &SuiteRun::finished);
+        QVERIFY(run.start(*file, "soul", {}).ok());
+        QVERIFY(finished.wait(10000));
+        // Each run: the reply, then its grading.
+        QCOMPARE(m_server->requests().size(), 4);
+        QCOMPARE(run.requestsSent(), 4);
+        const SuiteCase &item = run.cases().first();
+        QCOMPARE(item.runs.size(), 2);
+        QVERIFY(item.pass());
+        QCOMPARE(item.runs.at(1).outcomes.at(0).reason, QStringLiteral("judged by stub: Brief."));
+    }
+
     void aSaveRerunsOnlyTheChangedCase()
     {
         PersonaTestSession session;
