@@ -3,16 +3,16 @@
 #include <QCryptographicHash>
 #include <QDataStream>
 
+#include <algorithm>
 #include <memory>
 
 namespace soul {
 
 int SuiteCase::passedRuns() const
 {
-    int passed = 0;
-    for (const CaseRun &run : runs)
-        passed += run.verdict.pass ? 1 : 0;
-    return passed;
+    return int(std::count_if(runs.cbegin(), runs.cend(), [](const CaseRun &run) {
+        return run.verdict.pass;
+    }));
 }
 
 QByteArray caseKey(const PersonaTestFile &file,

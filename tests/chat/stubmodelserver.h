@@ -56,6 +56,16 @@ public:
         }
     }
     const QList<QJsonObject> &requests() const { return m_requests; }
+    // A request's system message (its first).
+    static QString systemMessage(const QJsonObject &request)
+    {
+        return request.value(QStringLiteral("messages"))
+            .toArray()
+            .first()
+            .toObject()
+            .value(QStringLiteral("content"))
+            .toString();
+    }
     // The last turn of each request, in order.
     QStringList userTurns() const
     {

@@ -43,21 +43,12 @@ bool writeFile(const QString &path, const QByteArray &bytes)
            && file.write(bytes) == bytes.size();
 }
 
-QString systemMessage(const QJsonObject &request)
-{
-    return request.value(QStringLiteral("messages"))
-        .toArray()
-        .first()
-        .toObject()
-        .value(QStringLiteral("content"))
-        .toString();
-}
-
 // "I am Ava." when the soul names her, else "I am nobody."
 QString answerBySoul(const QJsonObject &request)
 {
-    return systemMessage(request).contains(QLatin1String("Ava")) ? QStringLiteral("I am Ava.")
-                                                                 : QStringLiteral("I am nobody.");
+    return StubModelServer::systemMessage(request).contains(QLatin1String("Ava"))
+               ? QStringLiteral("I am Ava.")
+               : QStringLiteral("I am nobody.");
 }
 
 } // namespace
@@ -89,7 +80,7 @@ private Q_SLOTS:
         QVERIFY(finished.wait(10000));
         QCOMPARE(m_server->requests().size(), 2);
         for (const QJsonObject &request : m_server->requests())
-            QCOMPARE(systemMessage(request).toUtf8(), soul);
+            QCOMPARE(StubModelServer::systemMessage(request).toUtf8(), soul);
         QCOMPARE(m_server->userTurns(),
                  QStringList({QStringLiteral("Who are you?"), QStringLiteral("Hello")}));
         QCOMPARE(run.cases().size(), 2);
@@ -119,7 +110,7 @@ private Q_SLOTS:
     void rubricsAreGradedAfterTheReply()
     {
         m_server->setAnswer([](const QJsonObject &request) {
-            return systemMessage(request).contains(QLatin1String("rubric"))
+            return StubModelServer::systemMessage(request).contains(QLatin1String("rubric"))
                        ? QStringLiteral("{\"reason\": \"Brief.\", \"score\": 1, \"pass\": true}")
                        : QStringLiteral("Hi.");
         });

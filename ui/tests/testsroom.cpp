@@ -24,6 +24,8 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace soul {
 
 namespace {
@@ -189,6 +191,7 @@ TestsRoom::TestsRoom(RoomHost *host)
     m_cases->setHeaderLabels(
         {tr("Case"), tr("Live soul"), tr("Against"), tr("Latency"), tr("Cached tokens")});
     m_cases->setColumnHidden(AgainstColumn, true);
+    m_cases->setMinimumHeight(160);
     m_cases->setWordWrap(true);
     m_cases->setUniformRowHeights(false);
     m_cases->header()->setStretchLastSection(false);
@@ -356,6 +359,13 @@ void TestsRoom::showStatus()
     QString text
         = running ? tr("Running: %1 of %2 done, %3 passed").arg(ended).arg(cases.size()).arg(passed)
                   : tr("%1 of %2 passed").arg(passed).arg(cases.size());
+    if (m_tests->hasAgainst()) {
+        const QList<SuiteCase> &other = m_tests->against().cases();
+        const auto otherPassed = std::count_if(other.cbegin(),
+                                               other.cend(),
+                                               [](const SuiteCase &c) { return c.pass(); });
+        text += tr(" (against: %1 of %2)").arg(otherPassed).arg(other.size());
+    }
     text += tr(", %1 at %2")
                 .arg(m_tests->live().model(), m_tests->live().endpoint().toDisplayString());
     const QByteArray liveSha = QCryptographicHash::hash(m_host->liveSoul().bytes,
@@ -452,14 +462,15 @@ void TestsRoom::showCase(int position)
         if (difference.output)
             marks.append(tr("reply differs"));
         if (!marks.isEmpty()) {
-            item->setText(AgainstColumn,
-                          QStringLiteral("≠ %1 (%2)")
-                              .arg(item->text(AgainstColumn), marks.join(QStringLiteral(", "))));
-            item->setToolTip(AgainstColumn, marks.join(QStringLiteral(", ")));
+            // The mark in the cell, what differs in its tip and on the
+            // other side's heading.
+            const QString differs = marks.join(QStringLiteral(", "));
+            item->setText(AgainstColumn, QStringLiteral("≠ ") + item->text(AgainstColumn));
+            item->setToolTip(AgainstColumn, differs);
+            QTreeWidgetItem *heading = item->child(item->childCount() - 1);
+            heading->setText(CaseColumn, heading->text(CaseColumn) + QStringLiteral(": ") + differs);
             for (const int column : {CaseColumn, LiveColumn, AgainstColumn})
                 item->setBackground(column, DifferColor);
-            if (difference.verdict)
-                item->setData(LiveColumn, Qt::UserRole, true);
         }
     }
     item->setData(CaseColumn, Qt::UserRole, difference.any());
