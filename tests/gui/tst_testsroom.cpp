@@ -9,6 +9,8 @@
 #include "guitestfiles.h"
 #include "personatestsession.h"
 #include "quietprompter.h"
+#include "slots/panestack.h"
+#include "slots/slotpane.h"
 #include "tests/testsroom.h"
 #include "testwindow.h"
 #include "window/mainwindow.h"
@@ -16,7 +18,9 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QRegularExpression>
+#include <QSignalSpy>
 #include <QTest>
 #include <QTreeWidget>
 
@@ -125,6 +129,43 @@ private Q_SLOTS:
                  qPrintable(problem->text()));
         QTest::keyClick(cases, Qt::Key_R, Qt::ControlModifier);
         QCOMPARE(m_server->requests().size(), 3);
+    }
+
+    void aRunKeepsItsSoulWhileTheAuthorTypes()
+    {
+        m_fixture.open(m_fixture.dir());
+        TestsRoom *room = m_room();
+        QVERIFY(room);
+        const QByteArray composed = soulcOutput({QStringLiteral("compose"), m_fixture.dir()});
+        m_server->hold();
+        QSignalSpy received(m_server.get(), &StubModelServer::requestReceived);
+        room->run();
+        QVERIFY(received.wait(10000));
+        QVERIFY(room->tests()->isRunning());
+        // Typing while the first case waits for its reply: the window answers,
+        // the run goes on, on the soul it started with.
+        QPlainTextEdit *editor = m_fixture.window()->panes()->pane(1)->editor();
+        editor->setFocus();
+        editor->moveCursor(QTextCursor::End);
+        QTest::keyClicks(editor, QStringLiteral(" Brief."));
+        QVERIFY(editor->toPlainText().endsWith(QLatin1String(" Brief.")));
+        QVERIFY(room->tests()->isRunning());
+        m_server->release();
+        QTRY_COMPARE(m_server->requests().size(), 2);
+        m_server->release();
+        QTRY_VERIFY(!room->tests()->isRunning());
+        for (const QJsonObject &request : m_server->requests())
+            QCOMPARE(StubModelServer::systemMessage(request).toUtf8(), composed);
+        auto *status = room->dock()->findChild<QLabel *>(QStringLiteral("testsStatus"));
+        QTRY_VERIFY2(status->text().contains(QLatin1String("The soul has changed")),
+                     qPrintable(status->text()));
+        // The next run takes the soul as it is now: every case is asked again.
+        m_server->setAnswer({});
+        room->run();
+        QTRY_VERIFY(!room->tests()->isRunning());
+        QCOMPARE(m_server->requests().size(), 4);
+        QVERIFY(StubModelServer::systemMessage(m_server->requests().last())
+                    .contains(QLatin1String(" Brief.")));
     }
 
     void runsAgainstACommit()

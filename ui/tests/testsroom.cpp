@@ -371,7 +371,8 @@ void TestsRoom::showStatus()
     const QByteArray liveSha = QCryptographicHash::hash(m_host->liveSoul().bytes,
                                                         QCryptographicHash::Sha256);
     if (!m_runSoulSha.isEmpty() && liveSha != m_runSoulSha)
-        text += tr(". The soul changed since: Run tests it as it is now.");
+        text += tr(
+            ". The soul has changed since this run began: Run again to test it as it is now.");
     m_status->setText(text);
 }
 
