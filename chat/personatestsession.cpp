@@ -1,7 +1,7 @@
 #include "personatestsession.h"
 
 #include "composer.h"
-#include "personahistory.h"
+#include "history/commitreader.h"
 #include "runtime.h"
 #include "runtimeregistry.h"
 #include "snapshotfile.h"
@@ -40,14 +40,14 @@ Result<QByteArray> revisionSoulBytes(const QString &dir,
                            "commits.")
                 .arg(runtime->displayName()));
     }
-    Result<std::unique_ptr<PersonaHistory>> history = PersonaHistory::open(dir);
-    if (!history)
-        return Result<QByteArray>::failure(history.error());
-    const ReadOptions options(ComposeRule::toolnexus().readLimit());
-    const Result<PersonaRevision> revision = (*history)->readRevision(rev, options);
-    if (!revision)
-        return Result<QByteArray>::failure(revision.error());
-    return compose(slotBuffers(revision->reads)).soul;
+    // The same reading and composing as soulc's --rev and the History panel.
+    const ComposeRule *rule = runtime ? runtime->sectionRule() : nullptr;
+    const Result<SectionedSoul> soul = revisionSoul(dir,
+                                                    rev,
+                                                    rule ? *rule : ComposeRule::toolnexus());
+    if (!soul)
+        return Result<QByteArray>::failure(soul.error());
+    return soul->soul;
 }
 
 PersonaTestSession::PersonaTestSession(QObject *parent)

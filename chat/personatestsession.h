@@ -23,9 +23,10 @@ namespace soul {
 // manifest (a toolnexus soul or a runtime's text); fails with the
 // snapshot readers' sentences.
 Result<QByteArray> snapshotSoulBytes(const QString &soulPath);
-// The soul of the persona in `dir` at commit `rev`, composed as `soulc
-// compose --rev` composes it; fails for a runtime (by id) that does not
-// compose commits, and with the history's sentences.
+// The soul of the persona in `dir` at commit `rev`, composed by the rule of
+// the runtime `runtimeId` (revisionSoul(), as soulc's --rev and the History
+// panel read commits); fails for a runtime that does not compose commits,
+// and with the history's sentences.
 Result<QByteArray> revisionSoulBytes(const QString &dir,
                                      const QString &rev,
                                      const QString &runtimeId);
