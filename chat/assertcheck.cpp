@@ -4,6 +4,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QJsonParseError>
 #include <QRegularExpression>
 #include <QStringList>
@@ -70,7 +71,136 @@ AssertOutcome outcome(const AssertSpec &spec,
     return result;
 }
 
+// The grader's instructions: its answer must be one JSON object that
+// rubricOutcome() can read.
+constexpr char RubricInstructions[]
+    = "You grade a reply against a rubric. Read the reply in <Output> and the rubric in "
+      "<Rubric>, then answer with one JSON object and nothing else:\n"
+      "{\"reason\": \"why, in one or two sentences\", \"score\": a number from 0.0 to "
+      "1.0, \"pass\": true or false}\n"
+      "The reply passes when it meets the rubric.";
+
+// "$0.000123".
+QString dollars(double amount)
+{
+    return QLatin1Char('$') + QString::number(amount, 'g', 6);
+}
+
+AssertOutcome costOutcome(const AssertSpec &spec,
+                          const ChatReply &reply,
+                          const PersonaTestFile &file)
+{
+    AssertOutcome result;
+    const double limit = spec.threshold.value_or(0.0);
+    if (!file.inputCost || !file.outputCost) {
+        result.reason = QStringLiteral("No price per token is given, so the cost is not known: "
+                                       "set cost (or inputCost and outputCost), in dollars per "
+                                       "token, in the provider's config.");
+        return result;
+    }
+    const ChatUsage &usage = reply.usage;
+    if (!usage.promptTokens || !usage.completionTokens) {
+        result.reason = QStringLiteral("The server reported no token usage, so the cost is not "
+                                       "known.");
+        return result;
+    }
+    const double cost = double(*usage.promptTokens) * *file.inputCost
+                        + double(*usage.completionTokens) * *file.outputCost;
+    const QString took = QStringLiteral("cost %1 (%2 prompt and %3 completion tokens)")
+                             .arg(dollars(cost))
+                             .arg(*usage.promptTokens)
+                             .arg(*usage.completionTokens);
+    return outcome(spec,
+                   cost <= limit,
+                   {took + QStringLiteral(", within %1").arg(dollars(limit)),
+                    took + QStringLiteral(", over %1").arg(dollars(limit)),
+                    QStringLiteral("cost at most %1").arg(dollars(limit))},
+                   QStringLiteral("The request"));
+}
+
 } // namespace
+
+AssertOutcome checkAssert(const AssertSpec &spec,
+                          const ChatReply &reply,
+                          const PersonaTestFile &file)
+{
+    if (spec.baseType == QLatin1String("cost"))
+        return costOutcome(spec, reply, file);
+    if (isModelGraded(spec)) {
+        AssertOutcome pending;
+        pending.reason = QStringLiteral("Not graded yet.");
+        return pending;
+    }
+    return checkAssert(spec, reply.content, reply.latencyMs);
+}
+
+bool isModelGraded(const AssertSpec &spec)
+{
+    return spec.baseType == QLatin1String("llm-rubric");
+}
+
+ChatRequest rubricRequest(const AssertSpec &spec,
+                          const PersonaTestFile &file,
+                          const QString &output,
+                          const ChatRequest &tested)
+{
+    const JudgeProvider judge = spec.judge ? *spec.judge : file.judge.value_or(JudgeProvider());
+    ChatRequest request;
+    request.baseUrl = judge.apiBaseUrl.isEmpty() ? tested.baseUrl : judge.apiBaseUrl;
+    request.model = judge.model.isEmpty() ? tested.model : judge.model;
+    request.apiKey = tested.apiKey;
+    request.timeoutMs = tested.timeoutMs;
+    request.temperature = 0.0;
+    request.seed = tested.seed;
+    const QString rubric = spec.values.isEmpty() ? QString() : spec.values.first();
+    request.messages
+        = {{QStringLiteral("system"), QString::fromLatin1(RubricInstructions)},
+           {QStringLiteral("user"),
+            QStringLiteral("<Output>\n%1\n</Output>\n<Rubric>\n%2\n</Rubric>").arg(output, rubric)}};
+    return request;
+}
+
+AssertOutcome rubricOutcome(const AssertSpec &spec,
+                            const ChatRequest &request,
+                            const Result<ChatReply> &answer)
+{
+    AssertOutcome result;
+    const QString judgedBy = QStringLiteral("judged by %1: ").arg(request.model);
+    if (!answer) {
+        result.reason = judgedBy + QStringLiteral("the grader gave no answer: ") + answer.error();
+        return result;
+    }
+    // A grader may wrap its object in prose or a code fence.
+    const QString text = answer->content;
+    const qsizetype open = text.indexOf(QLatin1Char('{'));
+    const qsizetype close = text.lastIndexOf(QLatin1Char('}'));
+    const QJsonObject judgement
+        = open >= 0 && close > open
+              ? QJsonDocument::fromJson(text.mid(open, close - open + 1).toUtf8()).object()
+              : QJsonObject();
+    const QJsonValue pass = judgement.value(QStringLiteral("pass"));
+    const QJsonValue score = judgement.value(QStringLiteral("score"));
+    if (!pass.isBool() && !score.isDouble()) {
+        result.reason = judgedBy
+                        + QStringLiteral("its answer is not JSON with pass and score, so the "
+                                         "rubric is not graded: '%1'.")
+                              .arg(text.left(200));
+        return result;
+    }
+    const double graded = score.isDouble() ? qBound(0.0, score.toDouble(), 1.0)
+                                           : (pass.toBool() ? 1.0 : 0.0);
+    const bool passed = pass.isBool() ? pass.toBool() : graded >= 0.5;
+    result.pass = passed != spec.negated;
+    result.score = spec.negated ? 1.0 - graded : graded;
+    QString reason = judgement.value(QStringLiteral("reason")).toString().trimmed();
+    if (reason.isEmpty())
+        reason = passed ? QStringLiteral("the reply meets the rubric.")
+                        : QStringLiteral("the reply does not meet the rubric.");
+    result.reason = judgedBy + reason;
+    if (spec.negated)
+        result.reason += passed ? QStringLiteral(" not-llm-rubric wants it not to.") : QString();
+    return result;
+}
 
 AssertOutcome checkAssert(const AssertSpec &spec, const QString &output, qint64 latencyMs)
 {

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "chatclient.h"
+#include "result.h"
+
 #include <QList>
 #include <QString>
 
@@ -10,6 +13,7 @@
 namespace soul {
 
 struct AssertSpec;
+struct PersonaTestFile;
 
 struct AssertOutcome
 {
@@ -20,6 +24,33 @@ struct AssertOutcome
 
 // `spec` on `output`, the reply that took `latencyMs` in all.
 AssertOutcome checkAssert(const AssertSpec &spec, const QString &output, qint64 latencyMs);
+// `spec` on `reply`: its text, latency and usage, a cost priced by the
+// file's provider (a price or a usage that is missing fails the assert,
+// saying so). A model-graded assert is not checked here: it fails as "not
+// graded yet" until rubricOutcome() replaces it.
+AssertOutcome checkAssert(const AssertSpec &spec,
+                          const ChatReply &reply,
+                          const PersonaTestFile &file);
+
+// Whether a model grades `spec` (llm-rubric) rather than this code.
+bool isModelGraded(const AssertSpec &spec);
+
+// The request that asks a model to grade `output` by `spec`'s rubric, for
+// JSON {reason, score, pass}: to the assert's provider, else the file's
+// defaultTest provider, else the tested one (`tested`, the case's request:
+// its endpoint, model, key and deadline).
+ChatRequest rubricRequest(const AssertSpec &spec,
+                          const PersonaTestFile &file,
+                          const QString &output,
+                          const ChatRequest &tested);
+
+// The grader's `answer` to `request` as the assert's outcome, its reason
+// marked as a model's judgement ("judged by MODEL: ..."). A grader that did
+// not answer, or not with JSON holding pass or score, fails the assert
+// with a sentence saying so.
+AssertOutcome rubricOutcome(const AssertSpec &spec,
+                            const ChatRequest &request,
+                            const Result<ChatReply> &answer);
 
 struct CaseVerdict
 {

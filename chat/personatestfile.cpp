@@ -31,10 +31,9 @@ constexpr const char *AssertTypes[] = {
     "regex",
     "is-json",
     "latency",
+    "cost",
+    "llm-rubric",
 };
-
-// promptfoo's types this runner does not check yet: refused rather than passed.
-constexpr const char *LaterAssertTypes[] = {"cost", "llm-rubric"};
 
 bool takesList(const QString &type)
 {
@@ -90,6 +89,60 @@ qint64 wholeNumber(const YAML::Node &node, const QString &what)
     return value;
 }
 
+// The model of a provider id openai:chat:MODEL (or openai:MODEL).
+QString modelOfId(const YAML::Node &id)
+{
+    const QString name = text(id);
+    for (const QLatin1String prefix : {QLatin1String("openai:chat:"), QLatin1String("openai:")}) {
+        if (name.startsWith(prefix) && name.size() > prefix.size())
+            return name.mid(prefix.size());
+    }
+    refuse(id,
+           QStringLiteral("provider '%1' is not one persona tests can use: give "
+                          "openai:chat:MODEL (any OpenAI-compatible server).")
+               .arg(name));
+}
+
+QUrl baseUrlOf(const YAML::Node &url)
+{
+    const QUrl base(scalar(url, QStringLiteral("apiBaseUrl")));
+    if (!base.isValid() || base.host().isEmpty())
+        refuse(url,
+               QStringLiteral("apiBaseUrl '%1' is not a URL such as "
+                              "http://127.0.0.1:8080/v1.")
+                   .arg(text(url)));
+    return base;
+}
+
+// A grading provider: an id, or {id, config: {apiBaseUrl}}.
+JudgeProvider readJudge(const YAML::Node &provider, const QString &what)
+{
+    const YAML::Node id = provider.IsMap() ? provider["id"] : provider;
+    if (!id || !id.IsScalar())
+        refuse(provider, QStringLiteral("%1 needs an id, such as openai:chat:MODEL.").arg(what));
+    JudgeProvider judge;
+    judge.model = modelOfId(id);
+    if (provider.IsMap() && provider["config"]) {
+        const YAML::Node config = provider["config"];
+        if (!config.IsMap())
+            refuse(config, QStringLiteral("%1's config must be a mapping.").arg(what));
+        if (const YAML::Node url = config["apiBaseUrl"])
+            judge.apiBaseUrl = baseUrlOf(url);
+    }
+    return judge;
+}
+
+std::optional<double> price(const YAML::Node &config, const char *key)
+{
+    if (const YAML::Node value = config[key]) {
+        const double dollars = number(value, QLatin1String(key));
+        if (dollars < 0)
+            refuse(value, QStringLiteral("%1 must not be negative.").arg(QLatin1String(key)));
+        return dollars;
+    }
+    return std::nullopt;
+}
+
 void readProvider(const YAML::Node &providers, PersonaTestFile &file)
 {
     if (!providers.IsSequence())
@@ -105,31 +158,23 @@ void readProvider(const YAML::Node &providers, PersonaTestFile &file)
     const YAML::Node id = provider.IsMap() ? provider["id"] : provider;
     if (!id || !id.IsScalar())
         refuse(provider, QStringLiteral("the provider needs an id, such as openai:chat:MODEL."));
-    const QString name = text(id);
-    for (const QLatin1String prefix : {QLatin1String("openai:chat:"), QLatin1String("openai:")}) {
-        if (name.startsWith(prefix)) {
-            file.model = name.mid(prefix.size());
-            break;
-        }
-    }
-    if (file.model.isEmpty())
-        refuse(id,
-               QStringLiteral("provider '%1' is not one persona tests can use: give "
-                              "openai:chat:MODEL (any OpenAI-compatible server).")
-                   .arg(name));
+    file.model = modelOfId(id);
     if (!provider.IsMap() || !provider["config"])
         return;
     const YAML::Node config = provider["config"];
     if (!config.IsMap())
         refuse(config, QStringLiteral("the provider's config must be a mapping."));
-    if (const YAML::Node url = config["apiBaseUrl"]) {
-        file.apiBaseUrl = QUrl(scalar(url, QStringLiteral("apiBaseUrl")));
-        if (!file.apiBaseUrl.isValid() || file.apiBaseUrl.host().isEmpty())
-            refuse(url,
-                   QStringLiteral("apiBaseUrl '%1' is not a URL such as "
-                                  "http://127.0.0.1:8080/v1.")
-                       .arg(text(url)));
-    }
+    if (const YAML::Node url = config["apiBaseUrl"])
+        file.apiBaseUrl = baseUrlOf(url);
+    // promptfoo's: cost prices both kinds of token; inputCost and
+    // outputCost each one, over it.
+    const std::optional<double> both = price(config, "cost");
+    file.inputCost = price(config, "inputCost");
+    file.outputCost = price(config, "outputCost");
+    if (!file.inputCost)
+        file.inputCost = both;
+    if (!file.outputCost)
+        file.outputCost = both;
     if (const YAML::Node value = config["temperature"])
         file.temperature = number(value, QStringLiteral("temperature"));
     if (const YAML::Node value = config["max_tokens"])
@@ -153,13 +198,6 @@ AssertSpec readAssert(const YAML::Node &node, const PersonaTestCase &test, int p
     spec.type = scalar(type, where + QStringLiteral("'s type"));
     spec.negated = spec.type.startsWith(QLatin1String("not-"));
     spec.baseType = spec.negated ? spec.type.mid(4) : spec.type;
-    for (const char *later : LaterAssertTypes) {
-        if (spec.baseType == QLatin1String(later))
-            refuse(type,
-                   QStringLiteral("%1: assert type '%2' is not supported yet. Supported: %3 "
-                                  "(each also as not-TYPE).")
-                       .arg(where, spec.type, supportedText()));
-    }
     if (!supportedAssertTypes().contains(spec.baseType))
         refuse(type,
                QStringLiteral("%1: unknown assert type '%2'. Supported: %3 (each also as "
@@ -171,15 +209,30 @@ AssertSpec readAssert(const YAML::Node &node, const PersonaTestCase &test, int p
             refuse(weight, QStringLiteral("%1's weight must not be negative.").arg(where));
     }
     const YAML::Node value = node["value"];
-    if (spec.baseType == QLatin1String("latency")) {
+    if (spec.baseType == QLatin1String("latency") || spec.baseType == QLatin1String("cost")) {
+        const bool latency = spec.baseType == QLatin1String("latency");
         const YAML::Node threshold = node["threshold"];
         if (!threshold)
             refuse(node,
-                   QStringLiteral("%1 (latency) needs a threshold: the most milliseconds the "
-                                  "reply may take.")
-                       .arg(where));
+                   latency ? QStringLiteral("%1 (latency) needs a threshold: the most "
+                                            "milliseconds the reply may take.")
+                                 .arg(where)
+                           : QStringLiteral("%1 (cost) needs a threshold: the most dollars the "
+                                            "request may cost.")
+                                 .arg(where));
         spec.threshold = number(threshold, where + QStringLiteral("'s threshold"));
         return spec;
+    }
+    if (spec.baseType == QLatin1String("llm-rubric")) {
+        // promptfoo takes the grader from the assert's provider, or its
+        // options.provider.
+        const YAML::Node options = node["options"];
+        const YAML::Node absent(YAML::NodeType::Undefined);
+        const YAML::Node provider = node["provider"]             ? node["provider"]
+                                    : options && options.IsMap() ? options["provider"]
+                                                                 : absent;
+        if (provider)
+            spec.judge = readJudge(provider, where + QStringLiteral("'s provider"));
     }
     if (spec.baseType == QLatin1String("is-json")) {
         if (value)
@@ -304,6 +357,12 @@ PersonaTestFile readFile(const YAML::Node &root, const QString &path)
         file.description = scalar(description, QStringLiteral("description"));
     if (const YAML::Node providers = root["providers"])
         readProvider(providers, file);
+    if (const YAML::Node defaults = root["defaultTest"]; defaults && defaults.IsMap()) {
+        const YAML::Node options = defaults["options"];
+        if (options && options.IsMap() && options["provider"])
+            file.judge = readJudge(options["provider"],
+                                   QStringLiteral("defaultTest.options.provider"));
+    }
     const YAML::Node tests = root["tests"];
     if (!tests || !tests.IsSequence() || tests.size() == 0)
         refuse(tests ? tests : root, QStringLiteral("the file has no tests list, or it is empty."));

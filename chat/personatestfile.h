@@ -19,6 +19,14 @@ namespace soul {
 // The name soulc looks for beside the persona's files.
 inline constexpr char PersonaTestsFileName[] = "persona-tests.yaml";
 
+// A model that grades replies (llm-rubric): promptfoo's provider of an
+// assert or of defaultTest.options. Empty fields take the tested ones.
+struct JudgeProvider
+{
+    QString model;
+    QUrl apiBaseUrl;
+};
+
 struct AssertSpec
 {
     QString type;     // as written: "icontains", "not-regex"
@@ -27,7 +35,9 @@ struct AssertSpec
     // The value: one string, or for the -any and -all types a list (a
     // string there is split at commas). Empty for is-json and latency.
     QStringList values;
-    std::optional<double> threshold; // latency: the most milliseconds allowed
+    // latency: the most milliseconds allowed; cost: the most dollars
+    std::optional<double> threshold;
+    std::optional<JudgeProvider> judge; // llm-rubric: its own provider
     double weight = 1.0;
     int line = 0; // 1-based, in the file
 };
@@ -59,6 +69,13 @@ struct PersonaTestFile
     std::optional<qint64> maxTokens;
     std::optional<qint64> seed;
     QString apiKeyEnvar; // the variable that holds the API key; empty: OPENAI_API_KEY
+    // Dollars per prompt and per completion token (config cost, or
+    // inputCost and outputCost, as promptfoo reads them), for cost asserts.
+    std::optional<double> inputCost;
+    std::optional<double> outputCost;
+    // defaultTest.options.provider: who grades llm-rubric asserts that
+    // name no provider; without it, the tested model grades them.
+    std::optional<JudgeProvider> judge;
     QList<PersonaTestCase> tests;
 };
 

@@ -22,6 +22,49 @@ ChatRequest caseRequest(const PersonaTestFile &file,
     return request;
 }
 
+int runsOf(const PersonaTestCase &test, const PersonaTestSettings &settings)
+{
+    return settings.repeat > 0 ? settings.repeat : test.repeat;
+}
+
+CaseRun judgeRun(const PersonaTestFile &file,
+                 const PersonaTestCase &test,
+                 int testIndex,
+                 int run,
+                 int runs,
+                 ChatReply reply)
+{
+    CaseRun caseRun;
+    caseRun.testIndex = testIndex;
+    caseRun.run = run;
+    caseRun.runs = runs;
+    caseRun.reply = std::move(reply);
+    for (const AssertSpec &spec : test.asserts)
+        caseRun.outcomes.append(checkAssert(spec, caseRun.reply, file));
+    caseRun.verdict = judgeCase(test.asserts, caseRun.outcomes, test.threshold);
+    return caseRun;
+}
+
+QList<int> modelGradedAsserts(const PersonaTestCase &test)
+{
+    QList<int> graded;
+    for (qsizetype i = 0; i < test.asserts.size(); ++i) {
+        if (isModelGraded(test.asserts.at(i)))
+            graded.append(int(i));
+    }
+    return graded;
+}
+
+void gradeRun(CaseRun &caseRun,
+              const PersonaTestCase &test,
+              int index,
+              const ChatRequest &request,
+              const Result<ChatReply> &answer)
+{
+    caseRun.outcomes[index] = rubricOutcome(test.asserts.at(index), request, answer);
+    caseRun.verdict = judgeCase(test.asserts, caseRun.outcomes, test.threshold);
+}
+
 Result<PersonaTestRun> planPersonaTests(const PersonaTestFile &file,
                                         const PersonaTestSettings &settings)
 {
@@ -57,20 +100,17 @@ Result<PersonaTestRun> runPersonaTests(ChatClient &client,
     for (qsizetype index = 0; index < file.tests.size(); ++index) {
         const PersonaTestCase &test = file.tests.at(index);
         const ChatRequest request = caseRequest(file, test, soul, settings);
-        const int runs = settings.repeat > 0 ? settings.repeat : test.repeat;
+        const int runs = runsOf(test, settings);
         for (int run = 1; run <= runs; ++run) {
             Result<ChatReply> reply = client.exchange(request);
             if (!reply)
                 return Result<PersonaTestRun>::failure(reply.error());
-            CaseRun caseRun;
-            caseRun.testIndex = int(index);
-            caseRun.run = run;
-            caseRun.runs = runs;
-            caseRun.reply = std::move(reply).value();
-            for (const AssertSpec &spec : test.asserts)
-                caseRun.outcomes.append(
-                    checkAssert(spec, caseRun.reply.content, caseRun.reply.latencyMs));
-            caseRun.verdict = judgeCase(test.asserts, caseRun.outcomes, test.threshold);
+            CaseRun caseRun = judgeRun(file, test, int(index), run, runs, std::move(reply).value());
+            for (const int graded : modelGradedAsserts(test)) {
+                const ChatRequest judge
+                    = rubricRequest(test.asserts.at(graded), file, caseRun.reply.content, request);
+                gradeRun(caseRun, test, graded, judge, client.exchange(judge));
+            }
             (caseRun.verdict.pass ? result.passed : result.failed) += 1;
             if (progress)
                 progress(caseRun);

@@ -54,6 +54,31 @@ ChatRequest caseRequest(const PersonaTestFile &file,
                         const QByteArray &soul,
                         const PersonaTestSettings &settings);
 
+// How often `test` runs under `settings`.
+int runsOf(const PersonaTestCase &test, const PersonaTestSettings &settings);
+
+// Run `run` of `runs` of the case at `testIndex`, judged: `reply` checked
+// against each of the case's asserts (prices from `file`), and the case's
+// verdict of them. A model-graded assert fails as not graded until
+// gradeRun() gives its grader's answer.
+CaseRun judgeRun(const PersonaTestFile &file,
+                 const PersonaTestCase &test,
+                 int testIndex,
+                 int run,
+                 int runs,
+                 ChatReply reply);
+
+// The model-graded asserts of `test`, by index: each needs a request
+// (rubricRequest()) and its answer given to gradeRun().
+QList<int> modelGradedAsserts(const PersonaTestCase &test);
+// Assert `index` of `caseRun` graded by `answer` to `request`, and the
+// case's verdict again.
+void gradeRun(CaseRun &caseRun,
+              const PersonaTestCase &test,
+              int index,
+              const ChatRequest &request,
+              const Result<ChatReply> &answer);
+
 // The endpoint and model a run uses, or why it cannot run (none given).
 Result<PersonaTestRun> planPersonaTests(const PersonaTestFile &file,
                                         const PersonaTestSettings &settings);

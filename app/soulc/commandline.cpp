@@ -236,7 +236,12 @@ a conversation. A case may say repeat: N (run it N times) and threshold: S
 weight: W counting, is at least S; without one every assert must pass).
 Assert types: equals, contains, icontains, contains-any, contains-all,
 icontains-any, icontains-all, starts-with, regex, is-json (without a
-schema), latency (threshold: milliseconds), each also as not-TYPE.
+schema), latency (threshold: milliseconds), cost (threshold: dollars, from
+the usage and the provider config's cost, or inputCost and outputCost, in
+dollars per token) and llm-rubric (value: the rubric; a model grades the
+reply: the assert's provider, else defaultTest.options.provider, else the
+tested model; its reason reads "judged by MODEL: ..."), each also as
+not-TYPE.
 
 The API key, if any, is read from the variable the provider's config names
 in apiKeyEnvar, else from OPENAI_API_KEY, and sent as a bearer token, over

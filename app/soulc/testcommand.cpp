@@ -253,9 +253,21 @@ bool hasTemplateTag(const QString &text)
            || text.contains(QLatin1String("{#"));
 }
 
-QJsonObject exportedAssert(const AssertSpec &spec)
+// A grading provider as promptfoo's config names it.
+QJsonObject exportedJudge(const JudgeProvider &judge, const QString &endpoint)
+{
+    return QJsonObject{{QStringLiteral("id"), QStringLiteral("openai:chat:") + judge.model},
+                       {QStringLiteral("config"),
+                        QJsonObject{{QStringLiteral("apiBaseUrl"),
+                                     judge.apiBaseUrl.isEmpty() ? endpoint
+                                                                : judge.apiBaseUrl.toString()}}}};
+}
+
+QJsonObject exportedAssert(const AssertSpec &spec, const QString &endpoint)
 {
     QJsonObject object{{QStringLiteral("type"), spec.type}};
+    if (spec.judge)
+        object.insert(QStringLiteral("provider"), exportedJudge(*spec.judge, endpoint));
     if (spec.threshold)
         object.insert(QStringLiteral("threshold"), *spec.threshold);
     else if (const QJsonValue value = assertValue(spec); !value.isNull())
@@ -278,12 +290,16 @@ QByteArray promptfooConfig(const PersonaTestFile &file,
         config.insert(QStringLiteral("seed"), *file.seed);
     if (!file.apiKeyEnvar.isEmpty())
         config.insert(QStringLiteral("apiKeyEnvar"), file.apiKeyEnvar);
+    if (file.inputCost)
+        config.insert(QStringLiteral("inputCost"), *file.inputCost);
+    if (file.outputCost)
+        config.insert(QStringLiteral("outputCost"), *file.outputCost);
     QJsonArray tests;
     for (qsizetype index = 0; index < file.tests.size(); ++index) {
         const PersonaTestCase &test = file.tests.at(index);
         QJsonArray asserts;
         for (const AssertSpec &spec : test.asserts)
-            asserts.append(exportedAssert(spec));
+            asserts.append(exportedAssert(spec, endpoint));
         const int runs = repeat > 0 ? repeat : test.repeat;
         for (int run = 1; run <= runs; ++run) {
             QString description = caseName(test);
@@ -308,6 +324,19 @@ QByteArray promptfooConfig(const PersonaTestFile &file,
     };
     if (!file.description.isEmpty())
         root.insert(QStringLiteral("description"), file.description);
+    // Without a grader of its own, promptfoo would grade rubrics with its
+    // default (OpenAI's); the file's grader, else the tested model, grades
+    // them here.
+    const bool graded = std::any_of(file.tests.cbegin(), file.tests.cend(), [](const auto &test) {
+        return !modelGradedAsserts(test).isEmpty();
+    });
+    if (graded) {
+        const JudgeProvider judge = file.judge.value_or(JudgeProvider{plan.model, QUrl()});
+        root.insert(QStringLiteral("defaultTest"),
+                    QJsonObject{{QStringLiteral("options"),
+                                 QJsonObject{{QStringLiteral("provider"),
+                                              exportedJudge(judge, endpoint)}}}});
+    }
     // JSON is YAML: the strings need no YAML quoting of their own.
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }

@@ -1,8 +1,12 @@
 // Each assert type and its not- form on sample replies, weights and a case's
-// threshold, invalid regexes and what counts as JSON.
+// threshold, invalid regexes and what counts as JSON; cost from usage and
+// the provider's prices; llm-rubric graded by a model server in this
+// process.
 
 #include "assertcheck.h"
 #include "personatestfile.h"
+#include "personatestrunner.h"
+#include "stubmodelserver.h"
 
 #include <QTest>
 
@@ -31,6 +35,10 @@ private Q_SLOTS:
     void types_data();
     void types();
     void latency();
+    void cost();
+    void rubricGradedByTheTestedModel();
+    void rubricGradedByItsOwnProvider();
+    void rubricAnswersThatAreNotJudgements();
     void invalidRegexFailsBothWays();
     void reasonsSayWhy();
     void verdictWithoutThreshold();
@@ -130,6 +138,167 @@ void TstAsserts::latency()
     over.threshold = 500;
     QVERIFY(checkAssert(over, QString(), 501).pass);
     QVERIFY(!checkAssert(over, QString(), 20).pass);
+}
+
+void TstAsserts::cost()
+{
+    AssertSpec cheap = spec(QStringLiteral("cost"));
+    cheap.threshold = 0.002;
+    PersonaTestFile file;
+    ChatReply reply;
+    reply.usage.promptTokens = 1000;
+    reply.usage.completionTokens = 100;
+    // No price: the cost is not known, and the assert says where to give one.
+    AssertOutcome unpriced = checkAssert(cheap, reply, file);
+    QVERIFY(!unpriced.pass);
+    QVERIFY2(unpriced.reason.contains(QLatin1String("No price per token")),
+             qPrintable(unpriced.reason));
+    QVERIFY(unpriced.reason.contains(QLatin1String("provider's config")));
+    // 1000 x 0.000001 + 100 x 0.000002 = 0.0012, within 0.002.
+    file.inputCost = 0.000001;
+    file.outputCost = 0.000002;
+    const AssertOutcome within = checkAssert(cheap, reply, file);
+    QVERIFY2(within.pass, qPrintable(within.reason));
+    QVERIFY2(within.reason.contains(QLatin1String("$0.0012")), qPrintable(within.reason));
+    cheap.threshold = 0.001;
+    QVERIFY(!checkAssert(cheap, reply, file).pass);
+    AssertSpec dear = spec(QStringLiteral("not-cost"));
+    dear.threshold = 0.001;
+    QVERIFY(checkAssert(dear, reply, file).pass);
+    // A server that reports no usage.
+    reply.usage = ChatUsage();
+    const AssertOutcome unknown = checkAssert(cheap, reply, file);
+    QVERIFY(!unknown.pass);
+    QVERIFY(unknown.reason.contains(QLatin1String("no token usage")));
+    // The file's prices: cost for both, inputCost over it.
+    const Result<PersonaTestFile> parsed = parsePersonaTests(
+        "providers: [{id: 'openai:chat:m', config: {cost: 0.5, inputCost: 0.25}}]\n"
+        "tests:\n  - vars: {message: hi}\n    assert: [{type: cost, threshold: 1}]\n",
+        QStringLiteral("t.yaml"));
+    QVERIFY2(parsed.ok(), qPrintable(parsed.error()));
+    QCOMPARE(parsed->inputCost, 0.25);
+    QCOMPARE(parsed->outputCost, 0.5);
+    QCOMPARE(parsed->tests.first().asserts.first().threshold, 1.0);
+}
+
+void TstAsserts::rubricGradedByTheTestedModel()
+{
+    StubModelServer judge;
+    QVERIFY(judge.listen());
+    // The case's reply, then judgements.
+    judge.setAnswer([](const QJsonObject &request) {
+        const QJsonArray turns = request.value(QStringLiteral("messages")).toArray();
+        if (!turns.first()
+                 .toObject()
+                 .value(QStringLiteral("content"))
+                 .toString()
+                 .contains(QLatin1String("rubric")))
+            return QStringLiteral("You said: hi");
+        return QStringLiteral("Sure:\n```json\n{\"reason\": \"It is polite.\", \"score\": 0.9, "
+                              "\"pass\": true}\n```");
+    });
+    const Result<PersonaTestFile> file = parsePersonaTests(
+        QStringLiteral("providers: [{id: 'openai:chat:tested', config: {apiBaseUrl: '%1'}}]\n"
+                       "tests:\n  - vars: {message: hi}\n    assert:\n"
+                       "      - {type: llm-rubric, value: is polite}\n"
+                       "      - {type: not-llm-rubric, value: is polite}\n")
+            .arg(judge.baseUrl().toString())
+            .toUtf8(),
+        QStringLiteral("t.yaml"));
+    QVERIFY2(file.ok(), qPrintable(file.error()));
+    const PersonaTestCase &test = file->tests.first();
+    QVERIFY(isModelGraded(test.asserts.first()));
+    QCOMPARE(modelGradedAsserts(test), QList<int>({0, 1}));
+
+    // The same request runPersonaTests() makes: the reply graded after it.
+    ChatClient client;
+    const Result<PersonaTestRun> run = runPersonaTests(client, *file, "You are Ava.", {});
+    QVERIFY2(run.ok(), qPrintable(run.error()));
+    // The case, then one grading request per rubric.
+    QCOMPARE(judge.requests().size(), 3);
+    const QJsonObject grading = judge.requests().at(1);
+    QCOMPARE(grading.value(QStringLiteral("model")).toString(), QStringLiteral("tested"));
+    const QJsonArray messages = grading.value(QStringLiteral("messages")).toArray();
+    QVERIFY(messages.at(0)
+                .toObject()
+                .value(QStringLiteral("content"))
+                .toString()
+                .contains(QLatin1String("JSON")));
+    const QString asked = messages.at(1).toObject().value(QStringLiteral("content")).toString();
+    QVERIFY2(asked.contains(QLatin1String("<Output>\nYou said: hi\n</Output>")), qPrintable(asked));
+    QVERIFY(asked.contains(QLatin1String("<Rubric>\nis polite\n</Rubric>")));
+
+    const CaseRun &graded = run->runs.first();
+    QVERIFY(graded.outcomes.at(0).pass);
+    QCOMPARE(graded.outcomes.at(0).score, 0.9);
+    QCOMPARE(graded.outcomes.at(0).reason, QStringLiteral("judged by tested: It is polite."));
+    QVERIFY(!graded.outcomes.at(1).pass);
+    QVERIFY(graded.outcomes.at(1).reason.startsWith(QLatin1String("judged by tested: ")));
+    QVERIFY(!graded.verdict.pass);
+}
+
+void TstAsserts::rubricGradedByItsOwnProvider()
+{
+    StubModelServer tested;
+    StubModelServer judge;
+    QVERIFY(tested.listen() && judge.listen());
+    judge.setAnswer([](const QJsonObject &) {
+        return QStringLiteral("{\"reason\": \"Rude.\", \"pass\": false}");
+    });
+    const QString yaml = QStringLiteral(
+        "providers: [{id: 'openai:chat:tested', config: {apiBaseUrl: '%1'}}]\n"
+        "defaultTest:\n  options:\n    provider: {id: 'openai:chat:grader', config: "
+        "{apiBaseUrl: '%2'}}\n"
+        "tests:\n  - vars: {message: hi}\n    assert:\n"
+        "      - {type: llm-rubric, value: is polite}\n"
+        "      - type: llm-rubric\n        value: is kind\n        provider: "
+        "'openai:chat:other'\n");
+    const Result<PersonaTestFile> file = parsePersonaTests(yaml.arg(tested.baseUrl().toString(),
+                                                                    judge.baseUrl().toString())
+                                                               .toUtf8(),
+                                                           QStringLiteral("t.yaml"));
+    QVERIFY2(file.ok(), qPrintable(file.error()));
+    QCOMPARE(file->judge->model, QStringLiteral("grader"));
+    ChatClient client;
+    const Result<PersonaTestRun> run = runPersonaTests(client, *file, "soul", {});
+    QVERIFY2(run.ok(), qPrintable(run.error()));
+    // The file's grader at its endpoint; the assert's own model at the
+    // tested endpoint, as its provider names no apiBaseUrl.
+    QCOMPARE(tested.requests().size(), 2);
+    QCOMPARE(judge.requests().size(), 1);
+    QCOMPARE(judge.requests().first().value(QStringLiteral("model")).toString(),
+             QStringLiteral("grader"));
+    QCOMPARE(tested.requests().last().value(QStringLiteral("model")).toString(),
+             QStringLiteral("other"));
+    const CaseRun &graded = run->runs.first();
+    QCOMPARE(graded.outcomes.at(0).reason, QStringLiteral("judged by grader: Rude."));
+    QVERIFY(!graded.outcomes.at(0).pass);
+    QCOMPARE(graded.outcomes.at(0).score, 0.0);
+    // The tested server answers "You said: ...", not a judgement.
+    QVERIFY(!graded.outcomes.at(1).pass);
+    QVERIFY2(graded.outcomes.at(1).reason.startsWith(
+                 QLatin1String("judged by other: its answer is not JSON")),
+             qPrintable(graded.outcomes.at(1).reason));
+}
+
+void TstAsserts::rubricAnswersThatAreNotJudgements()
+{
+    const AssertSpec rubric = spec(QStringLiteral("llm-rubric"), {QStringLiteral("is brief")});
+    ChatRequest request;
+    request.model = QStringLiteral("m");
+    // A grader that could not be reached.
+    const AssertOutcome unreached
+        = rubricOutcome(rubric, request, Result<ChatReply>::failure(QStringLiteral("Refused.")));
+    QVERIFY(!unreached.pass);
+    QCOMPARE(unreached.reason, QStringLiteral("judged by m: the grader gave no answer: Refused."));
+    // A score alone passes from 0.5.
+    ChatReply reply;
+    reply.content = QStringLiteral("{\"score\": 0.5}");
+    QVERIFY(rubricOutcome(rubric, request, reply).pass);
+    reply.content = QStringLiteral("{\"score\": 0.2}");
+    QVERIFY(!rubricOutcome(rubric, request, reply).pass);
+    // Not graded before its answer comes.
+    QVERIFY(!checkAssert(rubric, ChatReply(), PersonaTestFile()).pass);
 }
 
 void TstAsserts::invalidRegexFailsBothWays()

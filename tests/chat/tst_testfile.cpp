@@ -29,7 +29,7 @@ private Q_SLOTS:
     void errors_data();
     void errors();
     void unknownAssertListsSupported();
-    void laterTypesRefused();
+    void modelGradedAndCostTypes();
     void unreadableFile();
 };
 
@@ -191,20 +191,37 @@ void TstTestFile::unknownAssertListsSupported()
              QStringLiteral("p/persona-tests.yaml:6: test 1 ('greets'), assert 2: unknown assert "
                             "type 'not-containz'. Supported: equals, contains, icontains, "
                             "contains-any, contains-all, icontains-any, icontains-all, "
-                            "starts-with, regex, is-json, latency (each also as not-TYPE)."));
+                            "starts-with, regex, is-json, latency, cost, llm-rubric (each also as "
+                            "not-TYPE)."));
 }
 
-void TstTestFile::laterTypesRefused()
+void TstTestFile::modelGradedAndCostTypes()
 {
-    for (const char *type : {"llm-rubric", "cost", "not-llm-rubric"}) {
-        const auto file = parsePersonaTests(QByteArray("tests:\n  - vars: {message: hi}\n"
-                                                       "    assert:\n      - {type: ")
-                                                + type + ", value: x}\n",
-                                            FileName);
-        QVERIFY(!file.ok());
-        QVERIFY2(file.error().contains(QLatin1String("is not supported yet. Supported: equals")),
-                 qPrintable(file.error()));
-    }
+    const auto file = parsePersonaTests(
+        "tests:\n  - vars: {message: hi}\n    assert:\n"
+        "      - {type: llm-rubric, value: is polite, provider: 'openai:chat:judge'}\n"
+        "      - {type: not-llm-rubric, value: is rude}\n"
+        "      - {type: cost, threshold: 0.01}\n",
+        FileName);
+    QVERIFY2(file.ok(), qPrintable(file.error()));
+    const QList<AssertSpec> &asserts = file->tests.first().asserts;
+    QCOMPARE(asserts.at(0).values, QStringList{QStringLiteral("is polite")});
+    QCOMPARE(asserts.at(0).judge->model, QStringLiteral("judge"));
+    QVERIFY(!asserts.at(1).judge);
+    QCOMPARE(asserts.at(2).threshold, 0.01);
+    // A rubric needs its text, a cost its most dollars.
+    const auto noRubric
+        = parsePersonaTests("tests:\n  - vars: {message: hi}\n    assert: [{type: llm-rubric}]\n",
+                            FileName);
+    QVERIFY(!noRubric.ok());
+    QVERIFY2(noRubric.error().contains(QLatin1String("(llm-rubric) needs a value")),
+             qPrintable(noRubric.error()));
+    const auto noThreshold
+        = parsePersonaTests("tests:\n  - vars: {message: hi}\n    assert: [{type: cost}]\n",
+                            FileName);
+    QVERIFY(!noThreshold.ok());
+    QVERIFY2(noThreshold.error().contains(QLatin1String("(cost) needs a threshold")),
+             qPrintable(noThreshold.error()));
 }
 
 void TstTestFile::unreadableFile()

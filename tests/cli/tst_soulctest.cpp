@@ -537,11 +537,11 @@ void TstSoulcTest::invalidFileSendsNothing()
 {
     writeTests(testsYaml(m_server->baseUrl(),
                          "  - description: judged\n    vars: {message: Hi}\n    assert:\n"
-                         "      - {type: llm-rubric, value: is polite}\n"));
+                         "      - {type: similar, value: is polite}\n"));
     const Run unsupported = soulc({QStringLiteral("test"), persona()});
     QCOMPARE(unsupported.exitCode, ExitFailure);
     QVERIFY2(unsupported.err.contains("persona-tests.yaml:14: test 2 ('judged'), assert 1: "
-                                      "assert type 'llm-rubric' is not supported yet"),
+                                      "unknown assert type 'similar'"),
              unsupported.err.constData());
 
     writeTests("tests:\n  - vars: {message: \"Hi}\n");
@@ -919,12 +919,12 @@ void TstSoulcTest::exportOfABadFile()
 {
     writeTests(testsYaml(m_server->baseUrl(),
                          "  - description: judged\n    vars: {message: Hi}\n    assert:\n"
-                         "      - {type: llm-rubric, value: is polite}\n"));
+                         "      - {type: similar, value: is polite}\n"));
     const QString out = m_dir->filePath(QStringLiteral("pf"));
     const Run run = soulc(
         {QStringLiteral("test"), QStringLiteral("--export-promptfoo"), out, persona()});
     QCOMPARE(run.exitCode, ExitFailure);
-    QVERIFY2(run.err.contains("assert type 'llm-rubric' is not supported yet"), run.err.constData());
+    QVERIFY2(run.err.contains("unknown assert type 'similar'"), run.err.constData());
     QVERIFY(!QFileInfo::exists(out));
 
     // A persona that cannot be read, and an OUTDIR that cannot be made.

@@ -28,6 +28,7 @@
 #include "slots/slotpane.h"
 #include "soultokencounter.h"
 #include "startview.h"
+#include "tests/testsroom.h"
 #include "utf8.h"
 #include "windowactions.h"
 
@@ -831,8 +832,9 @@ void MainWindow::wireRooms()
         soul.directory = model()->directory();
         return soul;
     });
-    m_rooms->setSession(currentSession());
     new ChatRoom(m_rooms);
+    new TestsRoom(m_rooms);
+    m_rooms->setSession(currentSession());
 }
 
 void MainWindow::compareWith(const QString &soulPath)
