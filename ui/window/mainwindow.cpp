@@ -20,6 +20,7 @@
 #include "preview/tokenbar.h"
 #include "prompter.h"
 #include "runtimefile.h"
+#include "runtimepreview.h"
 #include "runtimeregistry.h"
 #include "sameslotnotes.h"
 #include "slots/panestack.h"
@@ -87,7 +88,6 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
                      ? std::make_unique<QSettings>()
                      : std::make_unique<QSettings>(options.settingsFile, QSettings::IniFormat))
     , m_prompter(std::make_unique<DialogPrompter>(this))
-    , m_runtimeMemory(m_settings.get())
 {
     initSoulStudioResources();
     m_freedMemory = new FreedMemory(this);
@@ -268,19 +268,10 @@ int MainWindow::addSession()
         scheduleSummary(session);
     });
 
-    // The runtime: each runtime's last settings, so switching back finds
-    // them; a folder opens with the runtime chosen for it last time, an
-    // agent of a roster with its own OpenClaw budgets.
-    for (const Runtime *runtime : RuntimeRegistry::instance().runtimes())
-        preview->setRuntimeSettings(runtime->id(), m_runtimeMemory.settingsOf(*runtime));
-    connect(preview,
-            &PreviewPanel::runtimeProfileChosen,
-            this,
-            [this, model](const RuntimeProfile &chosen) {
-                m_runtimeMemory.remember(model->directory(), chosen);
-            });
-    connect(editor,
-            &PersonaEditor::runtimeProfileApplied,
+    // The runtime the session chose: the text views' memory and the History
+    // dock follow the one shown.
+    connect(session->runtimePreview(),
+            &RuntimePreview::profileChanged,
             this,
             [this, session](const RuntimeProfile &p) {
                 if (session != currentSession())
@@ -289,20 +280,6 @@ int MainWindow::addSession()
                 if (m_history)
                     m_history->setRuntimeProfile(p);
             });
-    connect(model, &PersonaModel::opened, preview, [this, session, preview](const QString &dir) {
-        RuntimeProfile profile = m_runtimeMemory.profileFor(dir);
-        const RuntimeProfile &own = session->agent().openClaw;
-        // An agent of a roster previews with its own settings (OpenClaw's
-        // budgets from its config).
-        if (own.runtime) {
-            preview->setRuntimeSettings(own.runtime->id(), own.settings);
-            if (profile.runtime == own.runtime)
-                profile = own;
-        }
-        if (profile != preview->runtimeProfile())
-            preview->setRuntimeProfile(profile);
-    });
-    preview->setRuntimeProfile(m_runtimeMemory.profileFor(QString()));
 
     connect(preview->invisiblesToggle(),
             &QCheckBox::toggled,
@@ -410,14 +387,7 @@ void MainWindow::setPrompter(std::unique_ptr<Prompter> prompter)
 
 bool MainWindow::chooseRuntime(const QString &id)
 {
-    const Runtime *runtime = RuntimeRegistry::instance().find(id);
-    if (!runtime)
-        return false;
-    PreviewPanel *preview = previewPanel();
-    const RuntimeProfile profile = RuntimeProfile::of(runtime, preview->settingsFor(id));
-    preview->setRuntimeProfile(profile);
-    m_runtimeMemory.remember(model()->directory(), profile);
-    return true;
+    return currentSession()->runtimePreview()->chooseRuntime(id);
 }
 
 void MainWindow::start(const QString &dir)

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "keptrange.h"
-#include "runtimeprofile.h"
+#include "registry/runtimeprofile.h"
+#include "runtime/keptrange.h"
 
 #include <QList>
 #include <QString>
