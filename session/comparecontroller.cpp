@@ -233,7 +233,7 @@ QList<RuntimeFileStatus> CompareController::fileStatuses() const
 
 RuntimeInput CompareController::runtimeInput() const
 {
-    // As the preview reads the persona (RuntimeComposer): the panes' buffers
+    // As the preview reads the persona (RuntimePreview): the panes' buffers
     // stand for their files in the unsaved view; the rest is read from disk.
     RuntimeInput input;
     input.dir = m_model->directory();

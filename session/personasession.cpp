@@ -7,6 +7,7 @@
 #include "history/historysession.h"
 #include "personamodel.h"
 #include "runtimefile.h"
+#include "runtimepreview.h"
 #include "soultokencounter.h"
 
 #include "contract.h"
@@ -29,8 +30,28 @@ PersonaSession::PersonaSession(Prompter *prompter, QSettings *settings, QObject 
     , m_freeze(new FreezeController(m_model, m_documents, prompter, settings, this))
     , m_compare(new CompareController(m_model, m_tokens, this))
     , m_history(new HistorySession(m_model, m_documents, m_tokens, prompter, settings, this))
-    , m_profile(RuntimeProfile::toolnexus())
+    , m_runtime(new RuntimePreview(m_model, settings, this))
 {
+    // The controllers follow the runtime before anything shows it: the
+    // runtime's own file has its name before the panes look for it.
+    const auto follow = [this](const RuntimeProfile &profile) {
+        // The runtime's own file: its pane appears with the first runtime
+        // that names one, and stays (its text too) while others are chosen.
+        m_documents->setupFile()->setName(profile.runtime->setupFile());
+        m_export->setRuntimeProfile(profile);
+        m_freeze->setRuntimeProfile(profile);
+        m_history->setRuntimeProfile(profile);
+    };
+    follow(m_runtime->profile());
+    connect(m_runtime, &RuntimePreview::profileChanged, this, follow);
+    m_runtime->setTokenCounter(m_tokens);
+    // Unsaved text in the runtime's own file shows in its composition, and
+    // another project file may win now: the runtime reads again.
+    m_runtime->setRuntimeFile(m_documents->setupFile());
+    connect(m_documents,
+            &DocumentController::projectFilesChanged,
+            m_runtime,
+            &RuntimePreview::schedule);
     connect(m_model, &PersonaModel::opened, this, &PersonaSession::summaryChanged);
     connect(m_model, &PersonaModel::closed, this, &PersonaSession::summaryChanged);
     // Said once when the persona gains or loses its last unsaved text (a
@@ -63,13 +84,12 @@ void PersonaSession::setPrompter(Prompter *prompter)
 
 void PersonaSession::setRuntimeProfile(const RuntimeProfile &profile)
 {
-    m_profile = profile;
-    // The runtime's own file: its pane appears with the first runtime that
-    // names one, and stays (its text too) while others are chosen.
-    m_documents->setupFile()->setName(profile.runtime->setupFile());
-    m_export->setRuntimeProfile(profile);
-    m_freeze->setRuntimeProfile(profile);
-    m_history->setRuntimeProfile(profile);
+    m_runtime->choose(profile);
+}
+
+const RuntimeProfile &PersonaSession::runtimeProfile() const
+{
+    return m_runtime->profile();
 }
 
 QString PersonaSession::directory() const
@@ -95,6 +115,7 @@ bool PersonaSession::busy() const
 void PersonaSession::setAgent(const Agent &agent)
 {
     m_agent = agent;
+    m_runtime->setAgentProfile(agent.openClaw);
     Q_EMIT summaryChanged();
 }
 

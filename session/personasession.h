@@ -16,11 +16,12 @@ class FreezeController;
 class HistorySession;
 class PersonaModel;
 class Prompter;
+class RuntimePreview;
 class SoulTokenCounter;
 
 // One persona at work, without a widget: its model (files, buffers, watcher,
-// recovery copies), its live token counts, the runtime its soul is read for,
-// and the controllers that open, save, export, freeze and compare it. A window shows
+// recovery copies), its live token counts, the runtime its soul is read for
+// with what that runtime makes of it (RuntimePreview), and the controllers that open, save, export, freeze and compare it. A window shows
 // one session at a time and may hold several; everything here is tested
 // without a window (tests/session/).
 class PersonaSession : public QObject
@@ -47,9 +48,13 @@ public:
     void setPrompter(Prompter *prompter);
     Prompter *prompter() const { return m_prompter; }
 
-    // The runtime whose text Freeze and Export write (toolnexus: the soul).
+    // The chosen runtime, its settings (remembered per folder in the
+    // session's settings) and its composition of the persona. Freeze and
+    // Export write its text (toolnexus: the soul).
+    RuntimePreview *runtimePreview() const { return m_runtime; }
+    // Chooses `profile` as the user would (RuntimePreview::choose()).
     void setRuntimeProfile(const RuntimeProfile &profile);
-    const RuntimeProfile &runtimeProfile() const { return m_profile; }
+    const RuntimeProfile &runtimeProfile() const;
 
     // The open folder, absolute; empty while none is open.
     QString directory() const;
@@ -107,7 +112,7 @@ private:
     FreezeController *m_freeze = nullptr;
     CompareController *m_compare = nullptr;
     HistorySession *m_history = nullptr;
-    RuntimeProfile m_profile;
+    RuntimePreview *m_runtime = nullptr;
     Agent m_agent;
     bool m_lastUnsaved = false;
 };

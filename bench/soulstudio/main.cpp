@@ -65,10 +65,11 @@
 #include "history/historyloader.h"
 #include "history/historytimeline.h"
 #include "personamodel.h"
+#include "personasession.h"
 #include "preview/previewpanel.h"
-#include "preview/runtimecomposer.h"
 #include "preview/soulpreview.h"
 #include "prompter.h"
+#include "runtimepreview.h"
 #include "slots/panestack.h"
 #include "slots/slotpane.h"
 #include "soultokencounter.h"
@@ -275,7 +276,7 @@ void settle(MainWindow &window)
 {
     auto waiting = [&] {
         if (window.previewPanel()->settling() || window.previewPanel()->preview()->rebuildPending()
-            || window.previewPanel()->runtimeComposer()->busy())
+            || window.currentSession()->runtimePreview()->busy())
             return true;
         for (int k = 0; k < SlotCount; ++k) {
             if (window.panes()->pane(k)->settling())
@@ -697,14 +698,14 @@ QJsonObject run(const QString &settings, const Persona &persona)
     PreviewPanel *panel = window.previewPanel();
     QComboBox *chooser = panel->runtimeChooser();
     if (!persona.runtime.isEmpty()) {
-        const quint64 shown = panel->runtimeComposer()->shownGeneration();
+        const quint64 shown = window.currentSession()->runtimePreview()->shownGeneration();
         const double cpu = threadCpuMs();
         timer.restart();
         chooser->setCurrentIndex(chooser->findData(persona.runtime));
         switchGuiMs = threadCpuMs() - cpu;
         switchMs = waitFor([&] {
-            return panel->runtimeComposer()->shownGeneration() > shown
-                   && !panel->runtimeComposer()->busy();
+            return window.currentSession()->runtimePreview()->shownGeneration() > shown
+                   && !window.currentSession()->runtimePreview()->busy();
         });
         settle(window);
         if (panel->runtimeText()->toPlainText().isEmpty())
@@ -722,9 +723,9 @@ QJsonObject run(const QString &settings, const Persona &persona)
     std::vector<double> beforePause; // the part done before the lints and totals
     std::vector<double> keystrokeCounts;
     std::vector<double> toRuntime; // wall time until the runtime's preview holds the key
-    RuntimeComposer *composer = panel->runtimeComposer();
+    RuntimePreview *composer = window.currentSession()->runtimePreview();
     double runtimeShownMs = -1;
-    QObject::connect(composer, &RuntimeComposer::updated, &window, [&] {
+    QObject::connect(composer, &RuntimePreview::compositionChanged, &window, [&] {
         runtimeShownMs = double(timer.nsecsElapsed()) / 1e6;
     });
     for (int i = 0; i < Keystrokes; ++i) {

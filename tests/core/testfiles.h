@@ -2,6 +2,8 @@
 
 #include "composerule.h"
 #include "contract.h"
+#include "registry/runtimeprofile.h"
+#include "registry/runtimesoul.h"
 
 #include <QByteArray>
 #include <QDir>
@@ -43,6 +45,21 @@ inline QByteArray readFile(const QString &path)
     if (!file.open(QIODevice::ReadOnly))
         return {};
     return file.readAll();
+}
+
+// What `soulc compose --runtime <profile>` writes for `dir`: the same core
+// function, its bytes gathered.
+inline QByteArray composedBy(const QString &dir, const RuntimeProfile &profile)
+{
+    QByteArray out;
+    const bool ok = composeDirectoryTo(
+        dir,
+        [&out](QByteArrayView piece) {
+            out.append(piece);
+            return true;
+        },
+        profile);
+    return ok ? out : QByteArray("(not composed)");
 }
 
 // Every file and folder below `dir` with its bytes: equal before and after

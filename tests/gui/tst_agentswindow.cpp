@@ -8,6 +8,7 @@
 #include "personasession.h"
 #include "preview/previewpanel.h"
 #include "recoverystore.h"
+#include "runtimepreview.h"
 #include "slots/panestack.h"
 #include "slots/recoverybar.h"
 #include "slots/slotpane.h"
@@ -195,7 +196,7 @@ void tst_AgentsWindow::opensEveryAgent()
              qPrintable(window->sidebar()->list()->item(work)->text()));
     window->setCurrentIndex(coach);
     const OpenClawSettings settings = OpenClawSettings::from(
-        window->previewPanel()->settingsFor(QStringLiteral("openclaw")));
+        window->currentSession()->runtimePreview()->settingsFor(QStringLiteral("openclaw")));
     QCOMPARE(settings.maxChars(), 8000);
     QCOMPARE(settings.totalMaxChars(), 30000);
 }

@@ -3,9 +3,9 @@
 #include "personamodel.h"
 #include "personasession.h"
 #include "preview/previewpanel.h"
-#include "preview/runtimecomposer.h"
 #include "quietprompter.h"
 #include "runtimefile.h"
+#include "runtimepreview.h"
 #include "slots/diskchangedbar.h"
 #include "slots/panestack.h"
 #include "slots/runtimefilepane.h"
@@ -108,10 +108,11 @@ private Q_SLOTS:
 private:
     QString path(const QString &name) const { return m_fixture.filePath(name); }
     MainWindow *window() const { return m_fixture.window(); }
+    // The runtime preview of the session shown.
+    RuntimePreview *runtimePreview() const { return window()->currentSession()->runtimePreview(); }
     PersonaEditor *editor() const { return window()->currentEditor(); }
     RuntimeFilePane *setupPane() const { return editor()->setupPane(); }
     RuntimeFile *setupFile() const { return editor()->session()->documents()->setupFile(); }
-    RuntimeComposer *composer() const { return window()->previewPanel()->runtimeComposer(); }
     void chooseRuntime(const QString &id);
     // What the window composes from the buffers, once it is done.
     QByteArray shownText() const;
@@ -144,17 +145,17 @@ void tst_BootstrapPane::cleanup()
 void tst_BootstrapPane::chooseRuntime(const QString &id)
 {
     PreviewPanel *panel = window()->previewPanel();
-    const quint64 before = composer()->shownGeneration();
+    const quint64 before = runtimePreview()->shownGeneration();
     panel->runtimeChooser()->setCurrentIndex(panel->runtimeChooser()->findData(id));
     QCOMPARE(panel->runtimeProfile().id(), id);
-    QTRY_VERIFY(composer()->shownGeneration() > before && !composer()->busy());
+    QTRY_VERIFY(runtimePreview()->shownGeneration() > before && !runtimePreview()->busy());
 }
 
 QByteArray tst_BootstrapPane::shownText() const
 {
-    if (!QTest::qWaitFor([this] { return !composer()->busy(); }))
+    if (!QTest::qWaitFor([this] { return !runtimePreview()->busy(); }))
         return {};
-    return composer()->composition().text.toUtf8();
+    return runtimePreview()->composition().text.toUtf8();
 }
 
 QByteArray tst_BootstrapPane::soulcCompose() const
@@ -193,7 +194,8 @@ void tst_BootstrapPane::paneFollowsOpenClawsOrder()
              QString::fromUtf8(QByteArray(Bootstrap).replace("\r\n", "\n")));
 
     // Its own meter: the characters OpenClaw injects of it, against its budget.
-    const RuntimeFileView *file = composer()->composition().file(QStringLiteral("BOOTSTRAP.md"));
+    const RuntimeFileView *file = runtimePreview()->composition().file(
+        QStringLiteral("BOOTSTRAP.md"));
     QVERIFY(file && file->present);
     QTRY_VERIFY(setupPane()->runtimeMeter()->isVisible());
     QCOMPARE(setupPane()->runtimeMeter()->used(), file->used);
@@ -240,7 +242,7 @@ void tst_BootstrapPane::typingShowsInThePreviewAndSaveEqualsSoulc()
     QSignalSpy summaries(editor()->session(), &PersonaSession::summaryChanged);
     QTest::keyClicks(text, QStringLiteral("Motto: zephyrine"));
     QTest::keyClick(text, Qt::Key_Return);
-    QTRY_VERIFY(composer()->composition().text.contains(QStringLiteral("zephyrine")));
+    QTRY_VERIFY(runtimePreview()->composition().text.contains(QStringLiteral("zephyrine")));
     QVERIFY(setupPane()->stateLabel()->text().contains(QStringLiteral("unsaved")));
     // Nothing is written until it is saved.
     QCOMPARE(readAll(path(QStringLiteral("BOOTSTRAP.md"))), Bootstrap);
@@ -289,7 +291,7 @@ void tst_BootstrapPane::finishSetupDeletesOnlyThatFile()
     after.remove(QStringLiteral("BOOTSTRAP.md"));
     QCOMPARE(folderFiles(m_fixture.dir()), after);
     // OpenClaw no longer treats the workspace as pending.
-    QTRY_VERIFY(!composer()->composition().text.contains(QStringLiteral("You just woke up")));
+    QTRY_VERIFY(!runtimePreview()->composition().text.contains(QStringLiteral("You just woke up")));
     const QByteArray finished = soulcCompose();
     QVERIFY(!finished.isEmpty());
     QCOMPARE(shownText(), finished);
@@ -363,12 +365,12 @@ void tst_BootstrapPane::cleanPaneFollowsTheDisk()
     // Another program rewrites it: the clean pane and the preview follow.
     QVERIFY(writeAtomically(path(QStringLiteral("BOOTSTRAP.md")), "Say hello first.\n"));
     QTRY_COMPARE(setupPane()->editor()->toPlainText(), QStringLiteral("Say hello first.\n"));
-    QTRY_VERIFY(composer()->composition().text.contains(QStringLiteral("Say hello first.")));
+    QTRY_VERIFY(runtimePreview()->composition().text.contains(QStringLiteral("Say hello first.")));
     QCOMPARE(shownText(), soulcCompose());
     // And removes it: the pane says so, and OpenClaw no longer waits on it.
     QVERIFY(QFile::remove(path(QStringLiteral("BOOTSTRAP.md"))));
     QTRY_VERIFY(setupPane()->stateLabel()->text().contains(QStringLiteral("not in the folder")));
-    QTRY_VERIFY(!composer()->composition().text.contains(QStringLiteral("Say hello first.")));
+    QTRY_VERIFY(!runtimePreview()->composition().text.contains(QStringLiteral("Say hello first.")));
     QCOMPARE(shownText(), soulcCompose());
     QVERIFY(!setupPane()->finishButton()->isVisible());
     QVERIFY(!setupPane()->restoreButton()->isVisible());

@@ -4,9 +4,10 @@
 #include "guitestfiles.h"
 #include "history/historycontroller.h"
 #include "personamodel.h"
+#include "personasession.h"
 #include "preview/previewpanel.h"
-#include "preview/runtimecomposer.h"
 #include "quietprompter.h"
+#include "runtimepreview.h"
 #include "slots/panestack.h"
 #include "slots/slotpane.h"
 #include "testwindow.h"
@@ -108,6 +109,8 @@ private:
         return window()->panes()->pane(slotIndex(QString::fromLatin1(name)));
     }
     MainWindow *window() const { return m_fixture.window(); }
+    // The runtime preview of the session shown.
+    RuntimePreview *runtimePreview() const { return window()->currentSession()->runtimePreview(); }
     // The project's HERMES.md, AGENTS.md and CLAUDE.md gone, .cursorrules
     // and two rules in .cursor/rules with text.
     void makeCursorRules();
@@ -155,7 +158,7 @@ void tst_HermesHomeWindow::openHome()
     QVERIFY(window()->openHermesHome(home(), project()));
     QVERIFY(window()->model()->isOpen());
     QCOMPARE(window()->previewPanel()->runtimeProfile().id(), QStringLiteral("hermes"));
-    QTRY_VERIFY(!window()->previewPanel()->runtimeComposer()->busy());
+    QTRY_VERIFY(!runtimePreview()->busy());
 }
 
 QByteArray tst_HermesHomeWindow::soulcCompose() const
@@ -173,7 +176,7 @@ void tst_HermesHomeWindow::waitForSoulc()
 {
     const QByteArray expected = soulcCompose();
     QVERIFY2(!expected.startsWith("soulc failed"), expected.constData());
-    const RuntimeComposer *composer = window()->previewPanel()->runtimeComposer();
+    const RuntimePreview *composer = runtimePreview();
     QTRY_COMPARE(composer->composition().text.toUtf8(), expected);
     QTRY_VERIFY(!composer->busy());
     QCOMPARE(composer->composition().text.toUtf8(), expected);
@@ -256,8 +259,8 @@ void tst_HermesHomeWindow::memoryChangedOnDiskRefreshesThePreview()
     window()->model()->watcher()->setSettleInterval(5);
     QVERIFY(writeAtomically(home(QStringLiteral("memories/MEMORY.md")),
                             "- moved to Porto\n§\n- learns Portuguese\n"));
-    QTRY_VERIFY(window()->previewPanel()->runtimeComposer()->composition().text.contains(
-        QStringLiteral("- learns Portuguese")));
+    QTRY_VERIFY(
+        runtimePreview()->composition().text.contains(QStringLiteral("- learns Portuguese")));
     waitForSoulc();
     QCOMPARE(pane("MEMORY.md")->editor()->toPlainText(),
              QStringLiteral("- moved to Porto\n§\n- learns Portuguese\n"));
@@ -395,8 +398,7 @@ void tst_HermesHomeWindow::projectPaneSaysAnotherFileWins()
                      QStringLiteral("Hermes now reads AGENTS.md instead of HERMES.md for the "
                                     "project context.")),
                  qPrintable(agents->runtimeView().note));
-    QVERIFY(window()->previewPanel()->runtimeComposer()->composition().text.contains(
-        QStringLiteral("Use spaces.")));
+    QVERIFY(runtimePreview()->composition().text.contains(QStringLiteral("Use spaces.")));
     const QList<QLabel *> labels = agents->findChildren<QLabel *>();
     QVERIFY(std::any_of(labels.begin(), labels.end(), [](const QLabel *label) {
         return label->isVisible() && label->text().startsWith(QStringLiteral("Hermes now reads"));
@@ -412,7 +414,7 @@ void tst_HermesHomeWindow::projectFileMadeOnDiskIsFollowed()
 {
     openHome();
     const auto agents = slotIndex(u"AGENTS.md");
-    const RuntimeComposer *composer = window()->previewPanel()->runtimeComposer();
+    const RuntimePreview *composer = runtimePreview();
     // Nothing unsaved, nothing else changing: a file that comes first, made
     // in the project, takes the pane.
     QVERIFY(writeInPlace(project(QStringLiteral(".hermes.md")), "Use two spaces.\n"));
@@ -561,7 +563,7 @@ void tst_HermesHomeWindow::projectPaneOffersTheFilesOfTheBlock()
         = "Every test fails without its change.\nRun them twice.";
     QCOMPARE(files(), expected);
     waitForSoulc();
-    QVERIFY(window()->previewPanel()->runtimeComposer()->composition().text.contains(
+    QVERIFY(runtimePreview()->composition().text.contains(
         QStringLiteral("## .cursor/rules/tests.mdc\n\nEvery test fails without its change.\nRun "
                        "them twice.")));
     QCOMPARE(window()->model()->slotFilePath(slot),

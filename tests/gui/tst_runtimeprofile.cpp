@@ -6,12 +6,13 @@
 #include "openclawreader.h"
 #include "openclawrule.h"
 #include "personamodel.h"
+#include "personasession.h"
 #include "preview/previewpanel.h"
-#include "preview/runtimecomposer.h"
 #include "preview/runtimetextview.h"
 #include "preview/soulpreview.h"
 #include "prompter.h"
 #include "quietprompter.h"
+#include "runtimepreview.h"
 #include "slots/panestack.h"
 #include "slots/runtimemeter.h"
 #include "slots/slotpane.h"
@@ -205,6 +206,8 @@ private:
     SlotPane *pane(const QString &name) const { return window()->panes()->pane(slotIndex(name)); }
 
     MainWindow *window() const { return m_fixture.window(); }
+    // The runtime preview of the session shown.
+    RuntimePreview *runtimePreview() const { return window()->currentSession()->runtimePreview(); }
 
     TestWindow<> m_fixture;
 };
@@ -236,21 +239,19 @@ void tst_RuntimeProfile::openWindow()
 void tst_RuntimeProfile::chooseRuntime(const QString &id)
 {
     PreviewPanel *panel = window()->previewPanel();
-    const quint64 before = panel->runtimeComposer()->shownGeneration();
+    const quint64 before = runtimePreview()->shownGeneration();
     panel->runtimeChooser()->setCurrentIndex(panel->runtimeChooser()->findData(id));
     QCOMPARE(panel->runtimeProfile().id(), id);
-    QTRY_VERIFY(panel->runtimeComposer()->shownGeneration() > before
-                && !panel->runtimeComposer()->busy());
+    QTRY_VERIFY(runtimePreview()->shownGeneration() > before && !runtimePreview()->busy());
 }
 
 void tst_RuntimeProfile::chooseOpenClaw()
 {
     PreviewPanel *panel = window()->previewPanel();
-    const quint64 before = panel->runtimeComposer()->shownGeneration();
+    const quint64 before = runtimePreview()->shownGeneration();
     panel->runtimeChooser()->setCurrentIndex(openClawIndex(panel->runtimeChooser()));
     QCOMPARE(panel->runtimeProfile().id(), QStringLiteral("openclaw"));
-    QTRY_VERIFY(panel->runtimeComposer()->shownGeneration() > before
-                && !panel->runtimeComposer()->busy());
+    QTRY_VERIFY(runtimePreview()->shownGeneration() > before && !runtimePreview()->busy());
 }
 
 QByteArray tst_RuntimeProfile::soulcCompose(const QString &runtime) const
@@ -271,7 +272,7 @@ void tst_RuntimeProfile::switchingShowsWhatSoulcComposes()
     QTRY_VERIFY(panel->settingBox(QStringLiteral("bootstrapMaxChars"))->isVisible());
     const QByteArray expected = soulcCompose();
     QVERIFY(!expected.isEmpty());
-    const QString section = panel->runtimeComposer()->composition().text;
+    const QString section = runtimePreview()->composition().text;
     QCOMPARE(section.toUtf8(), expected);
     QVERIFY(section.contains(QStringLiteral("[Policy digest from AGENTS.md]")));
     QVERIFY(!section.contains(QStringLiteral("calculator")));
@@ -300,10 +301,9 @@ void tst_RuntimeProfile::chosenRuntimeIsRemembered()
     PreviewPanel *panel = window()->previewPanel();
     QCOMPARE(panel->runtimeChooser()->currentData().toString(), QStringLiteral("openclaw"));
     QCOMPARE(OpenClawSettings::from(panel->runtimeProfile().settings).maxChars(), 12000);
-    QTRY_VERIFY(!panel->runtimeComposer()->busy()
-                && !panel->runtimeComposer()->composition().text.isEmpty());
+    QTRY_VERIFY(!runtimePreview()->busy() && !runtimePreview()->composition().text.isEmpty());
     const OpenClawSettings settings{12000, OpenClawSettings::DefaultTotalMaxChars};
-    QCOMPARE(panel->runtimeComposer()->composition().text,
+    QCOMPARE(runtimePreview()->composition().text,
              composeOpenClaw(readOpenClawDirectory(m_fixture.dir()), settings).section);
 }
 
@@ -423,14 +423,14 @@ void tst_RuntimeProfile::typingUpdatesTheOpenClawPreview()
     identity->moveCursor(QTextCursor::End);
     QTest::keyClicks(identity, QStringLiteral("Motto: zephyrine"));
     QTRY_VERIFY(panel->runtimeText()->toPlainText().contains(QStringLiteral("zephyrine")));
-    QTRY_VERIFY(!panel->runtimeComposer()->busy());
+    QTRY_VERIFY(!runtimePreview()->busy());
     QCOMPARE(panel->runtimeText()->toPlainText(),
-             displayText(panel->runtimeComposer()->composition().text, false));
+             displayText(runtimePreview()->composition().text, false));
 
     // What is on disk does not have it yet.
     panel->unsavedToggle()->setChecked(false);
     QTRY_VERIFY(!panel->runtimeText()->toPlainText().contains(QStringLiteral("zephyrine")));
-    QCOMPARE(panel->runtimeComposer()->composition().text.toUtf8(), soulcCompose());
+    QCOMPARE(runtimePreview()->composition().text.toUtf8(), soulcCompose());
 }
 
 void tst_RuntimeProfile::cutPaneMarksFollowTheRule_data()
@@ -529,7 +529,7 @@ void tst_RuntimeProfile::tokensOfWhatOpenClawInjects()
     openWindow();
     chooseOpenClaw();
     PreviewPanel *panel = window()->previewPanel();
-    RuntimeComposer *composer = panel->runtimeComposer();
+    RuntimePreview *composer = runtimePreview();
     SoulTokenCounter *counter = window()->tokenCounter();
 
     for (const QString &encoding : {QStringLiteral("o200k_base"), QStringLiteral("cl100k_base")}) {
@@ -601,7 +601,7 @@ void tst_RuntimeProfile::hermesPreviewEqualsSoulc()
     PreviewPanel *panel = window()->previewPanel();
     const QByteArray expected = soulcCompose(QStringLiteral("hermes"));
     QVERIFY(!expected.isEmpty());
-    QCOMPARE(panel->runtimeComposer()->composition().text.toUtf8(), expected);
+    QCOMPARE(runtimePreview()->composition().text.toUtf8(), expected);
     QCOMPARE(panel->runtimeText()->toPlainText(), displayText(QString::fromUtf8(expected), false));
     // Its settings are Hermes's own, with its defaults.
     QVERIFY(panel->settingBox(QStringLiteral("memoryCharLimit")));
@@ -622,9 +622,8 @@ void tst_RuntimeProfile::hermesPreviewEqualsSoulc()
 
     // Memory off: the preview loses the block, as soulc's --no-memory.
     panel->settingCheck(QStringLiteral("memoryEnabled"))->setChecked(false);
-    QTRY_VERIFY(
-        !panel->runtimeComposer()->busy()
-        && !panel->runtimeComposer()->composition().text.contains(QStringLiteral("likes tea")));
+    QTRY_VERIFY(!runtimePreview()->busy()
+                && !runtimePreview()->composition().text.contains(QStringLiteral("likes tea")));
     QProcess soulc;
     soulc.start(QStringLiteral(SOUL_BIN_DIR "/soulc"),
                 {QStringLiteral("compose"),
@@ -633,10 +632,10 @@ void tst_RuntimeProfile::hermesPreviewEqualsSoulc()
                  QStringLiteral("--no-memory"),
                  m_fixture.dir()});
     QVERIFY(soulc.waitForFinished(30000));
-    QCOMPARE(panel->runtimeComposer()->composition().text.toUtf8(), soulc.readAllStandardOutput());
+    QCOMPARE(runtimePreview()->composition().text.toUtf8(), soulc.readAllStandardOutput());
     // The preview took only what changed, and shows the text exactly.
     QCOMPARE(panel->runtimeText()->toPlainText(),
-             displayText(panel->runtimeComposer()->composition().text, false));
+             displayText(runtimePreview()->composition().text, false));
 
     // An edit in the middle of a memory entry: the preview follows it.
     QPlainTextEdit *editor = pane(QStringLiteral("MEMORY.md"))->editor();
@@ -644,11 +643,11 @@ void tst_RuntimeProfile::hermesPreviewEqualsSoulc()
     QTextCursor cursor(editor->document());
     cursor.setPosition(6); // after "likes "
     cursor.insertText(QStringLiteral("rooibos and "));
-    QTRY_VERIFY(!panel->runtimeComposer()->busy()
-                && panel->runtimeComposer()->composition().text.contains(
-                    QStringLiteral("likes rooibos and tea")));
+    QTRY_VERIFY(
+        !runtimePreview()->busy()
+        && runtimePreview()->composition().text.contains(QStringLiteral("likes rooibos and tea")));
     QCOMPARE(panel->runtimeText()->toPlainText(),
-             displayText(panel->runtimeComposer()->composition().text, false));
+             displayText(runtimePreview()->composition().text, false));
 }
 
 void tst_RuntimeProfile::hermesMarksWhatItsScanBlocks()
@@ -658,7 +657,7 @@ void tst_RuntimeProfile::hermesMarksWhatItsScanBlocks()
     QVERIFY(writeInPlace(path(QStringLiteral("SOUL.md")), soul));
     openWindow();
     chooseRuntime(QStringLiteral("hermes"));
-    const QString text = window()->previewPanel()->runtimeComposer()->composition().text;
+    const QString text = runtimePreview()->composition().text;
     QVERIFY2(text.startsWith(
                  QStringLiteral("[BLOCKED: SOUL.md contained potential prompt injection "
                                 "(invisible_unicode_U+200D)")),
@@ -683,7 +682,7 @@ void tst_RuntimeProfile::hermesPreviewCountsEachBlock()
     openWindow();
     chooseRuntime(QStringLiteral("hermes"));
     PreviewPanel *panel = window()->previewPanel();
-    RuntimeComposer *composer = panel->runtimeComposer();
+    RuntimePreview *composer = runtimePreview();
     RuntimeTextView *view = panel->runtimeTextView();
     QTRY_VERIFY(!composer->busy() && composer->blockTokens(0) >= 0);
     const std::shared_ptr<const Tokenizer> tokenizer = Tokenizer::builtin(composer->encodingName());
@@ -771,7 +770,7 @@ void tst_RuntimeProfile::hermesCountsStayExactWhileTyping()
     QVERIFY(writeInPlace(path(QStringLiteral("MEMORY.md")), memory));
     openWindow();
     chooseRuntime(QStringLiteral("hermes"));
-    RuntimeComposer *composer = window()->previewPanel()->runtimeComposer();
+    RuntimePreview *composer = runtimePreview();
     QTRY_VERIFY(!composer->busy() && composer->blockTokens(0) >= 0);
     const std::shared_ptr<const Tokenizer> tokenizer = Tokenizer::builtin(composer->encodingName());
     QVERIFY(tokenizer);

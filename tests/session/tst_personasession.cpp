@@ -29,24 +29,6 @@ using namespace soul;
 using soul::test::readFile;
 using soul::test::ScriptedPrompter;
 
-namespace {
-
-// What `profile` composes for `dir`, as soulc compose writes it.
-QByteArray composed(const QString &dir, const RuntimeProfile &profile)
-{
-    QByteArray out;
-    const bool ok = composeDirectoryTo(
-        dir,
-        [&out](QByteArrayView piece) {
-            out.append(piece);
-            return true;
-        },
-        profile);
-    return ok ? out : QByteArray("(not composed)");
-}
-
-} // namespace
-
 class tst_PersonaSession : public QObject
 {
     Q_OBJECT
@@ -217,7 +199,7 @@ void tst_PersonaSession::freezeTakesTheRuntimeText()
     QVERIFY(session.busy() || frozen.count() == 1);
     QVERIFY(frozen.count() == 1 || frozen.wait(10000));
     const QString soulPath = frozen.first().first().toString();
-    QCOMPARE(readFile(soulPath), composed(m_persona, openClaw));
+    QCOMPARE(readFile(soulPath), test::composedBy(m_persona, openClaw));
     QVERIFY(m_prompter.errors.isEmpty());
 }
 
@@ -271,7 +253,7 @@ void tst_PersonaSession::exportWritesTheSoul()
     const QString path = m_dir->filePath(QStringLiteral("work.soul.md"));
     session.exporter()->exportTo(path, Overwrite::Never);
     QVERIFY(exported.count() == 1 || exported.wait(10000));
-    QCOMPARE(readFile(path), composed(m_persona, RuntimeProfile::toolnexus()));
+    QCOMPARE(readFile(path), test::composedBy(m_persona, RuntimeProfile::toolnexus()));
     QVERIFY(QFile::exists(path + QStringLiteral(".manifest.json")));
 }
 

@@ -2,9 +2,9 @@
 
 #include "counttext.h"
 #include "inspection.h"
-#include "personamodel.h"
-#include "runtimecomposer.h"
-#include "runtimeregistry.h"
+#include "persona/personamodel.h"
+#include "registry/runtimeregistry.h"
+#include "runtimepreview.h"
 #include "runtimetextview.h"
 #include "soulpreview.h"
 #include "tokenbar.h"
@@ -54,7 +54,7 @@ QByteArray soulDigest(const QByteArrayList &parts,
 
 } // namespace
 
-PreviewPanel::PreviewPanel(const PersonaModel *model, QWidget *parent)
+PreviewPanel::PreviewPanel(const PersonaModel *model, RuntimePreview *runtime, QWidget *parent)
     : QWidget(parent)
     , m_model(model)
     , m_unsaved(new QCheckBox(tr("Include &unsaved edits"), this))
@@ -64,7 +64,7 @@ PreviewPanel::PreviewPanel(const PersonaModel *model, QWidget *parent)
     , m_totals(new QLabel(this))
     , m_copySha(new QToolButton(this))
     , m_tokenBar(new TokenBar(this))
-    , m_runtime(new RuntimeComposer(model, this))
+    , m_runtime(runtime)
     , m_runtimeChooser(new QComboBox(this))
     , m_runtimeSettings(new QWidget(this))
     , m_runtimeText(new RuntimeTextView(this))
@@ -120,7 +120,8 @@ PreviewPanel::PreviewPanel(const PersonaModel *model, QWidget *parent)
     });
     connect(m_invisibles, &QCheckBox::toggled, m_preview, &SoulPreview::setShowInvisibles);
     connect(m_invisibles, &QCheckBox::toggled, this, &PreviewPanel::showRuntime);
-    connect(m_runtime, &RuntimeComposer::updated, this, &PreviewPanel::showRuntime);
+    connect(m_runtime, &RuntimePreview::compositionChanged, this, &PreviewPanel::showRuntime);
+    connect(m_runtime, &RuntimePreview::profileChanged, this, &PreviewPanel::showProfile);
     connect(m_copySha, &QToolButton::clicked, this, [this] {
         const QString sha = shownSha256();
         if (!sha.isEmpty())
@@ -129,12 +130,12 @@ PreviewPanel::PreviewPanel(const PersonaModel *model, QWidget *parent)
     connect(model, &PersonaModel::sectionChanged, this, &PreviewPanel::sectionChanged);
     connect(model, &PersonaModel::slotStateChanged, this, [this] { refreshNote(); });
     connect(model, &PersonaModel::directoryLostChanged, this, [this] { refreshNote(); });
+    showProfile(m_runtime->profile());
 }
 
 void PreviewPanel::setTokenCounter(SoulTokenCounter *counter)
 {
     m_tokenBar->setCounter(counter);
-    m_runtime->setTokenCounter(counter);
 }
 
 void PreviewPanel::rebuild()
@@ -142,8 +143,6 @@ void PreviewPanel::rebuild()
     m_preview->rebuild();
     refreshNote();
     refreshTotals();
-    if (!m_runtime->profile().sectioned())
-        m_runtime->recomputeNow();
 }
 
 void PreviewPanel::sectionChanged(int slot)
@@ -151,7 +150,6 @@ void PreviewPanel::sectionChanged(int slot)
     m_preview->updateSection(slot);
     digestOutdated();
     m_totalsTimer.start();
-    m_runtime->schedule();
 }
 
 void PreviewPanel::refreshNote()
@@ -263,7 +261,7 @@ void PreviewPanel::buildSettings(const Runtime &runtime)
         m_settingsForm->removeRow(0);
     m_settingBoxes.clear();
     m_settingChecks.clear();
-    const RuntimeSettings values = settingsFor(runtime.id());
+    const RuntimeSettings values = m_runtime->settingsFor(runtime.id());
     for (const RuntimeSetting &setting : runtime.settings()) {
         const qint64 value = values.value(setting.key, setting.defaultValue);
         const QString tip = tr("%1 (default %2)")
@@ -294,29 +292,10 @@ void PreviewPanel::buildSettings(const Runtime &runtime)
     }
 }
 
-RuntimeSettings PreviewPanel::settingsFor(const QString &runtimeId) const
-{
-    return m_settings.value(runtimeId);
-}
-
-RuntimeSettings PreviewPanel::hintSettings() const
-{
-    const Runtime *hinting = RuntimeRegistry::instance().hintRuntime();
-    return hinting ? hinting->withDefaults(settingsFor(hinting->id())) : RuntimeSettings();
-}
-
-void PreviewPanel::setRuntimeSettings(const QString &runtimeId, const RuntimeSettings &settings)
-{
-    m_settings.insert(runtimeId, settings);
-    m_runtime->setHintSettings(hintSettings());
-}
-
-void PreviewPanel::setRuntimeProfile(const RuntimeProfile &profile)
+void PreviewPanel::showProfile(const RuntimeProfile &profile)
 {
     const QSignalBlocker chooser(m_runtimeChooser);
     m_runtimeChooser->setCurrentIndex(qMax(0, m_runtimeChooser->findData(profile.id())));
-    m_settings.insert(profile.id(), profile.settings);
-    m_runtime->setHintSettings(hintSettings());
     if (m_settingsRuntime != profile.runtime) {
         m_settingsRuntime = profile.runtime;
         buildSettings(*profile.runtime);
@@ -336,7 +315,6 @@ void PreviewPanel::setRuntimeProfile(const RuntimeProfile &profile)
         // the two are never held at once.
         m_runtimeText->setBlocks({});
         m_runtimeText->clearText();
-        m_runtime->setProfile(profile);
     }
     m_runtimeSettings->setVisible(other && m_settingsForm->rowCount() > 0);
     m_preview->setVisible(!other);
@@ -348,14 +326,6 @@ void PreviewPanel::setRuntimeProfile(const RuntimeProfile &profile)
     m_totals->setVisible(!other);
     m_tokenBar->setVisible(!other);
     m_copySha->setEnabled(other ? !m_runtimeSha.isEmpty() : !m_sha.isEmpty());
-    if (other)
-        m_runtime->setProfile(profile);
-    Q_EMIT runtimeProfileApplied(profile);
-}
-
-const RuntimePaneView &PreviewPanel::runtimePaneView(int slot) const
-{
-    return m_runtime->paneView(slot);
 }
 
 RuntimeProfile PreviewPanel::runtimeProfile() const
@@ -373,11 +343,6 @@ QPlainTextEdit *PreviewPanel::runtimeText() const
     return m_runtimeText;
 }
 
-QByteArray PreviewPanel::runtimeBytes() const
-{
-    return m_runtime->composition().text.toUtf8();
-}
-
 QSpinBox *PreviewPanel::settingBox(const QString &key) const
 {
     return m_settingBoxes.value(key);
@@ -392,25 +357,22 @@ void PreviewPanel::chooseRuntime()
 {
     const Runtime *runtime = RuntimeRegistry::instance().find(
         m_runtimeChooser->currentData().toString());
-    RuntimeSettings values = settingsFor(runtime ? runtime->id() : QString());
+    RuntimeSettings values = m_runtime->settingsFor(runtime ? runtime->id() : QString());
     if (runtime && runtime == m_settingsRuntime) {
         for (auto it = m_settingBoxes.cbegin(); it != m_settingBoxes.cend(); ++it)
             values.insert(it.key(), it.value()->value());
         for (auto it = m_settingChecks.cbegin(); it != m_settingChecks.cend(); ++it)
             values.insert(it.key(), it.value()->isChecked() ? 1 : 0);
     }
-    const RuntimeProfile profile = RuntimeProfile::of(runtime, values);
-    setRuntimeProfile(profile);
-    Q_EMIT runtimeProfileChosen(profile);
+    // The session applies and remembers it; the panel shows it then.
+    m_runtime->choose(RuntimeProfile::of(runtime, values));
 }
 
 void PreviewPanel::showRuntime()
 {
     const RuntimeProfile profile = m_runtime->profile();
-    if (profile.sectioned()) {
-        Q_EMIT runtimeUpdated();
+    if (profile.sectioned())
         return;
-    }
     const RuntimeComposition &composition = m_runtime->composition();
     // Only what changed is replaced: Hermes's text holds its memory files
     // whole, megabytes on a large persona.
@@ -457,7 +419,6 @@ void PreviewPanel::showRuntime()
     m_runtimeTotals->setText(text);
     m_runtimeTotals->setToolTip(tr("SHA-256: %1").arg(m_runtimeSha));
     m_copySha->setEnabled(true);
-    Q_EMIT runtimeUpdated();
 }
 
 void PreviewPanel::digestOutdated()

@@ -1,7 +1,6 @@
 #pragma once
 
-#include "runtimeprofile.h"
-#include "slots/runtimepaneview.h"
+#include "registry/runtimeprofile.h"
 
 #include <QFutureWatcher>
 #include <QHash>
@@ -23,7 +22,7 @@ class QToolButton;
 namespace soul {
 
 class PersonaModel;
-class RuntimeComposer;
+class RuntimePreview;
 class RuntimeTextView;
 class SoulPreview;
 class SoulTokenCounter;
@@ -38,7 +37,8 @@ class PreviewPanel : public QWidget
     Q_OBJECT
 
 public:
-    explicit PreviewPanel(const PersonaModel *model, QWidget *parent = nullptr);
+    // `model` and `runtime` (the session's) must outlive the panel.
+    PreviewPanel(const PersonaModel *model, RuntimePreview *runtime, QWidget *parent = nullptr);
     ~PreviewPanel() override;
 
     SoulPreview *preview() const { return m_preview; }
@@ -65,13 +65,10 @@ public:
     // folder opens or closes, once the preview has its size.
     void rebuild();
 
-    // The runtime the preview composes for: toolnexus shows the soul above;
-    // another shows, read-only, exactly what that runtime injects.
-    void setRuntimeProfile(const RuntimeProfile &profile);
+    // The runtime the preview shows, the session's (`runtime`): toolnexus
+    // shows the soul above; another shows, read-only, exactly what that
+    // runtime injects. The chooser and the settings ask it for another.
     RuntimeProfile runtimeProfile() const;
-    RuntimeComposer *runtimeComposer() const { return m_runtime; }
-    // What pane `slot` keeps under the runtime, from the last result.
-    const RuntimePaneView &runtimePaneView(int slot) const;
     QComboBox *runtimeChooser() const { return m_runtimeChooser; }
     QPlainTextEdit *runtimeText() const;
     RuntimeTextView *runtimeTextView() const { return m_runtimeText; }
@@ -79,21 +76,7 @@ public:
     // for a flag; nullptr when it has no such setting.
     QSpinBox *settingBox(const QString &key) const;
     QCheckBox *settingCheck(const QString &key) const;
-    // The settings last chosen for each runtime, by its id (empty: defaults).
-    RuntimeSettings settingsFor(const QString &runtimeId) const;
-    // Those of the runtime whose hint the panes show (RuntimeRegistry::
-    // hintRuntime()), with its defaults; empty when no runtime hints.
-    RuntimeSettings hintSettings() const;
-    void setRuntimeSettings(const QString &runtimeId, const RuntimeSettings &settings);
     QLabel *runtimeTotalsLabel() const { return m_runtimeTotals; }
-
-Q_SIGNALS:
-    // The user chose another runtime or changed its settings.
-    void runtimeProfileChosen(const RuntimeProfile &profile);
-    // The preview follows `profile` now, chosen by the user or set.
-    void runtimeProfileApplied(const RuntimeProfile &profile);
-    // A new runtime result is shown; the panes take theirs from it.
-    void runtimeUpdated();
 
 private:
     void sectionChanged(int slot);
@@ -102,6 +85,7 @@ private:
     QLayout *buildRuntimeRow();
     void buildSettings(const Runtime &runtime);
     void chooseRuntime();
+    void showProfile(const RuntimeProfile &profile);
     void showRuntime();
     void digestOutdated();
     void digestArrived();
@@ -117,12 +101,11 @@ private:
     TokenBar *m_tokenBar = nullptr;
     QString m_sha;
     QString m_runtimeSha;
-    RuntimeComposer *m_runtime = nullptr;
+    RuntimePreview *m_runtime = nullptr;
     QComboBox *m_runtimeChooser = nullptr;
     QFormLayout *m_settingsForm = nullptr;
     QHash<QString, QSpinBox *> m_settingBoxes;
     QHash<QString, QCheckBox *> m_settingChecks;
-    QHash<QString, RuntimeSettings> m_settings;
     const Runtime *m_settingsRuntime = nullptr; // whose settings the form shows
     QWidget *m_runtimeSettings = nullptr;
     RuntimeTextView *m_runtimeText = nullptr;

@@ -10,6 +10,8 @@
 #include <QScrollBar>
 #include <QTextBlock>
 
+#include <algorithm>
+
 namespace soul {
 
 namespace {
@@ -96,6 +98,13 @@ void RuntimeTextView::clearText()
 
 void RuntimeTextView::setBlocks(const QList<Block> &blocks)
 {
+    const auto same = [](const Block &a, const Block &b) {
+        return a.range == b.range && a.label == b.label && a.gapAfter == b.gapAfter;
+    };
+    // A run that left the blocks as they were (a keystroke in text the
+    // runtime cuts) repaints nothing.
+    if (std::equal(blocks.cbegin(), blocks.cend(), m_blocks.cbegin(), m_blocks.cend(), same))
+        return;
     const bool had = !m_blocks.isEmpty();
     m_blocks = blocks;
     if (had != !m_blocks.isEmpty()) {

@@ -449,11 +449,17 @@ void SlotPane::refreshMarks()
 
 void SlotPane::setRuntimeView(const RuntimePaneView &view)
 {
+    const SlotState &s = m_model->slot(m_slot);
+    const bool present = s.bufferPresent || s.diskPresent();
+    // A keystroke in another pane gives this one the same view again (under
+    // Hermes, every run after the pause): its marks, meters and note stand,
+    // and the editor is not repainted for nothing.
+    if (view == m_runtimeView && present == m_runtimePresent)
+        return;
+    m_runtimePresent = present;
     if (!(view.hintSettings == m_runtimeView.hintSettings))
         m_lintTimer.start();
     m_runtimeView = view;
-    const SlotState &s = m_model->slot(m_slot);
-    const bool present = s.bufferPresent || s.diskPresent();
     m_runtimeMeter->setVisible(view.active && view.loaded && present);
     m_runtimeMeter->setFigures(view.used, view.budget, view.totalUsed, view.totalBudget);
     m_runtimeMeter->setTokens(view.tokens, view.totalTokens, view.encoding);

@@ -199,6 +199,8 @@ private:
     QPushButton *m_fileChoice = nullptr;
     QStringList m_fileChoices;
     RuntimePaneView m_runtimeView;
+    // Whether the file was there when m_runtimeView was shown.
+    bool m_runtimePresent = false;
 };
 
 } // namespace soul

@@ -22,6 +22,7 @@
 #include "prompter.h"
 #include "roomhost.h"
 #include "runtimefile.h"
+#include "runtimepreview.h"
 #include "runtimeregistry.h"
 #include "sameslotnotes.h"
 #include "slots/panestack.h"
@@ -90,7 +91,6 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
                      ? std::make_unique<QSettings>()
                      : std::make_unique<QSettings>(options.settingsFile, QSettings::IniFormat))
     , m_prompter(std::make_unique<DialogPrompter>(this))
-    , m_runtimeMemory(m_settings.get())
 {
     initSoulStudioResources();
     m_freedMemory = new FreedMemory(this);
@@ -191,8 +191,8 @@ int MainWindow::addSession()
     };
     connect(model, &PersonaModel::sectionChanged, this, soulMoved);
     connect(model, &PersonaModel::opened, this, soulMoved);
-    connect(preview, &PreviewPanel::runtimeUpdated, this, soulMoved);
-    connect(editor, &PersonaEditor::runtimeProfileApplied, this, soulMoved);
+    connect(session->runtimePreview(), &RuntimePreview::compositionChanged, this, soulMoved);
+    connect(session->runtimePreview(), &RuntimePreview::profileChanged, this, soulMoved);
 
     // Large texts were read, decoded and composed once, or replaced: what
     // that freed goes back to the system once the window is quiet.
@@ -268,19 +268,10 @@ int MainWindow::addSession()
         scheduleSummary(session);
     });
 
-    // The runtime: each runtime's last settings, so switching back finds
-    // them; a folder opens with the runtime chosen for it last time, an
-    // agent of a roster with its own OpenClaw budgets.
-    for (const Runtime *runtime : RuntimeRegistry::instance().runtimes())
-        preview->setRuntimeSettings(runtime->id(), m_runtimeMemory.settingsOf(*runtime));
-    connect(preview,
-            &PreviewPanel::runtimeProfileChosen,
-            this,
-            [this, model](const RuntimeProfile &chosen) {
-                m_runtimeMemory.remember(model->directory(), chosen);
-            });
-    connect(editor,
-            &PersonaEditor::runtimeProfileApplied,
+    // The runtime the session chose: the text views' memory and the History
+    // dock follow the one shown.
+    connect(session->runtimePreview(),
+            &RuntimePreview::profileChanged,
             this,
             [this, session](const RuntimeProfile &p) {
                 if (session != currentSession())
@@ -289,20 +280,6 @@ int MainWindow::addSession()
                 if (m_history)
                     m_history->setRuntimeProfile(p);
             });
-    connect(model, &PersonaModel::opened, preview, [this, session, preview](const QString &dir) {
-        RuntimeProfile profile = m_runtimeMemory.profileFor(dir);
-        const RuntimeProfile &own = session->agent().openClaw;
-        // An agent of a roster previews with its own settings (OpenClaw's
-        // budgets from its config).
-        if (own.runtime) {
-            preview->setRuntimeSettings(own.runtime->id(), own.settings);
-            if (profile.runtime == own.runtime)
-                profile = own;
-        }
-        if (profile != preview->runtimeProfile())
-            preview->setRuntimeProfile(profile);
-    });
-    preview->setRuntimeProfile(m_runtimeMemory.profileFor(QString()));
 
     connect(preview->invisiblesToggle(),
             &QCheckBox::toggled,
@@ -411,14 +388,7 @@ void MainWindow::setPrompter(std::unique_ptr<Prompter> prompter)
 
 bool MainWindow::chooseRuntime(const QString &id)
 {
-    const Runtime *runtime = RuntimeRegistry::instance().find(id);
-    if (!runtime)
-        return false;
-    PreviewPanel *preview = previewPanel();
-    const RuntimeProfile profile = RuntimeProfile::of(runtime, preview->settingsFor(id));
-    preview->setRuntimeProfile(profile);
-    m_runtimeMemory.remember(model()->directory(), profile);
-    return true;
+    return currentSession()->runtimePreview()->chooseRuntime(id);
 }
 
 void MainWindow::start(const QString &dir)
@@ -825,8 +795,9 @@ void MainWindow::wireRooms()
     m_rooms = new RoomHost(this, m_actions->roomsMenu, m_settings.get());
     m_rooms->setSoulSource([this] {
         LiveSoul soul;
-        const RuntimeProfile profile = previewPanel()->runtimeProfile();
-        soul.bytes = currentEditor()->shownBytes();
+        const RuntimePreview *preview = currentSession()->runtimePreview();
+        const RuntimeProfile &profile = preview->profile();
+        soul.bytes = preview->currentText();
         soul.runtimeId = profile.runtime ? profile.runtime->id() : QString();
         soul.runtimeName = profile.displayName();
         soul.directory = model()->directory();

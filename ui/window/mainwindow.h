@@ -1,7 +1,6 @@
 #pragma once
 
 #include "personasession.h"
-#include "runtimememory.h"
 
 #include <QMainWindow>
 #include <QSet>
@@ -176,7 +175,6 @@ private:
     std::unique_ptr<Prompter> m_prompter;
     std::vector<Open> m_open;
     int m_current = 0;
-    RuntimeMemory m_runtimeMemory;
     FreedMemory *m_freedMemory = nullptr;
     HistoryController *m_history = nullptr;
     CompareDialog *m_compare = nullptr;

@@ -3,14 +3,14 @@
 #include "directorylostbar.h"
 #include "documentcontroller.h"
 #include "findbar.h"
+#include "persona/runtimefile.h"
 #include "personamodel.h"
 #include "personasession.h"
 #include "preview/previewpanel.h"
-#include "preview/runtimecomposer.h"
 #include "preview/soulpreview.h"
 #include "preview/tokenbar.h"
 #include "prompter.h"
-#include "runtimefile.h"
+#include "runtimepreview.h"
 #include "slots/panestack.h"
 #include "slots/recoverybar.h"
 #include "slots/runtimefilepane.h"
@@ -53,7 +53,7 @@ void PersonaEditor::buildUi(QSettings *settings)
     leftLayout->setContentsMargins(0, 0, 0, 0);
     leftLayout->addWidget(m_panes, 1);
     leftLayout->addWidget(m_findBar);
-    m_preview = new PreviewPanel(m_session->model(), m_splitter);
+    m_preview = new PreviewPanel(m_session->model(), m_session->runtimePreview(), m_splitter);
     m_splitter->addWidget(left);
     m_splitter->addWidget(m_preview);
     // Half the width each: the preview's monospace lines wrap raggedly when
@@ -91,11 +91,6 @@ void PersonaEditor::wireModel()
 {
     PersonaModel *model = m_session->model();
     DocumentController *documents = m_session->documents();
-    // Another project file may win now: the runtime's preview reads again.
-    connect(documents,
-            &DocumentController::projectFilesChanged,
-            m_preview->runtimeComposer(),
-            &RuntimeComposer::schedule);
     connect(documents,
             &DocumentController::projectFilesListed,
             this,
@@ -236,22 +231,23 @@ void PersonaEditor::wireTokens(QSettings *settings)
 
 void PersonaEditor::wireRuntime()
 {
-    connect(m_preview, &PreviewPanel::runtimeUpdated, this, [this] {
+    const RuntimePreview *runtime = m_session->runtimePreview();
+    // The panes show what the runtime keeps of their files.
+    connect(runtime, &RuntimePreview::compositionChanged, this, [this, runtime] {
         for (int k = 0; k < SlotCount; ++k)
-            m_panes->pane(k)->setRuntimeView(m_preview->runtimePaneView(k));
+            m_panes->pane(k)->setRuntimeView(runtime->paneView(k));
         if (m_setupPane)
-            m_setupPane->setRuntimeView(m_preview->runtimeComposer()->runtimeFileView());
+            m_setupPane->setRuntimeView(runtime->runtimeFileView());
     });
-    // Freeze and Export take what the chosen runtime injects.
-    connect(m_preview, &PreviewPanel::runtimeProfileApplied, this, [this](const RuntimeProfile &p) {
-        m_session->setRuntimeProfile(p);
+    const auto follow = [this](const RuntimeProfile &p) {
         ensureSetupPane();
         // The panes follow the runtime: what it reads, in its order, first.
         m_panes->setOrder(p.runtime->files());
         offerSetupRecovery();
-        Q_EMIT runtimeProfileApplied(p);
         Q_EMIT editStateChanged(); // Finish setup needs a runtime that reads the file
-    });
+    };
+    connect(runtime, &RuntimePreview::profileChanged, this, follow);
+    follow(runtime->profile());
 }
 
 void PersonaEditor::ensureSetupPane()
@@ -306,8 +302,6 @@ void PersonaEditor::ensureSetupPane()
         m_setupPane->refreshState();
         Q_EMIT editStateChanged();
     });
-    // Unsaved text in it shows in the runtime's preview.
-    m_preview->runtimeComposer()->setRuntimeFile(file);
 }
 
 void PersonaEditor::offerSetupRecovery()
@@ -386,9 +380,10 @@ void PersonaEditor::find()
 
 QByteArray PersonaEditor::shownBytes() const
 {
-    if (m_preview->runtimeProfile().sectioned())
+    const RuntimePreview *runtime = m_session->runtimePreview();
+    if (runtime->profile().sectioned())
         return m_session->model()->soul(m_preview->preview()->view());
-    return m_preview->runtimeBytes();
+    return runtime->composition().text.toUtf8();
 }
 
 void PersonaEditor::setShowInvisibles(bool show)

@@ -13,7 +13,6 @@ class PaneStack;
 class PersonaSession;
 class PreviewPanel;
 class RuntimeFilePane;
-struct RuntimeProfile;
 
 // What the window shows of one persona session: its slot panes, the find
 // bar, the preview with the runtime chooser and the folder-lost bar. It is
@@ -68,8 +67,6 @@ Q_SIGNALS:
     void editStateChanged();
     // A sentence for the status bar, shown for `ms` milliseconds.
     void message(const QString &text, int ms);
-    // The preview's runtime and settings were applied to this persona.
-    void runtimeProfileApplied(const RuntimeProfile &profile);
 
 private:
     void buildUi(QSettings *settings);

@@ -18,9 +18,9 @@ namespace soul {
 
 class PersonaSession;
 
-// The text the shown persona's model gets now: exactly the bytes Copy Soul
-// gives (the soul, or what the chosen runtime injects), from the buffers,
-// unsaved edits included.
+// The text the shown persona's model gets now: the soul, or what the chosen
+// runtime injects, from the buffers, unsaved edits included (the bytes Copy
+// Soul gives while the preview shows unsaved edits).
 struct LiveSoul
 {
     QByteArray bytes;

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "keptrange.h"
-#include "runtimeprofile.h"
+#include "registry/runtimeprofile.h"
+#include "runtime/keptrange.h"
 
 #include <QList>
 #include <QString>
@@ -39,6 +39,17 @@ struct RuntimePaneView
     // (RuntimeRegistry::hintRuntime()), under any runtime: the pane's hint
     // follows them.
     RuntimeSettings hintSettings;
+
+    // A run that changes nothing a pane shows leaves it alone (no repaint).
+    bool operator==(const RuntimePaneView &o) const
+    {
+        return active == o.active && loaded == o.loaded && whole == o.whole && dropped == o.dropped
+               && digestLines == o.digestLines && markNote == o.markNote && markWarns == o.markWarns
+               && note == o.note && used == o.used && budget == o.budget && totalUsed == o.totalUsed
+               && totalBudget == o.totalBudget && tokens == o.tokens && totalTokens == o.totalTokens
+               && encoding == o.encoding && hintSettings == o.hintSettings;
+    }
+    bool operator!=(const RuntimePaneView &o) const { return !(*this == o); }
 };
 
 } // namespace soul

@@ -1,11 +1,13 @@
-#include "runtimecomposer.h"
+#include "runtimepreview.h"
 
-#include "lint.h"
-#include "slotlayout.h"
-#include "soultokencounter.h"
-#include "tokenchunks.h"
-#include "tokenizer.h"
-#include "utf8.h"
+#include "compose/utf8.h"
+#include "disk/slotlayout.h"
+#include "persona/lint.h"
+#include "persona/runtimefile.h"
+#include "persona/soultokencounter.h"
+#include "registry/runtimeregistry.h"
+#include "tokens/tokenchunks.h"
+#include "tokens/tokenizer.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -17,7 +19,7 @@
 
 namespace soul {
 
-struct RuntimeComposer::Job
+struct RuntimePreview::Job
 {
     QString dir;
     SlotLayout layout; // where each slot's file is, and the runtime's name for it
@@ -36,7 +38,7 @@ struct RuntimeComposer::Job
     std::optional<QByteArray> runtimeFile;
 };
 
-struct RuntimeComposer::Output
+struct RuntimePreview::Output
 {
     RuntimeComposition composition;
     std::array<RuntimePaneView, SlotCount> panes;
@@ -45,7 +47,34 @@ struct RuntimeComposer::Output
     QList<qint64> blockTokens;
     QString encoding;
     QString sha256;
+    // What it was composed for.
+    SoulView view = SoulView::Unsaved;
+    RuntimeProfile profile;
 };
+
+// What the runtime reads from disk for `job`: the folder, and a home's layout.
+RuntimeInput RuntimePreview::diskInput(const Job &job)
+{
+    RuntimeInput disk;
+    disk.dir = job.dir;
+    disk.home = job.layout.home;
+    disk.project = job.layout.project;
+    return disk;
+}
+
+// The same with the panes' buffers, and the runtime's own file's, in place
+// of the files.
+RuntimeInput RuntimePreview::unsavedInput(const Job &job)
+{
+    RuntimeInput unsaved = diskInput(job);
+    for (int k = 0; k < SlotCount; ++k) {
+        if (job.bufferPresent.at(size_t(k)))
+            unsaved.buffers.insert(job.layout.names.at(size_t(k)), job.buffers.at(size_t(k)));
+    }
+    if (job.runtimeFile)
+        unsaved.buffers.insert(job.runtimeFileName, *job.runtimeFile);
+    return unsaved;
+}
 
 namespace {
 
@@ -152,7 +181,7 @@ RuntimePaneView fileView(const PaneFigures &figures,
     }
     if (!pane.loaded && notes.isEmpty())
         notes.append(
-            RuntimeComposer::tr("%1 is not loaded by %2.").arg(name, figures.runtime.displayName()));
+            RuntimePreview::tr("%1 is not loaded by %2.").arg(name, figures.runtime.displayName()));
     pane.note = notes.join(QLatin1Char(' '));
     if (!pane.loaded || !file)
         return pane;
@@ -183,40 +212,107 @@ RuntimePaneView fileView(const PaneFigures &figures,
 
 } // namespace
 
-RuntimeComposer::RuntimeComposer(const PersonaModel *model, QObject *parent)
+RuntimePreview::RuntimePreview(const PersonaModel *model, QSettings *settings, QObject *parent)
     : QObject(parent)
     , m_model(model)
+    , m_memory(settings)
+    , m_remembers(settings != nullptr)
+    , m_profile(RuntimeProfile::toolnexus())
     , m_counts(std::make_shared<ChunkedTokenCount>())
 {
     m_pool.setMaxThreadCount(1);
     m_timer.setSingleShot(true);
     m_timer.setInterval(DelayMs);
-    connect(&m_timer, &QTimer::timeout, this, &RuntimeComposer::start);
+    connect(&m_timer, &QTimer::timeout, this, &RuntimePreview::start);
+    // Each runtime's last settings, so switching back finds them, and the
+    // last choice made anywhere until a folder opens with its own.
+    if (m_remembers) {
+        for (const Runtime *runtime : RuntimeRegistry::instance().runtimes())
+            m_settings.insert(runtime->id(), m_memory.settingsOf(*runtime));
+        const RuntimeProfile last = m_memory.profileFor(QString());
+        m_settings.insert(last.id(), last.settings);
+        m_profile = last;
+    }
+    m_hint = hintSettings();
+    m_shownProfile = m_profile;
+    connect(model, &PersonaModel::opened, this, &RuntimePreview::folderOpened);
+    connect(model, &PersonaModel::closed, this, [this] {
+        if (!m_profile.sectioned())
+            recomputeNow();
+    });
+    connect(model, &PersonaModel::sectionChanged, this, &RuntimePreview::schedule);
 }
 
-RuntimeComposer::~RuntimeComposer()
+RuntimePreview::~RuntimePreview()
 {
     m_pool.waitForDone();
 }
 
-void RuntimeComposer::setProfile(const RuntimeProfile &profile)
+void RuntimePreview::choose(const RuntimeProfile &profile)
 {
+    if (!profile.runtime)
+        return;
+    if (m_remembers)
+        m_memory.remember(m_model->isOpen() ? m_model->directory() : QString(), profile);
+    setProfile(profile);
+}
+
+bool RuntimePreview::chooseRuntime(const QString &runtimeId)
+{
+    const Runtime *runtime = RuntimeRegistry::instance().find(runtimeId);
+    if (!runtime)
+        return false;
+    choose(RuntimeProfile::of(runtime, settingsFor(runtime->id())));
+    return true;
+}
+
+RuntimeSettings RuntimePreview::settingsFor(const QString &runtimeId) const
+{
+    return m_settings.value(runtimeId);
+}
+
+RuntimeSettings RuntimePreview::hintSettings() const
+{
+    const Runtime *hinting = RuntimeRegistry::instance().hintRuntime();
+    return hinting ? hinting->withDefaults(settingsFor(hinting->id())) : RuntimeSettings();
+}
+
+void RuntimePreview::setAgentProfile(const RuntimeProfile &own)
+{
+    m_agentProfile = own;
+}
+
+void RuntimePreview::folderOpened(const QString &dir)
+{
+    // The folder opens with the runtime chosen for it last time, else the
+    // last one chosen anywhere; an agent of a roster with its own settings.
+    RuntimeProfile profile = m_remembers ? m_memory.profileFor(dir) : m_profile;
+    if (const RuntimeProfile &own = m_agentProfile; own.runtime) {
+        m_settings.insert(own.id(), own.settings);
+        if (profile.runtime == own.runtime)
+            profile = own;
+    }
+    m_hint = hintSettings();
+    // Composed once for the folder: under a runtime that composes by
+    // sections, only the panes' hint (no worker).
+    if (profile != m_profile)
+        setProfile(profile);
+    else
+        recomputeNow();
+}
+
+void RuntimePreview::setProfile(const RuntimeProfile &profile)
+{
+    m_settings.insert(profile.id(), profile.settings);
     if (profile == m_profile)
         return;
     m_profile = profile;
+    m_hint = hintSettings();
+    Q_EMIT profileChanged(m_profile);
     recomputeNow();
 }
 
-void RuntimeComposer::setHintSettings(const RuntimeSettings &settings)
-{
-    // The panes' hint about what the hinting runtime would keep, under any runtime.
-    if (settings == m_hint)
-        return;
-    m_hint = settings;
-    recomputeNow();
-}
-
-void RuntimeComposer::setView(SoulView view)
+void RuntimePreview::setView(SoulView view)
 {
     if (view == m_view)
         return;
@@ -225,7 +321,7 @@ void RuntimeComposer::setView(SoulView view)
         recomputeNow();
 }
 
-void RuntimeComposer::setTokenCounter(const SoulTokenCounter *counter)
+void RuntimePreview::setTokenCounter(const SoulTokenCounter *counter)
 {
     m_counter = counter;
     connect(counter, &SoulTokenCounter::encodingChanged, this, [this] {
@@ -236,31 +332,48 @@ void RuntimeComposer::setTokenCounter(const SoulTokenCounter *counter)
         recomputeNow();
 }
 
-void RuntimeComposer::setRuntimeFile(const RuntimeFile *file)
+void RuntimePreview::setRuntimeFile(const RuntimeFile *file)
 {
     m_runtimeFile = file;
-    connect(file, &RuntimeFile::changed, this, &RuntimeComposer::schedule);
+    connect(file, &RuntimeFile::changed, this, &RuntimePreview::schedule);
     schedule();
 }
 
-void RuntimeComposer::schedule()
+void RuntimePreview::schedule()
 {
     if (!m_profile.sectioned())
         m_timer.start();
 }
 
-void RuntimeComposer::recomputeNow()
+void RuntimePreview::recomputeNow()
 {
     m_timer.stop();
     start();
 }
 
-void RuntimeComposer::start()
+bool RuntimePreview::upToDate() const
 {
-    if (m_running) {
-        m_again = true;
-        return;
-    }
+    return !m_profile.sectioned() && m_shown > 0 && !busy() && m_shownView == SoulView::Unsaved
+           && m_shownProfile == m_profile;
+}
+
+QByteArray RuntimePreview::currentText() const
+{
+    if (!m_model->isOpen())
+        return {};
+    if (m_profile.sectioned())
+        return m_model->soul(SoulView::Unsaved);
+    if (upToDate())
+        return m_composition.text.toUtf8();
+    // Typed since the last result: what the worker will show after the
+    // pause, composed here without its counts.
+    const Job now = job();
+    return composedOrEmpty(now.profile.runtime->compose(unsavedInput(now), now.profile.settings))
+        .text.toUtf8();
+}
+
+RuntimePreview::Job RuntimePreview::job() const
+{
     Job job;
     job.dir = m_model->directory();
     job.layout = m_model->layout();
@@ -280,41 +393,46 @@ void RuntimeComposer::start()
         job.runtimeFileName = m_runtimeFile->name();
         job.runtimeFile = m_runtimeFile->buffer();
     }
+    return job;
+}
+
+void RuntimePreview::start()
+{
+    if (m_running) {
+        m_again = true;
+        return;
+    }
+    Job next = job();
     const quint64 generation = ++m_requested;
-    if (job.profile.sectioned()) {
+    if (next.profile.sectioned()) {
         auto output = std::make_shared<Output>();
+        output->view = next.view;
+        output->profile = next.profile;
         for (RuntimePaneView &pane : output->panes)
-            pane.hintSettings = job.hint;
+            pane.hintSettings = next.hint;
         finish(generation, output);
         return;
     }
     m_running = true;
-    m_pool.start([this, job = std::move(job), generation] {
-        std::shared_ptr<Output> output = run(job);
+    m_pool.start([this, next = std::move(next), generation] {
+        std::shared_ptr<Output> output = run(next);
         QMetaObject::invokeMethod(
             this, [this, generation, output] { finish(generation, output); }, Qt::QueuedConnection);
     });
 }
 
-std::shared_ptr<RuntimeComposer::Output> RuntimeComposer::run(const Job &job)
+std::shared_ptr<RuntimePreview::Output> RuntimePreview::run(const Job &job)
 {
     auto output = std::make_shared<Output>();
+    output->view = job.view;
+    output->profile = job.profile;
     if (job.dir.isEmpty())
         return output;
     const Runtime &runtime = *job.profile.runtime;
     // The panes hold the buffers: they show what the runtime keeps of those,
     // and the preview shows that too unless it shows what is on disk.
-    RuntimeInput disk;
-    disk.dir = job.dir;
-    disk.home = job.layout.home;
-    disk.project = job.layout.project;
-    RuntimeInput unsaved = disk;
-    for (int k = 0; k < SlotCount; ++k) {
-        if (job.bufferPresent.at(size_t(k)))
-            unsaved.buffers.insert(job.layout.names.at(size_t(k)), job.buffers.at(size_t(k)));
-    }
-    if (job.runtimeFile)
-        unsaved.buffers.insert(job.runtimeFileName, *job.runtimeFile);
+    const RuntimeInput disk = diskInput(job);
+    const RuntimeInput unsaved = unsavedInput(job);
     const RuntimeComposition edited = composedOrEmpty(
         runtime.compose(unsaved, job.profile.settings));
     if (job.view == SoulView::Unsaved) {
@@ -386,7 +504,7 @@ std::shared_ptr<RuntimeComposer::Output> RuntimeComposer::run(const Job &job)
     return output;
 }
 
-void RuntimeComposer::finish(quint64 generation, const std::shared_ptr<Output> &output)
+void RuntimePreview::finish(quint64 generation, const std::shared_ptr<Output> &output)
 {
     m_running = false;
     // Runs are one at a time in order, so a later generation is newer text;
@@ -401,7 +519,9 @@ void RuntimeComposer::finish(quint64 generation, const std::shared_ptr<Output> &
         m_blockTokens = std::move(output->blockTokens);
         m_encoding = std::move(output->encoding);
         m_sha256 = std::move(output->sha256);
-        Q_EMIT updated();
+        m_shownView = output->view;
+        m_shownProfile = std::move(output->profile);
+        Q_EMIT compositionChanged();
     }
     if (m_again) {
         m_again = false;
