@@ -1,10 +1,10 @@
 #include "personatestsession.h"
 
-#include "composer.h"
+#include "compose/composer.h"
 #include "history/commitreader.h"
-#include "runtime.h"
-#include "runtimeregistry.h"
-#include "snapshotfile.h"
+#include "persona/snapshotfile.h"
+#include "registry/runtimeregistry.h"
+#include "runtime/runtime.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -2,17 +2,17 @@
 
 #include "personasession.h"
 
-#include "composer.h"
-#include "diffhtml.h"
-#include "editortext.h"
-#include "inspection.h"
-#include "runtimefile.h"
-#include "snapshot.h"
-#include "snapshotfile.h"
-#include "soultokencounter.h"
-#include "soultokens.h"
-#include "tokenizer.h"
-#include "utf8.h"
+#include "compose/composer.h"
+#include "compose/utf8.h"
+#include "diff/diffhtml.h"
+#include "persona/editortext.h"
+#include "persona/inspection.h"
+#include "persona/runtimefile.h"
+#include "persona/snapshot.h"
+#include "persona/snapshotfile.h"
+#include "persona/soultokencounter.h"
+#include "tokens/soultokens.h"
+#include "tokens/tokenizer.h"
 
 #include <QCryptographicHash>
 #include <QDir>

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "cacherules.h"
-#include "liveprefix.h"
-#include "personamodel.h"
+#include "diff/cacherules.h"
+#include "diff/liveprefix.h"
+#include "persona/personamodel.h"
+#include "registry/runtimecomparison.h"
 #include "result.h"
-#include "runtimecomparison.h"
 
 #include <QObject>
 #include <QString>

@@ -1,16 +1,16 @@
 #include "documentcontroller.h"
 
-#include "contract.h"
-#include "editortext.h"
-#include "linediff.h"
-#include "personamodel.h"
+#include "compose/contract.h"
+#include "diff/linediff.h"
+#include "disk/slotlayout.h"
+#include "disk/slotsaver.h"
+#include "persona/editortext.h"
+#include "persona/personamodel.h"
+#include "persona/runtimefile.h"
 #include "prompter.h"
 #include "recentplace.h"
-#include "runtime.h"
-#include "runtimefile.h"
-#include "runtimeregistry.h"
-#include "slotlayout.h"
-#include "slotsaver.h"
+#include "registry/runtimeregistry.h"
+#include "runtime/runtime.h"
 
 #include <QCoreApplication>
 #include <QDir>

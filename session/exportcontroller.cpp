@@ -1,8 +1,8 @@
 #include "exportcontroller.h"
 
 #include "documentcontroller.h"
+#include "persona/snapshot.h"
 #include "prompter.h"
-#include "snapshot.h"
 #include "snapshotjobs.h"
 
 #include <QDir>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "atomicwrite.h"
-#include "personamodel.h"
-#include "runtimeprofile.h"
+#include "disk/atomicwrite.h"
+#include "persona/personamodel.h"
+#include "registry/runtimeprofile.h"
 
 #include <QObject>
 

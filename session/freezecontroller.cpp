@@ -2,8 +2,8 @@
 
 #include "documentcontroller.h"
 #include "exportcontroller.h"
-#include "freeze.h"
-#include "personamodel.h"
+#include "persona/freeze.h"
+#include "persona/personamodel.h"
 #include "prompter.h"
 #include "snapshotjobs.h"
 

@@ -5,15 +5,15 @@
 #include "exportcontroller.h"
 #include "freezecontroller.h"
 #include "history/historysession.h"
-#include "personamodel.h"
-#include "runtimefile.h"
+#include "persona/personamodel.h"
+#include "persona/runtimefile.h"
+#include "persona/soultokencounter.h"
 #include "runtimepreview.h"
-#include "soultokencounter.h"
 
-#include "contract.h"
-#include "inspection.h"
-#include "lint.h"
-#include "runtimeregistry.h"
+#include "compose/contract.h"
+#include "persona/inspection.h"
+#include "persona/lint.h"
+#include "registry/runtimeregistry.h"
 
 #include <QFileInfo>
 #include <QRegularExpression>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "personamodel.h"
+#include "persona/personamodel.h"
 
 #include <QList>
 #include <QString>

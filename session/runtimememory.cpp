@@ -1,6 +1,6 @@
 #include "runtimememory.h"
 
-#include "runtimeregistry.h"
+#include "registry/runtimeregistry.h"
 
 #include <QCryptographicHash>
 #include <QFileInfo>

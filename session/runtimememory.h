@@ -1,6 +1,6 @@
 #pragma once
 
-#include "runtimeprofile.h"
+#include "registry/runtimeprofile.h"
 
 #include <QString>
 

@@ -6,15 +6,15 @@
 #include "agents/personafolders.h"
 #include "commandline.h"
 #include "commands.h"
-#include "composedirectory.h"
 #include "counttext.h"
-#include "inspection.h"
-#include "lint.h"
-#include "openclawreader.h"
+#include "disk/composedirectory.h"
 #include "output.h"
-#include "reporttext.h"
-#include "soultokens.h"
-#include "tokenizer.h"
+#include "persona/inspection.h"
+#include "persona/lint.h"
+#include "runtime/openclaw/openclawreader.h"
+#include "runtime/reporttext.h"
+#include "tokens/soultokens.h"
+#include "tokens/tokenizer.h"
 
 #include <QFileInfo>
 #include <QJsonArray>

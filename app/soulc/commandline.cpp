@@ -1,9 +1,9 @@
 #include "commandline.h"
 
 #include "counttext.h"
-#include "runtime.h"
-#include "runtimeprofile.h"
-#include "runtimeregistry.h"
+#include "registry/runtimeprofile.h"
+#include "registry/runtimeregistry.h"
+#include "runtime/runtime.h"
 
 #include <QByteArray>
 #include <QPair>

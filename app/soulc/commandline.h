@@ -1,7 +1,7 @@
 #pragma once
 
-#include "runtime.h"
-#include "runtimeregistry.h"
+#include "registry/runtimeregistry.h"
+#include "runtime/runtime.h"
 
 #include <QByteArray>
 #include <QString>

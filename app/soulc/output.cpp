@@ -1,7 +1,7 @@
 #include "output.h"
 
 #include "commands.h"
-#include "slotreader.h"
+#include "disk/slotreader.h"
 
 #include <cerrno>
 #include <unistd.h>

@@ -1,12 +1,12 @@
 #include "testcommand.h"
 
-#include "atomicwrite.h"
 #include "commandline.h"
 #include "commands.h"
+#include "disk/atomicwrite.h"
 #include "output.h"
 #include "personatestfile.h"
 #include "personatestrunner.h"
-#include "tokenizer.h"
+#include "tokens/tokenizer.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>

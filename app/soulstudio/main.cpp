@@ -1,5 +1,5 @@
-#include "personamodel.h"
-#include "runtimeprofile.h"
+#include "persona/personamodel.h"
+#include "registry/runtimeprofile.h"
 #ifdef SOULSTUDIO_TEST_CONTROL
 #include "testcontrol.h"
 #endif

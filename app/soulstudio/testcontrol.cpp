@@ -1,6 +1,6 @@
 #include "testcontrol.h"
 
-#include "contract.h"
+#include "compose/contract.h"
 #include "personasession.h"
 #include "preview/previewpanel.h"
 #include "prompter.h"

@@ -8,10 +8,10 @@
 // first change; the medians of RUNS runs (default 15) are printed in
 // milliseconds of wall-clock and of CPU time, each step and the whole.
 
-#include "sectionedsoul.h"
-#include "snapshotfile.h"
-#include "souldiff.h"
-#include "tokenencoder.h"
+#include "diff/sectionedsoul.h"
+#include "diff/souldiff.h"
+#include "diff/tokenencoder.h"
+#include "persona/snapshotfile.h"
 
 #include <QElapsedTimer>
 #include <QStringList>

@@ -4,8 +4,8 @@
 // whole text again (SlotPane::reload(), setPlainText). Prints JSON:
 //   {"follow_p50_ms": ..., "follow_p95_ms": ..., "reload_p50_ms": ..., ...}
 
-#include "contract.h"
-#include "personamodel.h"
+#include "compose/contract.h"
+#include "persona/personamodel.h"
 #include "slots/slotpane.h"
 
 #include <QApplication>

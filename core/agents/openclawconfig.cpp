@@ -1,7 +1,7 @@
 #include "openclawconfig.h"
 
+#include "disk/slotreader.h"
 #include "openclawpaths.h"
-#include "slotreader.h"
 
 #include <QDir>
 #include <QFile>

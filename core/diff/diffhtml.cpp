@@ -1,9 +1,9 @@
 #include "diffhtml.h"
 
-#include "displaytext.h"
+#include "compose/displaytext.h"
+#include "compose/utf8.h"
 #include "linediff.h"
 #include "sectionedsoul.h"
-#include "utf8.h"
 
 #include <vector>
 

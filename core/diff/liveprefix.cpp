@@ -1,6 +1,6 @@
 #include "liveprefix.h"
 
-#include "composerule.h"
+#include "compose/composerule.h"
 
 #include <algorithm>
 

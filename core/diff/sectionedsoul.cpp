@@ -1,6 +1,6 @@
 #include "sectionedsoul.h"
 
-#include "composerule.h"
+#include "compose/composerule.h"
 
 namespace soul {
 

@@ -1,6 +1,6 @@
 #include "souldiff.h"
 
-#include "composerule.h"
+#include "compose/composerule.h"
 #include "sequencediff.h"
 
 #include <QHash>

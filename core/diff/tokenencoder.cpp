@@ -1,6 +1,6 @@
 #include "tokenencoder.h"
 
-#include "tokenizer.h"
+#include "tokens/tokenizer.h"
 
 #include <QStringList>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "composer.h"
+#include "compose/composer.h"
 
 #include <QString>
 #include <QStringList>

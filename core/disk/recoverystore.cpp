@@ -1,7 +1,7 @@
 #include "recoverystore.h"
 
 #include "atomicwrite.h"
-#include "contract.h"
+#include "compose/contract.h"
 
 #include <QCryptographicHash>
 #include <QDir>

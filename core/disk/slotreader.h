@@ -1,6 +1,6 @@
 #pragma once
 
-#include "contract.h"
+#include "compose/contract.h"
 
 #include <QByteArray>
 #include <QString>

@@ -1,14 +1,14 @@
 // PersonaHistory::planCheckpoint() and checkpoint(): committing the slot
 // files as they are on disk, and nothing else.
 
-#include "atomicwrite.h"
 #include "counttext.h"
-#include "fileio.h"
+#include "disk/atomicwrite.h"
+#include "disk/fileio.h"
+#include "disk/slotreader.h"
 #include "history/guardedodb.h"
 #include "historycounts.h"
 #include "historyowner.h"
-#include "lint.h"
-#include "slotreader.h"
+#include "persona/lint.h"
 
 #include <QCryptographicHash>
 #include <QDir>

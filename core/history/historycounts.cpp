@@ -1,8 +1,8 @@
 #include "historycounts.h"
 
-#include "composer.h"
+#include "compose/composer.h"
 #include "personahistory.h"
-#include "tokenizer.h"
+#include "tokens/tokenizer.h"
 
 #include <QMutexLocker>
 

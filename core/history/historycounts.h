@@ -1,7 +1,7 @@
 #pragma once
 
-#include "composerule.h"
-#include "contract.h"
+#include "compose/composerule.h"
+#include "compose/contract.h"
 
 #include <QByteArray>
 #include <QByteArrayView>

@@ -3,7 +3,7 @@
 #include "history/guardedodb.h"
 #include "historycounts.h"
 #include "historyowner.h"
-#include "inspection.h"
+#include "persona/inspection.h"
 
 #include <QCryptographicHash>
 #include <QDir>

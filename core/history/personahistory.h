@@ -1,10 +1,10 @@
 #pragma once
 
-#include "composer.h"
-#include "composerule.h"
-#include "contract.h"
+#include "compose/composer.h"
+#include "compose/composerule.h"
+#include "compose/contract.h"
+#include "disk/slotreader.h"
 #include "result.h"
-#include "slotreader.h"
 
 #include <QByteArray>
 #include <QDateTime>

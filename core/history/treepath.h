@@ -1,9 +1,9 @@
 #pragma once
 
-#include "contract.h"
+#include "compose/contract.h"
+#include "disk/slotreader.h"
 #include "gitobjects.h"
 #include "result.h"
-#include "slotreader.h"
 
 #include <QByteArray>
 #include <QList>

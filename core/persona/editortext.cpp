@@ -1,8 +1,8 @@
 #include "editortext.h"
 
+#include "compose/utf8.h"
 #include "counttext.h"
 #include "encodingfacts.h"
-#include "utf8.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 #include "encodingfacts.h"
 
-#include "utf8.h"
+#include "compose/utf8.h"
 
 #include <cstring>
 

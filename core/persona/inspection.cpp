@@ -1,6 +1,6 @@
 #include "inspection.h"
 
-#include "utf8.h"
+#include "compose/utf8.h"
 
 #include <QCryptographicHash>
 #include <QDir>

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "composedirectory.h"
-#include "composer.h"
+#include "compose/composer.h"
+#include "disk/composedirectory.h"
+#include "disk/slotreader.h"
 #include "encodingfacts.h"
 #include "lint.h"
 #include "result.h"
-#include "slotreader.h"
 
 #include <QByteArray>
 #include <QList>

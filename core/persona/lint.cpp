@@ -1,6 +1,6 @@
 #include "lint.h"
 
-#include "contract.h"
+#include "compose/contract.h"
 #include "counttext.h"
 #include "inspection.h"
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "lintitem.h"
-#include "runtime.h"
-#include "slotreader.h"
+#include "disk/slotreader.h"
+#include "runtime/lintitem.h"
+#include "runtime/runtime.h"
 
 #include <QList>
 #include <QString>

@@ -1,8 +1,8 @@
 #include "personamodel.h"
 
-#include "directorywatcher.h"
+#include "disk/directorywatcher.h"
+#include "disk/slotsaver.h"
 #include "inspection.h"
-#include "slotsaver.h"
 
 #include <QCryptographicHash>
 #include <QDir>

@@ -1,13 +1,13 @@
 #pragma once
 
-#include "composer.h"
-#include "contract.h"
+#include "compose/composer.h"
+#include "compose/contract.h"
+#include "disk/recoverystore.h"
+#include "disk/slotlayout.h"
+#include "disk/slotreader.h"
 #include "editortext.h"
 #include "inspection.h"
-#include "recoverystore.h"
 #include "result.h"
-#include "slotlayout.h"
-#include "slotreader.h"
 
 #include <QByteArray>
 #include <QDateTime>

@@ -1,8 +1,8 @@
 #include "runtimefile.h"
 
-#include "atomicwrite.h"
+#include "disk/atomicwrite.h"
+#include "disk/slotreader.h"
 #include "lint.h"
-#include "slotreader.h"
 
 #include <QCryptographicHash>
 #include <QDir>

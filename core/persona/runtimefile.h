@@ -1,8 +1,8 @@
 #pragma once
 
+#include "disk/recoverystore.h"
 #include "editortext.h"
 #include "personamodel.h"
-#include "recoverystore.h"
 #include "result.h"
 
 #include <QByteArray>

@@ -1,6 +1,6 @@
 #include "snapshot.h"
 
-#include "atomicwrite.h"
+#include "disk/atomicwrite.h"
 
 #include <QCryptographicHash>
 #include <QFile>

@@ -2,8 +2,8 @@
 
 #include "inspection.h"
 #include "result.h"
-#include "runtime.h"
-#include "soultokens.h"
+#include "runtime/runtime.h"
+#include "tokens/soultokens.h"
 
 #include <QDateTime>
 #include <QJsonObject>

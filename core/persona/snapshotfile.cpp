@@ -1,6 +1,6 @@
 #include "snapshotfile.h"
 
-#include "composedirectory.h"
+#include "disk/composedirectory.h"
 #include "inspection.h"
 #include "snapshot.h"
 

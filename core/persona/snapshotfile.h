@@ -1,10 +1,10 @@
 #pragma once
 
-#include "keptrange.h"
-#include "liveprefix.h"
+#include "diff/liveprefix.h"
+#include "diff/sectionedsoul.h"
 #include "result.h"
-#include "runtime.h"
-#include "sectionedsoul.h"
+#include "runtime/keptrange.h"
+#include "runtime/runtime.h"
 
 #include <QByteArray>
 #include <QList>

@@ -1,8 +1,8 @@
 #include "soultokencounter.h"
 
-#include "composerule.h"
-#include "tokenchunks.h"
-#include "tokenizer.h"
+#include "compose/composerule.h"
+#include "tokens/tokenchunks.h"
+#include "tokens/tokenizer.h"
 
 #include <QFileInfo>
 #include <QThread>

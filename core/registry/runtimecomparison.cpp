@@ -1,8 +1,8 @@
 #include "runtimecomparison.h"
 
+#include "diff/sectionedsoul.h"
+#include "diff/tokenencoder.h"
 #include "runtimeregistry.h"
-#include "sectionedsoul.h"
-#include "tokenencoder.h"
 
 #include <QHash>
 #include <QJsonArray>

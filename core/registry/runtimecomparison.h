@@ -1,9 +1,9 @@
 #pragma once
 
+#include "diff/souldiff.h"
+#include "persona/snapshotfile.h"
 #include "result.h"
-#include "runtime.h"
-#include "snapshotfile.h"
-#include "souldiff.h"
+#include "runtime/runtime.h"
 
 #include <QByteArray>
 #include <QList>

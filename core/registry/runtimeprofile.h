@@ -1,7 +1,7 @@
 #pragma once
 
-#include "composerule.h"
-#include "runtime.h"
+#include "compose/composerule.h"
+#include "runtime/runtime.h"
 
 #include <QString>
 #include <QStringList>

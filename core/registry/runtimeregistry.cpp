@@ -1,8 +1,8 @@
 #include "runtimeregistry.h"
 
-#include "hermesruntime.h"
-#include "openclawruntime.h"
-#include "toolnexusruntime.h"
+#include "runtime/hermes/hermesruntime.h"
+#include "runtime/openclaw/openclawruntime.h"
+#include "runtime/toolnexus/toolnexusruntime.h"
 
 #include <QStringList>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "composedirectory.h"
+#include "disk/composedirectory.h"
 
 #include <QString>
 #include <QStringList>

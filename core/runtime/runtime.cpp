@@ -1,7 +1,7 @@
 #include "runtime.h"
 
-#include "composerule.h"
-#include "slotlayout.h"
+#include "compose/composerule.h"
+#include "disk/slotlayout.h"
 
 #include <QDir>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "composer.h"
-#include "contract.h"
+#include "compose/composer.h"
+#include "compose/contract.h"
 #include "tokenizer.h"
 
 #include <QString>

@@ -1,10 +1,10 @@
 #include "tokenizer.h"
 
 #include "bytepairmodel.h"
+#include "compose/utf8.h"
 #include "huggingfacejson.h"
 #include "pretokenizer.h"
 #include "tiktokenfile.h"
-#include "utf8.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -1,12 +1,12 @@
 // Runs the real, built soulc on persona directories made in a fresh temporary
 // directory per test and compares exact bytes and exit codes.
 
-#include "composedirectory.h"
-#include "composer.h"
-#include "contract.h"
+#include "compose/composer.h"
+#include "compose/contract.h"
+#include "disk/composedirectory.h"
 #include "gitfixture.h"
 #include "openclawexamples.h"
-#include "tokenizer.h"
+#include "tokens/tokenizer.h"
 #include "writefaults.h"
 
 #include <QCryptographicHash>

@@ -1,5 +1,5 @@
-#include "runtime.h"
-#include "runtimeregistry.h"
+#include "registry/runtimeregistry.h"
+#include "runtime/runtime.h"
 #include "testfiles.h"
 
 #include <QDir>

@@ -1,4 +1,4 @@
-#include "cacherules.h"
+#include "diff/cacherules.h"
 #include "testfiles.h"
 
 #include <QRegularExpression>

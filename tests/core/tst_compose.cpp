@@ -1,7 +1,7 @@
-#include "composer.h"
-#include "contract.h"
+#include "compose/composer.h"
+#include "compose/contract.h"
 #include "referencedecoder.h"
-#include "runtimesoul.h"
+#include "registry/runtimesoul.h"
 #include "testfiles.h"
 
 #include <QCryptographicHash>

@@ -1,10 +1,10 @@
-#include "hermeslint.h"
-#include "hermesreader.h"
-#include "hermesrule.h"
-#include "hermesscan.h"
-#include "hermestext.h"
-#include "runtime.h"
-#include "runtimeregistry.h"
+#include "registry/runtimeregistry.h"
+#include "runtime/hermes/hermeslint.h"
+#include "runtime/hermes/hermesreader.h"
+#include "runtime/hermes/hermesrule.h"
+#include "runtime/hermes/hermesscan.h"
+#include "runtime/hermes/hermestext.h"
+#include "runtime/runtime.h"
 #include "testfiles.h"
 
 #include <QCryptographicHash>

@@ -1,10 +1,10 @@
-#include "composedirectory.h"
-#include "composer.h"
-#include "contract.h"
+#include "compose/composer.h"
+#include "compose/contract.h"
 #include "counttext.h"
-#include "encodingfacts.h"
-#include "inspection.h"
-#include "lint.h"
+#include "disk/composedirectory.h"
+#include "persona/encodingfacts.h"
+#include "persona/inspection.h"
+#include "persona/lint.h"
 #include "testfiles.h"
 
 #include <QCryptographicHash>

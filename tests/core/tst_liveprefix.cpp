@@ -1,10 +1,10 @@
-#include "composer.h"
-#include "composerule.h"
-#include "contract.h"
-#include "liveprefix.h"
-#include "sectionedsoul.h"
-#include "souldiff.h"
-#include "tokenencoder.h"
+#include "compose/composer.h"
+#include "compose/composerule.h"
+#include "compose/contract.h"
+#include "diff/liveprefix.h"
+#include "diff/sectionedsoul.h"
+#include "diff/souldiff.h"
+#include "diff/tokenencoder.h"
 
 #include <QTest>
 

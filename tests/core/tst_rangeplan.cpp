@@ -1,4 +1,4 @@
-#include "rangeplan.h"
+#include "diff/rangeplan.h"
 
 #include <QByteArray>
 #include <QList>

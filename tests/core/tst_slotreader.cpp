@@ -1,7 +1,7 @@
-#include "composedirectory.h"
-#include "composer.h"
-#include "contract.h"
-#include "slotreader.h"
+#include "compose/composer.h"
+#include "compose/contract.h"
+#include "disk/composedirectory.h"
+#include "disk/slotreader.h"
 #include "testfiles.h"
 
 #include <QCryptographicHash>

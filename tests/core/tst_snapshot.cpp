@@ -1,8 +1,8 @@
-#include "composedirectory.h"
-#include "composer.h"
-#include "contract.h"
-#include "snapshot.h"
-#include "snapshotfile.h"
+#include "compose/composer.h"
+#include "compose/contract.h"
+#include "disk/composedirectory.h"
+#include "persona/snapshot.h"
+#include "persona/snapshotfile.h"
 #include "testfiles.h"
 
 #include <QCryptographicHash>

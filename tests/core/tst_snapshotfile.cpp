@@ -1,7 +1,7 @@
-#include "composer.h"
-#include "contract.h"
-#include "snapshot.h"
-#include "snapshotfile.h"
+#include "compose/composer.h"
+#include "compose/contract.h"
+#include "persona/snapshot.h"
+#include "persona/snapshotfile.h"
 #include "testfiles.h"
 
 #include <QCryptographicHash>

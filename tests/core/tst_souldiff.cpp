@@ -1,11 +1,11 @@
-#include "composer.h"
-#include "contract.h"
-#include "linediff.h"
-#include "sectionedsoul.h"
-#include "sequencediff.h"
-#include "souldiff.h"
+#include "compose/composer.h"
+#include "compose/contract.h"
+#include "diff/linediff.h"
+#include "diff/sectionedsoul.h"
+#include "diff/sequencediff.h"
+#include "diff/souldiff.h"
+#include "diff/tokenencoder.h"
 #include "testfiles.h"
-#include "tokenencoder.h"
 
 #include <QTest>
 

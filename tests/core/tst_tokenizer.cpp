@@ -1,11 +1,11 @@
-#include "bytepairmodel.h"
-#include "composer.h"
-#include "contract.h"
-#include "huggingfacejson.h"
-#include "tiktokenfile.h"
-#include "tokenchunks.h"
-#include "tokenizer.h"
-#include "utf8.h"
+#include "compose/composer.h"
+#include "compose/contract.h"
+#include "compose/utf8.h"
+#include "tokens/bytepairmodel.h"
+#include "tokens/huggingfacejson.h"
+#include "tokens/tiktokenfile.h"
+#include "tokens/tokenchunks.h"
+#include "tokens/tokenizer.h"
 
 #include <QCryptographicHash>
 #include <QFile>

@@ -1,6 +1,6 @@
-#include "contract.h"
+#include "compose/contract.h"
+#include "compose/utf8.h"
 #include "referencedecoder.h"
-#include "utf8.h"
 
 #include <QRandomGenerator>
 #include <QStandardPaths>

@@ -3,8 +3,8 @@
 // positions taken from the next bytes.
 #include "fuzzsupport.h"
 
-#include "composer.h"
-#include "utf8.h"
+#include "compose/composer.h"
+#include "compose/utf8.h"
 
 #include <cstdint>
 

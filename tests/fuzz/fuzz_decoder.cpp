@@ -1,7 +1,7 @@
 // Invariants of the lossy UTF-8 decoder, for libFuzzer.
 #include "fuzzsupport.h"
 
-#include "utf8.h"
+#include "compose/utf8.h"
 
 #include <QString>
 

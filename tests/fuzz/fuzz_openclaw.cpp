@@ -14,10 +14,10 @@
 // ends with them; no surrogate pair is ever split.
 #include "fuzzsupport.h"
 
-#include "lint.h"
-#include "openclawlint.h"
-#include "openclawreader.h"
-#include "openclawrule.h"
+#include "persona/lint.h"
+#include "runtime/openclaw/openclawlint.h"
+#include "runtime/openclaw/openclawreader.h"
+#include "runtime/openclaw/openclawrule.h"
 
 #include <QDir>
 #include <QFile>

@@ -6,9 +6,9 @@
 // byte when its sections are joined again (what a comparison of it sees).
 #include "fuzzsupport.h"
 
-#include "liveprefix.h"
-#include "snapshot.h"
-#include "snapshotfile.h"
+#include "diff/liveprefix.h"
+#include "persona/snapshot.h"
+#include "persona/snapshotfile.h"
 
 #include <QCryptographicHash>
 

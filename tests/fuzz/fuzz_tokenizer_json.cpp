@@ -7,7 +7,7 @@
 // their own for, which a byte-level BPE without an unknown token drops.
 #include "fuzzsupport.h"
 
-#include "tokenizer.h"
+#include "tokens/tokenizer.h"
 
 #include <QDir>
 #include <QHash>

@@ -6,7 +6,7 @@
 // in chunks and the live comparison rely on.
 #include "fuzzsupport.h"
 
-#include "tokenizer.h"
+#include "tokens/tokenizer.h"
 
 #include <QFile>
 

@@ -1,9 +1,9 @@
 #pragma once
 
+#include "disk/recoverystore.h"
 #include "disk/slotreader.h"
-#include "personamodel.h"
+#include "persona/personamodel.h"
 #include "quietprompter.h"
-#include "recoverystore.h"
 #include "window/mainwindow.h"
 
 #include <QAction>

@@ -3,7 +3,7 @@
 #include "conversation.h"
 #include "documentcontroller.h"
 #include "guitestfiles.h"
-#include "personamodel.h"
+#include "persona/personamodel.h"
 #include "quietprompter.h"
 #include "slots/panestack.h"
 #include "slots/slotpane.h"

@@ -1,7 +1,8 @@
+#include "compose/displaytext.h"
+#include "compose/utf8.h"
 #include "counttext.h"
-#include "displaytext.h"
 #include "guitestfiles.h"
-#include "personamodel.h"
+#include "persona/personamodel.h"
 #include "preview/previewpanel.h"
 #include "preview/soulpreview.h"
 #include "prompter.h"
@@ -9,7 +10,6 @@
 #include "slots/panestack.h"
 #include "slots/sizemeter.h"
 #include "slots/slotpane.h"
-#include "utf8.h"
 #include "window/mainwindow.h"
 
 #include <QApplication>

@@ -1,9 +1,9 @@
-#include "composedirectory.h"
-#include "composer.h"
-#include "editortext.h"
+#include "compose/composer.h"
+#include "disk/composedirectory.h"
+#include "disk/recoverystore.h"
 #include "guitestfiles.h"
-#include "personamodel.h"
-#include "recoverystore.h"
+#include "persona/editortext.h"
+#include "persona/personamodel.h"
 
 #include <QCryptographicHash>
 #include <QDirIterator>

@@ -1,4 +1,4 @@
-#include "displaytext.h"
+#include "compose/displaytext.h"
 #include "preview/runtimetextview.h"
 
 #include <QRandomGenerator>

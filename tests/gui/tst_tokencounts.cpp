@@ -1,15 +1,15 @@
 #include "counttext.h"
 #include "documentcontroller.h"
 #include "guitestfiles.h"
-#include "personamodel.h"
+#include "persona/personamodel.h"
+#include "persona/soultokencounter.h"
 #include "preview/previewpanel.h"
 #include "preview/tokenbar.h"
 #include "quietprompter.h"
 #include "slots/panestack.h"
 #include "slots/slotpane.h"
-#include "soultokencounter.h"
 #include "testwindow.h"
-#include "tokenizer.h"
+#include "tokens/tokenizer.h"
 #include "window/mainwindow.h"
 
 #include <QApplication>

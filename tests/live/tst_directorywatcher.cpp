@@ -1,7 +1,7 @@
-#include "composerule.h"
-#include "directorywatcher.h"
-#include "slotreader.h"
-#include "slotsaver.h"
+#include "compose/composerule.h"
+#include "disk/directorywatcher.h"
+#include "disk/slotreader.h"
+#include "disk/slotsaver.h"
 
 #include <QCryptographicHash>
 #include <QDir>

@@ -1,4 +1,4 @@
-#include "editortext.h"
+#include "persona/editortext.h"
 
 #include <QTest>
 #include <QTextBlock>

@@ -3,14 +3,14 @@
 // checked with git again (a checkout by `git worktree add`, `git ls-tree`,
 // `git status`), so every expectation comes from git itself.
 
-#include "composedirectory.h"
-#include "composer.h"
+#include "compose/composer.h"
+#include "disk/composedirectory.h"
 #include "gitfixture.h"
-#include "historycounts.h"
-#include "inspection.h"
-#include "personahistory.h"
-#include "soultokens.h"
-#include "tokenizer.h"
+#include "history/historycounts.h"
+#include "history/personahistory.h"
+#include "persona/inspection.h"
+#include "tokens/soultokens.h"
+#include "tokens/tokenizer.h"
 #include "writefaults.h"
 
 #include <QDir>

@@ -1,5 +1,5 @@
-#include "contract.h"
-#include "recoverystore.h"
+#include "compose/contract.h"
+#include "disk/recoverystore.h"
 
 #include <QCryptographicHash>
 #include <QDir>

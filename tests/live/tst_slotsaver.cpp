@@ -1,4 +1,4 @@
-#include "slotsaver.h"
+#include "disk/slotsaver.h"
 
 #include <QDir>
 #include <QFile>

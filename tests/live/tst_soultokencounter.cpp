@@ -1,7 +1,7 @@
 #include "../core/testfiles.h"
-#include "personamodel.h"
-#include "soultokencounter.h"
-#include "tokenizer.h"
+#include "persona/personamodel.h"
+#include "persona/soultokencounter.h"
+#include "tokens/tokenizer.h"
 
 #include <QSemaphore>
 #include <QSignalSpy>

@@ -14,14 +14,14 @@
 // root only.
 
 #include "../core/testfiles.h"
-#include "atomicwrite.h"
-#include "contract.h"
-#include "fileio.h"
-#include "freeze.h"
-#include "personamodel.h"
-#include "recoverystore.h"
-#include "slotsaver.h"
-#include "snapshot.h"
+#include "compose/contract.h"
+#include "disk/atomicwrite.h"
+#include "disk/fileio.h"
+#include "disk/recoverystore.h"
+#include "disk/slotsaver.h"
+#include "persona/freeze.h"
+#include "persona/personamodel.h"
+#include "persona/snapshot.h"
 #include "writefaults.h"
 
 #include <QDir>

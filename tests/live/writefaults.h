@@ -1,6 +1,6 @@
 #pragma once
 
-#include "fileio.h"
+#include "disk/fileio.h"
 
 #include <QByteArray>
 #include <QCoreApplication>

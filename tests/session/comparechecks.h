@@ -1,9 +1,9 @@
 #pragma once
 
 #include "comparecontroller.h"
-#include "snapshotfile.h"
-#include "souldiff.h"
-#include "tokenencoder.h"
+#include "diff/souldiff.h"
+#include "diff/tokenencoder.h"
+#include "persona/snapshotfile.h"
 
 #include <QByteArray>
 #include <QTest>

@@ -3,15 +3,15 @@
 #include "comparecontroller.h"
 #include "documentcontroller.h"
 #include "freezecontroller.h"
-#include "personamodel.h"
+#include "persona/personamodel.h"
+#include "persona/runtimefile.h"
+#include "persona/snapshot.h"
+#include "persona/snapshotfile.h"
 #include "personasession.h"
-#include "runtimefile.h"
-#include "runtimeprofile.h"
-#include "runtimeregistry.h"
-#include "runtimesoul.h"
+#include "registry/runtimeprofile.h"
+#include "registry/runtimeregistry.h"
+#include "registry/runtimesoul.h"
 #include "scriptedprompter.h"
-#include "snapshot.h"
-#include "snapshotfile.h"
 
 #include <QDir>
 #include <QFile>

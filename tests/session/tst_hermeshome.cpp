@@ -1,16 +1,16 @@
 #include "../gui/guitestfiles.h"
 #include "../gui/quietprompter.h"
-#include "directorywatcher.h"
+#include "disk/directorywatcher.h"
+#include "disk/recoverystore.h"
 #include "documentcontroller.h"
 #include "exportcontroller.h"
 #include "freezecontroller.h"
-#include "hermesreader.h"
-#include "hermesrule.h"
-#include "personamodel.h"
+#include "persona/personamodel.h"
 #include "personasession.h"
-#include "recoverystore.h"
-#include "runtimeprofile.h"
-#include "runtimeregistry.h"
+#include "registry/runtimeprofile.h"
+#include "registry/runtimeregistry.h"
+#include "runtime/hermes/hermesreader.h"
+#include "runtime/hermes/hermesrule.h"
 
 #include <QDir>
 #include <QFileInfo>

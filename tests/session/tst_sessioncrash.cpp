@@ -1,8 +1,8 @@
 #include "../core/testfiles.h"
+#include "disk/recoverystore.h"
 #include "documentcontroller.h"
-#include "personamodel.h"
+#include "persona/personamodel.h"
 #include "personasession.h"
-#include "recoverystore.h"
 #include "scriptedprompter.h"
 
 #include <QCoreApplication>

@@ -1,7 +1,7 @@
 #include "comparedialog.h"
 
 #include "comparecontroller.h"
-#include "runtime.h"
+#include "runtime/runtime.h"
 
 #include <QCheckBox>
 #include <QDir>

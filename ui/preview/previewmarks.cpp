@@ -1,6 +1,6 @@
 #include "previewmarks.h"
 
-#include "displaytext.h"
+#include "compose/displaytext.h"
 
 #include <QGuiApplication>
 #include <QPalette>

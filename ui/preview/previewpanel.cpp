@@ -1,7 +1,7 @@
 #include "previewpanel.h"
 
 #include "counttext.h"
-#include "inspection.h"
+#include "persona/inspection.h"
 #include "persona/personamodel.h"
 #include "registry/runtimeregistry.h"
 #include "runtimepreview.h"

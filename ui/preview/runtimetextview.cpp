@@ -1,9 +1,9 @@
 #include "runtimetextview.h"
 
-#include "displaytext.h"
+#include "compose/displaytext.h"
+#include "diff/textstretch.h"
 #include "heap.h"
 #include "text/wraplayout.h"
-#include "textstretch.h"
 
 #include <QLabel>
 #include <QPainter>

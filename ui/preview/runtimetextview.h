@@ -1,6 +1,6 @@
 #pragma once
 
-#include "keptrange.h"
+#include "runtime/keptrange.h"
 
 #include <QList>
 #include <QPlainTextEdit>

@@ -1,11 +1,11 @@
 #include "soulpreview.h"
 
-#include "displaytext.h"
+#include "compose/displaytext.h"
+#include "compose/utf8.h"
+#include "diff/rangeplan.h"
 #include "heap.h"
 #include "previewmarks.h"
-#include "rangeplan.h"
 #include "text/wraplayout.h"
-#include "utf8.h"
 
 #include <QContextMenuEvent>
 #include <QKeyEvent>

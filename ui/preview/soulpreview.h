@@ -1,7 +1,7 @@
 #pragma once
 
-#include "contract.h"
-#include "personamodel.h"
+#include "compose/contract.h"
+#include "persona/personamodel.h"
 
 #include <QByteArray>
 #include <QPlainTextEdit>

@@ -1,8 +1,8 @@
 #include "tokenbar.h"
 
 #include "counttext.h"
-#include "soultokencounter.h"
-#include "tokenizer.h"
+#include "persona/soultokencounter.h"
+#include "tokens/tokenizer.h"
 
 #include <QComboBox>
 #include <QFileInfo>

@@ -2,8 +2,8 @@
 
 #include "diskchangedbar.h"
 #include "markdownhighlighter.h"
+#include "persona/runtimefile.h"
 #include "recoverybar.h"
-#include "runtimefile.h"
 #include "runtimemeter.h"
 #include "text/documentchange.h"
 

@@ -1,7 +1,7 @@
 #include "runtimemeter.h"
 
 #include "counttext.h"
-#include "runtimeprofile.h"
+#include "registry/runtimeprofile.h"
 
 namespace soul {
 

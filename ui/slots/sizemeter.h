@@ -1,6 +1,6 @@
 #pragma once
 
-#include "composerule.h"
+#include "compose/composerule.h"
 
 #include <QWidget>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "editortext.h"
+#include "persona/editortext.h"
 
 #include <QStringView>
 

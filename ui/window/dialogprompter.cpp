@@ -1,6 +1,6 @@
 #include "dialogprompter.h"
 
-#include "contract.h"
+#include "compose/contract.h"
 #include "history/checkpointdialog.h"
 
 #include <QCheckBox>

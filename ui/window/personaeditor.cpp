@@ -3,8 +3,9 @@
 #include "directorylostbar.h"
 #include "documentcontroller.h"
 #include "findbar.h"
+#include "persona/personamodel.h"
 #include "persona/runtimefile.h"
-#include "personamodel.h"
+#include "persona/soultokencounter.h"
 #include "personasession.h"
 #include "preview/previewpanel.h"
 #include "preview/soulpreview.h"
@@ -15,7 +16,6 @@
 #include "slots/recoverybar.h"
 #include "slots/runtimefilepane.h"
 #include "slots/slotpane.h"
-#include "soultokencounter.h"
 
 #include <QCheckBox>
 #include <QFileInfo>

@@ -1,7 +1,7 @@
 #include "sameslotnotes.h"
 
+#include "persona/personamodel.h"
 #include "personaeditor.h"
-#include "personamodel.h"
 #include "personasession.h"
 #include "slots/panestack.h"
 #include "slots/slotpane.h"

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "hermesrule.h"
-#include "lintitem.h"
+#include "runtime/lintitem.h"
 
 #include <QList>
 #include <QString>

@@ -1,6 +1,6 @@
 #include "hermesreader.h"
 
-#include "slotreader.h"
+#include "disk/slotreader.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,8 +1,8 @@
 #pragma once
 
+#include "disk/slotlayout.h"
 #include "hermesrule.h"
 #include "result.h"
-#include "slotlayout.h"
 
 #include <QByteArray>
 #include <QHash>

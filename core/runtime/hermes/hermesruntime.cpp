@@ -3,8 +3,8 @@
 #include "counttext.h"
 #include "hermeslint.h"
 #include "hermesreader.h"
-#include "reporttext.h"
-#include "tokenizer.h"
+#include "runtime/reporttext.h"
+#include "tokens/tokenizer.h"
 
 #include <QDir>
 #include <QFile>

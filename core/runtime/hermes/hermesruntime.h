@@ -1,8 +1,8 @@
 #pragma once
 
+#include "disk/slotlayout.h"
 #include "hermesrule.h"
-#include "runtime.h"
-#include "slotlayout.h"
+#include "runtime/runtime.h"
 
 namespace soul {
 

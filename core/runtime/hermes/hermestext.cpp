@@ -1,6 +1,6 @@
 #include "hermestext.h"
 
-#include "utf8.h"
+#include "compose/utf8.h"
 
 #include <QStringDecoder>
 

@@ -1,6 +1,6 @@
 #include "openclawlint.h"
 
-#include "contract.h"
+#include "compose/contract.h"
 #include "counttext.h"
 #include "openclawrule.h"
 

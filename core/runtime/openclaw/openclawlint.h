@@ -1,6 +1,6 @@
 #pragma once
 
-#include "lintitem.h"
+#include "runtime/lintitem.h"
 
 #include <QList>
 #include <QString>

@@ -1,6 +1,6 @@
 #include "openclawreader.h"
 
-#include "utf8.h"
+#include "compose/utf8.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "keptrange.h"
 #include "openclawsettings.h"
+#include "runtime/keptrange.h"
 
 #include <QList>
 #include <QString>

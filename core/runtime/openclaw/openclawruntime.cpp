@@ -1,14 +1,14 @@
 #include "openclawruntime.h"
 
-#include "composedirectory.h"
+#include "compose/utf8.h"
 #include "counttext.h"
+#include "disk/composedirectory.h"
 #include "openclawlint.h"
 #include "openclawreader.h"
 #include "openclawrule.h"
 #include "openclawsettings.h"
-#include "reporttext.h"
-#include "tokenizer.h"
-#include "utf8.h"
+#include "runtime/reporttext.h"
+#include "tokens/tokenizer.h"
 
 #include <QDir>
 #include <QHash>

@@ -1,7 +1,7 @@
 #include "toolnexusreport.h"
 
 #include "counttext.h"
-#include "reporttext.h"
+#include "runtime/reporttext.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "inspection.h"
-#include "soultokens.h"
+#include "persona/inspection.h"
+#include "tokens/soultokens.h"
 
 #include <QByteArray>
 #include <QJsonValue>

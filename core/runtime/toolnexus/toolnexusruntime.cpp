@@ -1,8 +1,8 @@
 #include "toolnexusruntime.h"
 
-#include "composer.h"
-#include "inspection.h"
-#include "slotreader.h"
+#include "compose/composer.h"
+#include "disk/slotreader.h"
+#include "persona/inspection.h"
 #include "toolnexusreport.h"
 
 #include <QDir>

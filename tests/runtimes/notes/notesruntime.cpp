@@ -1,6 +1,6 @@
 #include "notesruntime.h"
 
-#include "tokenizer.h"
+#include "tokens/tokenizer.h"
 
 #include <QDir>
 #include <QFile>

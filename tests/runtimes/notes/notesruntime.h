@@ -1,6 +1,6 @@
 #pragma once
 
-#include "runtime.h"
+#include "runtime/runtime.h"
 
 // A small runtime that exists only to prove a runtime is added by
 // registering it: it reads NOTES.md and SOUL.md, in that order, and injects
