@@ -266,7 +266,7 @@ TestsRoom::TestsRoom(RoomHost *host)
 
 void TestsRoom::sessionShown()
 {
-    const QString directory = m_host->liveSoul().directory;
+    const QString directory = m_host->directory();
     if (directory == m_directory && !directory.isEmpty())
         return;
     m_directory = directory;

@@ -1,5 +1,8 @@
 #include "roomhost.h"
 
+#include "personasession.h"
+#include "runtimepreview.h"
+
 #include <QAction>
 #include <QCryptographicHash>
 #include <QDockWidget>
@@ -26,12 +29,9 @@ RoomHost::RoomHost(QMainWindow *window, QMenu *menu, QSettings *settings)
     m_soulPause.setSingleShot(true);
     m_soulPause.setInterval(250);
     connect(&m_soulPause, &QTimer::timeout, this, [this] {
-        const LiveSoul soul = liveSoul();
-        const QByteArray sha = QCryptographicHash::hash(soul.bytes, QCryptographicHash::Sha256)
-                               + soul.runtimeId.toUtf8();
-        if (sha == m_lastSha)
+        // A result still on its way: its compositionChanged comes back here.
+        if (m_session && m_session->runtimePreview()->busy())
             return;
-        m_lastSha = sha;
         Q_EMIT liveSoulChanged();
     });
 }
@@ -68,12 +68,16 @@ QAction *RoomHost::addDock(QDockWidget *dock, const QString &text, const QKeySeq
     return toggle;
 }
 
+QString RoomHost::directory() const
+{
+    return m_session ? m_session->directory() : QString();
+}
+
 void RoomHost::setSession(PersonaSession *session)
 {
     if (session == m_session)
         return;
     m_session = session;
-    m_lastSha.clear();
     Q_EMIT sessionChanged(session);
     soulMayHaveChanged();
 }

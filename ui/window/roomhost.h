@@ -46,7 +46,11 @@ public:
     QSettings *settings() const { return m_settings; }
     // The session shown; nullptr while the start view is.
     PersonaSession *session() const { return m_session; }
+    // Composes the live soul when the runtime's last result is not the
+    // buffers' text: ask when the soul is needed, not to learn the folder.
     LiveSoul liveSoul() const;
+    // The shown persona's folder, absolute; empty while none is open.
+    QString directory() const;
 
     // Puts `dock` in the window's right area, hidden until asked, and a
     // checkable entry named `text` with `key` in the rooms' menu that shows
@@ -56,12 +60,15 @@ public:
     // For the window: what it shows changed.
     void setSession(PersonaSession *session);
     void setSoulSource(std::function<LiveSoul()> source);
-    // The live soul may have changed; told to the rooms once the changes pause.
+    // The live soul may have changed; told to the rooms once the changes
+    // pause and the runtime has shown its result for them (so a room that
+    // asks for the soul then gets the shown text, not one composed here).
     void soulMayHaveChanged();
 
 Q_SIGNALS:
     void sessionChanged(soul::PersonaSession *session);
-    // The live soul changed (at most a few times a second while typing).
+    // The live soul may have changed (at most a few times a second while
+    // typing); nothing is composed or hashed to say it.
     void liveSoulChanged();
 
 private:
@@ -71,7 +78,6 @@ private:
     PersonaSession *m_session = nullptr;
     std::function<LiveSoul()> m_source;
     QTimer m_soulPause;
-    QByteArray m_lastSha;
 };
 
 } // namespace soul
