@@ -4,13 +4,14 @@
 // process.
 
 #include "assertcheck.h"
+#include "modelserver.h"
 #include "personatestfile.h"
 #include "personatestrunner.h"
-#include "stubmodelserver.h"
 
 #include <QTest>
 
 using namespace soul;
+using soul::chattest::ModelServer;
 
 namespace {
 
@@ -183,7 +184,7 @@ void TstAsserts::cost()
 
 void TstAsserts::rubricGradedByTheTestedModel()
 {
-    StubModelServer judge;
+    ModelServer judge;
     QVERIFY(judge.listen());
     // The case's reply, then judgements.
     judge.setAnswer([](const QJsonObject &request) {
@@ -215,8 +216,8 @@ void TstAsserts::rubricGradedByTheTestedModel()
     const Result<PersonaTestRun> run = runPersonaTests(client, *file, "You are Ava.", {});
     QVERIFY2(run.ok(), qPrintable(run.error()));
     // The case, then one grading request per rubric.
-    QCOMPARE(judge.requests().size(), 3);
-    const QJsonObject grading = judge.requests().at(1);
+    QCOMPARE(judge.chats().size(), 3);
+    const QJsonObject grading = judge.chats().at(1);
     QCOMPARE(grading.value(QStringLiteral("model")).toString(), QStringLiteral("tested"));
     const QJsonArray messages = grading.value(QStringLiteral("messages")).toArray();
     QVERIFY(messages.at(0)
@@ -239,8 +240,8 @@ void TstAsserts::rubricGradedByTheTestedModel()
 
 void TstAsserts::rubricGradedByItsOwnProvider()
 {
-    StubModelServer tested;
-    StubModelServer judge;
+    ModelServer tested;
+    ModelServer judge;
     QVERIFY(tested.listen() && judge.listen());
     judge.setAnswer([](const QJsonObject &) {
         return QStringLiteral("{\"reason\": \"Rude.\", \"pass\": false}");
@@ -264,11 +265,11 @@ void TstAsserts::rubricGradedByItsOwnProvider()
     QVERIFY2(run.ok(), qPrintable(run.error()));
     // The file's grader at its endpoint; the assert's own model at the
     // tested endpoint, as its provider names no apiBaseUrl.
-    QCOMPARE(tested.requests().size(), 2);
-    QCOMPARE(judge.requests().size(), 1);
-    QCOMPARE(judge.requests().first().value(QStringLiteral("model")).toString(),
+    QCOMPARE(tested.chats().size(), 2);
+    QCOMPARE(judge.chats().size(), 1);
+    QCOMPARE(judge.chats().first().value(QStringLiteral("model")).toString(),
              QStringLiteral("grader"));
-    QCOMPARE(tested.requests().last().value(QStringLiteral("model")).toString(),
+    QCOMPARE(tested.chats().last().value(QStringLiteral("model")).toString(),
              QStringLiteral("other"));
     const CaseRun &graded = run->runs.first();
     QCOMPARE(graded.outcomes.at(0).reason, QStringLiteral("judged by grader: Rude."));

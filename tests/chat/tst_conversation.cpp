@@ -5,7 +5,7 @@
 // and a replay sends the same user turns in order.
 
 #include "conversation.h"
-#include "recordingserver.h"
+#include "modelserver.h"
 
 #include <QCryptographicHash>
 #include <QFile>
@@ -75,13 +75,13 @@ private Q_SLOTS:
 private:
     bool talk(Conversation &conversation, const QString &user);
 
-    std::unique_ptr<RecordingServer> m_server;
+    std::unique_ptr<ModelServer> m_server;
     std::unique_ptr<QTemporaryDir> m_dir;
 };
 
 void TstConversation::init()
 {
-    m_server = std::make_unique<RecordingServer>();
+    m_server = std::make_unique<ModelServer>();
     QVERIFY(m_server->listen());
     m_server->setEvents(replyEvents());
     m_dir = std::make_unique<QTemporaryDir>();
@@ -172,7 +172,7 @@ void TstConversation::laterTurnsCarryTheEarlierOnes()
 
 void TstConversation::stopKeepsPartialText()
 {
-    m_server->hold();
+    m_server->hold(1);
     Conversation conversation;
     conversation.setEndpoint({m_server->baseUrl(), QStringLiteral("tiny"), {}, false});
     conversation.start(frozen(OddSoul));

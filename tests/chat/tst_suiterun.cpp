@@ -3,8 +3,8 @@
 // bytes, a save reruns only the cases that changed, Stop ends a run, and an
 // A/B run marks the cases whose verdicts differ.
 
+#include "modelserver.h"
 #include "personatestsession.h"
-#include "stubmodelserver.h"
 #include "suiterun.h"
 
 #include <QFile>
@@ -14,6 +14,7 @@
 #include <QTest>
 
 using namespace soul;
+using soul::chattest::ModelServer;
 
 namespace {
 
@@ -46,7 +47,7 @@ bool writeFile(const QString &path, const QByteArray &bytes)
 // "I am Ava." when the soul names her, else "I am nobody."
 QString answerBySoul(const QJsonObject &request)
 {
-    return StubModelServer::systemMessage(request).contains(QLatin1String("Ava"))
+    return ModelServer::systemMessage(request).contains(QLatin1String("Ava"))
                ? QStringLiteral("I am Ava.")
                : QStringLiteral("I am nobody.");
 }
@@ -60,7 +61,7 @@ class TstSuiteRun : public QObject
 private Q_SLOTS:
     void init()
     {
-        m_server = std::make_unique<StubModelServer>();
+        m_server = std::make_unique<ModelServer>();
         QVERIFY(m_server->listen());
         m_dir = std::make_unique<QTemporaryDir>();
         QVERIFY(m_dir->isValid());
@@ -78,9 +79,9 @@ private Q_SLOTS:
         QVERIFY(run.start(*file, soul, {}).ok());
         QVERIFY(run.isRunning());
         QVERIFY(finished.wait(10000));
-        QCOMPARE(m_server->requests().size(), 2);
-        for (const QJsonObject &request : m_server->requests())
-            QCOMPARE(StubModelServer::systemMessage(request).toUtf8(), soul);
+        QCOMPARE(m_server->chats().size(), 2);
+        for (const QJsonObject &request : m_server->chats())
+            QCOMPARE(ModelServer::systemMessage(request).toUtf8(), soul);
         QCOMPARE(m_server->userTurns(),
                  QStringList({QStringLiteral("Who are you?"), QStringLiteral("Hello")}));
         QCOMPARE(run.cases().size(), 2);
@@ -101,7 +102,7 @@ private Q_SLOTS:
         QSignalSpy finished(&run, &SuiteRun::finished);
         QVERIFY(run.start(file, "soul", settings).ok());
         QVERIFY(finished.wait(10000));
-        QCOMPARE(m_server->requests().size(), 6);
+        QCOMPARE(m_server->chats().size(), 6);
         QCOMPARE(run.cases().at(1).runs.size(), 3);
         QCOMPARE(run.cases().at(1).passedRuns(), 3);
         QCOMPARE(run.cases().at(0).passedRuns(), 0);
@@ -110,7 +111,7 @@ private Q_SLOTS:
     void rubricsAreGradedAfterTheReply()
     {
         m_server->setAnswer([](const QJsonObject &request) {
-            return StubModelServer::systemMessage(request).contains(QLatin1String("rubric"))
+            return ModelServer::systemMessage(request).contains(QLatin1String("rubric"))
                        ? QStringLiteral("{\"reason\": \"Brief.\", \"score\": 1, \"pass\": true}")
                        : QStringLiteral("Hi.");
         });
@@ -128,7 +129,7 @@ private Q_SLOTS:
         QVERIFY(run.start(*file, "soul", {}).ok());
         QVERIFY(finished.wait(10000));
         // Each run: the reply, then its grading.
-        QCOMPARE(m_server->requests().size(), 4);
+        QCOMPARE(m_server->chats().size(), 4);
         QCOMPARE(run.requestsSent(), 4);
         const SuiteCase &item = run.cases().first();
         QCOMPARE(item.runs.size(), 2);
@@ -146,11 +147,11 @@ private Q_SLOTS:
         QSignalSpy running(&session, &PersonaTestSession::runningChanged);
         QVERIFY(session.run().ok());
         QTRY_VERIFY_WITH_TIMEOUT(!session.isRunning(), 10000);
-        QCOMPARE(m_server->requests().size(), 2);
+        QCOMPARE(m_server->chats().size(), 2);
 
         // The second case's message changes: only it is asked again.
         QVERIFY(writeFile(m_testsPath, suiteYaml(m_server->baseUrl(), QStringLiteral("Good day"))));
-        QTRY_COMPARE_WITH_TIMEOUT(m_server->requests().size(), 3, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(m_server->chats().size(), 3, 10000);
         QTRY_VERIFY_WITH_TIMEOUT(!session.isRunning(), 10000);
         QCOMPARE(m_server->userTurns().last(), QStringLiteral("Good day"));
         QVERIFY(session.live().cases().at(0).reused);
@@ -162,11 +163,11 @@ private Q_SLOTS:
         soul = "You are Ava, and brief.";
         QVERIFY(session.run().ok());
         QTRY_VERIFY_WITH_TIMEOUT(!session.isRunning(), 10000);
-        QCOMPARE(m_server->requests().size(), 5);
+        QCOMPARE(m_server->chats().size(), 5);
         // Nothing changed: nothing is sent.
         QVERIFY(session.run().ok());
         QVERIFY(!session.isRunning());
-        QCOMPARE(m_server->requests().size(), 5);
+        QCOMPARE(m_server->chats().size(), 5);
         QVERIFY(session.live().cases().at(0).reused && session.live().cases().at(1).reused);
     }
 
@@ -183,7 +184,7 @@ private Q_SLOTS:
         const Status status = session.run();
         QVERIFY(!status.ok());
         QCOMPARE(status.error(), session.fileError());
-        QCOMPARE(m_server->requests().size(), 0);
+        QCOMPARE(m_server->chats().size(), 0);
     }
 
     void stopEndsTheRun()
@@ -192,7 +193,7 @@ private Q_SLOTS:
         PersonaTestSession session;
         session.setSoulSource([] { return QByteArray("soul"); });
         session.setTestsPath(m_testsPath);
-        QSignalSpy received(m_server.get(), &StubModelServer::requestReceived);
+        QSignalSpy received(m_server.get(), &ModelServer::received);
         QSignalSpy running(&session, &PersonaTestSession::runningChanged);
         QVERIFY(session.run().ok());
         QVERIFY(received.wait(10000));
@@ -205,7 +206,7 @@ private Q_SLOTS:
         QCOMPARE(session.live().cases().at(1).state, SuiteCase::State::Stopped);
         m_server->release();
         QTest::qWait(0);
-        QCOMPARE(m_server->requests().size(), 1);
+        QCOMPARE(m_server->chats().size(), 1);
         // Stopped cases run again next time.
         QVERIFY(session.run().ok());
         QTRY_VERIFY_WITH_TIMEOUT(!session.isRunning(), 10000);
@@ -231,7 +232,7 @@ private Q_SLOTS:
         session.setAgainst("You are nobody in particular.", QStringLiteral("snapshot"));
         QVERIFY(session.run().ok());
         QTRY_VERIFY_WITH_TIMEOUT(!session.isRunning(), 10000);
-        QCOMPARE(m_server->requests().size(), 4);
+        QCOMPARE(m_server->chats().size(), 4);
         QVERIFY(session.live().cases().at(0).pass());
         QVERIFY(!session.against().cases().at(0).pass());
         QVERIFY(session.difference(0).verdict);
@@ -249,7 +250,7 @@ private Q_SLOTS:
     }
 
 private:
-    std::unique_ptr<StubModelServer> m_server;
+    std::unique_ptr<ModelServer> m_server;
     std::unique_ptr<QTemporaryDir> m_dir;
     QString m_testsPath;
 };

@@ -1,7 +1,6 @@
-// soulc test, run as a separate process against a fake OpenAI-compatible
-// server in this process: a QTcpServer that answers /v1/chat/completions
-// with an SSE stream and records each request. The server answers while the
-// test waits on the process's finished signal.
+// soulc test, run as a separate process against the model server in this
+// process (../chat/modelserver.h), which records each request. It answers
+// while the test waits on the process's finished signal.
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -22,6 +21,8 @@
 
 #include <memory>
 
+#include "../chat/modelserver.h"
+
 namespace {
 
 constexpr int ExitSuccess = 0;
@@ -33,111 +34,6 @@ struct Run
     int exitCode = -1;
     QByteArray out;
     QByteArray err;
-};
-
-struct Recorded
-{
-    QByteArray head; // request line and headers
-    QJsonObject body;
-};
-
-// Answers every POST with `status` and, for 200, an SSE stream of `reply`
-// in three pieces, then usage (with cached_tokens when `cached` is set) and
-// [DONE].
-class FakeServer : public QObject
-{
-    Q_OBJECT
-
-public:
-    explicit FakeServer(QObject *parent = nullptr)
-        : QObject(parent)
-    {
-        connect(&m_server, &QTcpServer::newConnection, this, &FakeServer::accept);
-    }
-
-    bool listen() { return m_server.listen(QHostAddress::LocalHost); }
-    QString baseUrl() const
-    {
-        return QStringLiteral("http://127.0.0.1:%1/v1").arg(m_server.serverPort());
-    }
-
-    QString reply = QStringLiteral("Hello, I am Ava.");
-    int status = 200;
-    std::optional<int> cached;
-    QList<Recorded> requests;
-
-private:
-    void accept()
-    {
-        while (QTcpSocket *socket = m_server.nextPendingConnection()) {
-            socket->setParent(this);
-            connect(socket, &QTcpSocket::readyRead, this, [this, socket] { take(socket); });
-            connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
-        }
-    }
-
-    void take(QTcpSocket *socket)
-    {
-        QByteArray &buffer = m_buffers[socket];
-        buffer += socket->readAll();
-        const qsizetype headEnd = buffer.indexOf("\r\n\r\n");
-        if (headEnd < 0)
-            return;
-        const QByteArray head = buffer.left(headEnd);
-        qsizetype length = 0;
-        for (const QByteArray &line : head.split('\n')) {
-            if (line.toLower().startsWith("content-length:"))
-                length = line.mid(15).trimmed().toLongLong();
-        }
-        if (buffer.size() < headEnd + 4 + length)
-            return;
-        const QByteArray body = buffer.mid(headEnd + 4, length);
-        m_buffers.remove(socket);
-        requests.append({head, QJsonDocument::fromJson(body).object()});
-        socket->write(response());
-        socket->disconnectFromHost();
-    }
-
-    QByteArray response() const
-    {
-        QByteArray body;
-        QByteArray contentType = "text/event-stream";
-        if (status != 200) {
-            contentType = "application/json";
-            body = R"({"error":{"message":"the model is not loaded"}})";
-        } else {
-            const auto event = [](const QJsonObject &object) {
-                return "data: " + QJsonDocument(object).toJson(QJsonDocument::Compact) + "\n\n";
-            };
-            const auto delta = [&event](const QString &piece) {
-                return event(QJsonObject{
-                    {QStringLiteral("choices"),
-                     QJsonArray{QJsonObject{{QStringLiteral("index"), 0},
-                                            {QStringLiteral("delta"),
-                                             QJsonObject{{QStringLiteral("content"), piece}}}}}}});
-            };
-            body += ": a comment\n\n";
-            const qsizetype third = reply.size() / 3;
-            body += delta(reply.left(third));
-            body += delta(reply.mid(third, third));
-            body += delta(reply.mid(2 * third));
-            QJsonObject usage{{QStringLiteral("prompt_tokens"), 321},
-                              {QStringLiteral("completion_tokens"), 7}};
-            if (cached)
-                usage.insert(QStringLiteral("prompt_tokens_details"),
-                             QJsonObject{{QStringLiteral("cached_tokens"), *cached}});
-            body += event(QJsonObject{{QStringLiteral("choices"), QJsonArray()},
-                                      {QStringLiteral("usage"), usage}});
-            body += "data: [DONE]\n\n";
-        }
-        return "HTTP/1.1 " + QByteArray::number(status)
-               + (status == 200 ? " OK" : " Internal Server Error") + "\r\nContent-Type: "
-               + contentType + "\r\nContent-Length: " + QByteArray::number(body.size())
-               + "\r\nConnection: close\r\n\r\n" + body;
-    }
-
-    QTcpServer m_server;
-    QHash<QTcpSocket *, QByteArray> m_buffers;
 };
 
 bool writeFile(const QString &path, const QByteArray &bytes)
@@ -268,7 +164,7 @@ private:
     }
 
     std::unique_ptr<QTemporaryDir> m_dir;
-    std::unique_ptr<FakeServer> m_server;
+    std::unique_ptr<soul::chattest::ModelServer> m_server;
 
 private Q_SLOTS:
     void init();
@@ -303,8 +199,10 @@ void TstSoulcTest::init()
     QVERIFY(QDir(m_dir->path()).mkdir(QStringLiteral("ava")));
     QVERIFY(writeFile(m_dir->filePath(QStringLiteral("ava/SOUL.md")), SoulFile));
     QVERIFY(writeFile(m_dir->filePath(QStringLiteral("ava/AGENTS.md")), AgentsFile));
-    m_server = std::make_unique<FakeServer>();
+    m_server = std::make_unique<soul::chattest::ModelServer>();
     QVERIFY(m_server->listen());
+    m_server->setAnswer([](const QJsonObject &) { return QStringLiteral("Hello, I am Ava."); });
+    m_server->setUsage({321, 7, std::nullopt});
 }
 
 void TstSoulcTest::cleanup()
@@ -328,16 +226,16 @@ void TstSoulcTest::systemMessageIsTheComposedSoul()
 {
     QFETCH(QStringList, runtime);
     QFETCH(bool, keepsCrlf);
-    writeTests(testsYaml(m_server->baseUrl()));
+    writeTests(testsYaml(m_server->baseUrl().toString()));
     const QByteArray soul = composed(runtime);
     QVERIFY(soul.contains("{{ not a template }}"));
     QVERIFY(soul.contains("\xe6\x97\xa5"));
     QCOMPARE(soul.contains("\r\n"), keepsCrlf);
     const Run run = soulc(QStringList{QStringLiteral("test")} + runtime + QStringList{persona()});
     QVERIFY2(run.exitCode == ExitSuccess, run.err.constData());
-    QCOMPARE(m_server->requests.size(), 1);
-    const QJsonObject body = m_server->requests.first().body;
-    QVERIFY(m_server->requests.first().head.startsWith("POST /v1/chat/completions HTTP/1.1"));
+    QCOMPARE(m_server->requests().size(), 1);
+    const QJsonObject body = m_server->requests().first().json();
+    QVERIFY(m_server->requests().first().head.startsWith("POST /v1/chat/completions HTTP/1.1"));
     const QJsonArray messages = body.value(QStringLiteral("messages")).toArray();
     QCOMPARE(messages.size(), 2);
     QCOMPARE(messages.at(0).toObject().value(QStringLiteral("role")).toString(),
@@ -353,12 +251,12 @@ void TstSoulcTest::systemMessageIsTheComposedSoul()
     QCOMPARE(body.value(QStringLiteral("temperature")).toDouble(), 0.0);
     QCOMPARE(body.value(QStringLiteral("max_tokens")).toInt(), 64);
     QCOMPARE(body.value(QStringLiteral("seed")).toInt(), 1);
-    QVERIFY(!m_server->requests.first().head.toLower().contains("authorization"));
+    QVERIFY(!m_server->requests().first().head.toLower().contains("authorization"));
 }
 
 void TstSoulcTest::exitStatusAndText()
 {
-    writeTests(testsYaml(m_server->baseUrl(), FailingTest));
+    writeTests(testsYaml(m_server->baseUrl().toString(), FailingTest));
     const Run failing = soulc({QStringLiteral("test"), persona()});
     QCOMPARE(failing.exitCode, ExitProblems);
     QVERIFY(failing.err.isEmpty());
@@ -373,17 +271,18 @@ void TstSoulcTest::exitStatusAndText()
     QVERIFY2(lines.at(4).startsWith("1 of 2 tests passed, file-model at http://127.0.0.1:"),
              lines.at(4).constData());
     // The conversation went as written, after the soul.
-    QCOMPARE(m_server->requests.size(), 2);
+    QCOMPARE(m_server->requests().size(), 2);
     const QJsonArray turns
-        = m_server->requests.at(1).body.value(QStringLiteral("messages")).toArray();
+        = m_server->requests().at(1).json().value(QStringLiteral("messages")).toArray();
     QCOMPARE(turns.size(), 4);
     QCOMPARE(turns.at(2).toObject().value(QStringLiteral("role")).toString(),
              QStringLiteral("assistant"));
     QCOMPARE(turns.at(3).toObject().value(QStringLiteral("content")).toString(),
              QStringLiteral("JSON please"));
 
-    m_server->reply = QStringLiteral("Hello {\"name\": \"Ava\"}");
-    writeTests(testsYaml(m_server->baseUrl(),
+    m_server->setAnswer(
+        [](const QJsonObject &) { return QStringLiteral("Hello {\"name\": \"Ava\"}"); });
+    writeTests(testsYaml(m_server->baseUrl().toString(),
                          "  - description: greets\n    vars: {message: Hi}\n    assert:\n"
                          "      - {type: starts-with, value: Hello}\n"
                          "      - {type: regex, value: '\"name\": \"A\\w+\"'}\n"));
@@ -393,8 +292,8 @@ void TstSoulcTest::exitStatusAndText()
 
 void TstSoulcTest::jsonShape()
 {
-    writeTests(testsYaml(m_server->baseUrl(), FailingTest));
-    m_server->cached = 256;
+    writeTests(testsYaml(m_server->baseUrl().toString(), FailingTest));
+    m_server->setUsage({321, 7, 256});
     const Run run = soulc({QStringLiteral("test"), QStringLiteral("--json"), persona()});
     QCOMPARE(run.exitCode, ExitProblems);
     QJsonParseError error{};
@@ -414,7 +313,7 @@ void TstSoulcTest::jsonShape()
     QCOMPARE(soulFacts.value(QStringLiteral("tokens")).toInteger(),
              count.readAllStandardOutput().trimmed().toLongLong());
     QCOMPARE(root.value(QStringLiteral("runtime")).toString(), QStringLiteral("toolnexus"));
-    QCOMPARE(root.value(QStringLiteral("endpoint")).toString(), m_server->baseUrl());
+    QCOMPARE(root.value(QStringLiteral("endpoint")).toString(), m_server->baseUrl().toString());
     QCOMPARE(root.value(QStringLiteral("model")).toString(), QStringLiteral("file-model"));
     QCOMPARE(root.value(QStringLiteral("passed")).toInt(), 1);
     QCOMPARE(root.value(QStringLiteral("failed")).toInt(), 1);
@@ -440,7 +339,7 @@ void TstSoulcTest::jsonShape()
     QCOMPARE(tests.at(1).toObject().value(QStringLiteral("pass")).toBool(), false);
 
     // A server that does not report cached tokens: null, not 0.
-    m_server->cached.reset();
+    m_server->setUsage({321, 7, std::nullopt});
     const Run unreported = soulc({QStringLiteral("test"), QStringLiteral("--json"), persona()});
     const QJsonObject again = QJsonDocument::fromJson(unreported.out).object();
     const QJsonObject usage2 = again.value(QStringLiteral("tests"))
@@ -456,7 +355,7 @@ void TstSoulcTest::jsonShape()
 
 void TstSoulcTest::junitFile()
 {
-    writeTests(testsYaml(m_server->baseUrl(), FailingTest));
+    writeTests(testsYaml(m_server->baseUrl().toString(), FailingTest));
     const QString junit = m_dir->filePath(QStringLiteral("results.xml"));
     QVERIFY(writeFile(junit, "an older run\n")); // a build artifact: replaced
     const Run run = soulc({QStringLiteral("test"), QStringLiteral("--junit"), junit, persona()});
@@ -498,44 +397,44 @@ void TstSoulcTest::endpointAndModelOverride()
     writeTests(testsYaml(QStringLiteral("http://127.0.0.1:9/v1")));
     const Run run = soulc({QStringLiteral("test"),
                            QStringLiteral("--endpoint"),
-                           m_server->baseUrl(),
+                           m_server->baseUrl().toString(),
                            QStringLiteral("--model=option-model"),
                            persona()});
     QVERIFY2(run.exitCode == ExitSuccess, run.err.constData());
-    QCOMPARE(m_server->requests.size(), 1);
-    QCOMPARE(m_server->requests.first().body.value(QStringLiteral("model")).toString(),
+    QCOMPARE(m_server->requests().size(), 1);
+    QCOMPARE(m_server->requests().first().json().value(QStringLiteral("model")).toString(),
              QStringLiteral("option-model"));
-    QVERIFY(run.out.contains("option-model at " + m_server->baseUrl().toUtf8()));
+    QVERIFY(run.out.contains("option-model at " + m_server->baseUrl().toString().toUtf8()));
 
     // --tests FILE from elsewhere.
     const QString other = m_dir->filePath(QStringLiteral("other.yaml"));
-    QVERIFY(writeFile(other, testsYaml(m_server->baseUrl())));
+    QVERIFY(writeFile(other, testsYaml(m_server->baseUrl().toString())));
     QVERIFY(QFile::remove(m_dir->filePath(QStringLiteral("ava/persona-tests.yaml"))));
     const Run named = soulc({QStringLiteral("test"), QStringLiteral("--tests"), other, persona()});
     QVERIFY2(named.exitCode == ExitSuccess, named.err.constData());
-    QCOMPARE(m_server->requests.size(), 2);
+    QCOMPARE(m_server->requests().size(), 2);
 }
 
 void TstSoulcTest::repeat()
 {
-    writeTests(testsYaml(m_server->baseUrl(),
+    writeTests(testsYaml(m_server->baseUrl().toString(),
                          "  - description: twice\n    repeat: 2\n    vars: {message: Hi}\n"
                          "    assert:\n      - {type: contains, value: Ava}\n"));
     const Run run = soulc({QStringLiteral("test"), persona()});
     QVERIFY2(run.exitCode == ExitSuccess, run.err.constData());
-    QCOMPARE(m_server->requests.size(), 3);
+    QCOMPARE(m_server->requests().size(), 3);
     QVERIFY(run.out.contains("PASS  twice (2 of 2 runs passed)\n"));
     QVERIFY(run.out.contains("2 of 2 tests passed (3 of 3 runs)"));
 
     const Run three = soulc(
         {QStringLiteral("test"), QStringLiteral("--repeat"), QStringLiteral("3"), persona()});
     QCOMPARE(three.exitCode, ExitSuccess);
-    QCOMPARE(m_server->requests.size(), 3 + 6);
+    QCOMPARE(m_server->requests().size(), 3 + 6);
 }
 
 void TstSoulcTest::invalidFileSendsNothing()
 {
-    writeTests(testsYaml(m_server->baseUrl(),
+    writeTests(testsYaml(m_server->baseUrl().toString(),
                          "  - description: judged\n    vars: {message: Hi}\n    assert:\n"
                          "      - {type: similar, value: is polite}\n"));
     const Run unsupported = soulc({QStringLiteral("test"), persona()});
@@ -555,7 +454,7 @@ void TstSoulcTest::invalidFileSendsNothing()
     QCOMPARE(missing.exitCode, ExitFailure);
     QVERIFY(missing.err.contains("persona-tests.yaml"));
     QVERIFY(missing.err.contains("--tests FILE"));
-    QCOMPARE(m_server->requests.size(), 0);
+    QCOMPARE(m_server->requests().size(), 0);
 }
 
 void TstSoulcTest::noEndpoint()
@@ -571,12 +470,12 @@ void TstSoulcTest::noEndpoint()
 void TstSoulcTest::unreadablePersona()
 {
     const QString tests = m_dir->filePath(QStringLiteral("tests.yaml"));
-    QVERIFY(writeFile(tests, testsYaml(m_server->baseUrl())));
+    QVERIFY(writeFile(tests, testsYaml(m_server->baseUrl().toString())));
     const QString nowhere = m_dir->filePath(QStringLiteral("nowhere"));
     const Run run = soulc({QStringLiteral("test"), QStringLiteral("--tests"), tests, nowhere});
     QCOMPARE(run.exitCode, ExitFailure);
     QVERIFY2(run.err.contains(nowhere.toUtf8()), run.err.constData());
-    QCOMPARE(m_server->requests.size(), 0);
+    QCOMPARE(m_server->requests().size(), 0);
 }
 
 void TstSoulcTest::connectionRefused()
@@ -597,8 +496,8 @@ void TstSoulcTest::connectionRefused()
 
 void TstSoulcTest::httpError()
 {
-    m_server->status = 500;
-    writeTests(testsYaml(m_server->baseUrl()));
+    m_server->setStatus(500);
+    writeTests(testsYaml(m_server->baseUrl().toString()));
     const Run run = soulc({QStringLiteral("test"), persona()});
     QCOMPARE(run.exitCode, ExitFailure);
     QVERIFY2(run.err.contains("answered HTTP 500"), run.err.constData());
@@ -610,25 +509,25 @@ void TstSoulcTest::keyOnlyOverHttpsOrLoopback()
     QProcessEnvironment key;
     key.insert(QStringLiteral("OPENAI_API_KEY"), QStringLiteral("sk-test-123"));
     // To this machine over http: sent.
-    writeTests(testsYaml(m_server->baseUrl()));
+    writeTests(testsYaml(m_server->baseUrl().toString()));
     const Run local = soulc({QStringLiteral("test"), persona()}, key);
     QVERIFY2(local.exitCode == ExitSuccess, local.err.constData());
-    QCOMPARE(m_server->requests.size(), 1);
-    QVERIFY(m_server->requests.first().head.contains("Authorization: Bearer sk-test-123"));
+    QCOMPARE(m_server->requests().size(), 1);
+    QVERIFY(m_server->requests().first().head.contains("Authorization: Bearer sk-test-123"));
 
     // The variable the provider names instead.
-    QByteArray yaml = testsYaml(m_server->baseUrl());
+    QByteArray yaml = testsYaml(m_server->baseUrl().toString());
     yaml.replace("seed: 1}", "seed: 1, apiKeyEnvar: PERSONA_KEY}");
     writeTests(yaml);
     QProcessEnvironment named;
     named.insert(QStringLiteral("PERSONA_KEY"), QStringLiteral("pk-456"));
     named.insert(QStringLiteral("OPENAI_API_KEY"), QStringLiteral("sk-test-123"));
     QCOMPARE(soulc({QStringLiteral("test"), persona()}, named).exitCode, ExitSuccess);
-    QCOMPARE(m_server->requests.size(), 2);
-    QVERIFY(m_server->requests.at(1).head.contains("Authorization: Bearer pk-456"));
+    QCOMPARE(m_server->requests().size(), 2);
+    QVERIFY(m_server->requests().at(1).head.contains("Authorization: Bearer pk-456"));
 
     // To another host over http: refused before anything is sent.
-    writeTests(testsYaml(m_server->baseUrl()));
+    writeTests(testsYaml(m_server->baseUrl().toString()));
     const Run remote = soulc({QStringLiteral("test"),
                               QStringLiteral("--endpoint"),
                               QStringLiteral("http://192.0.2.1:8080/v1"),
@@ -639,7 +538,7 @@ void TstSoulcTest::keyOnlyOverHttpsOrLoopback()
                                  "http://192.0.2.1:8080/v1 over plain http"),
              remote.err.constData());
     QVERIFY(!remote.err.contains("sk-test-123"));
-    QCOMPARE(m_server->requests.size(), 2);
+    QCOMPARE(m_server->requests().size(), 2);
 }
 
 void TstSoulcTest::usageErrors_data()
@@ -673,11 +572,11 @@ void TstSoulcTest::usageErrors()
 {
     QFETCH(QStringList, arguments);
     QFETCH(QByteArray, error);
-    writeTests(testsYaml(m_server->baseUrl()));
+    writeTests(testsYaml(m_server->baseUrl().toString()));
     const Run run = soulc(QStringList{QStringLiteral("test")} + arguments);
     QCOMPARE(run.exitCode, ExitFailure);
     QVERIFY2(run.err.startsWith(error), run.err.constData());
-    QCOMPARE(m_server->requests.size(), 0);
+    QCOMPARE(m_server->requests().size(), 0);
 }
 
 void TstSoulcTest::exportPromptfoo_data()
@@ -691,7 +590,7 @@ void TstSoulcTest::exportPromptfoo_data()
 void TstSoulcTest::exportPromptfoo()
 {
     QFETCH(QStringList, runtime);
-    writeTests(testsYaml(m_server->baseUrl(), ExportTests));
+    writeTests(testsYaml(m_server->baseUrl().toString(), ExportTests));
     const QString endpoint = closedEndpoint();
     QVERIFY(!endpoint.isEmpty());
     const QString out = m_dir->filePath(QStringLiteral("export/pf"));
@@ -712,7 +611,7 @@ void TstSoulcTest::exportPromptfoo()
              run.out.constData());
     for (const char *name : {"soul.txt", "turns.json", "prompt.cjs"})
         QVERIFY(run.out.contains(out.toUtf8() + '/' + name));
-    QCOMPARE(m_server->requests.size(), 0);
+    QCOMPARE(m_server->requests().size(), 0);
 
     const QByteArray soul = composed(runtime);
     QVERIFY(soul.contains("{{ not a template }} {% if x %} {# a note #}"));
@@ -917,7 +816,7 @@ void TstSoulcTest::exportWarnsOfTemplatedAsserts()
 
 void TstSoulcTest::exportOfABadFile()
 {
-    writeTests(testsYaml(m_server->baseUrl(),
+    writeTests(testsYaml(m_server->baseUrl().toString(),
                          "  - description: judged\n    vars: {message: Hi}\n    assert:\n"
                          "      - {type: similar, value: is polite}\n"));
     const QString out = m_dir->filePath(QStringLiteral("pf"));
@@ -928,7 +827,7 @@ void TstSoulcTest::exportOfABadFile()
     QVERIFY(!QFileInfo::exists(out));
 
     // A persona that cannot be read, and an OUTDIR that cannot be made.
-    writeTests(testsYaml(m_server->baseUrl()));
+    writeTests(testsYaml(m_server->baseUrl().toString()));
     const QString nowhere = m_dir->filePath(QStringLiteral("nowhere"));
     const Run unreadable = soulc({QStringLiteral("test"),
                                   QStringLiteral("--tests"),
@@ -945,7 +844,7 @@ void TstSoulcTest::exportOfABadFile()
                                persona()});
     QCOMPARE(blocked.exitCode, ExitFailure);
     QVERIFY2(blocked.err.startsWith("soulc: "), blocked.err.constData());
-    QCOMPARE(m_server->requests.size(), 0);
+    QCOMPARE(m_server->requests().size(), 0);
 }
 
 QTEST_GUILESS_MAIN(TstSoulcTest)

@@ -1,4 +1,4 @@
-#include "../chat/recordingserver.h"
+#include "../chat/modelserver.h"
 #include "chat/chatroom.h"
 #include "conversation.h"
 #include "documentcontroller.h"
@@ -62,7 +62,7 @@ private:
     void sendMessage(const QString &text);
 
     TestWindow<QuietPrompter> m_fixture;
-    std::unique_ptr<RecordingServer> m_server;
+    std::unique_ptr<ModelServer> m_server;
     QString m_persona;
 };
 
@@ -82,7 +82,7 @@ void tst_ChatRoom::init()
         if (QFile::exists(slotPath(example, k)))
             QVERIFY(QFile::copy(slotPath(example, k), slotPath(m_persona, k)));
     }
-    m_server = std::make_unique<RecordingServer>();
+    m_server = std::make_unique<ModelServer>();
     QVERIFY(m_server->listen());
     m_server->setEvents({deltaEvent(QStringLiteral("I am ")),
                          deltaEvent(QStringLiteral("Ava.")),
@@ -168,7 +168,7 @@ void tst_ChatRoom::escapeStopsTheReply()
     openDock();
     if (QTest::currentTestFailed())
         return;
-    m_server->hold();
+    m_server->hold(1);
     QSignalSpy finished(room()->conversation(), &Conversation::turnFinished);
     sendMessage(QStringLiteral("Go on"));
     auto *transcript = part<QTextBrowser>("chatTranscript");

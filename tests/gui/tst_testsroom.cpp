@@ -4,7 +4,7 @@
 // changed, a bad file sends nothing, and a commit's soul runs beside the
 // live one with the differing verdict marked.
 
-#include "../chat/stubmodelserver.h"
+#include "../chat/modelserver.h"
 #include "../live/gitfixture.h"
 #include "guitestfiles.h"
 #include "personatestsession.h"
@@ -25,6 +25,7 @@
 #include <QTreeWidget>
 
 using namespace soul;
+using soul::chattest::ModelServer;
 using namespace soul::guitest;
 
 namespace {
@@ -59,11 +60,11 @@ private Q_SLOTS:
     void init()
     {
         m_fixture.init();
-        m_server = std::make_unique<StubModelServer>();
+        m_server = std::make_unique<ModelServer>();
         QVERIFY(m_server->listen());
         // "I am Ava." when the soul names her.
         m_server->setAnswer([](const QJsonObject &request) {
-            return StubModelServer::systemMessage(request).contains(QLatin1String("Ava"))
+            return ModelServer::systemMessage(request).contains(QLatin1String("Ava"))
                        ? QStringLiteral("I am Ava.")
                        : QStringLiteral("I am nobody.");
         });
@@ -98,11 +99,11 @@ private Q_SLOTS:
         QCOMPARE(cases->topLevelItem(0)->text(0), QStringLiteral("says her name"));
         QCOMPARE(cases->topLevelItem(0)->text(1), QStringLiteral("pass"));
         QCOMPARE(cases->topLevelItem(0)->text(4), QStringLiteral("64 of 100"));
-        QCOMPARE(m_server->requests().size(), 2);
+        QCOMPARE(m_server->chats().size(), 2);
         // The system message is the soul as soulc composes it, byte for byte.
         const QByteArray composed = soulcOutput({QStringLiteral("compose"), m_fixture.dir()});
-        for (const QJsonObject &request : m_server->requests())
-            QCOMPARE(StubModelServer::systemMessage(request).toUtf8(), composed);
+        for (const QJsonObject &request : m_server->chats())
+            QCOMPARE(ModelServer::systemMessage(request).toUtf8(), composed);
         // The case's reply and each assert with its reason.
         QTreeWidgetItem *first = cases->topLevelItem(0);
         QCOMPARE(first->childCount(), 2);
@@ -113,11 +114,11 @@ private Q_SLOTS:
         // A save of the file: only the case that changed is asked again.
         QVERIFY(
             writeAtomically(testsPath(), suiteYaml(m_server->baseUrl(), QStringLiteral("Hello"))));
-        QTRY_COMPARE(m_server->requests().size(), 3);
+        QTRY_COMPARE(m_server->chats().size(), 3);
         QCOMPARE(m_server->userTurns().last(), QStringLiteral("Hello"));
         QTRY_COMPARE(cases->topLevelItem(1)->text(1), QStringLiteral("pass"));
         QTRY_VERIFY(!m_room()->tests()->isRunning());
-        QCOMPARE(m_server->requests().size(), 3);
+        QCOMPARE(m_server->chats().size(), 3);
 
         // A bad file: its sentence with line and column, and nothing sent.
         QVERIFY(writeAtomically(testsPath(), "tests:\n  - vars: {message: [oops\n"));
@@ -128,7 +129,7 @@ private Q_SLOTS:
                      .hasMatch(),
                  qPrintable(problem->text()));
         QTest::keyClick(cases, Qt::Key_R, Qt::ControlModifier);
-        QCOMPARE(m_server->requests().size(), 3);
+        QCOMPARE(m_server->chats().size(), 3);
     }
 
     void aRunKeepsItsSoulWhileTheAuthorTypes()
@@ -138,7 +139,7 @@ private Q_SLOTS:
         QVERIFY(room);
         const QByteArray composed = soulcOutput({QStringLiteral("compose"), m_fixture.dir()});
         m_server->hold();
-        QSignalSpy received(m_server.get(), &StubModelServer::requestReceived);
+        QSignalSpy received(m_server.get(), &ModelServer::received);
         room->run();
         QVERIFY(received.wait(10000));
         QVERIFY(room->tests()->isRunning());
@@ -151,11 +152,11 @@ private Q_SLOTS:
         QVERIFY(editor->toPlainText().endsWith(QLatin1String(" Brief.")));
         QVERIFY(room->tests()->isRunning());
         m_server->release();
-        QTRY_COMPARE(m_server->requests().size(), 2);
+        QTRY_COMPARE(m_server->chats().size(), 2);
         m_server->release();
         QTRY_VERIFY(!room->tests()->isRunning());
-        for (const QJsonObject &request : m_server->requests())
-            QCOMPARE(StubModelServer::systemMessage(request).toUtf8(), composed);
+        for (const QJsonObject &request : m_server->chats())
+            QCOMPARE(ModelServer::systemMessage(request).toUtf8(), composed);
         auto *status = room->dock()->findChild<QLabel *>(QStringLiteral("testsStatus"));
         QTRY_VERIFY2(status->text().contains(QLatin1String("The soul has changed")),
                      qPrintable(status->text()));
@@ -163,9 +164,9 @@ private Q_SLOTS:
         m_server->setAnswer({});
         room->run();
         QTRY_VERIFY(!room->tests()->isRunning());
-        QCOMPARE(m_server->requests().size(), 4);
-        QVERIFY(StubModelServer::systemMessage(m_server->requests().last())
-                    .contains(QLatin1String(" Brief.")));
+        QCOMPARE(m_server->chats().size(), 4);
+        QVERIFY(
+            ModelServer::systemMessage(m_server->chats().last()).contains(QLatin1String(" Brief.")));
     }
 
     void runsAgainstACommit()
@@ -189,7 +190,7 @@ private Q_SLOTS:
         QVERIFY(room->setAgainstCommit(QStringLiteral("HEAD")));
         room->run();
         QTRY_VERIFY(!room->tests()->isRunning());
-        QCOMPARE(m_server->requests().size(), 4);
+        QCOMPARE(m_server->chats().size(), 4);
         auto *cases = room->dock()->findChild<QTreeWidget *>(QStringLiteral("testsCases"));
         QVERIFY(!cases->isColumnHidden(2));
         QCOMPARE(cases->headerItem()->text(2), QStringLiteral("Commit HEAD"));
@@ -207,7 +208,7 @@ private:
     QString testsPath() const { return m_fixture.filePath(QStringLiteral("persona-tests.yaml")); }
 
     TestWindow<> m_fixture;
-    std::unique_ptr<StubModelServer> m_server;
+    std::unique_ptr<ModelServer> m_server;
 };
 
 QTEST_MAIN(tst_TestsRoom)
