@@ -4,6 +4,8 @@
 // names the damaged object and points at 'git fsck'; nothing is written. A
 // shallow clone is no damage: its history is listed up to its cut, which is
 // said, and a revision beyond the cut says so.
+#include "soulcrun.h"
+
 #include "gitfixture.h"
 
 #include <QCryptographicHash>
@@ -25,33 +27,11 @@ namespace {
 
 constexpr int Deadline = 20000; // ms: what every command must finish within
 
-struct Run
-{
-    int exitCode = -1; // -1: crashed or did not finish
-    QByteArray out;
-    QByteArray err;
-    qint64 ms = 0;
-};
+using namespace soul::clitest;
 
 Run soulc(const QStringList &arguments)
 {
-    QProcess process;
-    QElapsedTimer clock;
-    clock.start();
-    process.start(QStringLiteral(SOUL_BIN_DIR "/soulc"), arguments);
-    process.closeWriteChannel();
-    Run run;
-    if (!process.waitForFinished(Deadline)) {
-        process.kill();
-        process.waitForFinished();
-        run.err = "did not finish within the deadline";
-        return run;
-    }
-    run.ms = clock.elapsed();
-    run.out = process.readAllStandardOutput();
-    run.err = process.readAllStandardError();
-    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    return run;
+    return runSoulc({arguments, {}, {}, std::nullopt, Deadline});
 }
 
 QString objectFile(const QString &repo, const QByteArray &id)

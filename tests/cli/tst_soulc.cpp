@@ -1,6 +1,8 @@
 // Runs the real, built soulc on persona directories made in a fresh temporary
 // directory per test and compares exact bytes and exit codes.
 
+#include "soulcrun.h"
+
 #include "compose/composer.h"
 #include "compose/contract.h"
 #include "disk/composedirectory.h"
@@ -38,16 +40,7 @@ const qint64 CapBytes = ComposeRule::toolnexus().capBytes;
 
 namespace {
 
-constexpr int ExitSuccess = 0;
-constexpr int ExitProblems = 1;
-constexpr int ExitFailure = 2;
-
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using namespace soul::clitest;
 
 // One slot file (or any file beside the slots) of a persona made for a row.
 struct PersonaFile
@@ -104,26 +97,11 @@ private:
               const QByteArray &input = {},
               const QProcessEnvironment &environment = {}) const
     {
-        QProcess process;
-        process.setWorkingDirectory(workingDir.isEmpty() ? m_dir->path() : workingDir);
-        if (!environment.isEmpty())
-            process.setProcessEnvironment(environment);
-        process.start(soulcPath(), arguments);
-        if (process.waitForStarted(30000)) {
-            process.write(input);
-            process.closeWriteChannel();
-        }
-        Run run;
-        if (!process.waitForStarted(30000) || !process.waitForFinished(120000)) {
-            process.kill();
-            process.waitForFinished();
-            run.err = "did not finish: " + process.errorString().toUtf8();
-            return run;
-        }
-        run.out = process.readAllStandardOutput();
-        run.err = process.readAllStandardError();
-        run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-        return run;
+        return runSoulc({arguments,
+                         workingDir.isEmpty() ? m_dir->path() : workingDir,
+                         input,
+                         environment.isEmpty() ? std::nullopt
+                                               : std::optional<QProcessEnvironment>(environment)});
     }
 
     // A new persona directory under the fixture, holding `files`.

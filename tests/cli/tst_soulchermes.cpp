@@ -2,6 +2,8 @@
 // temporary directory per test: exact bytes, exit codes and the words of its
 // messages.
 
+#include "soulcrun.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -16,28 +18,11 @@
 
 namespace {
 
-constexpr int ExitSuccess = 0;
-constexpr int ExitProblems = 1;
-constexpr int ExitFailure = 2;
-
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using namespace soul::clitest;
 
 Run soulc(const QStringList &arguments)
 {
-    QProcess process;
-    process.start(QStringLiteral(SOUL_BIN_DIR "/soulc"), arguments);
-    Run run;
-    if (!process.waitForFinished(60000))
-        return run;
-    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    run.out = process.readAllStandardOutput();
-    run.err = process.readAllStandardError();
-    return run;
+    return runSoulc({arguments, {}, {}, std::nullopt, 60000});
 }
 
 bool writeFile(const QString &path, const QByteArray &bytes)

@@ -2,6 +2,8 @@
 // process (../chat/modelserver.h), which records each request. It answers
 // while the test waits on the process's finished signal.
 
+#include "soulcrun.h"
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
@@ -25,16 +27,7 @@
 
 namespace {
 
-constexpr int ExitSuccess = 0;
-constexpr int ExitProblems = 1;
-constexpr int ExitFailure = 2;
-
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using namespace soul::clitest;
 
 bool writeFile(const QString &path, const QByteArray &bytes)
 {
@@ -126,27 +119,12 @@ class TstSoulcTest : public QObject
 private:
     Run soulc(const QStringList &arguments, const QProcessEnvironment &extra = {}) const
     {
-        QProcess process;
-        process.setWorkingDirectory(m_dir->path());
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         environment.remove(QStringLiteral("OPENAI_API_KEY"));
         for (const QString &key : extra.keys())
             environment.insert(key, extra.value(key));
-        process.setProcessEnvironment(environment);
-        QSignalSpy finished(&process, &QProcess::finished);
-        process.start(soulcPath(), arguments);
-        Run run;
-        // The fake server answers while this waits: the spy runs the event loop.
-        if (!finished.wait(60000)) {
-            process.kill();
-            process.waitForFinished();
-            run.err = "did not finish";
-            return run;
-        }
-        run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-        run.out = process.readAllStandardOutput();
-        run.err = process.readAllStandardError();
-        return run;
+        // The model server answers while this waits: runSoulc runs the event loop.
+        return runSoulc({arguments, m_dir->path(), {}, environment, 60000});
     }
 
     QString persona() const { return m_dir->filePath(QStringLiteral("ava")); }
