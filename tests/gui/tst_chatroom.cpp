@@ -14,6 +14,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
@@ -43,6 +44,7 @@ private Q_SLOTS:
     void cleanup();
 
     void keyTogglesTheDock();
+    void roomsShareATabAndAKeyBringsOneToTheFront();
     void messageStreamsOnTheLiveSoul();
     void escapeStopsTheReply();
     void restartOfferedAfterAnEdit();
@@ -134,6 +136,31 @@ void tst_ChatRoom::keyTogglesTheDock()
     QTRY_VERIFY(part<QLineEdit>("chatInput")->hasFocus());
     QTest::keyClick(window(), Qt::Key_C, Qt::ControlModifier | Qt::AltModifier);
     QTRY_VERIFY(!room()->isVisible());
+}
+
+void tst_ChatRoom::roomsShareATabAndAKeyBringsOneToTheFront()
+{
+    auto *tests = window()->findChild<QDockWidget *>(QStringLiteral("testsDock"));
+    QVERIFY(tests);
+    const auto inFront = [](QWidget *dock) { return !dock->visibleRegion().isEmpty(); };
+    QTest::keyClick(window(), Qt::Key_C, Qt::ControlModifier | Qt::AltModifier);
+    QTRY_VERIFY(inFront(room()));
+    QTest::keyClick(window(), Qt::Key_E, Qt::ControlModifier | Qt::AltModifier);
+    QTRY_VERIFY(inFront(tests));
+    QVERIFY(window()->tabifiedDockWidgets(room()).contains(tests));
+    QVERIFY(!inFront(room()));
+    // Behind the Tests tab, the Chat's key brings it to the front, open.
+    QAction *toggle = m_fixture.action("chatDockToggle");
+    QTest::keyClick(window(), Qt::Key_C, Qt::ControlModifier | Qt::AltModifier);
+    QTRY_VERIFY(inFront(room()));
+    QVERIFY(toggle->isChecked());
+    QVERIFY(!tests->isHidden());
+    QTRY_VERIFY(part<QLineEdit>("chatInput")->hasFocus());
+    // In front, the same key closes it, and the Tests panel is shown again.
+    QTest::keyClick(window(), Qt::Key_C, Qt::ControlModifier | Qt::AltModifier);
+    QTRY_VERIFY(room()->isHidden());
+    QVERIFY(!toggle->isChecked());
+    QTRY_VERIFY(inFront(tests));
 }
 
 void tst_ChatRoom::messageStreamsOnTheLiveSoul()

@@ -207,6 +207,7 @@ void ChatRoom::buildUi()
     m_transcript = new QTextBrowser(inside);
     m_transcript->setObjectName(QStringLiteral("chatTranscript"));
     m_transcript->setOpenLinks(false);
+    m_transcript->setMinimumHeight(m_transcript->fontMetrics().lineSpacing() * 6);
     layout->addWidget(m_transcript, 1);
 
     m_status = new QLabel(inside);

@@ -45,13 +45,22 @@ QAction *RoomHost::addDock(QDockWidget *dock, const QString &text, const QKeySeq
 {
     const QString visibleKey = QStringLiteral("rooms/%1/visible").arg(dock->objectName());
     m_window->addDockWidget(Qt::RightDockWidgetArea, dock);
+    if (m_lastDock)
+        m_window->tabifyDockWidget(m_lastDock, dock);
+    m_lastDock = dock;
     dock->setVisible(m_settings && m_settings->value(visibleKey, false).toBool());
     QAction *toggle = m_menu->addAction(text);
     toggle->setObjectName(dock->objectName() + QStringLiteral("Toggle"));
     toggle->setShortcut(key);
     toggle->setCheckable(true);
     toggle->setChecked(dock->isVisible());
-    connect(toggle, &QAction::triggered, dock, [this, dock, visibleKey](bool checked) {
+    connect(toggle, &QAction::triggered, dock, [this, dock, toggle, visibleKey](bool checked) {
+        // Open but tabbed behind another room: its key brings it to the front.
+        if (!checked && !dock->isHidden() && dock->visibleRegion().isEmpty()
+            && !m_window->tabifiedDockWidgets(dock).isEmpty()) {
+            toggle->setChecked(true);
+            checked = true;
+        }
         dock->setVisible(checked);
         if (checked) {
             dock->raise();

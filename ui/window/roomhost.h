@@ -52,9 +52,11 @@ public:
     // The shown persona's folder, absolute; empty while none is open.
     QString directory() const;
 
-    // Puts `dock` in the window's right area, hidden until asked, and a
-    // checkable entry named `text` with `key` in the rooms' menu that shows
-    // and focuses it. Whether it was open is remembered under its object name.
+    // Puts `dock` in the window's right area, hidden until asked, tabbed with
+    // the rooms added before it (each gets the area's whole height; its key
+    // brings its tab to the front), and a checkable entry named `text` with
+    // `key` in the rooms' menu that shows and focuses it. Whether it was open
+    // is remembered under its object name.
     QAction *addDock(QDockWidget *dock, const QString &text, const QKeySequence &key);
 
     // For the window: what it shows changed.
@@ -75,6 +77,7 @@ private:
     QMainWindow *m_window;
     QMenu *m_menu;
     QSettings *m_settings;
+    QDockWidget *m_lastDock = nullptr;
     PersonaSession *m_session = nullptr;
     std::function<LiveSoul()> m_source;
     QTimer m_soulPause;
