@@ -101,6 +101,40 @@ bool Workspace::hasUnsaved() const
     });
 }
 
+QString Workspace::currentTitle() const
+{
+    const PersonaSession *s = current();
+    if (m_roster && !s->agent().id.isEmpty())
+        return s->agent().id;
+    if (!s->model()->isOpen())
+        return m_roster ? s->displayName() : QString();
+    const SlotLayout &layout = s->model()->layout();
+    if (layout.project.isEmpty())
+        return QFileInfo(s->model()->directory()).fileName();
+    return tr("%1 in %2")
+        .arg(QFileInfo(layout.directory).fileName(), QFileInfo(layout.project).fileName());
+}
+
+QString Workspace::currentPlace() const
+{
+    const PersonaSession *s = current();
+    if (!s->model()->isOpen())
+        return m_roster ? QDir::toNativeSeparators(s->agent().folder) : tr("No folder open");
+    const SlotLayout &layout = s->model()->layout();
+    if (layout.project.isEmpty())
+        return QDir::toNativeSeparators(s->model()->directory());
+    return tr("%1, project %2")
+        .arg(QDir::toNativeSeparators(layout.directory), QDir::toNativeSeparators(layout.project));
+}
+
+QString Workspace::missingNote() const
+{
+    const PersonaSession::Agent &agent = current()->agent();
+    return tr("The workspace of agent \"%1\" is not there: %2\n\nOpenClaw creates it when the "
+              "agent first runs. Create the folder, then choose the agent again.")
+        .arg(agent.id, QDir::toNativeSeparators(agent.folder));
+}
+
 int Workspace::addSession()
 {
     auto *s = new PersonaSession(m_prompter, m_settings, this);

@@ -64,6 +64,15 @@ public:
     void openWaiting();
     // A session's unsaved text, in any of them.
     bool hasUnsaved() const;
+    // What a title calls the current session: the agent in a roster, else
+    // the folder ("ava"), or the home in its project ("hermes in shop");
+    // empty while nothing is open and no roster is held.
+    QString currentTitle() const;
+    // Where the current session is, for a status line: its folder, a home
+    // with its project, a missing agent's folder, or that none is open.
+    QString currentPlace() const;
+    // Why the current agent shows no panes: its workspace folder is missing.
+    QString missingNote() const;
     // One row per session while a roster is held; empty otherwise.
     AgentListModel *agents() const { return m_agents; }
 

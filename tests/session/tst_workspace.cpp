@@ -102,8 +102,12 @@ void tst_Workspace::opensAFolderInTheOneSession()
     QSignalSpy added(&workspace, &Workspace::sessionAdded);
     QCOMPARE(workspace.count(), 1);
     QVERIFY(!workspace.current()->model()->isOpen());
+    QCOMPARE(workspace.currentTitle(), QString());
+    QCOMPARE(workspace.currentPlace(), QStringLiteral("No folder open"));
 
     QVERIFY(workspace.openFolder(parent + QStringLiteral("/ava")));
+    QCOMPARE(workspace.currentTitle(), QStringLiteral("ava"));
+    QCOMPARE(workspace.currentPlace(), QDir::toNativeSeparators(parent + QStringLiteral("/ava")));
     QCOMPARE(workspace.count(), 1);
     QCOMPARE(added.count(), 0);
     QVERIFY(!workspace.isRoster());

@@ -124,8 +124,9 @@ PersonaSession *MainWindow::session(int index) const
 
 PersonaEditor *MainWindow::editor(int index) const
 {
-    // Made when first asked for: a roster's editors are built as their
-    // folders open, or when shown.
+    // Made when first asked for, with its folder read: a roster's editors
+    // are built as their folders open, or when shown.
+    m_workspace->session(index);
     return const_cast<MainWindow *>(this)->ensureEditor(index);
 }
 
@@ -232,13 +233,7 @@ void MainWindow::followSession(int index)
 
     // Large texts were read, decoded and composed once, or replaced: what
     // that freed goes back to the system once the window is quiet.
-    FreedMemory *freed = m_freedMemory;
-    connect(model, &PersonaModel::opened, freed, &FreedMemory::releaseSoon);
-    connect(model, &PersonaModel::bufferReplaced, freed, &FreedMemory::releaseSoon);
-    connect(session->freezer(), &FreezeController::frozen, freed, &FreedMemory::releaseSoon);
-    connect(session->freezer(), &FreezeController::failed, freed, &FreedMemory::releaseSoon);
-    connect(session->exporter(), &ExportController::exported, freed, &FreedMemory::releaseSoon);
-    connect(session->exporter(), &ExportController::failed, freed, &FreedMemory::releaseSoon);
+    m_freedMemory->follow(session);
 
     connect(session->documents(), &DocumentController::recentChanged, this, [this, session] {
         m_startView->setRecent(session->documents()->recentPlaces());
@@ -676,11 +671,7 @@ void MainWindow::showFolderState()
     if (open) {
         showPage(currentEditor());
     } else if (roster) {
-        const PersonaSession::Agent &agent = currentSession()->agent();
-        m_missing->setText(
-            tr("The workspace of agent \"%1\" is not there: %2\n\nOpenClaw creates it when the "
-               "agent first runs. Create the folder, then choose the agent again.")
-                .arg(agent.id, QDir::toNativeSeparators(agent.folder)));
+        m_missing->setText(m_workspace->missingNote());
         showPage(m_missing);
     }
     m_actions->setFolderOpen(open);
@@ -689,15 +680,8 @@ void MainWindow::showFolderState()
     m_actions->setAgentCount(sessionCount());
     m_actions->setRecentSnapshots(freezer()->recent());
     // [*] is where Qt puts the modified mark while any pane has unsaved edits.
-    const SlotLayout &layout = model()->layout();
-    const QString name = roster && !currentSession()->agent().id.isEmpty()
-                             ? currentSession()->agent().id
-                         : layout.project.isEmpty()
-                             ? QFileInfo(model()->directory()).fileName()
-                             : tr("%1 in %2")
-                                   .arg(QFileInfo(layout.directory).fileName(),
-                                        QFileInfo(layout.project).fileName());
-    setWindowTitle(open || roster ? tr("%1[*] — Soul Studio").arg(name) : tr("Soul Studio"));
+    setWindowTitle(open || roster ? tr("%1[*] — Soul Studio").arg(m_workspace->currentTitle())
+                                  : tr("Soul Studio"));
     setWindowModified(m_workspace->hasUnsaved());
     showEditState();
     showStatus();
@@ -750,20 +734,12 @@ void MainWindow::showMessage(const QString &text, int ms)
 void MainWindow::showStatus()
 {
     const PersonaModel *shown = model();
+    m_statusDir->setText(m_workspace->currentPlace());
     if (!shown->isOpen()) {
-        m_statusDir->setText(m_workspace->isRoster()
-                                 ? QDir::toNativeSeparators(currentSession()->agent().folder)
-                                 : tr("No folder open"));
         m_statusWatch->clear();
         m_statusRefresh->clear();
         return;
     }
-    const SlotLayout &layout = shown->layout();
-    m_statusDir->setText(layout.project.isEmpty()
-                             ? QDir::toNativeSeparators(shown->directory())
-                             : tr("%1, project %2")
-                                   .arg(QDir::toNativeSeparators(layout.directory),
-                                        QDir::toNativeSeparators(layout.project)));
     m_statusWatch->setText(shown->directoryLost() ? tr("folder missing")
                            : shown->isWatching()  ? tr("watching")
                                                   : tr("not watching"));
