@@ -1,5 +1,7 @@
 #include "../core/testfiles.h"
 #include "agentlistmodel.h"
+#include "agents/openclawpaths.h"
+#include "agents/openclawroster.h"
 #include "documentcontroller.h"
 #include "persona/personamodel.h"
 #include "personasession.h"
@@ -38,6 +40,7 @@ private Q_SLOTS:
     void closeAtTheLastAgentLeavesTheRoster();
     void currentIndexFollowsTheChoice();
     void folderJoinsTheRoster();
+    void openClawAgentsShowTheDefaultAndAMissingWorkspace();
     void sidebarRowsShowTheSummaryAndUnsavedMark();
     void recentHomeRoundTrip();
     void recentHomeReadsTheOldKeys();
@@ -68,6 +71,7 @@ void tst_Workspace::init()
 
 void tst_Workspace::cleanup()
 {
+    qunsetenv("OPENCLAW_STATE_DIR");
     m_settings.reset();
     m_dir.reset();
 }
@@ -312,6 +316,57 @@ void tst_Workspace::folderJoinsTheRoster()
     QCOMPARE(workspace.currentIndex(), 2);
     QCOMPARE(workspace.current()->agent().id, QStringLiteral("other"));
     QVERIFY(workspace.current()->model()->isOpen());
+}
+
+void tst_Workspace::openClawAgentsShowTheDefaultAndAMissingWorkspace()
+{
+    const QString state = m_dir->filePath(QStringLiteral("state"));
+    QVERIFY(QDir().mkpath(state));
+    // Two agents: work is the default, ghost has no workspace folder yet.
+    QVERIFY(test::writeFile(state + QStringLiteral("/openclaw.json"),
+                            "{ agents: { ownership: 'explicit',\n"
+                            "  defaults: { systemAgent: { agentId: 'work' } },\n"
+                            "  entries: { ghost: {}, work: {}, }, }, }\n"));
+    for (const char *name :
+         {"OPENCLAW_CONFIG_PATH", "OPENCLAW_PROFILE", "OPENCLAW_WORKSPACE_DIR", "OPENCLAW_HOME"})
+        qunsetenv(name);
+    qputenv("OPENCLAW_STATE_DIR", state.toUtf8());
+    const Result<OpenClawRoster> roster = readOpenClawRoster(OpenClawPaths::system());
+    QVERIFY2(roster.ok(), qPrintable(roster.error()));
+    QString workFolder;
+    QString ghostFolder;
+    for (const OpenClawAgent &agent : roster.value().agents)
+        (agent.id == QLatin1String("work") ? workFolder : ghostFolder) = agent.workspace;
+    QVERIFY(QDir().mkpath(workFolder));
+    QVERIFY(test::writeFile(workFolder + QStringLiteral("/SOUL.md"), "You are work.\n"));
+
+    Workspace workspace(&m_prompter, m_settings.get());
+    const bool opened = workspace.openOpenClawAgents();
+    qunsetenv("OPENCLAW_STATE_DIR");
+    QVERIFY(opened);
+    QCOMPARE(workspace.count(), 2);
+    QVERIFY(workspace.isRoster());
+    QCOMPARE(workspace.current()->agent().id, QStringLiteral("work"));
+    QVERIFY(workspace.current()->model()->isOpen());
+    QVERIFY(workspace.agents()->source().contains(QStringLiteral("openclaw.json")));
+    const int ghost = indexOf(workspace, QStringLiteral("ghost"));
+    QVERIFY(ghost >= 0);
+    QVERIFY(!workspace.isWaiting(ghost));
+    QVERIFY(!workspace.session(ghost)->model()->isOpen());
+    QTRY_COMPARE(workspace.agents()->row(ghost).detail, QStringLiteral("no workspace folder"));
+    QVERIFY(!workspace.agents()->row(ghost).available);
+    const AgentListModel *rows = workspace.agents();
+    const int work = workspace.currentIndex();
+    QTRY_VERIFY2(rows->row(work).title.endsWith(QStringLiteral("(default)")),
+                 qPrintable(rows->row(work).title));
+
+    // Made since the roster was read: chosen, it opens.
+    QVERIFY(QDir().mkpath(ghostFolder));
+    QVERIFY(test::writeFile(ghostFolder + QStringLiteral("/SOUL.md"), "Boo.\n"));
+    workspace.setCurrentIndex(ghost);
+    QVERIFY(workspace.current()->model()->isOpen());
+    QTRY_VERIFY(workspace.agents()->row(ghost).available);
+    QVERIFY(m_prompter.errors.isEmpty());
 }
 
 void tst_Workspace::sidebarRowsShowTheSummaryAndUnsavedMark()
