@@ -21,6 +21,8 @@
 #include <QLocale>
 #include <QSettings>
 
+#include <algorithm>
+
 namespace soul {
 
 namespace {
@@ -164,6 +166,7 @@ void Workspace::removeSession(int index)
     PersonaSession *gone = m_sessions.at(size_t(index));
     m_sessions.erase(m_sessions.begin() + index);
     m_waiting.removeOne(gone);
+    m_announced.remove(gone);
     m_summaryPending.remove(gone);
     m_agents->removeRowAt(index);
     if (m_current >= count())
@@ -188,9 +191,12 @@ QString Workspace::whose(const PersonaSession *session, const QString &text) con
 
 void Workspace::setCurrentIndex(int index)
 {
-    PersonaSession *chosen = session(index);
-    if (!chosen)
+    if (!at(index))
         return;
+    // Current before its folder is read: a window shows the editor before
+    // its panes take the text.
+    m_current = index;
+    PersonaSession *chosen = session(index);
     // An agent whose workspace was created since the roster was read opens now.
     if (m_roster && !chosen->model()->isOpen() && QFileInfo(chosen->agent().folder).isDir()) {
         Q_EMIT sessionOpening(index);
@@ -198,7 +204,6 @@ void Workspace::setCurrentIndex(int index)
             Q_EMIT message(opened.error(), 15000);
         scheduleSummary(chosen);
     }
-    m_current = index;
     Q_EMIT currentChanged(index);
 }
 
@@ -359,6 +364,7 @@ bool Workspace::closeAt(int index)
 void Workspace::leaveRoster()
 {
     m_waiting.clear();
+    m_announced.clear();
     m_failed.clear();
     while (count() > 1)
         removeSession(count() - 1);
@@ -400,6 +406,7 @@ bool Workspace::closeAll()
     }
     // Folders not read yet need no closing.
     m_waiting.clear();
+    m_announced.clear();
     m_failed.clear();
     for (PersonaSession *s : m_sessions) {
         if (s->model()->isOpen())
@@ -474,6 +481,7 @@ void Workspace::openRoster(const QList<PersonaSession::Agent> &agents, const QSt
 {
     // Every session closed: the first one stays and takes the first agent.
     m_waiting.clear();
+    m_announced.clear();
     m_failed.clear();
     while (count() > 1)
         removeSession(count() - 1);
@@ -509,7 +517,8 @@ void Workspace::openRoster(const QList<PersonaSession::Agent> &agents, const QSt
 
 bool Workspace::openSession(PersonaSession *s)
 {
-    Q_EMIT sessionOpening(indexOf(s));
+    if (!m_announced.remove(s))
+        Q_EMIT sessionOpening(indexOf(s));
     const Status opened = s->model()->open(s->agent().folder);
     if (!opened)
         m_failed.append(tr("%1: %2").arg(s->agent().id, opened.error()));
@@ -521,7 +530,15 @@ void Workspace::openNextWaiting()
 {
     if (m_waiting.isEmpty())
         return;
-    session(indexOf(m_waiting.first()));
+    // Two turns per folder: what sessionOpening() makes (an editor), then
+    // the reading, so that neither waits for the other.
+    PersonaSession *next = m_waiting.first();
+    if (!m_announced.contains(next)) {
+        m_announced.insert(next);
+        Q_EMIT sessionOpening(indexOf(next));
+    } else {
+        session(indexOf(next));
+    }
     if (!m_waiting.isEmpty())
         m_openTimer.start();
 }
@@ -553,6 +570,10 @@ void Workspace::scheduleAllSummaries()
 
 void Workspace::showSummaries()
 {
+    if (!m_roster) {
+        m_summaryPending.clear(); // the roster closed while its rows waited
+        return;
+    }
     QElapsedTimer turn;
     turn.start();
     for (int i = 0; i < count() && !m_summaryPending.isEmpty(); ++i) {

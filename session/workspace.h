@@ -73,7 +73,7 @@ public:
     QString currentPlace() const;
     // Why the current agent shows no panes: its workspace folder is missing.
     QString missingNote() const;
-    // One row per session while a roster is held; empty otherwise.
+    // One row per session, in order; their text is made while a roster is held.
     AgentListModel *agents() const { return m_agents; }
 
     // Opens `dir` in the one session, or, while a roster is held, shows the
@@ -170,8 +170,9 @@ private:
     int m_current = 0;
     bool m_roster = false;
     AgentListModel *m_agents = nullptr;
-    QList<PersonaSession *> m_waiting; // folders still to read, in turn
-    QStringList m_failed;              // agents whose folder could not be read
+    QList<PersonaSession *> m_waiting;  // folders still to read, in turn
+    QSet<PersonaSession *> m_announced; // waiting ones whose sessionOpening() came
+    QStringList m_failed;               // agents whose folder could not be read
     QTimer m_openTimer;
     QTimer m_summaryTimer;
     QSet<PersonaSession *> m_summaryPending;
