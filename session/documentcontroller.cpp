@@ -27,6 +27,8 @@ const QString LastKey = QStringLiteral("lastDirectory");
 const QString LastProjectKey = QStringLiteral("lastHermesProject");
 // And the project pane's file then.
 const QString LastProjectFileKey = QStringLiteral("lastHermesProjectFile");
+// The runtime whose home was open last; absent: the registry's homeRuntime().
+const QString LastRuntimeKey = QStringLiteral("lastHomeRuntime");
 constexpr int RecentMax = 10;
 
 // A diff compares what the panes would show, line by line.
@@ -620,7 +622,8 @@ RecentPlace DocumentController::lastPlace() const
 {
     return {m_settings->value(LastKey).toString(),
             m_settings->value(LastProjectKey).toString(),
-            m_settings->value(LastProjectFileKey).toString()};
+            m_settings->value(LastProjectFileKey).toString(),
+            m_settings->value(LastRuntimeKey).toString()};
 }
 
 QString DocumentController::lastDirectory() const
@@ -651,9 +654,11 @@ QByteArray DocumentController::slotTemplate(int slot)
 
 void DocumentController::rememberHome(const SlotLayout &layout)
 {
-    remember(RecentPlace::hermesHome(layout.home,
-                                     layout.project,
-                                     layout.labels.at(size_t(slotIndex(u"AGENTS.md")))));
+    const Runtime *runtime = RuntimeRegistry::instance().homeRuntime();
+    remember(RecentPlace::home(layout.home,
+                               layout.project,
+                               layout.labels.at(size_t(slotIndex(u"AGENTS.md"))),
+                               runtime ? runtime->id() : QString()));
 }
 
 void DocumentController::remember(const RecentPlace &place)
@@ -665,10 +670,14 @@ void DocumentController::remember(const RecentPlace &place)
         recent.removeLast();
     writeRecentPlaces(*m_settings, recent);
     m_settings->setValue(LastKey, place.directory);
-    if (place.isHermesHome())
+    if (place.isHome())
         m_settings->setValue(LastProjectKey, place.project);
     else
         m_settings->remove(LastProjectKey);
+    if (!place.runtime.isEmpty())
+        m_settings->setValue(LastRuntimeKey, place.runtime);
+    else
+        m_settings->remove(LastRuntimeKey);
     if (!place.projectFile.isEmpty())
         m_settings->setValue(LastProjectFileKey, place.projectFile);
     else

@@ -1,5 +1,8 @@
 #include "recentplace.h"
 
+#include "registry/runtimeregistry.h"
+#include "runtime/runtime.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
@@ -13,12 +16,17 @@ namespace {
 // takes for groups in a key.
 const QString PlacesKey = QStringLiteral("recentPlaces");
 const QString DirectoryKey = QStringLiteral("directory");
-const QString ProjectKey = QStringLiteral("hermesProject");
-const QString ProjectFileKey = QStringLiteral("hermesProjectFile");
+const QString ProjectKey = QStringLiteral("homeProject");
+const QString ProjectFileKey = QStringLiteral("homeProjectFile");
+const QString RuntimeKey = QStringLiteral("homeRuntime");
+// The keys of a home's project before homes kept their runtime's id; still
+// read, so that an earlier version's recent list opens its homes.
+const QString OldProjectKey = QStringLiteral("hermesProject");
+const QString OldProjectFileKey = QStringLiteral("hermesProjectFile");
 // The plain list of folders of earlier versions.
 const QString OldFoldersKey = QStringLiteral("recentDirectories");
 
-// The home folder as ~, as Hermes's own messages write it.
+// The user's home folder as ~, as runtimes' own messages write it.
 QString shortPath(const QString &path)
 {
     const QString home = QDir::homePath();
@@ -33,12 +41,25 @@ QString shortPath(const QString &path)
 
 QString RecentPlace::label() const
 {
-    if (!isHermesHome()) {
+    if (!isHome()) {
         return QCoreApplication::translate("RecentPlace", "%1  (%2)")
             .arg(QFileInfo(directory).fileName(), QDir::toNativeSeparators(directory));
     }
-    return QCoreApplication::translate("RecentPlace", "Hermes home %1 with project %2  (%3)")
-        .arg(shortPath(directory), QFileInfo(project).fileName(), QDir::toNativeSeparators(project));
+    const RuntimeRegistry &registry = RuntimeRegistry::instance();
+    const Runtime *owner = runtime.isEmpty() ? registry.homeRuntime() : registry.find(runtime);
+    // The runtime's name without its version ("Hermes Agent 0.21.3": Hermes).
+    const QString name = owner ? owner->displayName().section(QLatin1Char(' '), 0, 0) : QString();
+    if (name.isEmpty()) {
+        return QCoreApplication::translate("RecentPlace", "Home %1 with project %2  (%3)")
+            .arg(shortPath(directory),
+                 QFileInfo(project).fileName(),
+                 QDir::toNativeSeparators(project));
+    }
+    return QCoreApplication::translate("RecentPlace", "%1 home %2 with project %3  (%4)")
+        .arg(name,
+             shortPath(directory),
+             QFileInfo(project).fileName(),
+             QDir::toNativeSeparators(project));
 }
 
 QList<RecentPlace> readRecentPlaces(const QSettings &settings)
@@ -55,8 +76,13 @@ QList<RecentPlace> readRecentPlaces(const QSettings &settings)
         const QString group = QStringLiteral("%1/%2/").arg(PlacesKey).arg(i);
         RecentPlace place;
         place.directory = settings.value(group + DirectoryKey).toString();
-        place.project = settings.value(group + ProjectKey).toString();
-        place.projectFile = settings.value(group + ProjectFileKey).toString();
+        place.project
+            = settings.value(group + ProjectKey, settings.value(group + OldProjectKey)).toString();
+        place.projectFile = settings
+                                .value(group + ProjectFileKey,
+                                       settings.value(group + OldProjectFileKey))
+                                .toString();
+        place.runtime = settings.value(group + RuntimeKey).toString();
         if (!place.isEmpty())
             places.append(place);
     }
@@ -71,10 +97,12 @@ void writeRecentPlaces(QSettings &settings, const QList<RecentPlace> &places)
     for (int i = 0; i < places.size(); ++i) {
         settings.setArrayIndex(i);
         settings.setValue(DirectoryKey, places.at(i).directory);
-        if (places.at(i).isHermesHome()) {
+        if (places.at(i).isHome()) {
             settings.setValue(ProjectKey, places.at(i).project);
             if (!places.at(i).projectFile.isEmpty())
                 settings.setValue(ProjectFileKey, places.at(i).projectFile);
+            if (!places.at(i).runtime.isEmpty())
+                settings.setValue(RuntimeKey, places.at(i).runtime);
         }
     }
     settings.endArray();

@@ -439,16 +439,16 @@ void tst_HermesHome::recentListKeepsTheProject()
     {
         const std::unique_ptr<PersonaSession> session = openSession();
         DocumentController *documents = session->documents();
-        QCOMPARE(documents->lastPlace(), RecentPlace::hermesHome(m_home, m_project));
+        QCOMPARE(documents->lastPlace(), RecentPlace::home(m_home, m_project));
         QVERIFY(documents->open(folder));
         QCOMPARE(documents->lastPlace(), RecentPlace::folder(folder));
         const Result<SlotLayout> elsewhere = hermesHomeLayout(m_home, other);
         QVERIFY2(elsewhere.ok(), qPrintable(elsewhere.error()));
         QVERIFY(documents->openLayout(elsewhere.value()));
         // The same home in another project is another entry; the newest first.
-        const QList<RecentPlace> expected = {RecentPlace::hermesHome(m_home, other),
+        const QList<RecentPlace> expected = {RecentPlace::home(m_home, other),
                                              RecentPlace::folder(folder),
-                                             RecentPlace::hermesHome(m_home, m_project)};
+                                             RecentPlace::home(m_home, m_project)};
         QCOMPARE(documents->recentPlaces(), expected);
         QVERIFY(documents->recentPlaces().first().label().startsWith(
             QStringLiteral("Hermes home %1 with project other").arg(m_home)));
@@ -462,7 +462,7 @@ void tst_HermesHome::recentListKeepsTheProject()
     m_settings->sync();
     QSettings again(m_settings->fileName(), QSettings::IniFormat);
     QCOMPARE(readRecentPlaces(again).size(), 3);
-    QCOMPARE(readRecentPlaces(again).at(1), RecentPlace::hermesHome(m_home, other));
+    QCOMPARE(readRecentPlaces(again).at(1), RecentPlace::home(m_home, other));
 }
 
 void tst_HermesHome::earlierRecentFoldersAreRead()

@@ -1,5 +1,7 @@
 #include "agentssidebar.h"
 
+#include "agentlistmodel.h"
+
 #include <QLabel>
 #include <QListWidget>
 #include <QSignalBlocker>
@@ -27,34 +29,49 @@ AgentsSidebar::AgentsSidebar(QWidget *parent)
     connect(m_list, &QListWidget::currentRowChanged, this, &AgentsSidebar::currentChanged);
 }
 
-void AgentsSidebar::setSource(const QString &text)
+void AgentsSidebar::setModel(AgentListModel *model)
 {
-    m_source->setText(text);
+    m_model = model;
+    const auto all = [this] {
+        const QSignalBlocker quiet(m_list);
+        const int rows = m_model->rowCount();
+        while (m_list->count() > rows)
+            delete m_list->takeItem(m_list->count() - 1);
+        while (m_list->count() < rows)
+            m_list->addItem(new QListWidgetItem(m_list));
+        showRows(0, rows - 1);
+    };
+    connect(model, &QAbstractItemModel::modelReset, this, all);
+    connect(model, &QAbstractItemModel::rowsInserted, this, all);
+    connect(model, &QAbstractItemModel::rowsRemoved, this, all);
+    connect(model,
+            &QAbstractItemModel::dataChanged,
+            this,
+            [this](const QModelIndex &first, const QModelIndex &last) {
+                showRows(first.row(), last.row());
+            });
+    connect(model, &AgentListModel::sourceChanged, m_source, &QLabel::setText);
+    m_source->setText(model->source());
+    all();
 }
 
-void AgentsSidebar::setRowCount(int rows)
+void AgentsSidebar::showRows(int first, int last)
 {
-    const QSignalBlocker quiet(m_list);
-    while (m_list->count() > rows)
-        delete m_list->takeItem(m_list->count() - 1);
-    while (m_list->count() < rows)
-        m_list->addItem(new QListWidgetItem(m_list));
-}
-
-void AgentsSidebar::setRow(int index, const Row &row)
-{
-    QListWidgetItem *item = m_list->item(index);
-    if (!item)
-        return;
-    const QString text = row.detail.isEmpty() ? row.title
-                                              : row.title + QLatin1Char('\n') + row.detail;
-    if (item->text() != text)
-        item->setText(text);
-    item->setToolTip(row.toolTip);
-    QFont font = item->font();
-    font.setItalic(!row.available);
-    item->setFont(font);
-    item->setForeground(row.available ? palette().text() : palette().placeholderText());
+    for (int i = first; i <= last; ++i) {
+        QListWidgetItem *item = m_list->item(i);
+        if (!item)
+            continue;
+        const QModelIndex at = m_model->index(i);
+        const QString text = at.data(Qt::DisplayRole).toString();
+        if (item->text() != text)
+            item->setText(text);
+        item->setToolTip(at.data(Qt::ToolTipRole).toString());
+        const bool available = at.data(AgentListModel::AvailableRole).toBool();
+        QFont font = item->font();
+        font.setItalic(!available);
+        item->setFont(font);
+        item->setForeground(available ? palette().text() : palette().placeholderText());
+    }
 }
 
 void AgentsSidebar::setCurrent(int index)

@@ -7,28 +7,20 @@ class QListWidget;
 
 namespace soul {
 
+class AgentListModel;
+
 // The list of personas a window holds (OpenClaw's agents, or the personas of
-// a folder): one row each, with what tells them apart at a glance. Shown
-// only while the window holds more than one.
+// a folder): one row each, with what tells them apart at a glance, as the
+// workspace's AgentListModel says. Shown only while the window holds a roster.
 class AgentsSidebar : public QWidget
 {
     Q_OBJECT
 
 public:
-    struct Row
-    {
-        QString title;         // "work — Ava", with a mark while unsaved
-        QString detail;        // tokens, what OpenClaw injects, lints
-        QString toolTip;       // the folder, where each budget came from
-        bool available = true; // false: the workspace is missing
-    };
-
     explicit AgentsSidebar(QWidget *parent = nullptr);
 
-    // Where the list came from ("OpenClaw: ~/.openclaw/openclaw.json").
-    void setSource(const QString &text);
-    void setRowCount(int rows);
-    void setRow(int index, const Row &row);
+    // Shows `model`'s rows and source from now on; it must outlive the sidebar.
+    void setModel(AgentListModel *model);
     void setCurrent(int index);
     int current() const;
     QListWidget *list() const { return m_list; }
@@ -37,6 +29,9 @@ Q_SIGNALS:
     void currentChanged(int index);
 
 private:
+    void showRows(int first, int last);
+
+    AgentListModel *m_model = nullptr;
     QLabel *m_source = nullptr;
     QListWidget *m_list = nullptr;
 };

@@ -5,6 +5,8 @@
 
 namespace soul {
 
+class PersonaSession;
+
 // Gives the system back heap memory the program has freed. glibc keeps what
 // large, short-lived buffers leave free for reuse, and returns only what lies
 // at the top of the heap: opening, freezing or comparing a large persona
@@ -21,6 +23,9 @@ public:
 
     // Returns freed memory after QuietMs without another request.
     void releaseSoon();
+    // Asks releaseSoon() after `session`'s large work: a folder opened, a
+    // buffer replaced, a freeze or an export written or failed.
+    void follow(const PersonaSession *session);
     // Returns freed memory now; true when the system got some back (false
     // where the C library cannot say, or has nothing to return).
     static bool releaseNow();

@@ -1,8 +1,5 @@
 #include "mainwindow.h"
 
-#include "agents/openclawpaths.h"
-#include "agents/openclawroster.h"
-#include "agents/personafolders.h"
 #include "agentssidebar.h"
 #include "chat/chatroom.h"
 #include "compare/comparedialog.h"
@@ -23,7 +20,6 @@
 #include "preview/soulpreview.h"
 #include "preview/tokenbar.h"
 #include "prompter.h"
-#include "registry/runtimeregistry.h"
 #include "roomhost.h"
 #include "runtimepreview.h"
 #include "sameslotnotes.h"
@@ -32,6 +28,7 @@
 #include "startview.h"
 #include "tests/testsroom.h"
 #include "windowactions.h"
+#include "workspace.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -42,7 +39,6 @@
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QLabel>
-#include <QLocale>
 #include <QMenuBar>
 #include <QMimeData>
 #include <QPlainTextEdit>
@@ -52,8 +48,6 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
-
-#include <algorithm>
 
 // Resources of a static library are registered by hand, outside any namespace.
 static void initSoulStudioResources()
@@ -68,7 +62,6 @@ namespace {
 const QString GeometryKey = QStringLiteral("window/geometry");
 const QString SplitterKey = QStringLiteral("window/splitter");
 const QString SidebarKey = QStringLiteral("window/sidebar");
-const QString HermesProjectKey = QStringLiteral("hermes/lastProject");
 
 // Puts `bytes` (UTF-8) on the clipboard: as text, and as the exact bytes.
 void copyToClipboard(const QByteArray &bytes)
@@ -100,14 +93,14 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     setAcceptDrops(true);
     buildUi();
     m_sameNotes = new SameSlotNotes(this);
-    addSession();
+    m_workspace = new Workspace(m_prompter.get(), m_settings.get(), this);
+    m_sidebar->setModel(m_workspace->agents());
+    wireWorkspace();
+    showCurrent(m_workspace->currentIndex());
     m_history = new HistoryController(currentSession(), m_settings.get(), this);
     wireActions();
     wireHistory();
     wireRooms();
-    m_summaryTimer.setSingleShot(true);
-    m_summaryTimer.setInterval(250);
-    connect(&m_summaryTimer, &QTimer::timeout, this, &MainWindow::showSummaries);
     showFolderState();
     // Roomy by default, but never larger than the screen it opens on; after
     // the first run, as the user left it.
@@ -119,14 +112,27 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
 
 MainWindow::~MainWindow() = default;
 
+int MainWindow::sessionCount() const
+{
+    return m_workspace->count();
+}
+
 PersonaSession *MainWindow::session(int index) const
 {
-    return index >= 0 && index < sessionCount() ? m_open.at(size_t(index)).session : nullptr;
+    return m_workspace->session(index);
 }
 
 PersonaEditor *MainWindow::editor(int index) const
 {
-    return index >= 0 && index < sessionCount() ? m_open.at(size_t(index)).editor : nullptr;
+    // Made when first asked for, with its folder read: a roster's editors
+    // are built as their folders open, or when shown.
+    m_workspace->session(index);
+    return const_cast<MainWindow *>(this)->ensureEditor(index);
+}
+
+int MainWindow::currentIndex() const
+{
+    return m_workspace->currentIndex();
 }
 
 PersonaModel *MainWindow::model() const
@@ -164,27 +170,58 @@ SoulTokenCounter *MainWindow::tokenCounter() const
     return currentSession()->tokens();
 }
 
-int MainWindow::addSession()
+void MainWindow::wireWorkspace()
 {
-    auto *session = new PersonaSession(m_prompter.get(), m_settings.get(), this);
-    // The editor is shown before its panes and preview take the text (this
-    // is connected before the editor's own handler): a text view whose
-    // width changes afterwards gives each of its lines a layout (hundreds of
-    // MiB on a large soul).
-    connect(session->model(), &PersonaModel::opened, this, [this, session] {
-        if (session == currentSession())
-            showFolderState();
+    for (int i = 0; i < m_workspace->count(); ++i)
+        followSession(i);
+    connect(m_workspace, &Workspace::sessionAdded, this, &MainWindow::followSession);
+    // The editor is made before its folder opens: a text view whose width
+    // changes after it took its text gives each of its lines a layout
+    // (hundreds of MiB on a large soul).
+    connect(m_workspace, &Workspace::sessionOpening, this, [this](int index) {
+        ensureEditor(index);
     });
-    auto *editor = new PersonaEditor(session, m_settings.get(), m_editors);
-    m_editors->addWidget(editor);
-    if (m_editors->currentWidget() != editor)
-        editor->setUpdatesEnabled(false); // see showPage()
-    m_open.push_back({session, editor});
-    m_sameNotes->add(session, editor);
-    if (!m_splitterState.isEmpty())
-        editor->splitter()->restoreState(m_splitterState);
+    connect(m_workspace,
+            &Workspace::sessionRemoved,
+            this,
+            [this](int index, PersonaSession *session) {
+                PersonaEditor *gone = m_editorOf.at(size_t(index));
+                m_editorOf.erase(m_editorOf.begin() + index);
+                m_actions->setAgentCount(sessionCount());
+                if (!gone)
+                    return;
+                m_sameNotes->remove(session);
+                if (gone == m_shown) {
+                    m_splitterState = gone->splitter()->saveState();
+                    m_shown = nullptr;
+                }
+                m_editors->removeWidget(gone);
+                gone->deleteLater();
+            });
+    connect(m_workspace, &Workspace::currentChanged, this, &MainWindow::showCurrent);
+    connect(m_workspace, &Workspace::rosterChanged, this, &MainWindow::showFolderState);
+    connect(m_workspace, &Workspace::message, this, &MainWindow::showMessage);
+    connect(m_workspace, &Workspace::compareRequested, this, &MainWindow::compareWith);
+    connect(m_sidebar, &AgentsSidebar::currentChanged, this, &MainWindow::setCurrentIndex);
+}
+
+void MainWindow::followSession(int index)
+{
+    PersonaSession *session = m_workspace->at(index);
+    m_editorOf.insert(m_editorOf.begin() + index, nullptr);
+    m_actions->setAgentCount(sessionCount());
     PersonaModel *model = session->model();
-    PreviewPanel *preview = editor->previewPanel();
+    const auto whenShown = [this, session](void (MainWindow::*shows)()) {
+        return [this, session, shows] {
+            if (session == currentSession())
+                (this->*shows)();
+        };
+    };
+    connect(model, &PersonaModel::opened, this, whenShown(&MainWindow::showFolderState));
+    connect(model, &PersonaModel::closed, this, whenShown(&MainWindow::showFolderState));
+    connect(model, &PersonaModel::watchingChanged, this, whenShown(&MainWindow::showStatus));
+    connect(model, &PersonaModel::refreshed, this, whenShown(&MainWindow::showStatus));
+    connect(model, &PersonaModel::directoryLostChanged, this, whenShown(&MainWindow::showStatus));
     const auto soulMoved = [this, session] {
         if (m_rooms && session == currentSession())
             m_rooms->soulMayHaveChanged();
@@ -196,58 +233,8 @@ int MainWindow::addSession()
 
     // Large texts were read, decoded and composed once, or replaced: what
     // that freed goes back to the system once the window is quiet.
-    connect(model, &PersonaModel::opened, m_freedMemory, &FreedMemory::releaseSoon);
-    connect(model, &PersonaModel::bufferReplaced, m_freedMemory, &FreedMemory::releaseSoon);
-    connect(session->freezer(), &FreezeController::frozen, m_freedMemory, &FreedMemory::releaseSoon);
-    connect(session->freezer(), &FreezeController::failed, m_freedMemory, &FreedMemory::releaseSoon);
-    connect(session->exporter(),
-            &ExportController::exported,
-            m_freedMemory,
-            &FreedMemory::releaseSoon);
-    connect(session->exporter(),
-            &ExportController::failed,
-            m_freedMemory,
-            &FreedMemory::releaseSoon);
+    m_freedMemory->follow(session);
 
-    connect(model, &PersonaModel::closed, this, [this, session] {
-        if (session == currentSession())
-            showFolderState();
-    });
-    auto recoveryFailed = [this, session](const QString &error) {
-        showMessage(session == currentSession() || sessionCount() == 1
-                        ? error
-                        : tr("%1: %2").arg(session->agent().id, error),
-                    15000);
-    };
-    connect(model, &PersonaModel::recoveryFailed, this, recoveryFailed);
-    connect(session->documents()->setupFile(), &RuntimeFile::recoveryFailed, this, recoveryFailed);
-    connect(model, &PersonaModel::watchingChanged, this, [this, session] {
-        if (session == currentSession())
-            showStatus();
-    });
-    connect(model, &PersonaModel::refreshed, this, [this, session] {
-        if (session == currentSession())
-            showStatus();
-    });
-    connect(model, &PersonaModel::directoryLostChanged, this, [this, session] {
-        if (session == currentSession())
-            showStatus();
-    });
-    connect(editor, &PersonaEditor::editStateChanged, this, [this, editor] {
-        setWindowModified(std::any_of(m_open.begin(), m_open.end(), [](const Open &o) {
-            return o.session->hasUnsaved();
-        }));
-        if (editor == currentEditor())
-            showEditState();
-    });
-    connect(editor, &PersonaEditor::message, this, &MainWindow::showMessage);
-    connect(session, &PersonaSession::statusMessage, this, [this, session](const QString &text) {
-        // Another agent's sentence says whose it is.
-        showMessage(session == currentSession() || sessionCount() == 1
-                        ? text
-                        : tr("%1: %2").arg(session->agent().id, text),
-                    5000);
-    });
     connect(session->documents(), &DocumentController::recentChanged, this, [this, session] {
         m_startView->setRecent(session->documents()->recentPlaces());
         m_actions->setRecent(session->documents()->recentPlaces());
@@ -256,18 +243,6 @@ int MainWindow::addSession()
         if (session == currentSession())
             m_actions->setRecentSnapshots(session->freezer()->recent());
     });
-
-    // The sidebar follows what changes an agent's row.
-    connect(session, &PersonaSession::summaryChanged, this, [this, session] {
-        scheduleSummary(session);
-    });
-    connect(model, &PersonaModel::slotStateChanged, this, [this, session] {
-        scheduleSummary(session);
-    });
-    connect(session->tokens(), &SoulTokenCounter::countsChanged, this, [this, session] {
-        scheduleSummary(session);
-    });
-
     // The runtime the session chose: the text views' memory and the History
     // dock follow the one shown.
     connect(session->runtimePreview(),
@@ -280,7 +255,31 @@ int MainWindow::addSession()
                 if (m_history)
                     m_history->setRuntimeProfile(p);
             });
+}
 
+PersonaEditor *MainWindow::ensureEditor(int index)
+{
+    PersonaSession *session = m_workspace->at(index);
+    if (!session)
+        return nullptr;
+    if (PersonaEditor *made = m_editorOf.at(size_t(index)))
+        return made;
+    auto *editor = new PersonaEditor(session, m_settings.get(), m_editors);
+    m_editorOf[size_t(index)] = editor;
+    m_editors->addWidget(editor);
+    if (m_editors->currentWidget() != editor)
+        editor->setUpdatesEnabled(false); // see showPage()
+    m_sameNotes->add(session, editor);
+    if (!m_splitterState.isEmpty())
+        editor->splitter()->restoreState(m_splitterState);
+    connect(editor, &PersonaEditor::editStateChanged, this, [this, editor] {
+        setWindowModified(m_workspace->hasUnsaved());
+        if (editor == m_shown)
+            showEditState();
+    });
+    connect(editor, &PersonaEditor::message, this, &MainWindow::showMessage);
+
+    PreviewPanel *preview = editor->previewPanel();
     connect(preview->invisiblesToggle(),
             &QCheckBox::toggled,
             m_actions->showInvisibles,
@@ -303,64 +302,32 @@ int MainWindow::addSession()
             &QComboBox::currentTextChanged,
             this,
             [this, editor] {
-                if (m_history && editor == currentEditor())
+                if (m_history && editor == m_shown)
                     m_history->setBudget(editor->previewPanel()->tokenBar()->budget());
             });
-    m_sidebar->setRowCount(sessionCount());
-    m_actions->setAgentCount(sessionCount());
-    return sessionCount() - 1;
-}
-
-void MainWindow::removeSession(int index)
-{
-    if (index < 0 || index >= sessionCount() || sessionCount() == 1)
-        return;
-    const Open gone = m_open.at(size_t(index));
-    m_open.erase(m_open.begin() + index);
-    m_sameNotes->remove(gone.session);
-    m_summaryPending.remove(gone.session);
-    if (m_current >= sessionCount())
-        m_current = sessionCount() - 1;
-    else if (m_current > index)
-        --m_current;
-    m_editors->removeWidget(gone.editor);
-    m_sidebar->setRowCount(sessionCount());
-    m_actions->setAgentCount(sessionCount());
-    // The history and the comparison were of the current session.
-    const int shown = m_current;
-    m_splitterState = gone.editor->splitter()->saveState();
-    m_current = -1;
-    setCurrentIndex(shown);
-    gone.editor->deleteLater();
-    gone.session->deleteLater();
-    for (const Open &o : m_open)
-        scheduleSummary(o.session);
+    return editor;
 }
 
 void MainWindow::setCurrentIndex(int index)
 {
-    if (index < 0 || index >= sessionCount())
+    m_workspace->setCurrentIndex(index);
+}
+
+void MainWindow::showCurrent(int index)
+{
+    PersonaEditor *shown = editor(index);
+    if (!shown)
         return;
-    // An agent whose workspace was created since the roster was read opens now.
-    PersonaSession *chosen = session(index);
-    if (m_roster && !chosen->model()->isOpen() && QFileInfo(chosen->agent().folder).isDir()) {
-        if (const Status opened = chosen->model()->open(chosen->agent().folder); !opened)
-            showMessage(opened.error(), 15000);
-        scheduleSummary(chosen);
-    }
-    const bool changed = index != m_current;
-    if (PersonaEditor *before = currentEditor(); changed && before)
-        m_splitterState = before->splitter()->saveState();
-    m_current = index;
-    PersonaEditor *shown = currentEditor();
-    PersonaSession *session = currentSession();
-    if (changed) {
+    if (shown != m_shown) {
+        if (m_shown)
+            m_splitterState = m_shown->splitter()->saveState();
+        m_shown = shown;
         showPage(shown);
         followShownRuntime(shown->previewPanel()->runtimeProfile());
         if (!m_splitterState.isEmpty())
             shown->splitter()->restoreState(m_splitterState);
         if (m_history) {
-            m_history->setSession(session);
+            m_history->setSession(currentSession());
             m_history->setRuntimeProfile(shown->previewPanel()->runtimeProfile());
             m_history->setBudget(shown->previewPanel()->tokenBar()->budget());
         }
@@ -375,15 +342,14 @@ void MainWindow::setCurrentIndex(int index)
     }
     m_sidebar->setCurrent(index);
     if (m_rooms)
-        m_rooms->setSession(session);
+        m_rooms->setSession(currentSession());
     showFolderState();
 }
 
 void MainWindow::setPrompter(std::unique_ptr<Prompter> prompter)
 {
     m_prompter = std::move(prompter);
-    for (const Open &o : m_open)
-        o.session->setPrompter(m_prompter.get());
+    m_workspace->setPrompter(m_prompter.get());
 }
 
 bool MainWindow::chooseRuntime(const QString &id)
@@ -393,383 +359,43 @@ bool MainWindow::chooseRuntime(const QString &id)
 
 void MainWindow::start(const QString &dir)
 {
-    if (!dir.isEmpty()) {
-        openFolder(dir);
-        return;
-    }
-    // What is gone since is not asked about: the start view shows instead.
-    const RecentPlace last = documents()->lastPlace();
-    if (!last.isEmpty() && QFileInfo(last.directory).isDir()
-        && (!last.isHermesHome() || QFileInfo(last.project).isDir()))
-        openRecent(last);
-}
-
-void MainWindow::openRecent(const RecentPlace &place)
-{
-    if (place.isHermesHome())
-        openHermesHome(place.directory, place.project, place.projectFile);
+    if (!dir.isEmpty())
+        m_workspace->openFolder(dir);
     else
-        openFolder(place.directory);
+        m_workspace->openLast(); // else the start view shows
 }
 
-void MainWindow::openFolder(const QString &dir)
+bool MainWindow::openOpenClawAgents(const QString &configFile)
 {
-    if (dir.isEmpty())
-        return;
-    if (sessionCount() == 1 && !m_roster) {
-        documents()->open(dir);
-        return;
-    }
-    // A roster is open: the folder joins it, or is shown when it is there.
-    const QString absolute = QFileInfo(dir).absoluteFilePath();
-    for (int i = 0; i < sessionCount(); ++i) {
-        const PersonaModel *m = session(i)->model();
-        if ((m->isOpen() && m->directory() == absolute)
-            || QFileInfo(session(i)->agent().folder).absoluteFilePath() == absolute) {
-            setCurrentIndex(i); // opens an agent's workspace made since
-            return;
-        }
-    }
-    const int added = addSession();
-    PersonaSession::Agent agent;
-    agent.id = QFileInfo(absolute).fileName();
-    agent.folder = absolute;
-    session(added)->setAgent(agent);
-    if (session(added)->documents()->open(absolute))
-        setCurrentIndex(added);
-    else
-        removeSession(added);
+    return m_workspace->openOpenClawAgents(configFile);
 }
 
-QString MainWindow::lastHermesProject() const
+bool MainWindow::openPersonaFolder(const QString &parent)
 {
-    const QString last = m_settings->value(HermesProjectKey).toString();
-    return !last.isEmpty() && QFileInfo(last).isDir() ? last : QDir::currentPath();
+    return m_workspace->openPersonaFolder(parent);
 }
 
 bool MainWindow::openHermesHome(const QString &home,
                                 const QString &project,
                                 const QString &projectFile)
 {
-    const Runtime *runtime = RuntimeRegistry::instance().homeRuntime();
-    const Result<SlotLayout> layout = runtime ? runtime->homeLayout(home, project, projectFile)
-                                              : Result<SlotLayout>::failure(
-                                                  tr("No runtime reads a home of its own."));
-    if (!layout) {
-        m_prompter->showError(tr("Cannot open Hermes's home"), layout.error());
-        return false;
-    }
-    if (m_roster || sessionCount() > 1) {
-        // The home is one persona: the roster goes, as when its last agent closes.
-        if (!closeAll())
-            return false;
-        while (sessionCount() > 1)
-            removeSession(sessionCount() - 1);
-        m_roster = false;
-        currentSession()->setAgent({});
-        m_sidebar->setSource(QString());
-    }
-    if (!documents()->openLayout(layout.value()))
-        return false;
-    m_settings->setValue(HermesProjectKey, layout.value().project);
-    chooseRuntime(runtime->id());
-    showFolderState();
-    return true;
+    return m_workspace->openHome(home, project, projectFile);
 }
 
-void MainWindow::openHermesHomeWithDialog()
+QString MainWindow::lastHermesProject() const
 {
-    const Runtime *runtime = RuntimeRegistry::instance().homeRuntime();
-    const QString home = runtime ? runtime->homeDirectory() : QString();
-    if (!QFileInfo(home).isDir()) {
-        m_prompter->showError(tr("Cannot open Hermes's home"),
-                              tr("%1 is not a folder. Hermes keeps its home in $HERMES_HOME, "
-                                 "else in ~/.hermes, and makes it when it first runs. Run Hermes "
-                                 "once, set HERMES_HOME, or start soulstudio with --hermes-home.")
-                                  .arg(QDir::toNativeSeparators(home)));
-        return;
-    }
-    const QString project = m_prompter->askHermesProject(home, lastHermesProject());
-    if (!project.isEmpty())
-        openHermesHome(home, project);
-}
-
-void MainWindow::openWithDialog()
-{
-    const QString start = model()->isOpen() ? model()->directory() : documents()->lastDirectory();
-    openFolder(m_prompter->askOpenDirectory(start.isEmpty() ? QDir::homePath() : start));
-}
-
-void MainWindow::newPersona()
-{
-    if (sessionCount() == 1 && !m_roster) {
-        documents()->newPersona();
-        return;
-    }
-    const int added = addSession();
-    if (session(added)->documents()->newPersona()) {
-        PersonaSession::Agent agent;
-        agent.id = session(added)->displayName();
-        agent.folder = session(added)->directory();
-        session(added)->setAgent(agent);
-        setCurrentIndex(added);
-    } else {
-        removeSession(added);
-    }
-}
-
-void MainWindow::closeCurrent()
-{
-    if (!documents()->close())
-        return;
-    if (sessionCount() > 1) {
-        removeSession(m_current);
-        return;
-    }
-    // The last of a roster closed: the window is empty again, and the next
-    // folder opened is no agent.
-    m_roster = false;
-    currentSession()->setAgent({});
-    m_sidebar->setSource(QString());
-    showFolderState();
-}
-
-bool MainWindow::closeAll()
-{
-    QStringList names;
-    for (const Open &o : m_open) {
-        if (!o.session->hasUnsaved())
-            continue;
-        QStringList files;
-        for (int k : o.session->model()->unsavedSlots())
-            files.append(o.session->model()->slotLabel(k));
-        if (const RuntimeFile *setup = o.session->documents()->setupFile(); setup->dirty())
-            files.append(setup->name());
-        for (const QString &name : files)
-            names.append(sessionCount() == 1 ? name : tr("%1: %2").arg(o.session->agent().id, name));
-    }
-    if (!names.isEmpty()) {
-        switch (m_prompter->askUnsaved(names)) {
-        case Prompter::UnsavedAnswer::Cancel:
-            return false;
-        case Prompter::UnsavedAnswer::SaveAll:
-            for (const Open &o : m_open) {
-                if (o.session->hasUnsaved() && !o.session->documents()->saveAll())
-                    return false;
-            }
-            break;
-        case Prompter::UnsavedAnswer::Discard:
-            break;
-        }
-    }
-    for (const Open &o : m_open) {
-        if (o.session->model()->isOpen())
-            o.session->model()->close();
-    }
-    return true;
-}
-
-bool MainWindow::openOpenClawAgents(const QString &configFile)
-{
-    const Result<OpenClawRoster> roster = readOpenClawRoster(OpenClawPaths::system(), configFile);
-    if (!roster) {
-        m_prompter->showError(tr("Cannot read OpenClaw's agents"), roster.error());
-        return false;
-    }
-    QList<PersonaSession::Agent> agents;
-    for (const OpenClawAgent &a : roster.value().agents) {
-        PersonaSession::Agent agent;
-        agent.id = a.id;
-        agent.folder = a.workspace;
-        agent.isDefault = a.isDefault;
-        agent.openClaw = a.profile();
-        agent.budgetNote = tr("bootstrapMaxChars %1 from %2\nbootstrapTotalMaxChars %3 from %4")
-                               .arg(QLocale().toString(a.settings.maxChars()),
-                                    budgetSourceText(a.maxCharsSource, a.id),
-                                    QLocale().toString(a.settings.totalMaxChars()),
-                                    budgetSourceText(a.totalMaxCharsSource, a.id));
-        agents.append(agent);
-    }
-    const QString source = roster.value().configExists
-                               ? tr("OpenClaw's agents, from %1")
-                                     .arg(QDir::toNativeSeparators(roster.value().configPath))
-                               : tr("OpenClaw's agents: no config at %1, so the one agent "
-                                    "\"main\"")
-                                     .arg(QDir::toNativeSeparators(roster.value().configPath));
-    if (!closeAll())
-        return false;
-    openRoster(agents, source);
-    return true;
-}
-
-bool MainWindow::openPersonaFolder(const QString &parent)
-{
-    const Result<QList<PersonaFolder>> folders = listPersonaFolders(parent);
-    if (!folders) {
-        m_prompter->showError(tr("Cannot open the folder of personas"), folders.error());
-        return false;
-    }
-    if (folders.value().isEmpty()) {
-        m_prompter->showError(tr("No personas in this folder"),
-                              tr("No subfolder of %1 holds a slot file (AGENTS.md, SOUL.md, "
-                                 "IDENTITY.md, USER.md, TOOLS.md, HEARTBEAT.md or MEMORY.md). "
-                                 "Choose the folder that holds the persona folders, or open a "
-                                 "persona with Open Folder.")
-                                  .arg(QDir::toNativeSeparators(parent)));
-        return false;
-    }
-    QList<PersonaSession::Agent> agents;
-    for (const PersonaFolder &folder : folders.value()) {
-        PersonaSession::Agent agent;
-        agent.id = folder.name;
-        agent.folder = folder.path;
-        agents.append(agent);
-    }
-    if (!closeAll())
-        return false;
-    openRoster(agents, tr("Personas in %1").arg(QDir::toNativeSeparators(parent)));
-    return true;
-}
-
-void MainWindow::openRoster(const QList<PersonaSession::Agent> &agents, const QString &source)
-{
-    // Every session closed: the first one stays and takes the first agent.
-    while (sessionCount() > 1)
-        removeSession(sessionCount() - 1);
-    m_sidebar->setSource(source);
-    m_roster = true;
-    QStringList failed;
-    for (qsizetype i = 0; i < agents.size(); ++i) {
-        const int index = i == 0 ? 0 : addSession();
-        PersonaSession *s = session(index);
-        s->setAgent(agents.at(i));
-        if (!QFileInfo(agents.at(i).folder).isDir())
-            continue;
-        if (Status opened = s->model()->open(agents.at(i).folder); !opened)
-            failed.append(tr("%1: %2").arg(agents.at(i).id, opened.error()));
-    }
-    // The default agent first on screen, else the first.
-    int shown = 0;
-    for (qsizetype i = 0; i < agents.size(); ++i) {
-        if (agents.at(i).isDefault)
-            shown = int(i);
-    }
-    m_current = -1;
-    setCurrentIndex(shown);
-    for (const Open &o : m_open)
-        scheduleSummary(o.session);
-    if (!failed.isEmpty())
-        m_prompter->showError(tr("Some agents could not be opened"), failed.join(QLatin1Char('\n')));
-    else
-        showMessage(tr("Opened %n personas", nullptr, int(agents.size())), 5000);
-}
-
-void MainWindow::scheduleSummary(PersonaSession *session)
-{
-    // Only a roster has rows, and a row costs a lint and an OpenClaw compose
-    // of the persona: made once typing pauses.
-    if (!m_roster)
-        return;
-    m_summaryPending.insert(session);
-    m_summaryTimer.start();
-}
-
-void MainWindow::showSummaries()
-{
-    const QLocale locale;
-    for (int i = 0; i < sessionCount(); ++i) {
-        PersonaSession *s = session(i);
-        if (!m_summaryPending.contains(s))
-            continue;
-        const PersonaSession::Agent &agent = s->agent();
-        AgentsSidebar::Row row;
-        row.available = s->model()->isOpen();
-        const QString id = agent.id.isEmpty() ? s->displayName() : agent.id;
-        if (!row.available) {
-            row.title = id;
-            row.detail = tr("no workspace folder");
-            row.toolTip = tr("%1 does not exist. OpenClaw creates it when the agent first runs.")
-                              .arg(QDir::toNativeSeparators(agent.folder));
-            m_sidebar->setRow(i, row);
-            continue;
-        }
-        const PersonaSession::Summary summary = s->summary();
-        row.title = summary.identityName.isEmpty() ? id
-                                                   : tr("%1 — %2").arg(id, summary.identityName);
-        if (agent.isDefault)
-            row.title += tr(" (default)");
-        if (summary.unsaved)
-            row.title += QStringLiteral(" ●");
-        QStringList detail;
-        detail.append(summary.tokens < 0 ? tr("… tokens")
-                                         : tr("%1 tokens").arg(locale.toString(summary.tokens)));
-        if (summary.budget > 0)
-            detail.append(
-                tr("OpenClaw %1/%2")
-                    .arg(locale.toString(summary.injected), locale.toString(summary.budget)));
-        if (summary.lints > 0)
-            detail.append(tr("%n lint(s)", nullptr, summary.lints));
-        row.detail = detail.join(QStringLiteral(" · "));
-        row.toolTip = QDir::toNativeSeparators(s->directory());
-        if (!agent.budgetNote.isEmpty())
-            row.toolTip += QLatin1Char('\n') + agent.budgetNote;
-        m_sidebar->setRow(i, row);
-    }
-    m_summaryPending.clear();
+    return m_workspace->lastHomeProject();
 }
 
 void MainWindow::compareWithAgent(int other)
 {
-    PersonaSession *theirs = session(other);
-    if (!theirs || other == m_current || !model()->isOpen())
-        return;
-    if (!theirs->model()->isOpen()) {
-        showMessage(tr("%1 has no workspace folder to compare with.").arg(theirs->agent().id), 8000);
-        return;
-    }
-    // The other agent's soul as the preview's switch says, frozen into a
-    // snapshot the compare dialog reads like any other.
-    const Result<QString> soulPath
-        = currentSession()->compare()->writeAgentSnapshot(*theirs,
-                                                          previewPanel()->preview()->view());
-    if (!soulPath) {
-        m_prompter->showError(tr("Could not compare"), soulPath.error());
-        return;
-    }
-    compareWith(soulPath.value());
+    if (model()->isOpen())
+        m_workspace->compareWithAgent(other, previewPanel()->preview()->view());
 }
 
 void MainWindow::copySlotToAgents(int slot, const QList<int> &targets)
 {
-    if (slot < 0 || slot >= SlotCount || !model()->isOpen())
-        return;
-    const SlotState &source = model()->slot(slot);
-    if (!source.bufferPresent) {
-        showMessage(tr("%1 has no text here to copy.").arg(slotName(slot)), 8000);
-        return;
-    }
-    QStringList copied;
-    QStringList refused;
-    for (int target : targets) {
-        PersonaSession *s = session(target);
-        if (!s || target == m_current)
-            continue;
-        if (!s->model()->isOpen()) {
-            refused.append(tr("%1: it has no workspace folder.").arg(s->agent().id));
-            continue;
-        }
-        if (const Status replaced = s->model()->replaceBuffer(slot, source.bufferBytes); !replaced)
-            refused.append(tr("%1: %2").arg(s->agent().id, replaced.error()));
-        else
-            copied.append(s->agent().id);
-    }
-    if (!refused.isEmpty())
-        m_prompter->showError(tr("Copy %1").arg(slotName(slot)), refused.join(QLatin1Char('\n')));
-    if (!copied.isEmpty())
-        showMessage(tr("Copied %1 to %2, unsaved: save each agent to write it (Ctrl+Z undoes it "
-                       "there).")
-                        .arg(slotName(slot), copied.join(QStringLiteral(", "))),
-                    8000);
+    m_workspace->copySlotToAgents(slot, targets);
 }
 
 void MainWindow::wireHistory()
@@ -873,7 +499,6 @@ void MainWindow::buildUi()
     m_body->setSizes({240, 10000});
     m_body->setChildrenCollapsible(false);
     m_sidebar->hide();
-    connect(m_sidebar, &AgentsSidebar::currentChanged, this, &MainWindow::setCurrentIndex);
 
     m_stack->addWidget(m_startView);
     m_stack->addWidget(m_body);
@@ -900,50 +525,37 @@ void MainWindow::buildUi()
     statusBar()->addPermanentWidget(m_statusRefresh);
 }
 
+QStringList MainWindow::agentNames() const
+{
+    QStringList names;
+    for (int i = 0; i < sessionCount(); ++i)
+        names.append(m_workspace->at(i)->agent().id);
+    return names;
+}
+
 void MainWindow::wireActions()
 {
     m_startView->setRecent(documents()->recentPlaces());
     m_actions->setRecent(documents()->recentPlaces());
-    connect(m_actions->open, &QAction::triggered, this, &MainWindow::openWithDialog);
-    connect(m_actions->newPersona, &QAction::triggered, this, &MainWindow::newPersona);
+    connect(m_actions->open, &QAction::triggered, m_workspace, &Workspace::askAndOpenFolder);
+    connect(m_actions->newPersona, &QAction::triggered, m_workspace, &Workspace::newPersona);
     connect(m_actions->openExample, &QAction::triggered, this, [this] {
-        openFolder(DocumentController::exampleDirectory());
+        m_workspace->openFolder(DocumentController::exampleDirectory());
     });
     connect(m_actions->openAgents, &QAction::triggered, this, [this] { openOpenClawAgents(); });
-    connect(m_actions->openPersonaFolder, &QAction::triggered, this, [this] {
-        const QString start = model()->isOpen() ? QFileInfo(model()->directory()).absolutePath()
-                                                : QDir::homePath();
-        const QString parent = m_prompter->askOpenDirectory(start);
-        if (!parent.isEmpty())
-            openPersonaFolder(parent);
-    });
-    connect(m_actions->openHermesHome,
+    connect(m_actions->openPersonaFolder,
             &QAction::triggered,
-            this,
-            &MainWindow::openHermesHomeWithDialog);
-    connect(m_actions->closeFolder, &QAction::triggered, this, &MainWindow::closeCurrent);
+            m_workspace,
+            &Workspace::askAndOpenPersonaFolder);
+    connect(m_actions->openHermesHome, &QAction::triggered, m_workspace, &Workspace::askAndOpenHome);
+    connect(m_actions->closeFolder, &QAction::triggered, this, [this] {
+        m_workspace->closeAt(currentIndex());
+    });
     // Enabled while the pane last focused has unsaved edits, or is
     // read-only, so that Ctrl+S there says why nothing is saved.
-    connect(m_actions->save, &QAction::triggered, this, [this] {
-        const int slot = currentEditor()->currentSlot();
-        if (slot < 0) {
-            if (currentEditor()->setupPaneCurrent() && documents()->setupFile()->dirty())
-                documents()->saveSetupFile();
-            return;
-        }
-        if (!model()->slot(slot).dirty) {
-            documents()->explainNothingToSave(slot);
-            return;
-        }
-        documents()->save(slot);
-    });
+    connect(m_actions->save, &QAction::triggered, this, [this] { currentEditor()->save(); });
     connect(m_actions->saveAll, &QAction::triggered, this, [this] { documents()->saveAll(); });
-    connect(m_actions->revert, &QAction::triggered, this, [this] {
-        if (currentEditor()->currentSlot() >= 0)
-            documents()->revert(currentEditor()->currentSlot());
-        else if (currentEditor()->setupPaneCurrent())
-            documents()->revertSetupFile();
-    });
+    connect(m_actions->revert, &QAction::triggered, this, [this] { currentEditor()->revert(); });
     connect(m_actions->exportSnapshot, &QAction::triggered, this, [this] {
         exporter()->exportSnapshot();
     });
@@ -973,31 +585,27 @@ void MainWindow::wireActions()
                     5000);
     });
     connect(m_actions->quit, &QAction::triggered, this, &QWidget::close);
-    connect(m_actions->undo, &QAction::triggered, this, [this] {
-        if (const int slot = currentEditor()->currentSlot(); slot >= 0)
-            panes()->pane(slot)->editor()->undo();
-        else if (currentEditor()->canUndoFinishSetup())
-            currentEditor()->undoFinishSetup();
-    });
+    connect(m_actions->undo, &QAction::triggered, this, [this] { currentEditor()->undo(); });
     connect(m_actions->finishSetup, &QAction::triggered, this, [this] {
         currentEditor()->finishSetup();
     });
-    connect(m_actions->redo, &QAction::triggered, this, [this] {
-        if (const int slot = currentEditor()->currentSlot(); slot >= 0)
-            panes()->pane(slot)->editor()->redo();
-    });
-    connect(m_actions, &WindowActions::recentRequested, this, &MainWindow::openRecent);
+    connect(m_actions->redo, &QAction::triggered, this, [this] { currentEditor()->redo(); });
+    connect(m_actions, &WindowActions::recentRequested, m_workspace, &Workspace::openRecent);
     connect(m_actions->clearRecent, &QAction::triggered, this, [this] {
         documents()->clearRecent();
     });
     connect(m_actions->find, &QAction::triggered, this, [this] { currentEditor()->find(); });
     connect(m_actions->showInvisibles, &QAction::toggled, this, [this](bool show) {
-        for (const Open &o : m_open)
-            o.editor->previewPanel()->invisiblesToggle()->setChecked(show);
+        for (PersonaEditor *editor : m_editorOf) {
+            if (editor)
+                editor->previewPanel()->invisiblesToggle()->setChecked(show);
+        }
     });
     connect(m_actions->showOnDisk, &QAction::toggled, this, [this](bool onDisk) {
-        for (const Open &o : m_open)
-            o.editor->previewPanel()->unsavedToggle()->setChecked(!onDisk);
+        for (PersonaEditor *editor : m_editorOf) {
+            if (editor)
+                editor->previewPanel()->unsavedToggle()->setChecked(!onDisk);
+        }
     });
     connect(m_actions->focusPreview, &QAction::triggered, this, [this] {
         previewPanel()->preview()->setFocus(Qt::ShortcutFocusReason);
@@ -1016,18 +624,17 @@ void MainWindow::wireActions()
         });
     }
     connect(m_actions->nextAgent, &QAction::triggered, this, [this] {
-        setCurrentIndex((m_current + 1) % sessionCount());
+        setCurrentIndex((currentIndex() + 1) % sessionCount());
     });
     connect(m_actions->previousAgent, &QAction::triggered, this, [this] {
-        setCurrentIndex((m_current + sessionCount() - 1) % sessionCount());
+        setCurrentIndex((currentIndex() + sessionCount() - 1) % sessionCount());
     });
     connect(m_actions->compareAgents, &QAction::triggered, this, [this] {
-        QStringList names;
-        for (int i = 0; i < sessionCount(); ++i)
-            names.append(session(i)->agent().id);
-        const int other = m_prompter->askAgent(tr("Compare %1 with").arg(names.value(m_current)),
-                                               names,
-                                               m_current);
+        const QStringList names = agentNames();
+        const int other
+            = m_prompter->askAgent(tr("Compare %1 with").arg(names.value(currentIndex())),
+                                   names,
+                                   currentIndex());
         if (other >= 0)
             compareWithAgent(other);
     });
@@ -1037,40 +644,34 @@ void MainWindow::wireActions()
             showMessage(tr("Click into the pane of the file to copy first."), 5000);
             return;
         }
-        QStringList names;
-        for (int i = 0; i < sessionCount(); ++i)
-            names.append(session(i)->agent().id);
-        const QList<int> targets = m_prompter->askAgents(
-            tr("Copy %1 of %2 to").arg(slotName(slot), names.value(m_current)), names, m_current);
+        const QStringList names = agentNames();
+        const QList<int> targets = m_prompter->askAgents(tr("Copy %1 of %2 to")
+                                                             .arg(slotName(slot),
+                                                                  names.value(currentIndex())),
+                                                         names,
+                                                         currentIndex());
         copySlotToAgents(slot, targets);
     });
-    connect(m_startView, &StartView::openRequested, this, &MainWindow::openWithDialog);
-    connect(m_startView, &StartView::newPersonaRequested, this, &MainWindow::newPersona);
+    connect(m_startView, &StartView::openRequested, m_workspace, &Workspace::askAndOpenFolder);
+    connect(m_startView, &StartView::newPersonaRequested, m_workspace, &Workspace::newPersona);
     connect(m_startView, &StartView::exampleRequested, this, [this] {
-        openFolder(DocumentController::exampleDirectory());
+        m_workspace->openFolder(DocumentController::exampleDirectory());
     });
     connect(m_startView, &StartView::agentsRequested, this, [this] { openOpenClawAgents(); });
-    connect(m_startView,
-            &StartView::hermesHomeRequested,
-            this,
-            &MainWindow::openHermesHomeWithDialog);
-    connect(m_startView, &StartView::recentRequested, this, &MainWindow::openRecent);
+    connect(m_startView, &StartView::hermesHomeRequested, m_workspace, &Workspace::askAndOpenHome);
+    connect(m_startView, &StartView::recentRequested, m_workspace, &Workspace::openRecent);
 }
 
 void MainWindow::showFolderState()
 {
     const bool open = model()->isOpen();
-    const bool roster = m_roster;
+    const bool roster = m_workspace->isRoster();
     m_stack->setCurrentWidget(open || roster ? static_cast<QWidget *>(m_body) : m_startView);
     m_sidebar->setVisible(roster);
     if (open) {
         showPage(currentEditor());
     } else if (roster) {
-        const PersonaSession::Agent &agent = currentSession()->agent();
-        m_missing->setText(
-            tr("The workspace of agent \"%1\" is not there: %2\n\nOpenClaw creates it when the "
-               "agent first runs. Create the folder, then choose the agent again.")
-                .arg(agent.id, QDir::toNativeSeparators(agent.folder)));
+        m_missing->setText(m_workspace->missingNote());
         showPage(m_missing);
     }
     m_actions->setFolderOpen(open);
@@ -1079,18 +680,9 @@ void MainWindow::showFolderState()
     m_actions->setAgentCount(sessionCount());
     m_actions->setRecentSnapshots(freezer()->recent());
     // [*] is where Qt puts the modified mark while any pane has unsaved edits.
-    const SlotLayout &layout = model()->layout();
-    const QString name = roster && !currentSession()->agent().id.isEmpty()
-                             ? currentSession()->agent().id
-                         : layout.project.isEmpty()
-                             ? QFileInfo(model()->directory()).fileName()
-                             : tr("%1 in %2")
-                                   .arg(QFileInfo(layout.directory).fileName(),
-                                        QFileInfo(layout.project).fileName());
-    setWindowTitle(open || roster ? tr("%1[*] — Soul Studio").arg(name) : tr("Soul Studio"));
-    setWindowModified(std::any_of(m_open.begin(), m_open.end(), [](const Open &o) {
-        return o.session->hasUnsaved();
-    }));
+    setWindowTitle(open || roster ? tr("%1[*] — Soul Studio").arg(m_workspace->currentTitle())
+                                  : tr("Soul Studio"));
+    setWindowModified(m_workspace->hasUnsaved());
     showEditState();
     showStatus();
 }
@@ -1114,23 +706,7 @@ void MainWindow::showPage(QWidget *page)
 
 void MainWindow::showEditState()
 {
-    // A read-only pane (an offer of recovered text, undecodable bytes) keeps
-    // its undo history but must not be changed through it.
-    const int slot = currentEditor()->currentSlot();
-    const QPlainTextEdit *editor = model()->isOpen() && slot >= 0 ? panes()->pane(slot)->editor()
-                                                                  : nullptr;
-    const bool editable = editor && !editor->isReadOnly() && editor->isEnabled();
-    WindowActions::EditState state;
-    state.canUndo = (editable && editor->document()->isUndoAvailable())
-                    || currentEditor()->canUndoFinishSetup();
-    state.canFinishSetup = model()->isOpen() && currentEditor()->canFinishSetup();
-    state.canRedo = editable && editor->document()->isRedoAvailable();
-    state.currentUnsaved = (editor && model()->slot(slot).dirty)
-                           || (currentEditor()->setupPaneCurrent()
-                               && documents()->setupFile()->dirty());
-    state.currentReadOnly = editor && editor->isReadOnly();
-    state.anyUnsaved = currentEditor()->session()->hasUnsaved();
-    m_actions->setEditState(state);
+    m_actions->setEditState(currentEditor()->editState());
 }
 
 void MainWindow::followShownRuntime(const RuntimeProfile &shown)
@@ -1158,19 +734,12 @@ void MainWindow::showMessage(const QString &text, int ms)
 void MainWindow::showStatus()
 {
     const PersonaModel *shown = model();
+    m_statusDir->setText(m_workspace->currentPlace());
     if (!shown->isOpen()) {
-        m_statusDir->setText(m_roster ? QDir::toNativeSeparators(currentSession()->agent().folder)
-                                      : tr("No folder open"));
         m_statusWatch->clear();
         m_statusRefresh->clear();
         return;
     }
-    const SlotLayout &layout = shown->layout();
-    m_statusDir->setText(layout.project.isEmpty()
-                             ? QDir::toNativeSeparators(shown->directory())
-                             : tr("%1, project %2")
-                                   .arg(QDir::toNativeSeparators(layout.directory),
-                                        QDir::toNativeSeparators(layout.project)));
     m_statusWatch->setText(shown->directoryLost() ? tr("folder missing")
                            : shown->isWatching()  ? tr("watching")
                                                   : tr("not watching"));
@@ -1180,7 +749,7 @@ void MainWindow::showStatus()
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    if (!closeAll()) {
+    if (!m_workspace->closeAll()) {
         event->ignore();
         return;
     }
@@ -1203,7 +772,7 @@ void MainWindow::dropEvent(QDropEvent *event)
     const QList<QUrl> urls = event->mimeData()->urls();
     if (urls.size() == 1 && urls.first().isLocalFile()) {
         event->acceptProposedAction();
-        openFolder(urls.first().toLocalFile());
+        m_workspace->openFolder(urls.first().toLocalFile());
     }
 }
 

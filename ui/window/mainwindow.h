@@ -3,7 +3,6 @@
 #include "personasession.h"
 
 #include <QMainWindow>
-#include <QSet>
 #include <QTimer>
 
 #include <memory>
@@ -34,12 +33,13 @@ class SameSlotNotes;
 class SoulTokenCounter;
 class StartView;
 class WindowActions;
+class Workspace;
 
-// The window: menus, the start view, the agents sidebar and the list of
-// persona sessions it holds, one shown at a time in its PersonaEditor (as a
-// text editor keeps its documents). One folder opened is one session; a
-// roster (OpenClaw's agents, a folder of personas) is a session per agent.
-// The decisions live in the sessions (session/), the editors and the actions.
+// The window: menus, the start view, the agents sidebar and an editor stack
+// that shows the Workspace's persona sessions, one at a time, each in its
+// PersonaEditor (as a text editor keeps its documents). What opening or
+// closing does to the sessions is the Workspace's (session/); the window
+// wires its signals to what it shows.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -87,12 +87,15 @@ public:
     QString lastHermesProject() const;
 
     // The sessions the window holds, and the one shown.
-    int sessionCount() const { return int(m_open.size()); }
+    Workspace *workspace() const { return m_workspace; }
+    int sessionCount() const;
+    // Session `index`, its folder read first when it still waits its turn.
     PersonaSession *session(int index) const;
+    // Session `index`'s editor, made when first asked for.
     PersonaEditor *editor(int index) const;
-    int currentIndex() const { return m_current; }
-    PersonaSession *currentSession() const { return session(m_current); }
-    PersonaEditor *currentEditor() const { return editor(m_current); }
+    int currentIndex() const;
+    PersonaSession *currentSession() const { return session(currentIndex()); }
+    PersonaEditor *currentEditor() const { return editor(currentIndex()); }
     // Shows session `index`: its panes keep their text, undo, scroll and cursor.
     void setCurrentIndex(int index);
     AgentsSidebar *sidebar() const { return m_sidebar; }
@@ -128,37 +131,20 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
-    struct Open
-    {
-        PersonaSession *session = nullptr;
-        PersonaEditor *editor = nullptr;
-    };
-
     void buildUi();
+    void wireWorkspace();
     void wireActions();
     // The History dock, its actions and the budget its timeline draws.
     void wireHistory();
     void wireRooms();
-    // A new session and its editor, wired to the window, at the end of the list.
-    int addSession();
-    void removeSession(int index);
-    // Opens `dir` in this window: in the one session, or as another one.
-    void openFolder(const QString &dir);
-    // A folder or Hermes's home with its project, from the recent list.
-    void openRecent(const RecentPlace &place);
-    void openWithDialog();
-    // Hermes's home ($HERMES_HOME, else ~/.hermes) with a project asked for.
-    void openHermesHomeWithDialog();
-    void newPersona();
-    // Closes the current folder (Ctrl+W): a roster drops that agent.
-    void closeCurrent();
-    // Asks once about every session's unsaved text, then closes them all.
-    // False when cancelled or a save failed; nothing is closed then.
-    bool closeAll();
-    // Replaces the sessions with one per `agents` entry, opened.
-    void openRoster(const QList<PersonaSession::Agent> &agents, const QString &source);
-    void scheduleSummary(PersonaSession *session);
-    void showSummaries();
+    // Follows the signals of the workspace's session `index`, just added.
+    void followSession(int index);
+    // Session `index`'s editor, made and wired on first use.
+    PersonaEditor *ensureEditor(int index);
+    // Shows the workspace's current session, `index`: its panes keep their
+    // text, undo, scroll and cursor.
+    void showCurrent(int index);
+    QStringList agentNames() const;
     void showFolderState();
     void showStatus();
     // Shows `page` of the editors' stack (an editor, or the missing-workspace note).
@@ -173,8 +159,10 @@ private:
 
     std::unique_ptr<QSettings> m_settings;
     std::unique_ptr<Prompter> m_prompter;
-    std::vector<Open> m_open;
-    int m_current = 0;
+    Workspace *m_workspace = nullptr;
+    // The workspace's sessions' editors, in its order; null until first used.
+    std::vector<PersonaEditor *> m_editorOf;
+    PersonaEditor *m_shown = nullptr;
     FreedMemory *m_freedMemory = nullptr;
     HistoryController *m_history = nullptr;
     CompareDialog *m_compare = nullptr;
@@ -192,10 +180,7 @@ private:
     QLabel *m_statusRefresh = nullptr;
     QLabel *m_statusMessage = nullptr;
     QTimer m_messageTimer;
-    QTimer m_summaryTimer;
-    QSet<PersonaSession *> m_summaryPending;
     QByteArray m_splitterState;
-    bool m_roster = false; // the window holds a roster, shown in the sidebar
 };
 
 } // namespace soul

@@ -343,6 +343,63 @@ void PersonaEditor::finishSetup()
     Q_EMIT editStateChanged();
 }
 
+void PersonaEditor::save()
+{
+    DocumentController *documents = m_session->documents();
+    if (m_currentSlot < 0) {
+        if (m_setupCurrent && documents->setupFile()->dirty())
+            documents->saveSetupFile();
+        return;
+    }
+    if (!m_session->model()->slot(m_currentSlot).dirty) {
+        documents->explainNothingToSave(m_currentSlot);
+        return;
+    }
+    documents->save(m_currentSlot);
+}
+
+void PersonaEditor::revert()
+{
+    if (m_currentSlot >= 0)
+        m_session->documents()->revert(m_currentSlot);
+    else if (m_setupCurrent)
+        m_session->documents()->revertSetupFile();
+}
+
+void PersonaEditor::undo()
+{
+    if (m_currentSlot >= 0)
+        m_panes->pane(m_currentSlot)->editor()->undo();
+    else if (canUndoFinishSetup())
+        undoFinishSetup();
+}
+
+void PersonaEditor::redo()
+{
+    if (m_currentSlot >= 0)
+        m_panes->pane(m_currentSlot)->editor()->redo();
+}
+
+WindowActions::EditState PersonaEditor::editState() const
+{
+    // A read-only pane (an offer of recovered text, undecodable bytes) keeps
+    // its undo history but must not be changed through it.
+    const PersonaModel *model = m_session->model();
+    const int slot = m_currentSlot;
+    const QPlainTextEdit *editor = model->isOpen() && slot >= 0 ? m_panes->pane(slot)->editor()
+                                                                : nullptr;
+    const bool editable = editor && !editor->isReadOnly() && editor->isEnabled();
+    WindowActions::EditState state;
+    state.canUndo = (editable && editor->document()->isUndoAvailable()) || canUndoFinishSetup();
+    state.canFinishSetup = model->isOpen() && canFinishSetup();
+    state.canRedo = editable && editor->document()->isRedoAvailable();
+    state.currentUnsaved = (editor && model->slot(slot).dirty)
+                           || (m_setupCurrent && m_session->documents()->setupFile()->dirty());
+    state.currentReadOnly = editor && editor->isReadOnly();
+    state.anyUnsaved = m_session->hasUnsaved();
+    return state;
+}
+
 bool PersonaEditor::canUndoFinishSetup() const
 {
     const RuntimeFile *file = m_session->documents()->setupFile();

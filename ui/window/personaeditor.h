@@ -1,5 +1,7 @@
 #pragma once
 
+#include "windowactions.h"
+
 #include <QWidget>
 
 class QSettings;
@@ -61,6 +63,15 @@ public:
     // Save and Undo act on it.
     bool setupPaneCurrent() const { return m_setupCurrent; }
     void undoFinishSetup();
+
+    // Edit menu's commands on the pane last focused (a slot's, or the setup
+    // file's): Save explains why nothing is saved when it is clean.
+    void save();
+    void revert();
+    void undo();
+    void redo();
+    // What the Edit menu offers for the pane last focused.
+    WindowActions::EditState editState() const;
 
 Q_SIGNALS:
     // The pane last focused, its undo state or its unsaved state changed.

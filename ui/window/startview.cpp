@@ -72,9 +72,8 @@ void StartView::setRecent(const QList<RecentPlace> &places)
     m_recent->clear();
     m_places = places;
     for (const RecentPlace &place : places) {
-        auto *item = new QListWidgetItem(place.isHermesHome()
-                                             ? place.label()
-                                             : QDir::toNativeSeparators(place.directory),
+        auto *item = new QListWidgetItem(place.isHome() ? place.label()
+                                                        : QDir::toNativeSeparators(place.directory),
                                          m_recent);
         item->setToolTip(QDir::toNativeSeparators(place.directory));
     }
