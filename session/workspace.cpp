@@ -5,6 +5,7 @@
 #include "agents/openclawroster.h"
 #include "agents/personafolders.h"
 #include "comparecontroller.h"
+#include "disk/composedirectory.h"
 #include "documentcontroller.h"
 #include "persona/personamodel.h"
 #include "persona/runtimefile.h"
@@ -492,7 +493,13 @@ void Workspace::openRoster(const QList<PersonaSession::Agent> &agents, const QSt
         const int index = i == 0 ? 0 : addSession();
         PersonaSession *s = at(index);
         s->setAgent(agents.at(i));
-        if (QFileInfo(agents.at(i).folder).isDir())
+        const QString &folder = agents.at(i).folder;
+        if (!QFileInfo(folder).isDir())
+            continue; // no workspace: the window says so in its place
+        // Read in turn, but a folder that cannot be read is said now.
+        if (const QString problem = checkDirectory(folder); !problem.isEmpty())
+            m_failed.append(tr("%1: %2").arg(agents.at(i).id, problem));
+        else
             m_waiting.append(s);
     }
     if (!wasRoster)
@@ -512,6 +519,7 @@ void Workspace::openRoster(const QList<PersonaSession::Agent> &agents, const QSt
     scheduleAllSummaries();
     if (!m_waiting.isEmpty())
         m_openTimer.start();
+    reportFailed();
     Q_EMIT message(tr("Opened %n personas", nullptr, int(agents.size())), 5000);
 }
 
