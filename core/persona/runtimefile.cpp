@@ -298,9 +298,17 @@ SaveResult RuntimeFile::save(SaveMode mode)
     if (!isOpen() || !m_buffer)
         return Status::failure(tr("Nothing to save for %1.").arg(m_name));
     if (mode == SaveMode::CheckDisk) {
-        if (const StaleReason reason = staleness(); reason != StaleReason::None)
+        if (const StaleReason reason = staleness(); reason != StaleReason::None) {
+            // As a slot's save (PersonaModel::save()): show what is there
+            // now, the bar and the bytes Compare shows, before the watcher
+            // says so.
+            if (m_conflict == ConflictState::None)
+                reload();
+            if (!dirty())
+                return {}; // the file now holds exactly the buffer
             return SaveResult::stale(reason,
                                      staleSaveText(QDir::toNativeSeparators(filePath()), reason));
+        }
     }
     Status written = writeFileAtomically(filePath(), *m_buffer);
     if (!written)

@@ -76,7 +76,8 @@ public:
     // Whether a save now would replace a change made on disk since it was read.
     StaleReason staleness() const;
     // Writes the buffer. With CheckDisk, a stale save writes nothing and
-    // says why (SaveResult::isStale(), staleSaveText()).
+    // says why (SaveResult::isStale(), staleSaveText()); the file then shows
+    // the conflict, its disk bytes read again for comparing, as a slot's.
     SaveResult save(SaveMode mode = SaveMode::CheckDisk);
     // Reads the file again; the buffer follows the disk unless it is unsaved.
     void reload();

@@ -540,12 +540,7 @@ bool MainWindow::closeAll()
     for (const Open &o : m_open) {
         if (!o.session->hasUnsaved())
             continue;
-        QStringList files;
-        for (int k : o.session->model()->unsavedSlots())
-            files.append(o.session->model()->slotLabel(k));
-        if (const RuntimeFile *setup = o.session->documents()->setupFile(); setup->dirty())
-            files.append(setup->name());
-        for (const QString &name : files)
+        for (const QString &name : o.session->documents()->unsavedFiles())
             names.append(sessionCount() == 1 ? name : tr("%1: %2").arg(o.session->agent().id, name));
     }
     if (!names.isEmpty()) {
@@ -927,8 +922,12 @@ void MainWindow::wireActions()
     connect(m_actions->save, &QAction::triggered, this, [this] {
         const int slot = currentEditor()->currentSlot();
         if (slot < 0) {
-            if (currentEditor()->setupPaneCurrent() && documents()->setupFile()->dirty())
+            if (!currentEditor()->setupPaneCurrent())
+                return;
+            if (documents()->setupFile()->dirty())
                 documents()->saveSetupFile();
+            else
+                documents()->explainSetupFileNothingToSave();
             return;
         }
         if (!model()->slot(slot).dirty) {
