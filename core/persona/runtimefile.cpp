@@ -67,6 +67,7 @@ RuntimeFile::DiskRead RuntimeFile::readDisk() const
     // to it), and a file over WholeReadLimitBytes is not taken into a pane.
     // The runtime reads such a path from disk itself, by its own rule.
     SlotRead read = readPath(filePath(), ReadOptions(WholeReadLimitBytes));
+    result.presence = read.presence;
     if (read.presence == SlotPresence::Present && read.complete) {
         result.bytes = std::move(read.bytes);
         return result;
@@ -246,10 +247,12 @@ void RuntimeFile::reload()
             m_removed.reset(); // a file is there again: nothing to restore
         Q_EMIT bufferReplaced();
     } else if (dirty()) {
-        // Unsaved text is kept; the user settles it (keepMine(), revert(), save()).
-        m_conflict = m_disk             ? ConflictState::ChangedOnDisk
-                     : read.notReadable ? ConflictState::NotReadableOnDisk
-                                        : ConflictState::DeletedOnDisk;
+        // Unsaved text is kept; the user settles it (keepMine(), revert(),
+        // save()), as a slot's. A file too large to open is no text to
+        // compare with: not read.
+        m_conflict = !m_disk && read.presence == SlotPresence::Present
+                         ? ConflictState::NotReadableOnDisk
+                         : conflictWithDisk(read.presence, read.phrase);
     } else {
         m_conflict = ConflictState::None; // the disk now holds the text
     }
@@ -266,22 +269,11 @@ void RuntimeFile::keepMine()
 
 StaleReason RuntimeFile::staleness() const
 {
-    switch (m_conflict) {
-    case ConflictState::ChangedOnDisk:
-        return StaleReason::ChangedOnDisk;
-    case ConflictState::DeletedOnDisk:
-        return StaleReason::DeletedOnDisk;
-    case ConflictState::NotReadableOnDisk: // what is there now decides, below
-    case ConflictState::None:
-        break;
-    }
+    if (const StaleReason known = staleReasonOf(m_conflict); known != StaleReason::None)
+        return known;
     // The watcher may not have told us yet.
-    const std::optional<QByteArray> now = readDisk().bytes;
-    if (now == m_disk)
-        return StaleReason::None;
-    if (!m_disk)
-        return StaleReason::CreatedOnDisk;
-    return now ? StaleReason::ChangedOnDisk : StaleReason::DeletedOnDisk;
+    const DiskRead now = readDisk();
+    return staleReasonOf(m_disk.has_value(), now.presence, now.bytes == m_disk);
 }
 
 void RuntimeFile::revert()

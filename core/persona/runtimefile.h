@@ -130,6 +130,7 @@ private:
         QString unread;                  // why a path there is not read
         QString phrase;                  // the same as absenceReason() says it
         bool notReadable = false;        // something is there, not read
+        SlotPresence presence = SlotPresence::Missing;
     };
     DiskRead readDisk() const;
     void scheduleRecovery();

@@ -18,6 +18,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/stat.h>
+
 using namespace soul;
 using soul::test::readFile;
 using soul::test::writeFile;
@@ -79,6 +81,8 @@ private Q_SLOTS:
     void changedOnDiskUnderUnsavedText_data();
     void changedOnDiskUnderUnsavedText();
     void staleSaveAsks_data();
+    void diskChangeMeetsTheSlotsRule_data();
+    void diskChangeMeetsTheSlotsRule();
     void staleSaveAsks();
     void closeAndExportNameIt();
     void nothingToSaveIsExplained();
@@ -324,6 +328,76 @@ void tst_SetupFileSlot::staleSaveAsks()
     QCOMPARE(file()->buffer().value_or(QByteArray()), mine);
     QCOMPARE(file()->conflict(),
              deleted ? ConflictState::DeletedOnDisk : ConflictState::ChangedOnDisk);
+}
+
+namespace {
+enum class Change { Rewritten, Removed, DanglingLink, Directory, Fifo };
+
+bool makeChange(const QString &path, Change change)
+{
+    if (change == Change::Rewritten)
+        return writeFile(path, "Another program's text.\n");
+    if (!QFile::remove(path))
+        return false;
+    switch (change) {
+    case Change::Rewritten:
+    case Change::Removed:
+        return true;
+    case Change::DanglingLink:
+        return QFile::link(path + QStringLiteral(".gone"), path);
+    case Change::Directory:
+        return QDir().mkdir(path);
+    case Change::Fifo:
+        return ::mkfifo(QFile::encodeName(path).constData(), 0600) == 0;
+    }
+    return false;
+}
+} // namespace
+
+void tst_SetupFileSlot::diskChangeMeetsTheSlotsRule_data()
+{
+    QTest::addColumn<int>("change");
+    QTest::addColumn<StaleReason>("stale");
+    QTest::addColumn<ConflictState>("conflict");
+    QTest::newRow("rewritten") << int(Change::Rewritten) << StaleReason::ChangedOnDisk
+                               << ConflictState::ChangedOnDisk;
+    QTest::newRow("removed") << int(Change::Removed) << StaleReason::DeletedOnDisk
+                             << ConflictState::DeletedOnDisk;
+    QTest::newRow("dangling link")
+        << int(Change::DanglingLink) << StaleReason::DeletedOnDisk << ConflictState::DeletedOnDisk;
+    QTest::newRow("directory") << int(Change::Directory) << StaleReason::ChangedOnDisk
+                               << ConflictState::NotReadableOnDisk;
+    QTest::newRow("fifo") << int(Change::Fifo) << StaleReason::ChangedOnDisk
+                          << ConflictState::NotReadableOnDisk;
+}
+
+// The same change on disk under unsaved text in SOUL.md and in the setup
+// file: the same staleness before the watcher says so, the same conflict
+// after, and nothing written.
+void tst_SetupFileSlot::diskChangeMeetsTheSlotsRule()
+{
+    QFETCH(int, change);
+    QFETCH(StaleReason, stale);
+    QFETCH(ConflictState, conflict);
+    m_session = openSession();
+    QVERIFY(m_session);
+    PersonaModel *model = m_session->model();
+    const int soul = slotIndex(u"SOUL.md");
+    model->setBufferText(soul, u"Mine.\n");
+    file()->setBufferText(u"Mine.\n");
+    const QString soulPath = m_persona + QStringLiteral("/SOUL.md");
+    QVERIFY(makeChange(soulPath, Change(change)));
+    QVERIFY(makeChange(path(), Change(change)));
+
+    QCOMPARE(model->staleness(soul), stale);
+    QCOMPARE(file()->staleness(), stale);
+    QTRY_COMPARE(model->slot(soul).conflict, conflict);
+    QTRY_COMPARE(file()->conflict(), conflict);
+    QCOMPARE(file()->buffer().value_or(QByteArray()), QByteArray("\xEF\xBB\xBFMine.\r\n"));
+    if (Change(change) == Change::Rewritten)
+        QCOMPARE(readFile(path()), QByteArray("Another program's text.\n"));
+    else
+        QVERIFY(!QFileInfo(path()).isFile());
 }
 
 void tst_SetupFileSlot::closeAndExportNameIt()

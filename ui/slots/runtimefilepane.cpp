@@ -183,22 +183,7 @@ void RuntimeFilePane::refreshState()
     m_editor->setVisible(present);
     m_unreadNote->setText(m_file->unreadReason());
     m_unreadNote->setVisible(m_file->isOpen() && !m_file->unreadReason().isEmpty());
-    switch (m_file->conflict()) {
-    case ConflictState::None:
-        m_diskBar->hide();
-        break;
-    case ConflictState::ChangedOnDisk:
-        m_diskBar->showFor(m_file->name(), DiskChangedBar::Kind::Changed);
-        break;
-    case ConflictState::DeletedOnDisk:
-        m_diskBar->showFor(m_file->name(), DiskChangedBar::Kind::Deleted);
-        break;
-    case ConflictState::NotReadableOnDisk:
-        m_diskBar->showFor(m_file->name(),
-                           DiskChangedBar::Kind::NotReadable,
-                           m_file->unreadPhrase());
-        break;
-    }
+    m_diskBar->showConflict(m_file->name(), m_file->conflict(), m_file->unreadPhrase());
     // Recovered text waits for the user's answer; typing meanwhile would be lost.
     if (m_file->hasRecovery()) {
         m_recoveryBar->showFor(m_file->name(),

@@ -1127,7 +1127,10 @@ void MainWindow::showEditState()
     state.currentUnsaved = (editor && model()->slot(slot).dirty)
                            || (currentEditor()->setupPaneCurrent()
                                && documents()->setupFile()->dirty());
-    state.currentReadOnly = editor && editor->isReadOnly();
+    // Recovered text waiting makes a pane read-only, the setup file's too.
+    state.currentReadOnly = (editor && editor->isReadOnly())
+                            || (currentEditor()->setupPaneCurrent()
+                                && documents()->setupFile()->hasRecovery());
     state.anyUnsaved = currentEditor()->session()->hasUnsaved();
     m_actions->setEditState(state);
 }
