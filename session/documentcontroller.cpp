@@ -459,7 +459,11 @@ void DocumentController::explainNothingToSave(int slot)
 
 void DocumentController::explainSetupFileNothingToSave()
 {
-    explainNothingToSave(m_setupFile->name(), m_setupFile->hasRecovery(), std::nullopt);
+    const QStringList &obstacles = m_setupFile->obstacles();
+    explainNothingToSave(m_setupFile->name(),
+                         m_setupFile->hasRecovery(),
+                         obstacles.isEmpty() ? std::nullopt
+                                             : std::optional(obstacles.join(QLatin1Char(' '))));
 }
 
 void DocumentController::explainNothingToSave(const QString &name,

@@ -150,7 +150,9 @@ void RuntimeFile::restoreRecovery()
     m_recovered.reset();
     // The bytes bring their own BOM and line break; typing keeps them.
     m_buffer = bytes;
-    m_format = toEditorText(bytes).format;
+    EditorText text = toEditorText(bytes);
+    m_format = text.format;
+    m_obstacles = std::move(text.obstacles);
     Q_EMIT bufferReplaced();
     Q_EMIT recoveryChanged();
     Q_EMIT changed();
@@ -202,8 +204,12 @@ void RuntimeFile::takeDisk()
 {
     m_conflict = ConflictState::None;
     m_buffer = m_disk;
-    if (m_disk)
-        m_format = toEditorText(*m_disk).format;
+    m_obstacles.clear();
+    if (m_disk) {
+        EditorText text = toEditorText(*m_disk);
+        m_format = text.format;
+        m_obstacles = std::move(text.obstacles);
+    }
 }
 
 QString RuntimeFile::paneText() const
@@ -213,8 +219,9 @@ QString RuntimeFile::paneText() const
 
 void RuntimeFile::setBufferText(QStringView rawText)
 {
-    // Recovered text waits for the user's answer; the pane is read-only.
-    if (m_recovered)
+    // Recovered text waits for the user's answer, and bytes a pane cannot
+    // keep are not edited here: the pane is read-only.
+    if (m_recovered || !m_obstacles.isEmpty())
         return;
     const QByteArray bytes = fromEditorText(rawText, m_format);
     if (m_buffer == bytes)

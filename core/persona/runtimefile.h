@@ -62,6 +62,11 @@ public:
     // Typing: the pane's text as QTextDocument::toRawText() gives it; the
     // buffer keeps the file's BOM and line break.
     void setBufferText(QStringView rawText);
+    // Why the buffer's bytes cannot pass through a pane unchanged (invalid
+    // UTF-8, NUL, ...: editortext.h), a sentence each. While there are any,
+    // typing is ignored and the pane is read-only, as a slot's, so a save
+    // never changes bytes the user did not edit. Empty when they pass.
+    const QStringList &obstacles() const { return m_obstacles; }
     // Why a path by the file's name is not read (a FIFO, a folder, a file
     // over 64 MiB...) and what to do, as a sentence; empty when it is read
     // or simply not there.
@@ -147,6 +152,7 @@ private:
     QString m_unreadPhrase;
     ConflictState m_conflict = ConflictState::None;
     TextFormat m_format;
+    QStringList m_obstacles;
     QFileSystemWatcher m_watcher;
     bool m_keepRecovery = false;
     std::optional<RecoveryStore> m_recovery; // the folder's, while keeping is allowed

@@ -86,6 +86,7 @@ private Q_SLOTS:
     void staleSaveAsks();
     void closeAndExportNameIt();
     void nothingToSaveIsExplained();
+    void bytesAPaneCannotKeepAreNotEdited();
 
 private:
     // A session on the folder under the runtime that has a setup file.
@@ -444,6 +445,36 @@ void tst_SetupFileSlot::nothingToSaveIsExplained()
     m_session->documents()->explainSetupFileNothingToSave();
     QCOMPARE(status.count(), 1);
     QCOMPARE(status.last().at(0).toString(), QStringLiteral("%1 has no unsaved changes.").arg(Name));
+}
+
+// Invalid UTF-8 would not pass through the pane unchanged: as for a slot,
+// typing is ignored and Save says why, so no byte the user did not edit is
+// ever written.
+void tst_SetupFileSlot::bytesAPaneCannotKeepAreNotEdited()
+{
+    const QByteArray odd = "# First run\n\nAsk \xff who they are.\n";
+    QVERIFY(writeFile(path(), odd));
+    m_session = openSession();
+    QVERIFY(m_session);
+    QVERIFY(!file()->obstacles().isEmpty());
+    file()->setBufferText(u"# First run\n\nAsk who they are.\n");
+    QVERIFY(!file()->dirty());
+    QVERIFY(m_session->documents()->unsavedFiles().isEmpty());
+    QSignalSpy status(m_session->documents(), &DocumentController::statusMessage);
+    m_session->documents()->explainSetupFileNothingToSave();
+    QCOMPARE(status.count(), 1);
+    QVERIFY2(status.last().at(0).toString().startsWith(
+                 QStringLiteral("%1 is read-only, so there is nothing to save: ").arg(Name)),
+             qPrintable(status.last().at(0).toString()));
+    QVERIFY(m_session->documents()->saveAll());
+    QCOMPARE(readFile(path()), odd);
+
+    // Another program makes it plain text: the pane takes it and edits again.
+    QVERIFY(writeFile(path(), Disk));
+    QTRY_COMPARE(file()->buffer().value_or(QByteArray()), Disk);
+    QVERIFY(file()->obstacles().isEmpty());
+    file()->setBufferText(u"# First run\n\nAsk who they are.\nThen listen.\n");
+    QVERIFY(file()->dirty());
 }
 
 QTEST_GUILESS_MAIN(tst_SetupFileSlot)

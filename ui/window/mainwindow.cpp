@@ -1130,7 +1130,8 @@ void MainWindow::showEditState()
     // Recovered text waiting makes a pane read-only, the setup file's too.
     state.currentReadOnly = (editor && editor->isReadOnly())
                             || (currentEditor()->setupPaneCurrent()
-                                && documents()->setupFile()->hasRecovery());
+                                && (documents()->setupFile()->hasRecovery()
+                                    || !documents()->setupFile()->obstacles().isEmpty()));
     state.anyUnsaved = currentEditor()->session()->hasUnsaved();
     m_actions->setEditState(state);
 }
