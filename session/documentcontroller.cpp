@@ -23,7 +23,8 @@ namespace soul {
 namespace {
 
 const QString LastKey = QStringLiteral("lastDirectory");
-// Set when the last place open was Hermes's home (lastDirectory) run in it.
+// Set when the last place open was a runtime's home (lastDirectory) run in it
+// (the key's name is kept from earlier versions).
 const QString LastProjectKey = QStringLiteral("lastHermesProject");
 // And the project pane's file then.
 const QString LastProjectFileKey = QStringLiteral("lastHermesProjectFile");
@@ -122,13 +123,10 @@ void DocumentController::followProjectFile()
 {
     listProjectFiles();
     const SlotLayout layout = m_model->layout();
-    if (!m_model->isOpen() || layout.home.isEmpty() || m_model->hasUnsaved())
+    // Recovered text waits for the user's answer in this layout's panes.
+    if (!m_model->isOpen() || layout.home.isEmpty() || !unsavedFiles().isEmpty()
+        || !recoveredFiles().isEmpty())
         return;
-    for (int k = 0; k < SlotCount; ++k) {
-        // Recovered text waits for the user's answer in this layout's panes.
-        if (m_model->hasRecovery(k))
-            return;
-    }
     const auto agents = size_t(slotIndex(u"AGENTS.md"));
     // The file shown stays while it is one of the block's.
     const Runtime *runtime = RuntimeRegistry::instance().homeRuntime();
@@ -143,9 +141,10 @@ void DocumentController::followProjectFile()
     if (!replaceWith(now.value()))
         return;
     rememberHome(now.value());
-    Q_EMIT statusMessage(tr("Hermes now reads %1 instead of %2 for the project context; the pane "
-                            "shows %1.")
-                             .arg(now.value().labels.at(agents), layout.labels.at(agents)));
+    Q_EMIT statusMessage(
+        tr("%1 now reads %2 instead of %3 for the project context; the pane "
+           "shows %2.")
+            .arg(runtime->shortName(), now.value().labels.at(agents), layout.labels.at(agents)));
 }
 
 void DocumentController::listProjectFiles()
@@ -172,39 +171,29 @@ bool DocumentController::showProjectFile(const QString &label)
     const QString shown = layout.labels.at(agents);
     if (label == shown)
         return true;
+    const Runtime *runtime = RuntimeRegistry::instance().homeRuntime();
+    if (!runtime)
+        return false;
     if (!m_projectFiles.contains(label)) {
-        Q_EMIT statusMessage(tr("%1 is not part of Hermes's project context now, so the project "
-                                "pane stays at %2.")
-                                 .arg(label, shown));
+        Q_EMIT statusMessage(tr("%1 is not part of %2's project context now, so the project "
+                                "pane stays at %3.")
+                                 .arg(label, runtime->shortName(), shown));
         return false;
     }
     // Another file in the pane means closing this one's buffer: never with
     // text that would go.
-    QStringList unsaved;
-    for (int k : m_model->unsavedSlots())
-        unsaved.append(m_model->slotLabel(k));
-    if (m_setupFile->dirty())
-        unsaved.append(m_setupFile->name());
-    if (!unsaved.isEmpty()) {
+    if (const QStringList unsaved = unsavedFiles(); !unsaved.isEmpty()) {
         Q_EMIT statusMessage(tr("The project pane stays at %1: there are unsaved changes in %2. "
                                 "Save or revert them first, then choose %3 again.")
                                  .arg(shown, unsaved.join(QStringLiteral(", ")), label));
         return false;
     }
-    QStringList recovered;
-    for (int k = 0; k < SlotCount; ++k) {
-        if (m_model->hasRecovery(k))
-            recovered.append(m_model->slotLabel(k));
-    }
-    if (!recovered.isEmpty()) {
+    if (const QStringList recovered = recoveredFiles(); !recovered.isEmpty()) {
         Q_EMIT statusMessage(tr("The project pane stays at %1 while the recovered text of %2 "
                                 "waits: restore or discard it first, then choose %3 again.")
                                  .arg(shown, recovered.join(QStringLiteral(", ")), label));
         return false;
     }
-    const Runtime *runtime = RuntimeRegistry::instance().homeRuntime();
-    if (!runtime)
-        return false;
     const Result<SlotLayout> chosen = runtime->homeLayout(layout.home, layout.project, label);
     if (!chosen) {
         m_prompter->showError(tr("Cannot show %1").arg(label), chosen.error());
@@ -213,17 +202,17 @@ bool DocumentController::showProjectFile(const QString &label)
     if (chosen.value().labels.at(agents) != label) {
         // Emptied or removed since the list was read.
         listProjectFiles();
-        Q_EMIT statusMessage(tr("%1 is not part of Hermes's project context any more, so the "
-                                "project pane stays at %2.")
-                                 .arg(label, shown));
+        Q_EMIT statusMessage(tr("%1 is not part of %2's project context any more, so the "
+                                "project pane stays at %3.")
+                                 .arg(label, runtime->shortName(), shown));
         return false;
     }
     if (!replaceWith(chosen.value()))
         return false;
     rememberHome(chosen.value());
-    Q_EMIT statusMessage(tr("The project pane shows %1, one of the files Hermes joins in the "
+    Q_EMIT statusMessage(tr("The project pane shows %1, one of the files %2 joins in the "
                             "project context.")
-                             .arg(label));
+                             .arg(label, runtime->shortName()));
     return true;
 }
 
@@ -249,13 +238,7 @@ void DocumentController::watchProjectFolders()
 
 void DocumentController::reportOpened(const QString &what)
 {
-    QStringList recovered;
-    for (int k = 0; k < SlotCount; ++k) {
-        if (m_model->hasRecovery(k))
-            recovered.append(m_model->slotLabel(k));
-    }
-    if (m_setupFile->hasRecovery())
-        recovered.append(m_setupFile->name());
+    const QStringList recovered = recoveredFiles();
     if (recovered.isEmpty()) {
         Q_EMIT statusMessage(tr("Opened %1").arg(what));
     } else {
@@ -276,12 +259,7 @@ bool DocumentController::close()
 {
     if (!m_model->isOpen())
         return true;
-    if (m_model->hasUnsaved() || m_setupFile->dirty()) {
-        QStringList names;
-        for (int k : m_model->unsavedSlots())
-            names.append(m_model->slotLabel(k));
-        if (m_setupFile->dirty())
-            names.append(m_setupFile->name());
+    if (const QStringList names = unsavedFiles(); !names.isEmpty()) {
         switch (m_prompter->askUnsaved(names)) {
         case Prompter::UnsavedAnswer::Cancel:
             return false;
@@ -297,36 +275,50 @@ bool DocumentController::close()
     return true;
 }
 
+QStringList DocumentController::unsavedFiles() const
+{
+    QStringList names;
+    if (!m_model->isOpen())
+        return names;
+    for (int k : m_model->unsavedSlots())
+        names.append(m_model->slotLabel(k));
+    if (m_setupFile->dirty())
+        names.append(m_setupFile->name());
+    return names;
+}
+
+QStringList DocumentController::recoveredFiles() const
+{
+    QStringList names;
+    if (!m_model->isOpen())
+        return names;
+    for (int k = 0; k < SlotCount; ++k) {
+        if (m_model->hasRecovery(k))
+            names.append(m_model->slotLabel(k));
+    }
+    if (m_setupFile->hasRecovery())
+        names.append(m_setupFile->name());
+    return names;
+}
+
 bool DocumentController::save(int slot)
 {
     if (!confirmChangedBytes(slot))
         return false;
-    const SaveResult saved = settleStaleSave(
-        m_model->slotLabel(slot),
-        m_model->save(slot),
-        [this, slot] { return m_model->save(slot, SaveMode::Overwrite); },
-        [this, slot] { compare(slot); });
-    if (saved.isStale())
+    if (!saveFile(
+            m_model->slotLabel(slot),
+            [this, slot](SaveMode mode) { return m_model->save(slot, mode); },
+            [this, slot] { compare(slot); }))
         return false;
-    if (!saved) {
-        m_prompter->showError(tr("Could not save %1").arg(m_model->slotLabel(slot)), saved.error());
-        return false;
-    }
-    // Saved, and the pane is clean; that the disk did not confirm it may
-    // still matter (a failing device), so it is said, not logged.
-    if (!saved.warning().isEmpty())
-        m_prompter->showError(tr("Saved %1, not confirmed by the disk").arg(m_model->slotLabel(slot)),
-                              saved.warning());
-    Q_EMIT statusMessage(tr("Saved %1").arg(m_model->slotLabel(slot)));
     Q_EMIT slotSaved(slot);
     return true;
 }
 
-SaveResult DocumentController::settleStaleSave(const QString &name,
-                                               SaveResult saved,
-                                               const std::function<SaveResult()> &overwrite,
-                                               const std::function<void()> &compare)
+bool DocumentController::saveFile(const QString &name,
+                                  const std::function<SaveResult(SaveMode)> &save,
+                                  const std::function<void()> &compare)
 {
+    SaveResult saved = save(SaveMode::CheckDisk);
     while (saved.isStale()) {
         switch (m_prompter->askStaleSave(name, saved.error(), saved.staleReason())) {
         case Prompter::StaleAnswer::Compare:
@@ -338,13 +330,18 @@ SaveResult DocumentController::settleStaleSave(const QString &name,
                      ? tr("Did not save %1: it was deleted on disk. Your text is still unsaved.")
                      : tr("Did not save %1: it changed on disk. Your text is still unsaved."))
                     .arg(name));
-            return saved;
+            return false;
         case Prompter::StaleAnswer::Overwrite:
-            saved = overwrite();
+            saved = save(SaveMode::Overwrite);
             break;
         }
     }
-    return saved;
+    // Saved, and the pane is clean; that the disk did not confirm it may
+    // still matter (a failing device), so it is said, not logged.
+    return reportWrite(saved,
+                       tr("Could not save %1").arg(name),
+                       tr("Saved %1, not confirmed by the disk").arg(name),
+                       tr("Saved %1").arg(name));
 }
 
 bool DocumentController::saveAll()
@@ -362,10 +359,10 @@ bool DocumentController::saveAll()
     return true;
 }
 
-bool DocumentController::reportSetupWrite(const Status &written,
-                                          const QString &failed,
-                                          const QString &unconfirmed,
-                                          const QString &done)
+bool DocumentController::reportWrite(const Status &written,
+                                     const QString &failed,
+                                     const QString &unconfirmed,
+                                     const QString &done)
 {
     if (!written) {
         m_prompter->showError(failed, written.error());
@@ -379,18 +376,10 @@ bool DocumentController::reportSetupWrite(const Status &written,
 
 bool DocumentController::saveSetupFile()
 {
-    const QString &name = m_setupFile->name();
-    const SaveResult saved = settleStaleSave(
-        name,
-        m_setupFile->save(),
-        [this] { return m_setupFile->save(SaveMode::Overwrite); },
+    return saveFile(
+        m_setupFile->name(),
+        [this](SaveMode mode) { return m_setupFile->save(mode); },
         [this] { compareSetupFile(); });
-    if (saved.isStale())
-        return false;
-    return reportSetupWrite(saved,
-                            tr("Could not save %1").arg(name),
-                            tr("Saved %1, not confirmed by the disk").arg(name),
-                            tr("Saved %1").arg(name));
 }
 
 bool DocumentController::finishSetup()
@@ -412,10 +401,10 @@ bool DocumentController::finishSetup()
 bool DocumentController::restoreSetupFile()
 {
     const QString &name = m_setupFile->name();
-    return reportSetupWrite(m_setupFile->restore(),
-                            tr("Could not restore %1").arg(name),
-                            tr("Restored %1, not confirmed by the disk").arg(name),
-                            tr("Restored %1").arg(name));
+    return reportWrite(m_setupFile->restore(),
+                       tr("Could not restore %1").arg(name),
+                       tr("Restored %1, not confirmed by the disk").arg(name),
+                       tr("Restored %1").arg(name));
 }
 
 bool DocumentController::saveAllElsewhere()
@@ -450,25 +439,46 @@ bool DocumentController::revert(int slot)
     // its characters, so this asks at least whenever the pane would cut).
     const bool paneReloads = hasLineLongerThan(s.bufferBytes, LongLineLength)
                              || hasLineLongerThan(s.diskBytes, LongLineLength);
-    if (s.dirty && s.bufferPresent && (!s.diskPresent() || paneReloads)
-        && !m_prompter->askDropUnsaved(m_model->slotLabel(slot))) {
+    if (!mayDrop(m_model->slotLabel(slot),
+                 s.dirty && s.bufferPresent && (!s.diskPresent() || paneReloads)))
         return false;
-    }
     m_model->revert(slot);
     return true;
+}
+
+bool DocumentController::mayDrop(const QString &name, bool forGood)
+{
+    return !forGood || m_prompter->askDropUnsaved(name);
 }
 
 void DocumentController::explainNothingToSave(int slot)
 {
     const SlotState &s = m_model->slot(slot);
-    const QString name = m_model->slotLabel(slot);
-    if (m_model->hasRecovery(slot)) {
+    explainNothingToSave(m_model->slotLabel(slot),
+                         m_model->hasRecovery(slot),
+                         s.readOnly ? std::optional(s.readOnlyReason) : std::nullopt);
+}
+
+void DocumentController::explainSetupFileNothingToSave()
+{
+    const QStringList &obstacles = m_setupFile->obstacles();
+    explainNothingToSave(m_setupFile->name(),
+                         m_setupFile->hasRecovery(),
+                         obstacles.isEmpty() ? std::nullopt
+                                             : std::optional(obstacles.join(QLatin1Char(' '))));
+}
+
+void DocumentController::explainNothingToSave(const QString &name,
+                                              bool recovered,
+                                              const std::optional<QString> &readOnlyReason)
+{
+    if (recovered) {
         Q_EMIT statusMessage(tr("%1 is read-only until you restore or discard its recovered "
                                 "text, on the bar above it.")
                                  .arg(name));
-    } else if (s.readOnly) {
+    } else if (readOnlyReason) {
         Q_EMIT statusMessage(
-            tr("%1 is read-only, so there is nothing to save: %2").arg(name, s.readOnlyReason));
+            tr("%1 is read-only, so there is nothing to save: %2").arg(name, *readOnlyReason));
     } else {
         Q_EMIT statusMessage(tr("%1 has no unsaved changes.").arg(name));
     }
@@ -538,10 +548,9 @@ void DocumentController::compareRecovery(int slot)
 
 bool DocumentController::revertSetupFile()
 {
-    if (m_setupFile->dirty() && !m_setupFile->diskPresent()
-        && !m_prompter->askDropUnsaved(m_setupFile->name())) {
+    // Its pane shows every line whole, so only a missing file loses the text.
+    if (!mayDrop(m_setupFile->name(), m_setupFile->dirty() && !m_setupFile->diskPresent()))
         return false;
-    }
     m_setupFile->revert();
     return true;
 }

@@ -17,6 +17,7 @@ namespace soul {
 class PersonaModel;
 class Prompter;
 class SaveResult;
+enum class SaveMode;
 class Status;
 class RuntimeFile;
 struct SlotLayout;
@@ -41,11 +42,18 @@ public:
     bool open(const QString &dir);
     // The same for files where `layout` says (a runtime's home and project,
     // PersonaModel::open(const SlotLayout &)). A layout with a home and a
-    // project (Hermes's) joins the recent list as such.
+    // project (a runtime that reads a home) joins the recent list as such.
     bool openLayout(const SlotLayout &layout);
     bool openWithDialog();
     // False when the user cancelled or a save failed; the folder stays open.
     bool close();
+    // The names of the files with unsaved text, as their panes name them:
+    // the slots' in slot order, then the runtime's own file (setupFile()).
+    // What close() asks about, and what Save all writes.
+    QStringList unsavedFiles() const;
+    // The names of the files whose text a previous run left unsaved and
+    // whose panes offer it, in the same order.
+    QStringList recoveredFiles() const;
 
     // Saves the slot; when its file changed on disk since it was loaded, asks
     // Overwrite / Compare / Cancel first. False when cancelled or failed
@@ -80,7 +88,10 @@ public:
     // buffer is unsaved text like a pane's, asked about on close and saved
     // by saveAll(). Open while a persona folder is.
     RuntimeFile *setupFile() const { return m_setupFile; }
+    // save() for the setup file: the same question when it changed on disk.
     bool saveSetupFile();
+    // explainNothingToSave() for the setup file's pane.
+    void explainSetupFileNothingToSave();
     // Deletes the setup file after the user confirmed (Prompter::
     // askFinishSetup); a failure is shown. False when declined or failed.
     bool finishSetup();
@@ -101,7 +112,7 @@ public:
     // Writes the templates of `slots` into the empty folder `dir`.
     bool createPersona(const QString &dir, const QList<int> &slots);
 
-    // Hermes's home: the labels of the files whose text makes its
+    // A runtime's home: the labels of the files whose text makes its
     // project-context block on disk, in its order ("../AGENTS.md",
     // "AGENTS.md"; ".cursorrules", ".cursor/rules/a.mdc"), read when the
     // home opens and whenever the project pane may follow another file.
@@ -115,7 +126,7 @@ public:
     // block (followProjectFile()). False when refused or failed.
     bool showProjectFile(const QString &label);
 
-    // Newest first: persona folders and Hermes homes with their project.
+    // Newest first: persona folders and runtime homes with their project.
     QList<RecentPlace> recentPlaces() const;
     // Forgets the recent folders (the last one stays for the next start).
     void clearRecent();
@@ -134,7 +145,7 @@ Q_SIGNALS:
     // Slot `slot` was saved by this window (its file now holds the buffer).
     void slotSaved(int slot);
     // A file was made, removed or renamed in a folder the runtime searches
-    // for its project file (Hermes's project and its parents): which file it
+    // for its project file (the home's project and its parents): which file it
     // reads may have changed, though no pane's file did.
     void projectFilesChanged();
     // projectFiles() changed.
@@ -142,17 +153,17 @@ Q_SIGNALS:
 
 private:
     void remember(const RecentPlace &place);
-    // Hermes's home of `layout`, with its project pane's file.
+    // The runtime home of `layout`, with its project pane's file.
     void rememberHome(const SlotLayout &layout);
-    // Hermes's home: once nothing is unsaved, the AGENTS.md pane is opened
-    // again at the project file Hermes reads now, when another one won since
+    // A runtime's home: once nothing is unsaved, the AGENTS.md pane is opened
+    // again at the project file the runtime reads now, when another one won since
     // (the pane's file saved empty or deleted, a file that comes first made).
     // A pane at one of several files of the block stays there while that
     // file is in it.
     void followProjectFile();
     // Reads projectFiles() from disk again.
     void listProjectFiles();
-    // Watches the folders a Hermes home's project file is searched in.
+    // Watches the folders a runtime home's project file is searched in.
     void watchProjectFolders();
     // Closes the folder open (asking about unsaved text) and opens `layout`.
     // False when cancelled, or when it cannot be opened (the error is shown).
@@ -162,15 +173,22 @@ private:
     // A pane opened with Edit anyway: the first save asks, naming the bytes
     // it changes beyond the user's edits. False when the user declined.
     bool confirmChangedBytes(int slot);
-    // Shows how a write of the setup file ended: `failed` or `unconfirmed`
-    // titles the error or the disk's warning, `done` goes to the status bar.
-    // Asks Overwrite / Compare / Cancel while `saved` is stale: Compare
-    // calls `compare` and asks again, Overwrite returns `overwrite()`'s
-    // outcome. A cancelled save is still stale, and said in the status bar.
-    SaveResult settleStaleSave(const QString &name,
-                               SaveResult saved,
-                               const std::function<SaveResult()> &overwrite,
-                               const std::function<void()> &compare);
+    // One save of a slot or of the setup file, `name` as its pane says it:
+    // `save` writes it, asking Overwrite / Compare / Cancel while the
+    // result is stale (Compare calls `compare` and asks again; Overwrite
+    // saves with SaveMode::Overwrite). A cancelled save writes nothing and
+    // is said in the status bar; a failure is shown. False unless saved.
+    bool saveFile(const QString &name,
+                  const std::function<SaveResult(SaveMode)> &save,
+                  const std::function<void()> &compare);
+    // Dropping the unsaved text of `name` loses it `forGood` (nothing to
+    // undo it to): asks first. False when the user kept the text.
+    bool mayDrop(const QString &name, bool forGood);
+    // Why Save on the pane of `name` writes nothing: recovered text waits,
+    // the pane is read-only (`readOnlyReason`), or nothing is unsaved.
+    void explainNothingToSave(const QString &name,
+                              bool recovered,
+                              const std::optional<QString> &readOnlyReason);
     // The compare of unsaved text (nullopt: none) against the disk's.
     void showEditsCompare(const QString &name,
                           const std::optional<QByteArray> &disk,
@@ -179,10 +197,12 @@ private:
     void showRecoveryCompare(const QString &name,
                              const std::optional<QByteArray> &disk,
                              const QByteArray &recovered);
-    bool reportSetupWrite(const Status &written,
-                          const QString &failed,
-                          const QString &unconfirmed,
-                          const QString &done);
+    // Shows how a write ended: `failed` or `unconfirmed` titles the error
+    // or the disk's warning, `done` goes to the status bar.
+    bool reportWrite(const Status &written,
+                     const QString &failed,
+                     const QString &unconfirmed,
+                     const QString &done);
 
     PersonaModel *m_model = nullptr;
     Prompter *m_prompter = nullptr;

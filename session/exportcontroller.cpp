@@ -68,7 +68,7 @@ bool ExportController::exportSnapshot()
     }
     if (!existing.isEmpty() && !m_prompter->askReplaceExport(existing))
         return false;
-    if (!settleUnsaved(m_model, m_documents, m_prompter))
+    if (!settleUnsaved(m_documents, m_prompter))
         return false;
     // Replacing is what the user agreed to, if asked; a file that appears
     // without a question is kept.
@@ -76,15 +76,13 @@ bool ExportController::exportSnapshot()
     return true;
 }
 
-bool ExportController::settleUnsaved(PersonaModel *model,
-                                     DocumentController *documents,
-                                     Prompter *prompter)
+bool ExportController::settleUnsaved(DocumentController *documents, Prompter *prompter)
 {
-    if (!model->hasUnsaved())
+    // Every unsaved file, the runtime's own among them: its text on disk
+    // is what the runtime reads.
+    const QStringList names = documents->unsavedFiles();
+    if (names.isEmpty())
         return true;
-    QStringList names;
-    for (int k : model->unsavedSlots())
-        names.append(slotName(k));
     switch (prompter->askExportWithUnsaved(names)) {
     case Prompter::ExportAnswer::Cancel:
         return false;

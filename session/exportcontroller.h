@@ -34,12 +34,11 @@ public:
     // starts writing the soul and its manifest (exportTo()). Nothing is saved
     // or written before the last answer. False when cancelled.
     bool exportSnapshot();
-    // The question about unsaved panes that every export asks last: false
+    // The question about unsaved files (DocumentController::unsavedFiles())
+    // that every export asks last: false
     // when cancelled or when Save all failed; true to go on and write what
     // is on disk (saved just now, or as it was).
-    static bool settleUnsaved(PersonaModel *model,
-                              DocumentController *documents,
-                              Prompter *prompter);
+    static bool settleUnsaved(DocumentController *documents, Prompter *prompter);
     // Why `what` ("Export", "Freeze") of `profile` cannot be made from the
     // files `model` has open: a runtime's home (Hermes's) keeps them in
     // places only that runtime reads (memories/, the project), and every

@@ -69,7 +69,7 @@ bool FreezeController::freeze()
     }
     if (snapshotsFolder().isEmpty() && !changeSnapshotsFolder())
         return false;
-    if (!ExportController::settleUnsaved(m_model, m_documents, m_prompter))
+    if (!ExportController::settleUnsaved(m_documents, m_prompter))
         return false;
     Q_EMIT statusMessage(tr("Freezing the soul…"));
     // The moment of the request names the snapshot, not when the worker gets to it.

@@ -339,6 +339,14 @@ void RuntimePreview::setRuntimeFile(const RuntimeFile *file)
     schedule();
 }
 
+const RuntimeFile *RuntimePreview::readRuntimeFile() const
+{
+    if (m_runtimeFile && m_runtimeFile->isOpen() && m_profile.runtime
+        && m_profile.runtime->files().contains(m_runtimeFile->name()))
+        return m_runtimeFile;
+    return nullptr;
+}
+
 void RuntimePreview::schedule()
 {
     if (!m_profile.sectioned())
@@ -388,10 +396,9 @@ RuntimePreview::Job RuntimePreview::job() const
         job.bufferPresent.at(size_t(k)) = state.bufferPresent;
         job.buffers.at(size_t(k)) = state.bufferBytes; // shared, not copied
     }
-    if (m_runtimeFile && m_runtimeFile->isOpen() && m_profile.runtime
-        && m_profile.runtime->files().contains(m_runtimeFile->name())) {
-        job.runtimeFileName = m_runtimeFile->name();
-        job.runtimeFile = m_runtimeFile->buffer();
+    if (const RuntimeFile *read = readRuntimeFile()) {
+        job.runtimeFileName = read->name();
+        job.runtimeFile = read->buffer();
     }
     return job;
 }

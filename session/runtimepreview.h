@@ -74,6 +74,10 @@ public:
     // buffer stands for it, unsaved edits included, when the runtime reads
     // it. Not owned.
     void setRuntimeFile(const RuntimeFile *file);
+    const RuntimeFile *runtimeFile() const { return m_runtimeFile; }
+    // That file while the chosen runtime reads it (its buffer is in the
+    // composition), else null.
+    const RuntimeFile *readRuntimeFile() const;
 
     // Recomputes after the typing pause (a change in a buffer) or at once.
     void schedule();

@@ -383,12 +383,7 @@ bool Workspace::closeAll()
     for (const PersonaSession *s : m_sessions) {
         if (!s->hasUnsaved())
             continue;
-        QStringList files;
-        for (int k : s->model()->unsavedSlots())
-            files.append(s->model()->slotLabel(k));
-        if (const RuntimeFile *setup = s->documents()->setupFile(); setup->dirty())
-            files.append(setup->name());
-        for (const QString &name : files)
+        for (const QString &name : s->documents()->unsavedFiles())
             names.append(count() == 1 ? name : tr("%1: %2").arg(s->agent().id, name));
     }
     if (!names.isEmpty()) {

@@ -370,28 +370,52 @@ StaleReason PersonaModel::staleness(int slot) const
     const SlotState &state = m_slots.at(size_t(slot));
     if (!isOpen())
         return StaleReason::None;
-    switch (state.conflict) {
-    case ConflictState::ChangedOnDisk:
-        return StaleReason::ChangedOnDisk;
-    case ConflictState::DeletedOnDisk:
-        return StaleReason::DeletedOnDisk;
-    case ConflictState::NotReadableOnDisk: // what is there now decides, below
-    case ConflictState::None:
-        break;
-    }
+    if (const StaleReason known = staleReasonOf(state.conflict); known != StaleReason::None)
+        return known;
     // The model's digest is the one record of what the buffer came from;
     // the file is hashed once here, streamed, to compare with it.
     ReadOptions options(0);
     options.sha256 = true;
     const SlotRead now = readSlotFile(slot, options);
-    const bool presentNow = now.presence == SlotPresence::Present;
-    if (!state.diskPresent())
+    return staleReasonOf(state.diskPresent(), now.presence, now.sha256 == state.diskSha256);
+}
+
+ConflictState conflictWithDisk(SlotPresence now, const QString &reason)
+{
+    if (now == SlotPresence::Present)
+        return ConflictState::ChangedOnDisk;
+    // "Deleted" would offer to write the buffer there again, which a FIFO
+    // or a directory in the way does not allow.
+    const bool gone = now == SlotPresence::Missing
+                      || (now == SlotPresence::DanglingLink
+                          && reason != QLatin1String(LinkLoopReason));
+    return gone ? ConflictState::DeletedOnDisk : ConflictState::NotReadableOnDisk;
+}
+
+StaleReason staleReasonOf(ConflictState conflict)
+{
+    switch (conflict) {
+    case ConflictState::ChangedOnDisk:
+        return StaleReason::ChangedOnDisk;
+    case ConflictState::DeletedOnDisk:
+        return StaleReason::DeletedOnDisk;
+    case ConflictState::NotReadableOnDisk: // what is there now decides
+    case ConflictState::None:
+        break;
+    }
+    return StaleReason::None;
+}
+
+StaleReason staleReasonOf(bool wasPresent, SlotPresence now, bool sameBytes)
+{
+    const bool presentNow = now == SlotPresence::Present;
+    if (!wasPresent)
         return presentNow ? StaleReason::CreatedOnDisk : StaleReason::None;
     if (!presentNow)
-        return now.presence == SlotPresence::Missing || now.presence == SlotPresence::DanglingLink
+        return now == SlotPresence::Missing || now == SlotPresence::DanglingLink
                    ? StaleReason::DeletedOnDisk
                    : StaleReason::ChangedOnDisk;
-    return now.sha256 == state.diskSha256 ? StaleReason::None : StaleReason::ChangedOnDisk;
+    return sameBytes ? StaleReason::None : StaleReason::ChangedOnDisk;
 }
 
 QString PersonaModel::staleText(int slot, StaleReason reason) const
@@ -734,15 +758,8 @@ void PersonaModel::applyDiskChange(int slot, std::optional<SlotRead> given)
     if (sameAsBuffer) {
         state.dirty = false;
         state.conflict = ConflictState::None;
-    } else if (state.diskPresent()) {
-        state.conflict = ConflictState::ChangedOnDisk;
     } else {
-        // "Deleted" would offer to write the buffer there again, which a FIFO
-        // or a directory in the way does not allow.
-        const bool gone = state.presence == SlotPresence::Missing
-                          || (state.presence == SlotPresence::DanglingLink
-                              && state.absenceReason != QLatin1String(LinkLoopReason));
-        state.conflict = gone ? ConflictState::DeletedOnDisk : ConflictState::NotReadableOnDisk;
+        state.conflict = conflictWithDisk(state.presence, state.absenceReason);
     }
     recomputeOnDisk(slot);
     recomputeUnsaved(slot);

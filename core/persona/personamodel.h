@@ -73,6 +73,19 @@ private:
 // answer "Overwrite").
 enum class SaveMode { CheckDisk, Overwrite };
 
+// The rule a slot and a runtime's own file (RuntimeFile) share. The
+// conflict unsaved text meets when its file, read again, holds other bytes
+// than the buffer came from and than the buffer holds: `now` is what is at
+// the path, `reason` the phrase absenceReason() gives a path not read.
+ConflictState conflictWithDisk(SlotPresence now, const QString &reason);
+// The staleness a conflict already shown settles; None when the file must
+// be read again to know.
+StaleReason staleReasonOf(ConflictState conflict);
+// The staleness a read made now finds: `now` at the path, `sameBytes` its
+// bytes are those the buffer came from, `wasPresent` the buffer came from
+// a file at all.
+StaleReason staleReasonOf(bool wasPresent, SlotPresence now, bool sameBytes);
+
 // The sentence of a refused stale save of the file at `path` (native
 // separators): what happened on disk, and that nothing was written.
 QString staleSaveText(const QString &path, StaleReason reason);

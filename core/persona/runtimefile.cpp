@@ -67,6 +67,7 @@ RuntimeFile::DiskRead RuntimeFile::readDisk() const
     // to it), and a file over WholeReadLimitBytes is not taken into a pane.
     // The runtime reads such a path from disk itself, by its own rule.
     SlotRead read = readPath(filePath(), ReadOptions(WholeReadLimitBytes));
+    result.presence = read.presence;
     if (read.presence == SlotPresence::Present && read.complete) {
         result.bytes = std::move(read.bytes);
         return result;
@@ -149,7 +150,9 @@ void RuntimeFile::restoreRecovery()
     m_recovered.reset();
     // The bytes bring their own BOM and line break; typing keeps them.
     m_buffer = bytes;
-    m_format = toEditorText(bytes).format;
+    EditorText text = toEditorText(bytes);
+    m_format = text.format;
+    m_obstacles = std::move(text.obstacles);
     Q_EMIT bufferReplaced();
     Q_EMIT recoveryChanged();
     Q_EMIT changed();
@@ -201,8 +204,12 @@ void RuntimeFile::takeDisk()
 {
     m_conflict = ConflictState::None;
     m_buffer = m_disk;
-    if (m_disk)
-        m_format = toEditorText(*m_disk).format;
+    m_obstacles.clear();
+    if (m_disk) {
+        EditorText text = toEditorText(*m_disk);
+        m_format = text.format;
+        m_obstacles = std::move(text.obstacles);
+    }
 }
 
 QString RuntimeFile::paneText() const
@@ -212,8 +219,9 @@ QString RuntimeFile::paneText() const
 
 void RuntimeFile::setBufferText(QStringView rawText)
 {
-    // Recovered text waits for the user's answer; the pane is read-only.
-    if (m_recovered)
+    // Recovered text waits for the user's answer, and bytes a pane cannot
+    // keep are not edited here: the pane is read-only.
+    if (m_recovered || !m_obstacles.isEmpty())
         return;
     const QByteArray bytes = fromEditorText(rawText, m_format);
     if (m_buffer == bytes)
@@ -246,10 +254,12 @@ void RuntimeFile::reload()
             m_removed.reset(); // a file is there again: nothing to restore
         Q_EMIT bufferReplaced();
     } else if (dirty()) {
-        // Unsaved text is kept; the user settles it (keepMine(), revert(), save()).
-        m_conflict = m_disk             ? ConflictState::ChangedOnDisk
-                     : read.notReadable ? ConflictState::NotReadableOnDisk
-                                        : ConflictState::DeletedOnDisk;
+        // Unsaved text is kept; the user settles it (keepMine(), revert(),
+        // save()), as a slot's. A file too large to open is no text to
+        // compare with: not read.
+        m_conflict = !m_disk && read.presence == SlotPresence::Present
+                         ? ConflictState::NotReadableOnDisk
+                         : conflictWithDisk(read.presence, read.phrase);
     } else {
         m_conflict = ConflictState::None; // the disk now holds the text
     }
@@ -266,22 +276,11 @@ void RuntimeFile::keepMine()
 
 StaleReason RuntimeFile::staleness() const
 {
-    switch (m_conflict) {
-    case ConflictState::ChangedOnDisk:
-        return StaleReason::ChangedOnDisk;
-    case ConflictState::DeletedOnDisk:
-        return StaleReason::DeletedOnDisk;
-    case ConflictState::NotReadableOnDisk: // what is there now decides, below
-    case ConflictState::None:
-        break;
-    }
+    if (const StaleReason known = staleReasonOf(m_conflict); known != StaleReason::None)
+        return known;
     // The watcher may not have told us yet.
-    const std::optional<QByteArray> now = readDisk().bytes;
-    if (now == m_disk)
-        return StaleReason::None;
-    if (!m_disk)
-        return StaleReason::CreatedOnDisk;
-    return now ? StaleReason::ChangedOnDisk : StaleReason::DeletedOnDisk;
+    const DiskRead now = readDisk();
+    return staleReasonOf(m_disk.has_value(), now.presence, now.bytes == m_disk);
 }
 
 void RuntimeFile::revert()
@@ -298,9 +297,17 @@ SaveResult RuntimeFile::save(SaveMode mode)
     if (!isOpen() || !m_buffer)
         return Status::failure(tr("Nothing to save for %1.").arg(m_name));
     if (mode == SaveMode::CheckDisk) {
-        if (const StaleReason reason = staleness(); reason != StaleReason::None)
+        if (const StaleReason reason = staleness(); reason != StaleReason::None) {
+            // As a slot's save (PersonaModel::save()): show what is there
+            // now, the bar and the bytes Compare shows, before the watcher
+            // says so.
+            if (m_conflict == ConflictState::None)
+                reload();
+            if (!dirty())
+                return {}; // the file now holds exactly the buffer
             return SaveResult::stale(reason,
                                      staleSaveText(QDir::toNativeSeparators(filePath()), reason));
+        }
     }
     Status written = writeFileAtomically(filePath(), *m_buffer);
     if (!written)

@@ -62,6 +62,11 @@ public:
     // Typing: the pane's text as QTextDocument::toRawText() gives it; the
     // buffer keeps the file's BOM and line break.
     void setBufferText(QStringView rawText);
+    // Why the buffer's bytes cannot pass through a pane unchanged (invalid
+    // UTF-8, NUL, ...: editortext.h), a sentence each. While there are any,
+    // typing is ignored and the pane is read-only, as a slot's, so a save
+    // never changes bytes the user did not edit. Empty when they pass.
+    const QStringList &obstacles() const { return m_obstacles; }
     // Why a path by the file's name is not read (a FIFO, a folder, a file
     // over 64 MiB...) and what to do, as a sentence; empty when it is read
     // or simply not there.
@@ -76,7 +81,8 @@ public:
     // Whether a save now would replace a change made on disk since it was read.
     StaleReason staleness() const;
     // Writes the buffer. With CheckDisk, a stale save writes nothing and
-    // says why (SaveResult::isStale(), staleSaveText()).
+    // says why (SaveResult::isStale(), staleSaveText()); the file then shows
+    // the conflict, its disk bytes read again for comparing, as a slot's.
     SaveResult save(SaveMode mode = SaveMode::CheckDisk);
     // Reads the file again; the buffer follows the disk unless it is unsaved.
     void reload();
@@ -129,6 +135,7 @@ private:
         QString unread;                  // why a path there is not read
         QString phrase;                  // the same as absenceReason() says it
         bool notReadable = false;        // something is there, not read
+        SlotPresence presence = SlotPresence::Missing;
     };
     DiskRead readDisk() const;
     void scheduleRecovery();
@@ -145,6 +152,7 @@ private:
     QString m_unreadPhrase;
     ConflictState m_conflict = ConflictState::None;
     TextFormat m_format;
+    QStringList m_obstacles;
     QFileSystemWatcher m_watcher;
     bool m_keepRecovery = false;
     std::optional<RecoveryStore> m_recovery; // the folder's, while keeping is allowed

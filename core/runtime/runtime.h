@@ -156,6 +156,8 @@ public:
     virtual QString id() const = 0;
     // "OpenClaw 2026.9": the name shown to people.
     virtual QString displayName() const = 0;
+    // "OpenClaw": the name inside a sentence ("%1 now reads AGENTS.md").
+    virtual QString shortName() const { return displayName(); }
     // The files it reads, relative to the persona folder, in its order.
     virtual QStringList files() const = 0;
     // Persona files it never reads: their panes say so.

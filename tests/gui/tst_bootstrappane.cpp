@@ -1,3 +1,4 @@
+#include "disk/recoverystore.h"
 #include "documentcontroller.h"
 #include "guitestfiles.h"
 #include "persona/personamodel.h"
@@ -8,6 +9,7 @@
 #include "runtimepreview.h"
 #include "slots/diskchangedbar.h"
 #include "slots/panestack.h"
+#include "slots/recoverybar.h"
 #include "slots/runtimefilepane.h"
 #include "slots/runtimemeter.h"
 #include "slots/slotpane.h"
@@ -17,6 +19,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QCryptographicHash>
 #include <QDir>
 #include <QLabel>
 #include <QMap>
@@ -104,6 +107,7 @@ private Q_SLOTS:
     void changedOnDiskWhileUnsavedOffersTheSlotsChoice();
     void aLargeFileSaysWhatToDo();
     void ctrl8ReachesThePane();
+    void saveWhileRecoveredTextWaitsSaysWhy();
 
 private:
     QString path(const QString &name) const { return m_fixture.filePath(name); }
@@ -353,6 +357,9 @@ void tst_BootstrapPane::unsavedTextIsAskedAboutOnClose()
     setupPane()->editor()->setFocus();
     QTest::keyClicks(setupPane()->editor(), QStringLiteral("draft"));
     QTRY_VERIFY(editor()->session()->hasUnsaved());
+    // The preview says whose unsaved text it shows, as for a slot.
+    QTRY_VERIFY(window()->previewPanel()->unsavedNote()->text().contains(
+        QStringLiteral("Includes unsaved edits in BOOTSTRAP.md")));
     QVERIFY(!window()->close());
     auto *recording = static_cast<Recording *>(m_fixture.prompter());
     QCOMPARE(recording->unsaved, QStringList({QStringLiteral("BOOTSTRAP.md")}));
@@ -526,6 +533,41 @@ void tst_BootstrapPane::aLargeFileSaysWhatToDo()
     QVERIFY(writeAtomically(bootstrap, "Small.\n"));
     QTRY_COMPARE(setupPane()->stateLabel()->text(), QStringLiteral("present"));
     QVERIFY(!setupPane()->unreadNote()->isVisibleTo(window()));
+}
+
+// As on a slot's pane, Save says why nothing is written while recovered
+// text waits for an answer; restored, Save writes it.
+void tst_BootstrapPane::saveWhileRecoveredTextWaitsSaysWhy()
+{
+    const QByteArray recovered = QByteArray(Bootstrap) + "Then ask about tea.\r\n";
+    const QByteArray digest
+        = QCryptographicHash::hash(Bootstrap, QCryptographicHash::Sha256).toHex();
+    // A copy a previous run left, offered when the window opens the folder again.
+    QVERIFY(m_fixture.close());
+    QVERIFY(RecoveryStore(QFileInfo(m_fixture.dir()).absoluteFilePath())
+                .storeFile(QStringLiteral("BOOTSTRAP.md"), recovered, digest)
+                .ok());
+    m_fixture.reopen();
+    chooseRuntime(QStringLiteral("openclaw"));
+    QTRY_VERIFY(setupFile()->hasRecovery());
+    QTRY_VERIFY(setupPane()->recoveryBar()->isVisible());
+    QVERIFY(setupPane()->editor()->isReadOnly());
+    setupPane()->editor()->setFocus(Qt::OtherFocusReason);
+    QTRY_VERIFY(m_fixture.action("save")->isEnabled());
+    QTest::keySequence(window(), QKeySequence(Qt::CTRL | Qt::Key_S));
+    QLabel *message = window()->statusMessage();
+    QTRY_VERIFY(message->isVisible());
+    QVERIFY2(message->text().startsWith(QStringLiteral("BOOTSTRAP.md is read-only until you "
+                                                       "restore or discard its recovered text")),
+             qPrintable(message->text()));
+    QCOMPARE(readAll(path(QStringLiteral("BOOTSTRAP.md"))), Bootstrap);
+
+    setupFile()->restoreRecovery();
+    QTRY_COMPARE(setupPane()->editor()->toPlainText(),
+                 QString::fromUtf8(QByteArray(recovered).replace("\r\n", "\n")));
+    QVERIFY(!setupPane()->editor()->isReadOnly());
+    QTest::keySequence(window(), QKeySequence(Qt::CTRL | Qt::Key_S));
+    QTRY_COMPARE(readAll(path(QStringLiteral("BOOTSTRAP.md"))), recovered);
 }
 
 QTEST_MAIN(tst_BootstrapPane)

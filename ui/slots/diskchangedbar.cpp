@@ -1,5 +1,7 @@
 #include "diskchangedbar.h"
 
+#include "persona/personamodel.h"
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -80,6 +82,26 @@ void DiskChangedBar::showFor(const QString &fileName, Kind kind, const QString &
 QString DiskChangedBar::text() const
 {
     return m_label->text();
+}
+
+void DiskChangedBar::showConflict(const QString &fileName,
+                                  ConflictState conflict,
+                                  const QString &reason)
+{
+    switch (conflict) {
+    case ConflictState::None:
+        hide();
+        break;
+    case ConflictState::ChangedOnDisk:
+        showFor(fileName, Kind::Changed);
+        break;
+    case ConflictState::DeletedOnDisk:
+        showFor(fileName, Kind::Deleted);
+        break;
+    case ConflictState::NotReadableOnDisk:
+        showFor(fileName, Kind::NotReadable, reason);
+        break;
+    }
 }
 
 } // namespace soul

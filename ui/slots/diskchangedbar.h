@@ -7,6 +7,8 @@ class QPushButton;
 
 namespace soul {
 
+enum class ConflictState;
+
 // The bar over a dirty pane whose file changed or went away on disk. It only
 // shows the state and emits what the user chose; it never touches a file.
 class DiskChangedBar : public QFrame
@@ -21,6 +23,9 @@ public:
     explicit DiskChangedBar(QWidget *parent = nullptr);
 
     void showFor(const QString &fileName, Kind kind, const QString &reason = {});
+    // Shows the bar a file's conflict asks for (a slot's, a runtime's own
+    // file's), or hides it when there is none; `reason` as showFor()'s.
+    void showConflict(const QString &fileName, ConflictState conflict, const QString &reason);
     QString text() const;
     Kind kind() const { return m_kind; }
 

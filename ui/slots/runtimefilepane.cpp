@@ -181,24 +181,14 @@ void RuntimeFilePane::refreshState()
     m_restore->setVisible(!m_file->diskPresent() && m_file->removed().has_value());
     // Without the file there is nothing to edit: the pane folds to its header.
     m_editor->setVisible(present);
-    m_unreadNote->setText(m_file->unreadReason());
-    m_unreadNote->setVisible(m_file->isOpen() && !m_file->unreadReason().isEmpty());
-    switch (m_file->conflict()) {
-    case ConflictState::None:
-        m_diskBar->hide();
-        break;
-    case ConflictState::ChangedOnDisk:
-        m_diskBar->showFor(m_file->name(), DiskChangedBar::Kind::Changed);
-        break;
-    case ConflictState::DeletedOnDisk:
-        m_diskBar->showFor(m_file->name(), DiskChangedBar::Kind::Deleted);
-        break;
-    case ConflictState::NotReadableOnDisk:
-        m_diskBar->showFor(m_file->name(),
-                           DiskChangedBar::Kind::NotReadable,
-                           m_file->unreadPhrase());
-        break;
-    }
+    // As a slot's read-only note: what editing would change.
+    const QString note = !m_file->unreadReason().isEmpty() || m_file->obstacles().isEmpty()
+                             ? m_file->unreadReason()
+                             : tr("Read-only: %1 Edit it with another tool.")
+                                   .arg(m_file->obstacles().join(QLatin1Char(' ')));
+    m_unreadNote->setText(note);
+    m_unreadNote->setVisible(m_file->isOpen() && !note.isEmpty());
+    m_diskBar->showConflict(m_file->name(), m_file->conflict(), m_file->unreadPhrase());
     // Recovered text waits for the user's answer; typing meanwhile would be lost.
     if (m_file->hasRecovery()) {
         m_recoveryBar->showFor(m_file->name(),
@@ -207,7 +197,7 @@ void RuntimeFilePane::refreshState()
     } else {
         m_recoveryBar->hide();
     }
-    m_editor->setReadOnly(m_file->hasRecovery());
+    m_editor->setReadOnly(m_file->hasRecovery() || !m_file->obstacles().isEmpty());
 }
 
 void RuntimeFilePane::setRuntimeView(const RuntimePaneView &view)

@@ -764,20 +764,7 @@ void SlotPane::refreshState()
     }
     m_editAnyway->setToolTip(s.readOnlyReason);
 
-    switch (s.conflict) {
-    case ConflictState::None:
-        m_diskBar->hide();
-        break;
-    case ConflictState::ChangedOnDisk:
-        m_diskBar->showFor(name, DiskChangedBar::Kind::Changed);
-        break;
-    case ConflictState::DeletedOnDisk:
-        m_diskBar->showFor(name, DiskChangedBar::Kind::Deleted);
-        break;
-    case ConflictState::NotReadableOnDisk:
-        m_diskBar->showFor(name, DiskChangedBar::Kind::NotReadable, s.absenceReason);
-        break;
-    }
+    m_diskBar->showConflict(name, s.conflict, s.absenceReason);
 
     if (offered) {
         m_recoveryBar->showFor(name,

@@ -347,8 +347,12 @@ void PersonaEditor::save()
 {
     DocumentController *documents = m_session->documents();
     if (m_currentSlot < 0) {
-        if (m_setupCurrent && documents->setupFile()->dirty())
+        if (!m_setupCurrent)
+            return;
+        if (documents->setupFile()->dirty())
             documents->saveSetupFile();
+        else
+            documents->explainSetupFileNothingToSave();
         return;
     }
     if (!m_session->model()->slot(m_currentSlot).dirty) {
@@ -395,7 +399,11 @@ WindowActions::EditState PersonaEditor::editState() const
     state.canRedo = editable && editor->document()->isRedoAvailable();
     state.currentUnsaved = (editor && model->slot(slot).dirty)
                            || (m_setupCurrent && m_session->documents()->setupFile()->dirty());
-    state.currentReadOnly = editor && editor->isReadOnly();
+    // Recovered text waiting makes a pane read-only, the setup file's too.
+    state.currentReadOnly = (editor && editor->isReadOnly())
+                            || (m_setupCurrent
+                                && (m_session->documents()->setupFile()->hasRecovery()
+                                    || !m_session->documents()->setupFile()->obstacles().isEmpty()));
     state.anyUnsaved = m_session->hasUnsaved();
     return state;
 }

@@ -709,6 +709,11 @@ QString HermesRuntime::displayName() const
     return QStringLiteral("Hermes Agent 0.21.3");
 }
 
+QString HermesRuntime::shortName() const
+{
+    return QStringLiteral("Hermes");
+}
+
 QString HermesRuntime::description() const
 {
     return QStringLiteral("what %1 injects, from DIR or from %2 HOME --project DIR")

@@ -14,6 +14,7 @@ class HermesRuntime final : public Runtime
 public:
     QString id() const override;
     QString displayName() const override;
+    QString shortName() const override;
     QStringList files() const override;
     QStringList neverRead() const override;
     BudgetUnit budgetUnit() const override { return BudgetUnit::CodePoints; }
