@@ -417,13 +417,43 @@ bool DocumentController::saveAllElsewhere()
         QFileInfo(parent).isDir() ? parent : QDir::homePath());
     if (dir.isEmpty())
         return false;
+    // The runtime's own file goes with the panes, its unsaved text too, and
+    // as theirs never over a file that is there.
+    const QString setupName = m_setupFile->isOpen() && m_setupFile->buffer() ? m_setupFile->name()
+                                                                             : QString();
+    const QByteArray setupBytes = m_setupFile->buffer().value_or(QByteArray());
+    const QString setupTarget = setupName.isEmpty() ? QString() : QDir(dir).filePath(setupName);
+    if (!setupTarget.isEmpty()
+        && (QFileInfo(setupTarget).exists() || QFileInfo(setupTarget).isSymLink())) {
+        m_prompter->showError(tr("Could not save elsewhere"),
+                              tr("%1 already exists, and saving elsewhere never overwrites a "
+                                 "file. Pick an empty folder, or one without persona files.")
+                                  .arg(QDir::toNativeSeparators(setupTarget)));
+        return false;
+    }
     const Status saved = m_model->saveAllTo(dir);
     if (!saved) {
         m_prompter->showError(tr("Could not save elsewhere"), saved.error());
         return false;
     }
-    if (!saved.warning().isEmpty())
-        m_prompter->showError(tr("Saved elsewhere, not confirmed by the disk"), saved.warning());
+    QString warning = saved.warning();
+    if (!setupTarget.isEmpty()) {
+        const Status setupSaved = saveSlotFile(setupTarget, setupBytes, Overwrite::Never);
+        if (!setupSaved) {
+            // The panes are in the new folder; this text is still in its pane.
+            m_setupFile->setBufferBytes(setupBytes);
+            m_prompter->showError(tr("Could not save %1 elsewhere").arg(setupName),
+                                  setupSaved.error());
+            return false;
+        }
+        if (!setupSaved.warning().isEmpty())
+            warning += (warning.isEmpty() ? QString() : QStringLiteral("\n"))
+                       + setupSaved.warning();
+        // Read from the new folder: what the pane shows is now on disk there.
+        m_setupFile->open(m_model->directory(), m_model->recoveryUnavailable().isEmpty());
+    }
+    if (!warning.isEmpty())
+        m_prompter->showError(tr("Saved elsewhere, not confirmed by the disk"), warning);
     remember(RecentPlace::folder(m_model->directory()));
     Q_EMIT statusMessage(
         tr("Saved every pane into %1").arg(QDir::toNativeSeparators(m_model->directory())));

@@ -230,6 +230,18 @@ void RuntimeFile::setBufferText(QStringView rawText)
     Q_EMIT changed();
 }
 
+void RuntimeFile::setBufferBytes(const QByteArray &bytes)
+{
+    if (m_recovered || m_buffer == bytes)
+        return;
+    m_buffer = bytes;
+    EditorText text = toEditorText(bytes);
+    m_format = text.format;
+    m_obstacles = std::move(text.obstacles);
+    Q_EMIT bufferReplaced();
+    Q_EMIT changed();
+}
+
 void RuntimeFile::reload()
 {
     if (!isOpen())

@@ -62,6 +62,9 @@ public:
     // Typing: the pane's text as QTextDocument::toRawText() gives it; the
     // buffer keeps the file's BOM and line break.
     void setBufferText(QStringView rawText);
+    // The buffer becomes `bytes`, BOM and line breaks as they are (text that
+    // could not be written elsewhere comes back to the pane unchanged).
+    void setBufferBytes(const QByteArray &bytes);
     // Why the buffer's bytes cannot pass through a pane unchanged (invalid
     // UTF-8, NUL, ...: editortext.h), a sentence each. While there are any,
     // typing is ignored and the pane is read-only, as a slot's, so a save

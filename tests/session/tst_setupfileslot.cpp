@@ -45,6 +45,7 @@ public:
     ExportAnswer exportAnswer = ExportAnswer::Cancel;
     bool dropAnswer = false;
     QStringList askedDrop;
+    QString saveAllDirectory;
 
     StaleAnswer askStaleSave(const QString &file, const QString &, StaleReason reason) override
     {
@@ -53,6 +54,7 @@ public:
         return staleAnswers.isEmpty() ? StaleAnswer::Cancel : staleAnswers.takeFirst();
     }
     void showCompare(const QString &, const QString &diff) override { compares.append(diff); }
+    QString askSaveAllDirectory(const QString &) override { return saveAllDirectory; }
     ExportAnswer askExportWithUnsaved(const QStringList &files) override
     {
         askedExport = files;
@@ -87,6 +89,8 @@ private Q_SLOTS:
     void closeAndExportNameIt();
     void nothingToSaveIsExplained();
     void bytesAPaneCannotKeepAreNotEdited();
+    void saveAllElsewhereTakesItsText();
+    void saveAllElsewhereNeverOverwritesIt();
 
 private:
     // A session on the folder under the runtime that has a setup file.
@@ -478,4 +482,42 @@ void tst_SetupFileSlot::bytesAPaneCannotKeepAreNotEdited()
 }
 
 QTEST_GUILESS_MAIN(tst_SetupFileSlot)
+void tst_SetupFileSlot::saveAllElsewhereTakesItsText()
+{
+    m_session = openSession();
+    QVERIFY(m_session);
+    file()->setBufferText(u"# First run\n\nAsk who they are, then wait.\n");
+    const QByteArray unsaved = file()->buffer().value_or(QByteArray());
+    QCOMPARE(unsaved, "\xEF\xBB\xBF# First run\r\n\r\nAsk who they are, then wait.\r\n");
+    // The folder goes away under the open persona.
+    const QString moved = m_dir->filePath(QStringLiteral("moved"));
+    QVERIFY(QDir().rename(m_persona, moved));
+    const QString elsewhere = m_dir->filePath(QStringLiteral("elsewhere"));
+    m_prompter.saveAllDirectory = elsewhere;
+    QVERIFY(m_session->documents()->saveAllElsewhere());
+    QCOMPARE(readFile(elsewhere + QStringLiteral("/SOUL.md")), QByteArray("You are calm.\n"));
+    QCOMPARE(readFile(elsewhere + QLatin1Char('/') + Name), unsaved);
+    QVERIFY(!file()->dirty());
+    QCOMPARE(file()->buffer().value_or(QByteArray()), unsaved);
+    QCOMPARE(readFile(moved + QLatin1Char('/') + Name), Disk); // the old one as it was
+}
+
+void tst_SetupFileSlot::saveAllElsewhereNeverOverwritesIt()
+{
+    m_session = openSession();
+    QVERIFY(m_session);
+    file()->setBufferText(u"Mine.\n");
+    const QString elsewhere = m_dir->filePath(QStringLiteral("elsewhere"));
+    QVERIFY(QDir().mkpath(elsewhere));
+    QVERIFY(writeFile(elsewhere + QLatin1Char('/') + Name, "Theirs.\n"));
+    m_prompter.saveAllDirectory = elsewhere;
+    QVERIFY(!m_session->documents()->saveAllElsewhere());
+    QCOMPARE(m_prompter.errors.size(), 1);
+    QVERIFY(m_prompter.errors.first().contains(Name));
+    QCOMPARE(readFile(elsewhere + QLatin1Char('/') + Name), QByteArray("Theirs.\n"));
+    QVERIFY(!QFile::exists(elsewhere + QStringLiteral("/SOUL.md"))); // nothing written
+    QVERIFY(file()->dirty());                                        // and nothing lost
+    QCOMPARE(file()->paneText(), QStringLiteral("Mine.\n"));
+}
+
 #include "tst_setupfileslot.moc"
