@@ -31,6 +31,7 @@
 #include "workspace.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
 #include <QCloseEvent>
@@ -699,7 +700,20 @@ void MainWindow::showPage(QWidget *page)
     QWidget *before = m_editors->currentWidget();
     if (before == page)
         return;
+    // The focus goes to the page shown, where it was last in it, before the
+    // page it leaves is hidden: hiding a page that holds the focus makes Qt
+    // walk the window's focus chain, every agent's widgets, for the next one.
+    QWidget *focused = QApplication::focusWidget();
+    const bool focusLeaves = before && focused && before->isAncestorOf(focused);
+    if (focusLeaves)
+        focused->clearFocus();
     m_editors->setCurrentWidget(page);
+    if (focusLeaves) {
+        if (QWidget *last = page->focusWidget())
+            last->setFocus(Qt::OtherFocusReason);
+        else
+            page->setFocus(Qt::OtherFocusReason);
+    }
     if (before)
         before->setUpdatesEnabled(false);
 }
