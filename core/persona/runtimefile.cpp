@@ -149,10 +149,7 @@ void RuntimeFile::restoreRecovery()
     m_recoveryKept = KeptBuffer{bytes, m_recovered->diskSha256};
     m_recovered.reset();
     // The bytes bring their own BOM and line break; typing keeps them.
-    m_buffer = bytes;
-    EditorText text = toEditorText(bytes);
-    m_format = text.format;
-    m_obstacles = std::move(text.obstacles);
+    takeBytes(bytes);
     Q_EMIT bufferReplaced();
     Q_EMIT recoveryChanged();
     Q_EMIT changed();
@@ -203,10 +200,15 @@ void RuntimeFile::flushRecovery()
 void RuntimeFile::takeDisk()
 {
     m_conflict = ConflictState::None;
-    m_buffer = m_disk;
+    takeBytes(m_disk);
+}
+
+void RuntimeFile::takeBytes(const std::optional<QByteArray> &bytes)
+{
+    m_buffer = bytes;
     m_obstacles.clear();
-    if (m_disk) {
-        EditorText text = toEditorText(*m_disk);
+    if (bytes) {
+        EditorText text = toEditorText(*bytes);
         m_format = text.format;
         m_obstacles = std::move(text.obstacles);
     }
@@ -234,10 +236,7 @@ void RuntimeFile::setBufferBytes(const QByteArray &bytes)
 {
     if (m_recovered || m_buffer == bytes)
         return;
-    m_buffer = bytes;
-    EditorText text = toEditorText(bytes);
-    m_format = text.format;
-    m_obstacles = std::move(text.obstacles);
+    takeBytes(bytes);
     Q_EMIT bufferReplaced();
     Q_EMIT changed();
 }

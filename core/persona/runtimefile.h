@@ -145,6 +145,9 @@ private:
     QByteArray diskSha256() const;
     // The buffer takes the disk's bytes, and their BOM and line break.
     void takeDisk();
+    // The buffer becomes `bytes`, with the format and obstacles they bring
+    // (absent: the format stays).
+    void takeBytes(const std::optional<QByteArray> &bytes);
 
     QString m_name;
     QString m_dir;
