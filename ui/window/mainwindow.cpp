@@ -420,16 +420,6 @@ void MainWindow::wireHistory()
 void MainWindow::wireRooms()
 {
     m_rooms = new RoomHost(this, m_actions->roomsMenu, m_settings.get());
-    m_rooms->setSoulSource([this] {
-        LiveSoul soul;
-        const RuntimePreview *preview = currentSession()->runtimePreview();
-        const RuntimeProfile &profile = preview->profile();
-        soul.bytes = preview->currentText();
-        soul.runtimeId = profile.runtime ? profile.runtime->id() : QString();
-        soul.runtimeName = profile.displayName();
-        soul.directory = model()->directory();
-        return soul;
-    });
     new ChatRoom(m_rooms);
     new TestsRoom(m_rooms);
     m_rooms->setSession(currentSession());

@@ -1,6 +1,8 @@
 #include "roomhost.h"
 
+#include "persona/personamodel.h"
 #include "personasession.h"
+#include "runtime/runtime.h"
 #include "runtimepreview.h"
 
 #include <QAction>
@@ -38,7 +40,17 @@ RoomHost::RoomHost(QMainWindow *window, QMenu *menu, QSettings *settings)
 
 LiveSoul RoomHost::liveSoul() const
 {
-    return m_source && m_session ? m_source() : LiveSoul{};
+    if (!m_session)
+        return {};
+    // The shown runtime's text of the buffers, unsaved edits included.
+    const RuntimePreview *preview = m_session->runtimePreview();
+    const RuntimeProfile &profile = preview->profile();
+    LiveSoul soul;
+    soul.bytes = preview->currentText();
+    soul.runtimeId = profile.runtime ? profile.runtime->id() : QString();
+    soul.runtimeName = profile.displayName();
+    soul.directory = m_session->model()->directory();
+    return soul;
 }
 
 QAction *RoomHost::addDock(QDockWidget *dock, const QString &text, const QKeySequence &key)
@@ -88,12 +100,6 @@ void RoomHost::setSession(PersonaSession *session)
         return;
     m_session = session;
     Q_EMIT sessionChanged(session);
-    soulMayHaveChanged();
-}
-
-void RoomHost::setSoulSource(std::function<LiveSoul()> source)
-{
-    m_source = std::move(source);
     soulMayHaveChanged();
 }
 

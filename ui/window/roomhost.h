@@ -5,8 +5,6 @@
 #include <QString>
 #include <QTimer>
 
-#include <functional>
-
 class QAction;
 class QDockWidget;
 class QKeySequence;
@@ -61,7 +59,6 @@ public:
 
     // For the window: what it shows changed.
     void setSession(PersonaSession *session);
-    void setSoulSource(std::function<LiveSoul()> source);
     // The live soul may have changed; told to the rooms once the changes
     // pause and the runtime has shown its result for them (so a room that
     // asks for the soul then gets the shown text, not one composed here).
@@ -79,7 +76,6 @@ private:
     QSettings *m_settings;
     QDockWidget *m_lastDock = nullptr;
     PersonaSession *m_session = nullptr;
-    std::function<LiveSoul()> m_source;
     QTimer m_soulPause;
 };
 
