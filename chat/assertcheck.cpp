@@ -1,12 +1,12 @@
 #include "assertcheck.h"
 
 #include "personatestfile.h"
+#include "regexsearch.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonParseError>
-#include <QRegularExpression>
 #include <QStringList>
 
 namespace soul {
@@ -99,6 +99,10 @@ AssertOutcome costOutcome(const AssertSpec &spec,
         return result;
     }
     const ChatUsage &usage = reply.usage;
+    if (!usage.impossible.isEmpty()) {
+        result.reason = usage.impossible + QStringLiteral(" The cost is not known.");
+        return result;
+    }
     if (!usage.promptTokens || !usage.completionTokens) {
         result.reason = QStringLiteral("The server reported no token usage, so the cost is not "
                                        "known.");
@@ -256,16 +260,17 @@ AssertOutcome checkAssert(const AssertSpec &spec, const QString &output, qint64 
                                   quoted(value)));
     }
     if (type == QLatin1String("regex")) {
-        const QRegularExpression expression(value);
-        if (!expression.isValid()) {
-            AssertOutcome invalid;
-            invalid.reason = QStringLiteral("The regex %1 is invalid: %2 at offset %3.")
-                                 .arg(quoted(value), expression.errorString())
-                                 .arg(expression.patternErrorOffset());
-            return invalid;
+        const Result<bool> found = searchRegex(value, output);
+        if (!found) {
+            // Neither a match nor its absence is known: regex and not-regex
+            // both fail, as promptfoo's do when the search throws.
+            AssertOutcome unknown;
+            unknown.reason = QStringLiteral("The regex %1 could not be checked: %2.")
+                                 .arg(quoted(value), found.error());
+            return unknown;
         }
         return outcome(spec,
-                       expression.match(output).hasMatch(),
+                       *found,
                        verbPhrase(QStringLiteral("matches"),
                                   QStringLiteral("match"),
                                   QLatin1Char('/') + value + QLatin1Char('/')));
@@ -306,7 +311,9 @@ CaseVerdict judgeCase(const QList<AssertSpec> &specs,
         weights += specs.at(i).weight;
         allPass = allPass && outcomes.at(i).pass;
     }
-    verdict.score = weights > 0.0 ? weighted / weights : 1.0;
+    // promptfoo's: no asserts at all pass with 1; asserts that weigh
+    // nothing in all score 0.
+    verdict.score = specs.isEmpty() ? 1.0 : weights > 0.0 ? weighted / weights : 0.0;
     if (threshold) {
         verdict.pass = verdict.score >= *threshold;
         if (!verdict.pass)

@@ -55,8 +55,9 @@ AssertOutcome rubricOutcome(const AssertSpec &spec,
 struct CaseVerdict
 {
     bool pass = false;
-    double score = 0.0; // the weighted mean of the asserts' scores; 1 with no weight at all
-    QString reason;     // empty when it passed
+    double score
+        = 0.0;      // the weighted mean of the asserts' scores: 1 with no asserts, 0 with no weight
+    QString reason; // empty when it passed
 };
 
 // A case's verdict from its asserts' outcomes (in the same order): with a

@@ -12,6 +12,7 @@
 #include <QNetworkRequest>
 #include <QTimer>
 
+#include <cmath>
 #include <utility>
 
 namespace soul {
@@ -22,29 +23,55 @@ namespace {
 QString excerpt(const QByteArray &bytes)
 {
     constexpr qsizetype Limit = 300;
-    QString text = QString::fromUtf8(bytes.left(Limit)).simplified();
+    QString text = printableServerText(QString::fromUtf8(bytes.left(Limit)).simplified());
     if (bytes.size() > Limit)
         text += QStringLiteral("...");
     return text;
 }
 
-std::optional<qint64> countIn(const QJsonObject &object, const QString &key)
+// A token count of a usage object: absent stays std::nullopt; one that no
+// server can mean is named in `impossible`.
+std::optional<qint64> countIn(const QJsonObject &object, const QString &key, QString &impossible)
 {
     const QJsonValue value = object.value(key);
-    if (!value.isDouble())
+    if (value.isUndefined() || value.isNull())
         return std::nullopt;
-    return qint64(value.toDouble());
+    const double count = value.toDouble(-1.0);
+    if (!value.isDouble() || !std::isfinite(count) || count < 0 || count >= ChatLimits::MaxUsage
+        || count != std::floor(count)) {
+        if (impossible.isEmpty()) {
+            const QString shown
+                = value.isDouble()
+                      ? QString::number(value.toDouble(), 'g', 17)
+                      : QString::fromUtf8(
+                            QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact))
+                            .mid(1)
+                            .chopped(1);
+            impossible = QStringLiteral("%1 is %2, which is not a count of tokens")
+                             .arg(key, printableServerText(shown.left(60)));
+        }
+        return std::nullopt;
+    }
+    return qint64(count);
 }
 
 // The text an error object holds: {"error": {"message": ...}} or {"error": "..."}.
 QString serverErrorText(const QJsonValue &error)
 {
     if (error.isString())
-        return error.toString();
+        return printableServerText(error.toString().left(1000));
     const QString message = error.toObject().value(QStringLiteral("message")).toString();
-    return message.isEmpty()
-               ? QString::fromUtf8(QJsonDocument(error.toObject()).toJson(QJsonDocument::Compact))
-               : message;
+    return printableServerText(
+        message.isEmpty()
+            ? QString::fromUtf8(QJsonDocument(error.toObject()).toJson(QJsonDocument::Compact))
+                  .left(1000)
+            : message.left(1000));
+}
+
+bool isControl(char16_t c)
+{
+    return c < 0x20 || (c >= 0x7f && c <= 0x9f) || (c >= 0x202a && c <= 0x202e)
+           || (c >= 0x2066 && c <= 0x2069) || c == 0x200e || c == 0x200f || c == 0x061c;
 }
 
 // <base><path>, however many slashes the base ends in.
@@ -70,7 +97,11 @@ QString sendProblem(const QUrl &url,
                               "http://127.0.0.1:8080/v1.")
             .arg(baseUrl.toDisplayString());
     }
-    return apiKey.isEmpty() || keyOverPlainHttp ? QString() : keyTransportProblem(url);
+    if (const QString problem = keyTextProblem(apiKey, QString()); !problem.isEmpty())
+        return problem;
+    // A password in the URL is a credential as a key is.
+    const bool secret = !apiKey.isEmpty() || !url.password().isEmpty();
+    return !secret || keyOverPlainHttp ? QString() : keyTransportProblem(url);
 }
 
 } // namespace
@@ -129,6 +160,40 @@ QString keyTransportProblem(const QUrl &url, const QString &variable)
         .arg(variable, url.toDisplayString(), url.scheme());
 }
 
+QString keyTextProblem(const QString &key, const QString &variable)
+{
+    for (const QChar c : key) {
+        if (c.unicode() < 0x20 || c.unicode() == 0x7f) {
+            return QStringLiteral("%1 holds a control character (%2), which would end the "
+                                  "request's Authorization header or start another: refusing "
+                                  "to send it. Set the key again without line breaks.")
+                .arg(variable.isEmpty() ? QStringLiteral("The API key")
+                                        : QStringLiteral("The key in %1").arg(variable),
+                     c == QLatin1Char('\n') ? QStringLiteral("a line feed")
+                     : c == QLatin1Char('\r')
+                         ? QStringLiteral("a carriage return")
+                         : QStringLiteral("0x%1").arg(c.unicode(), 2, 16, QLatin1Char('0')));
+        }
+    }
+    return {};
+}
+
+QString printableServerText(const QString &text)
+{
+    QString shown;
+    shown.reserve(text.size());
+    for (const QChar c : text) {
+        const char16_t u = c.unicode();
+        if (!isControl(u))
+            shown += c;
+        else if (u < 0x100)
+            shown += QStringLiteral("\\x%1").arg(u, 2, 16, QLatin1Char('0'));
+        else
+            shown += QStringLiteral("\\u{%1}").arg(u, 4, 16, QLatin1Char('0'));
+    }
+    return shown;
+}
+
 ChatStream::ChatStream(QUrl endpoint)
     : m_endpoint(std::move(endpoint))
 {}
@@ -137,13 +202,26 @@ bool ChatStream::feed(QByteArrayView bytes, qint64 elapsedMs)
 {
     if (!m_error.isEmpty())
         return false;
-    return takeEvents(m_parser.feed(bytes), elapsedMs);
+    if (!m_reply.cut.isEmpty())
+        return true;
+    const bool taken = takeEvents(m_parser.feed(bytes), elapsedMs);
+    if (taken && m_parser.tooLong()) {
+        m_error = QStringLiteral("The model server at %1 sent one event of more than %2 MiB; a "
+                                 "chat stream's events are a few hundred bytes. Is the endpoint "
+                                 "an OpenAI-compatible API?")
+                      .arg(m_endpoint.toDisplayString())
+                      .arg(SseParser::MaxEventBytes >> 20);
+        return false;
+    }
+    return taken;
 }
 
 bool ChatStream::finish(qint64 elapsedMs)
 {
     if (!m_error.isEmpty())
         return false;
+    if (!m_reply.cut.isEmpty())
+        return true;
     return takeEvents(m_parser.finish(), elapsedMs);
 }
 
@@ -185,16 +263,41 @@ bool ChatStream::takeEvents(const QList<QByteArray> &events, qint64 elapsedMs)
                                             .toString();
             if (!piece.isEmpty() && m_reply.firstTokenMs < 0)
                 m_reply.firstTokenMs = elapsedMs;
+            if (m_reply.content.size() + piece.size() > ChatLimits::MaxReplyChars) {
+                m_reply.content += QStringView(piece).first(ChatLimits::MaxReplyChars
+                                                            - m_reply.content.size());
+                m_reply.cut = QStringLiteral("The reply was cut at %1 characters, the most "
+                                             "Soul Studio takes of one reply; the model server "
+                                             "at %2 was still sending. Lower max_tokens, or "
+                                             "check the server.")
+                                  .arg(ChatLimits::MaxReplyChars)
+                                  .arg(m_endpoint.toDisplayString());
+                return true;
+            }
             m_reply.content += piece;
         }
         const QJsonValue usage = event.value(QStringLiteral("usage"));
         if (usage.isObject()) {
             const QJsonObject object = usage.toObject();
-            m_reply.usage.promptTokens = countIn(object, QStringLiteral("prompt_tokens"));
-            m_reply.usage.completionTokens = countIn(object, QStringLiteral("completion_tokens"));
-            m_reply.usage.cachedTokens
+            ChatUsage counts;
+            counts.promptTokens = countIn(object,
+                                          QStringLiteral("prompt_tokens"),
+                                          counts.impossible);
+            counts.completionTokens = countIn(object,
+                                              QStringLiteral("completion_tokens"),
+                                              counts.impossible);
+            counts.cachedTokens
                 = countIn(object.value(QStringLiteral("prompt_tokens_details")).toObject(),
-                          QStringLiteral("cached_tokens"));
+                          QStringLiteral("cached_tokens"),
+                          counts.impossible);
+            if (!counts.impossible.isEmpty()) {
+                const QString why = counts.impossible;
+                counts = ChatUsage();
+                counts.impossible = QStringLiteral("The model server at %1 reported an "
+                                                   "impossible usage: %2.")
+                                        .arg(m_endpoint.toDisplayString(), why);
+            }
+            m_reply.usage = counts;
         }
     }
     return true;
@@ -206,12 +309,27 @@ ChatCall::ChatCall(const ChatRequest &request, QObject *parent)
     , m_url(chatCompletionsUrl(request.baseUrl))
     , m_stream(m_url)
 {
-    m_deadline.setSingleShot(true);
-    connect(&m_deadline, &QTimer::timeout, this, [this] {
-        m_timedOut = true;
-        if (m_reply)
-            m_reply->abort();
-    });
+    for (QTimer *timer : {&m_deadline, &m_idle}) {
+        timer->setSingleShot(true);
+        connect(timer, &QTimer::timeout, this, [this, timer] {
+            m_timedOut = true;
+            const bool idle = timer == &m_idle;
+            abortFor(idle ? QStringLiteral("The model server at %1 sent nothing for %2 s%3. Is "
+                                           "it stalled or overloaded? Raise the wait with "
+                                           "--idle-timeout SECONDS (or the Chat and Tests "
+                                           "settings) for a slow model.")
+                                .arg(m_url.toDisplayString())
+                                .arg(m_request.idleTimeoutMs / 1000.0)
+                                .arg(m_received > 0 ? QStringLiteral(" in the middle of its reply")
+                                                    : QString())
+                          : QStringLiteral("The model server at %1 did not finish its reply "
+                                           "within %2 s. Is it overloaded, or is max_tokens too "
+                                           "large? Raise the limit with --timeout SECONDS (or "
+                                           "the Chat and Tests settings).")
+                                .arg(m_url.toDisplayString())
+                                .arg(m_request.timeoutMs / 1000.0));
+        });
+    }
 }
 
 ChatCall::~ChatCall()
@@ -230,6 +348,14 @@ void ChatCall::fail(const QString &sentence)
     QMetaObject::invokeMethod(this, &ChatCall::finished, Qt::QueuedConnection);
 }
 
+void ChatCall::abortFor(const QString &sentence)
+{
+    if (m_limitHit.isEmpty())
+        m_limitHit = sentence;
+    if (m_reply)
+        m_reply->abort();
+}
+
 void ChatCall::begin(QNetworkAccessManager &manager)
 {
     const QUrl &url = m_url;
@@ -243,6 +369,10 @@ void ChatCall::begin(QNetworkAccessManager &manager)
     networkRequest.setHeader(QNetworkRequest::ContentTypeHeader,
                              QByteArrayLiteral("application/json"));
     networkRequest.setRawHeader("Accept", "text/event-stream");
+    // Asking for the bytes as they are turns off Qt's own decompression, so
+    // a compressed bomb is never expanded; a server that compresses anyway
+    // is named.
+    networkRequest.setRawHeader("Accept-Encoding", "identity");
     if (!m_request.apiKey.isEmpty())
         networkRequest.setRawHeader("Authorization", "Bearer " + m_request.apiKey.toUtf8());
     // A redirect could carry the key to another host; it is reported instead.
@@ -253,9 +383,20 @@ void ChatCall::begin(QNetworkAccessManager &manager)
 
     m_clock.start();
     m_reply = manager.post(networkRequest, chatRequestBody(m_request));
+    // What Qt holds unread is bounded too: the socket is read as we read.
+    m_reply->setReadBufferSize(SseParser::MaxEventBytes);
     connect(m_reply, &QNetworkReply::readyRead, this, &ChatCall::take);
+    connect(m_reply, &QNetworkReply::metaDataChanged, this, &ChatCall::armIdle);
     connect(m_reply, &QNetworkReply::finished, this, &ChatCall::end);
     m_deadline.start(m_request.timeoutMs);
+    armIdle();
+}
+
+void ChatCall::armIdle()
+{
+    // An idle wait as long as the whole deadline adds nothing to it.
+    if (m_request.idleTimeoutMs < m_request.timeoutMs)
+        m_idle.start(m_request.idleTimeoutMs);
 }
 
 void ChatCall::stop()
@@ -268,32 +409,57 @@ void ChatCall::stop()
 
 void ChatCall::take()
 {
-    if (!m_reply->isOpen()) // aborted: nothing more to read
+    if (!m_reply->isOpen() || !m_limitHit.isEmpty()) // aborted: nothing more to read
         return;
+    armIdle();
     const QByteArray bytes = m_reply->readAll();
+    m_received += bytes.size();
     const int status = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const QByteArray encoding = m_reply->rawHeader("Content-Encoding").trimmed().toLower();
+    if (!encoding.isEmpty() && encoding != "identity") {
+        abortFor(QStringLiteral("The model server at %1 sent its reply compressed "
+                                "(Content-Encoding: %2) though Soul Studio asked for it "
+                                "uncompressed; such a reply is not expanded. Check the server or "
+                                "the proxy in front of it.")
+                     .arg(m_url.toDisplayString(),
+                          printableServerText(QString::fromLatin1(encoding.left(40)))));
+        return;
+    }
+    if (m_received > ChatLimits::MaxStreamBytes) {
+        abortFor(QStringLiteral("The model server at %1 sent more than %2 MiB for one reply "
+                                "without ending it. Is the endpoint an OpenAI-compatible API?")
+                     .arg(m_url.toDisplayString())
+                     .arg(ChatLimits::MaxStreamBytes >> 20));
+        return;
+    }
     const bool streamed = m_reply->header(QNetworkRequest::ContentTypeHeader)
                               .toString()
                               .startsWith(QLatin1String("text/event-stream"));
-    constexpr qsizetype MaxWholeBody = 16 << 20;
     if (status >= 200 && status < 300 && !streamed) {
         m_wholeBody += bytes;
-        if (m_wholeBody.size() > MaxWholeBody)
-            m_reply->abort();
+        if (m_wholeBody.size() > ChatLimits::MaxWholeBytes)
+            abortFor(QStringLiteral("The model server at %1 sent a reply of more than %2 MiB "
+                                    "in one piece; a chat completion is a few kilobytes. Is the "
+                                    "endpoint an OpenAI-compatible API?")
+                         .arg(m_url.toDisplayString())
+                         .arg(ChatLimits::MaxWholeBytes >> 20));
     } else if (status >= 200 && status < 300) {
         const qsizetype before = m_stream.reply().content.size();
         if (!m_stream.feed(bytes, m_clock.elapsed()))
             m_reply->abort();
         else if (m_stream.reply().content.size() > before)
             Q_EMIT textArrived(m_stream.reply().content.mid(before));
+        if (m_stream.isCut())
+            m_reply->abort();
     } else if (m_errorBody.size() < 4096) {
-        m_errorBody += bytes;
+        m_errorBody += bytes.left(4096 - m_errorBody.size());
     }
 }
 
 void ChatCall::end()
 {
     m_deadline.stop();
+    m_idle.stop();
     take();
     m_result = outcome();
     m_reply->deleteLater();
@@ -308,17 +474,17 @@ Result<ChatReply> ChatCall::outcome()
         return Result<ChatReply>::failure(m_stream.error());
     if (m_stopped)
         return Result<ChatReply>::failure(QStringLiteral("Stopped."));
-    if (m_timedOut) {
-        return Result<ChatReply>::failure(
-            QStringLiteral("The model server at %1 did not finish its reply within %2 s. Is it "
-                           "overloaded, or is max_tokens too large?")
-                .arg(where)
-                .arg(m_request.timeoutMs / 1000.0));
+    if (!m_limitHit.isEmpty())
+        return Result<ChatReply>::failure(m_limitHit);
+    if (m_stream.isCut()) {
+        ChatReply result = m_stream.reply();
+        result.latencyMs = m_clock.elapsed();
+        return result;
     }
     const int status = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     if (status != 0 && (status < 200 || status >= 300)) {
-        const QString reason
-            = m_reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString();
+        const QString reason = printableServerText(
+            m_reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString().left(200));
         QString said = excerpt(m_errorBody);
         const QJsonDocument document = QJsonDocument::fromJson(m_errorBody);
         if (document.isObject() && document.object().contains(QStringLiteral("error")))
@@ -334,7 +500,7 @@ Result<ChatReply> ChatCall::outcome()
         return Result<ChatReply>::failure(
             QStringLiteral("Cannot reach the model server at %1: %2. Start the server, or give "
                            "another endpoint (--endpoint URL).")
-                .arg(where, m_reply->errorString()));
+                .arg(where, printableServerText(m_reply->errorString())));
     }
     if (!m_wholeBody.isEmpty()) {
         if (!m_stream.takeWhole(m_wholeBody, m_clock.elapsed()))
@@ -363,6 +529,11 @@ Result<QStringList> modelIdsIn(const QByteArray &json, const QUrl &url)
     } else if (object.value(QStringLiteral("models")).isArray()) {
         for (const QJsonValue &model : object.value(QStringLiteral("models")).toArray())
             ids.append(model.toObject().value(QStringLiteral("name")).toString());
+    }
+    if (!ids.isEmpty() || object.value(QStringLiteral("data")).isArray()
+        || object.value(QStringLiteral("models")).isArray()) {
+        for (QString &id : ids)
+            id = printableServerText(id.left(200));
     } else {
         return Result<QStringList>::failure(
             QStringLiteral("The server at %1 did not answer with a list of models: '%2'. Is the "
@@ -409,6 +580,7 @@ void ModelsCall::begin(QNetworkAccessManager &manager, const QString &apiKey, bo
         return;
     }
     QNetworkRequest request(m_url);
+    request.setRawHeader("Accept-Encoding", "identity");
     if (!apiKey.isEmpty())
         request.setRawHeader("Authorization", "Bearer " + apiKey.toUtf8());
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
@@ -416,6 +588,16 @@ void ModelsCall::begin(QNetworkAccessManager &manager, const QString &apiKey, bo
     manager.setProxy(isLoopback(m_url) ? QNetworkProxy(QNetworkProxy::NoProxy)
                                        : QNetworkProxy(QNetworkProxy::DefaultProxy));
     m_reply = manager.get(request);
+    m_reply->setReadBufferSize(SseParser::MaxEventBytes);
+    connect(m_reply, &QNetworkReply::readyRead, this, [this] {
+        if (!m_reply->isOpen() || m_tooLarge)
+            return;
+        m_body += m_reply->readAll();
+        if (m_body.size() > MaxModelsBytes) {
+            m_tooLarge = true;
+            m_reply->abort();
+        }
+    });
     connect(m_reply, &QNetworkReply::finished, this, &ModelsCall::end);
     m_deadline.start(m_timeoutMs);
 }
@@ -424,9 +606,24 @@ void ModelsCall::end()
 {
     m_deadline.stop();
     const QString where = m_url.toDisplayString();
-    const QByteArray body = m_reply->isOpen() ? m_reply->readAll() : QByteArray();
+    if (m_reply->isOpen() && !m_tooLarge)
+        m_body += m_reply->readAll();
+    const QByteArray &body = m_body;
     const int status = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    if (m_timedOut) {
+    const QByteArray encoding = m_reply->rawHeader("Content-Encoding").trimmed().toLower();
+    if (m_tooLarge || body.size() > MaxModelsBytes) {
+        m_result = Result<QStringList>::failure(
+            QStringLiteral("The server at %1 answered with more than %2 MiB when asked for its "
+                           "models. Is this an OpenAI-compatible API's base?")
+                .arg(where)
+                .arg(MaxModelsBytes >> 20));
+    } else if (!encoding.isEmpty() && encoding != "identity") {
+        m_result = Result<QStringList>::failure(
+            QStringLiteral("The server at %1 listed its models compressed (Content-Encoding: "
+                           "%2) though Soul Studio asked for them uncompressed. Check the "
+                           "server or the proxy in front of it.")
+                .arg(where, printableServerText(QString::fromLatin1(encoding.left(40)))));
+    } else if (m_timedOut) {
         m_result = Result<QStringList>::failure(
             QStringLiteral("The server at %1 did not list its models in time. Is it running, "
                            "and is this its API's base?")
@@ -445,7 +642,7 @@ void ModelsCall::end()
         m_result = Result<QStringList>::failure(
             QStringLiteral("Cannot reach the model server at %1: %2. Start the server, or give "
                            "another endpoint.")
-                .arg(where, m_reply->errorString()));
+                .arg(where, printableServerText(m_reply->errorString())));
     } else {
         m_result = modelIdsIn(body, m_url);
     }

@@ -41,7 +41,24 @@ struct ChatRequest
     // The author said yes to sending apiKey over plain http to a host that
     // is not this machine; without it such a request is refused.
     bool keyOverPlainHttp = false;
-    int timeoutMs = 120000; // the whole exchange, first byte to last
+    int timeoutMs = DefaultTimeoutMs;         // the whole exchange, first byte to last
+    int idleTimeoutMs = DefaultIdleTimeoutMs; // the longest wait for the next byte
+
+    static constexpr int DefaultTimeoutMs = 120000;
+    static constexpr int DefaultIdleTimeoutMs = 30000;
+};
+
+// What one reply may take from a server, each named in a sentence when hit.
+struct ChatLimits
+{
+    // The reply's text: past it the reply is cut there and says so (cut).
+    static constexpr qsizetype MaxReplyChars = qsizetype(1) << 20;
+    // Everything the server sends for one reply: events, comments, usage.
+    static constexpr qsizetype MaxStreamBytes = qsizetype(64) << 20;
+    // A reply that is not streamed, as one JSON object.
+    static constexpr qsizetype MaxWholeBytes = qsizetype(16) << 20;
+    // Token counts of 2^53 and more are not exact in JSON's numbers.
+    static constexpr double MaxUsage = 9007199254740992.0;
 };
 
 // Token usage as the server reports it; a count it leaves out stays
@@ -52,11 +69,18 @@ struct ChatUsage
     std::optional<qint64> promptTokens;
     std::optional<qint64> completionTokens;
     std::optional<qint64> cachedTokens;
+    // A count that no server can mean (negative, not finite, 2^53 or more), as
+    // a sentence; the counts are then all left out.
+    QString impossible;
 };
 
 struct ChatReply
 {
     QString content;
+    // Why the reply is not whole though it ended (it passed
+    // ChatLimits::MaxReplyChars and was cut there), as a sentence; empty
+    // when it is whole.
+    QString cut;
     ChatUsage usage;
     qint64 firstTokenMs = -1; // -1: no text came
     qint64 latencyMs = 0;
@@ -77,6 +101,14 @@ QByteArray chatRequestBody(const ChatRequest &request);
 // came from, so the sentence can say what to unset.
 QString keyTransportProblem(const QUrl &url,
                             const QString &variable = QStringLiteral("OPENAI_API_KEY"));
+// Why `key` cannot go in a header (a line break or another control
+// character would end the header or start another), as a sentence naming
+// `variable` (or "the API key" when it is empty); empty when it can.
+QString keyTextProblem(const QString &key,
+                       const QString &variable = QStringLiteral("OPENAI_API_KEY"));
+// Text a server sent, fit to show: control characters (escape sequences, line
+// breaks) and bidirectional overrides written as \xNN or \u{NNNN}.
+QString printableServerText(const QString &text);
 
 // A streamed reply as its bytes arrive: the SSE events' deltas put together.
 class ChatStream
@@ -95,6 +127,8 @@ public:
     const ChatReply &reply() const { return m_reply; }
     const QString &error() const { return m_error; }
     bool done() const { return m_parser.done(); }
+    // The reply reached ChatLimits::MaxReplyChars: nothing more is taken.
+    bool isCut() const { return !m_reply.cut.isEmpty(); }
 
 private:
     bool takeEvents(const QList<QByteArray> &events, qint64 elapsedMs);
@@ -145,10 +179,16 @@ private:
     ChatStream m_stream;
     // The manager owns it; it may go first when the client is destroyed.
     QPointer<QNetworkReply> m_reply;
+    void abortFor(const QString &sentence);
+    void armIdle();
+
     QElapsedTimer m_clock;
     QTimer m_deadline;
+    QTimer m_idle;
     QByteArray m_errorBody;
     QByteArray m_wholeBody; // a reply that is not streamed
+    qint64 m_received = 0;  // every byte of the body so far
+    QString m_limitHit;     // why the call was ended early by a limit
     bool m_timedOut = false;
     bool m_stopped = false;
     std::optional<Result<ChatReply>> m_result;
@@ -183,8 +223,11 @@ private:
     // The manager owns it; it may go first when the client is destroyed.
     QPointer<QNetworkReply> m_reply;
     QTimer m_deadline;
+    static constexpr qsizetype MaxModelsBytes = qsizetype(4) << 20;
+    QByteArray m_body;
     int m_timeoutMs = 15000;
     bool m_timedOut = false;
+    bool m_tooLarge = false;
     std::optional<Result<QStringList>> m_result;
 };
 

@@ -1,8 +1,8 @@
 #include "conversation.h"
 
 #include "disk/atomicwrite.h"
+#include "disk/guardedread.h"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -39,7 +39,8 @@ QJsonObject turnRecord(const ChatTurn &turn)
     return QJsonObject{
         {QStringLiteral("soul_sha256"), turn.soulSha256},
         {QStringLiteral("runtime"), turn.runtimeName},
-        {QStringLiteral("endpoint"), turn.endpoint.toString()},
+        // A user name and password in the URL are credentials: never written.
+        {QStringLiteral("endpoint"), turn.endpoint.toString(QUrl::RemoveUserInfo)},
         {QStringLiteral("model"), turn.model},
         {QStringLiteral("request"), QJsonObject{{QStringLiteral("messages"), messages}}},
         {QStringLiteral("response"), response},
@@ -113,6 +114,8 @@ ChatRequest Conversation::requestFor(const QString &user) const
     request.model = m_endpoint.model;
     request.apiKey = m_endpoint.apiKey;
     request.keyOverPlainHttp = m_endpoint.keyOverPlainHttp;
+    request.timeoutMs = m_endpoint.timeoutMs;
+    request.idleTimeoutMs = m_endpoint.idleTimeoutMs;
     // The bytes are UTF-8 as composed; the JSON body carries them as they are.
     request.messages.append({QStringLiteral("system"), QString::fromUtf8(m_soul.bytes)});
     for (const ChatTurn &turn : m_turns) {
@@ -232,12 +235,15 @@ Status Conversation::saveTranscript(const QString &path) const
 
 Result<QList<TranscriptLine>> Conversation::readTranscript(const QString &path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        return Result<QList<TranscriptLine>>::failure(
-            QStringLiteral("Cannot read the transcript %1: %2.").arg(path, file.errorString()));
-    }
-    return parseTranscript(file.readAll(), path);
+    const Result<QByteArray> bytes = readGuardedFile(path,
+                                                     GuardedFile{QStringLiteral("The transcript"),
+                                                                 QStringLiteral("a transcript "
+                                                                                "(.jsonl)"),
+                                                                 QStringLiteral("Soul Studio"),
+                                                                 MaxTranscriptBytes});
+    if (!bytes)
+        return Result<QList<TranscriptLine>>::failure(bytes.error());
+    return parseTranscript(*bytes, path);
 }
 
 Result<QList<TranscriptLine>> Conversation::parseTranscript(const QByteArray &bytes,

@@ -38,6 +38,8 @@ struct ChatEndpoint
     QString model;
     QString apiKey;
     bool keyOverPlainHttp = false; // the author said yes to plain http
+    int timeoutMs = ChatRequest::DefaultTimeoutMs;
+    int idleTimeoutMs = ChatRequest::DefaultIdleTimeoutMs;
 };
 
 // One request and its reply.
@@ -110,8 +112,10 @@ public:
     // first_token_ms). Never the key.
     QByteArray transcript() const;
     Status saveTranscript(const QString &path) const;
-    // The user turns of a transcript file, in order. Fails with a sentence
-    // naming the file and the line.
+    // The user turns of a transcript file, in order, read through
+    // readGuardedFile() (at most MaxTranscriptBytes; no FIFO or device).
+    // Fails with a sentence naming the file and the line.
+    static constexpr qint64 MaxTranscriptBytes = qint64(64) << 20;
     static Result<QList<TranscriptLine>> readTranscript(const QString &path);
     static Result<QList<TranscriptLine>> parseTranscript(const QByteArray &bytes,
                                                          const QString &path);

@@ -1,11 +1,16 @@
 #include "personatestfile.h"
 
-#include <QFile>
-#include <QRegularExpression>
+#include "compose/utf8.h"
+#include "disk/guardedread.h"
+#include "regexsearch.h"
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
+#include <QScopeGuard>
+
 #include <cmath>
+#include <iterator>
 
 namespace soul {
 
@@ -18,6 +23,26 @@ struct FieldError
     int line = 0;
     QString message;
 };
+
+// What reading one file may take out of its YAML: every scalar counted each
+// time it is used (an alias repeats its anchor's text), plus a little for
+// the node itself, so a file of a few kilobytes that names a megabyte a
+// thousand times is refused instead of copied until memory runs out.
+class ExpansionBudget
+{
+public:
+    explicit ExpansionBudget(qint64 bytes)
+        : m_left(bytes)
+    {}
+    void take(qint64 bytes, const YAML::Node &node);
+
+private:
+    qint64 m_left;
+};
+
+// The budget of the parse running on this thread (parses may run on
+// several workers at once).
+thread_local ExpansionBudget *currentBudget = nullptr;
 
 constexpr const char *AssertTypes[] = {
     "equals",
@@ -50,6 +75,8 @@ int lineOf(const YAML::Node &node)
 
 QString text(const YAML::Node &node)
 {
+    if (currentBudget)
+        currentBudget->take(qint64(node.Scalar().size()), node);
     return QString::fromStdString(node.Scalar());
 }
 
@@ -61,6 +88,20 @@ QString supportedText()
 [[noreturn]] void refuse(const YAML::Node &node, const QString &message)
 {
     throw FieldError{lineOf(node), message};
+}
+
+void ExpansionBudget::take(qint64 bytes, const YAML::Node &node)
+{
+    // A node costs something even when empty: a list of a million aliases
+    // of "" is no cheaper to read than its text.
+    constexpr qint64 NodeCost = 64;
+    m_left -= bytes + NodeCost;
+    if (m_left < 0)
+        refuse(node,
+               QStringLiteral("the file's aliases (*name) repeat more text than persona tests "
+                              "read (%1 MiB in all, each use of an anchor counted). Write "
+                              "repeated text fewer times.")
+                   .arg(MaxPersonaTestsExpansion >> 20));
 }
 
 // A scalar field's text; `what` names the field for the error.
@@ -259,12 +300,10 @@ AssertSpec readAssert(const YAML::Node &node, const PersonaTestCase &test, int p
     }
     spec.values.append(scalar(value, where + QStringLiteral("'s value")));
     if (spec.baseType == QLatin1String("regex")) {
-        const QRegularExpression expression(spec.values.first());
-        if (!expression.isValid())
+        if (const QString problem = regexPatternProblem(spec.values.first()); !problem.isEmpty())
             refuse(value,
-                   QStringLiteral("%1: the regex '%2' is invalid: %3 at offset %4.")
-                       .arg(where, spec.values.first(), expression.errorString())
-                       .arg(expression.patternErrorOffset()));
+                   QStringLiteral("%1: the regex '%2' is invalid: %3.")
+                       .arg(where, spec.values.first(), problem));
     }
     return spec;
 }
@@ -366,9 +405,24 @@ PersonaTestFile readFile(const YAML::Node &root, const QString &path)
     const YAML::Node tests = root["tests"];
     if (!tests || !tests.IsSequence() || tests.size() == 0)
         refuse(tests ? tests : root, QStringLiteral("the file has no tests list, or it is empty."));
+    if (tests.size() > std::size_t(MaxPersonaTestRuns))
+        refuse(tests,
+               QStringLiteral("the file has %1 tests, more than persona tests run (%2 runs "
+                              "of cases in all). Split it into smaller files.")
+                   .arg(tests.size())
+                   .arg(MaxPersonaTestRuns));
     int index = 0;
-    for (const YAML::Node &test : tests)
+    qint64 runs = 0;
+    for (const YAML::Node &test : tests) {
         file.tests.append(readTest(test, ++index));
+        runs += file.tests.constLast().repeat;
+        if (runs > MaxPersonaTestRuns)
+            refuse(test,
+                   QStringLiteral("the tests ask for more than %1 runs (each case times its "
+                                  "repeat), more than persona tests send before anything is "
+                                  "judged. Lower the repeats, or split the file.")
+                       .arg(MaxPersonaTestRuns));
+    }
     return file;
 }
 
@@ -390,6 +444,25 @@ QStringList supportedAssertTypes()
 
 Result<PersonaTestFile> parsePersonaTests(const QByteArray &yaml, const QString &path)
 {
+    if (yaml.size() > MaxPersonaTestsBytes)
+        return Result<PersonaTestFile>::failure(
+            QStringLiteral("%1 is larger than persona tests read (%2 bytes at most). Split it "
+                           "into smaller files.")
+                .arg(path)
+                .arg(MaxPersonaTestsBytes));
+    if (const qsizetype valid = utf8::validPrefixLength(yaml); valid < yaml.size()) {
+        const qsizetype lineStart = yaml.lastIndexOf('\n', valid - 1) + 1;
+        return Result<PersonaTestFile>::failure(
+            QStringLiteral("%1:%2:%3: is not valid UTF-8 (byte 0x%4). Save the file as UTF-8, "
+                           "then run again.")
+                .arg(path)
+                .arg(yaml.left(valid).count('\n') + 1)
+                .arg(valid - lineStart + 1)
+                .arg(quint8(yaml.at(valid)), 2, 16, QLatin1Char('0')));
+    }
+    ExpansionBudget budget(MaxPersonaTestsExpansion);
+    currentBudget = &budget;
+    const auto done = qScopeGuard([] { currentBudget = nullptr; });
     try {
         const YAML::Node root = YAML::Load(yaml.toStdString());
         return readFile(root, path);
@@ -398,6 +471,14 @@ Result<PersonaTestFile> parsePersonaTests(const QByteArray &yaml, const QString 
             error.line > 0
                 ? QStringLiteral("%1:%2: %3").arg(path).arg(error.line).arg(error.message)
                 : QStringLiteral("%1: %2").arg(path, error.message));
+    } catch (const YAML::DeepRecursion &error) {
+        return Result<PersonaTestFile>::failure(
+            QStringLiteral("%1:%2:%3: the YAML is nested %4 levels deep, more than persona "
+                           "tests read. A tests file needs a few levels: flatten it.")
+                .arg(path)
+                .arg(error.mark.line + 1)
+                .arg(error.mark.column + 1)
+                .arg(error.depth()));
     } catch (const YAML::Exception &error) {
         const QString what = QString::fromStdString(error.msg);
         if (error.mark.is_null())
@@ -412,16 +493,25 @@ Result<PersonaTestFile> parsePersonaTests(const QByteArray &yaml, const QString 
     }
 }
 
+Result<QByteArray> readPersonaTestsBytes(const QString &path)
+{
+    return readGuardedFile(path,
+                           GuardedFile{QStringLiteral("The persona tests"),
+                                       QStringLiteral("a YAML file such as %1")
+                                           .arg(QLatin1String(PersonaTestsFileName)),
+                                       QStringLiteral("Soul Studio"),
+                                       MaxPersonaTestsBytes});
+}
+
 Result<PersonaTestFile> loadPersonaTests(const QString &path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
+    const Result<QByteArray> bytes = readPersonaTestsBytes(path);
+    if (!bytes)
         return Result<PersonaTestFile>::failure(
-            QStringLiteral("Cannot read the persona tests %1: %2. Write one (see 'soulc test "
-                           "--help'), or name another with --tests FILE.")
-                .arg(path, file.errorString()));
-    }
-    return parsePersonaTests(file.readAll(), path);
+            QStringLiteral("%1 Write one (see 'soulc test --help'), or name another with --tests "
+                           "FILE.")
+                .arg(bytes.error()));
+    return parsePersonaTests(*bytes, path);
 }
 
 } // namespace soul

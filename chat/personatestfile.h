@@ -19,6 +19,13 @@ namespace soul {
 // The name soulc looks for beside the persona's files.
 inline constexpr char PersonaTestsFileName[] = "persona-tests.yaml";
 
+// The bounds of a tests file, each refused with a sentence: its size; the
+// text its YAML expands to, each use of an anchor counted; and the runs it
+// asks for (each case times its repeat) before anything is sent.
+inline constexpr qint64 MaxPersonaTestsBytes = qint64(16) << 20;
+inline constexpr qint64 MaxPersonaTestsExpansion = qint64(64) << 20;
+inline constexpr qint64 MaxPersonaTestRuns = 100000;
+
 // A model that grades replies (llm-rubric): promptfoo's provider of an
 // assert or of defaultTest.options. Empty fields take the tested ones.
 struct JudgeProvider
@@ -82,9 +89,13 @@ struct PersonaTestFile
 // The assert types the runner checks, without their not- forms.
 QStringList supportedAssertTypes();
 
+// The bytes of a tests file, read through readGuardedFile() (no FIFO,
+// device or folder; at most MaxPersonaTestsBytes).
+Result<QByteArray> readPersonaTestsBytes(const QString &path);
 // Reads a test file. A YAML syntax error names the file, line and column;
 // an unknown assert type names itself and the supported ones; a missing
-// field names the test by number and description.
+// field names the test by number and description; bytes that are not UTF-8,
+// nesting past yaml-cpp's depth and the bounds above are named too.
 Result<PersonaTestFile> loadPersonaTests(const QString &path);
 // The same, of `yaml` read from `path`.
 Result<PersonaTestFile> parsePersonaTests(const QByteArray &yaml, const QString &path);

@@ -2,7 +2,25 @@
 
 #include "personatestfile.h"
 
+#include <algorithm>
+
 namespace soul {
+
+namespace {
+
+// The case's verdict of its asserts; a reply that was cut fails whatever
+// they say, since they judged part of it.
+CaseVerdict judgeRun(const PersonaTestCase &test, const CaseRun &caseRun)
+{
+    CaseVerdict verdict = judgeCase(test.asserts, caseRun.outcomes, test.threshold);
+    if (!caseRun.reply.cut.isEmpty()) {
+        verdict.pass = false;
+        verdict.reason = caseRun.reply.cut;
+    }
+    return verdict;
+}
+
+} // namespace
 
 ChatRequest caseRequest(const PersonaTestFile &file,
                         const PersonaTestCase &test,
@@ -19,6 +37,7 @@ ChatRequest caseRequest(const PersonaTestFile &file,
     request.seed = file.seed;
     request.apiKey = settings.apiKey;
     request.timeoutMs = settings.timeoutMs;
+    request.idleTimeoutMs = settings.idleTimeoutMs;
     return request;
 }
 
@@ -41,7 +60,7 @@ CaseRun judgeRun(const PersonaTestFile &file,
     caseRun.reply = std::move(reply);
     for (const AssertSpec &spec : test.asserts)
         caseRun.outcomes.append(checkAssert(spec, caseRun.reply, file));
-    caseRun.verdict = judgeCase(test.asserts, caseRun.outcomes, test.threshold);
+    caseRun.verdict = judgeRun(test, caseRun);
     return caseRun;
 }
 
@@ -62,7 +81,48 @@ void gradeRun(CaseRun &caseRun,
               const Result<ChatReply> &answer)
 {
     caseRun.outcomes[index] = rubricOutcome(test.asserts.at(index), request, answer);
-    caseRun.verdict = judgeCase(test.asserts, caseRun.outcomes, test.threshold);
+    caseRun.verdict = judgeRun(test, caseRun);
+}
+
+namespace {
+
+bool sameOrigin(const QUrl &a, const QUrl &b)
+{
+    const int defaultPort = a.scheme() == QLatin1String("https") ? 443 : 80;
+    return a.scheme().compare(b.scheme(), Qt::CaseInsensitive) == 0
+           && a.host().compare(b.host(), Qt::CaseInsensitive) == 0
+           && a.port(defaultPort) == b.port(defaultPort);
+}
+
+} // namespace
+
+std::optional<QUrl> unconfirmedKeyDestination(const PersonaTestFile &file,
+                                              const PersonaTestSettings &settings)
+{
+    if (settings.apiKey.isEmpty())
+        return std::nullopt;
+    const QUrl tested = settings.endpoint.isEmpty() ? file.apiBaseUrl : settings.endpoint;
+    QList<QUrl> destinations{tested};
+    if (file.judge && !file.judge->apiBaseUrl.isEmpty())
+        destinations.append(file.judge->apiBaseUrl);
+    for (const PersonaTestCase &test : file.tests) {
+        for (const AssertSpec &spec : test.asserts) {
+            if (spec.judge && !spec.judge->apiBaseUrl.isEmpty())
+                destinations.append(spec.judge->apiBaseUrl);
+        }
+    }
+    for (const QUrl &url : std::as_const(destinations)) {
+        if (url.isEmpty() || isLoopback(url))
+            continue;
+        if (!settings.endpoint.isEmpty() && sameOrigin(url, settings.endpoint))
+            continue;
+        if (std::any_of(settings.keyEndpoints.cbegin(),
+                        settings.keyEndpoints.cend(),
+                        [&url](const QUrl &confirmed) { return sameOrigin(url, confirmed); }))
+            continue;
+        return url;
+    }
+    return std::nullopt;
 }
 
 Result<PersonaTestRun> planPersonaTests(const PersonaTestFile &file,
@@ -83,6 +143,18 @@ Result<PersonaTestRun> planPersonaTests(const PersonaTestFile &file,
             QStringLiteral("%1 names no model: give one with --model NAME, or as the "
                            "provider's id (openai:chat:MODEL).")
                 .arg(file.path));
+    }
+    qint64 runs = 0;
+    for (const PersonaTestCase &test : file.tests)
+        runs += runsOf(test, settings);
+    if (runs > MaxPersonaTestRuns) {
+        return Result<PersonaTestRun>::failure(
+            QStringLiteral("%1 would run its cases %2 times (each case times its repeat), more "
+                           "than the %3 runs persona tests send: nothing was sent. Lower the "
+                           "repeats (--repeat), or split the file.")
+                .arg(file.path)
+                .arg(runs)
+                .arg(MaxPersonaTestRuns));
     }
     return plan;
 }

@@ -10,6 +10,7 @@
 #include <QUrl>
 
 #include <functional>
+#include <optional>
 
 // Runs a persona's tests: each case, as many times as it repeats, one
 // request at a time, the composed soul as the system message.
@@ -25,7 +26,11 @@ struct PersonaTestSettings
     QString model;  // empty: the file's
     int repeat = 0; // above 0: every case runs this often, whatever its repeat says
     QString apiKey; // empty: none sent
-    int timeoutMs = 120000;
+    // Endpoints the user confirmed for the key beside `endpoint` (which they
+    // gave) and this machine: the window's answers, per tests file.
+    QList<QUrl> keyEndpoints;
+    int timeoutMs = ChatRequest::DefaultTimeoutMs;         // each request, in all
+    int idleTimeoutMs = ChatRequest::DefaultIdleTimeoutMs; // each wait for the next byte
 };
 
 struct CaseRun
@@ -79,7 +84,16 @@ void gradeRun(CaseRun &caseRun,
               const ChatRequest &request,
               const Result<ChatReply> &answer);
 
-// The endpoint and model a run uses, or why it cannot run (none given).
+// The first endpoint a run of `file` would send settings.apiKey to (the
+// tested one, or a grader's) that the user neither gave (settings.endpoint,
+// settings.keyEndpoints) nor is on this machine; std::nullopt when there is
+// none, or no key. A tests file from someone else's repository must not
+// choose where the user's key goes.
+std::optional<QUrl> unconfirmedKeyDestination(const PersonaTestFile &file,
+                                              const PersonaTestSettings &settings);
+
+// The endpoint and model a run uses, or why it cannot run (none given, or
+// more runs than MaxPersonaTestRuns).
 Result<PersonaTestRun> planPersonaTests(const PersonaTestFile &file,
                                         const PersonaTestSettings &settings);
 

@@ -6,8 +6,10 @@
 #include "registry/runtimeregistry.h"
 #include "runtime/runtime.h"
 
-#include <QFile>
 #include <QFileInfo>
+#include <QtConcurrent>
+
+#include <utility>
 
 namespace soul {
 
@@ -50,9 +52,33 @@ Result<QByteArray> revisionSoulBytes(const QString &dir,
     return soul->soul;
 }
 
+PersonaTestsLoad loadPersonaTestsFile(const QString &path)
+{
+    PersonaTestsLoad load;
+    load.path = path;
+    const Result<QByteArray> bytes = readPersonaTestsBytes(path);
+    if (!bytes) {
+        load.error = QStringLiteral("%1 Write a %2 beside the persona, or choose another file.")
+                         .arg(bytes.error(), QLatin1String(PersonaTestsFileName));
+        return load;
+    }
+    load.readable = true;
+    load.bytes = *bytes;
+    Result<PersonaTestFile> parsed = parsePersonaTests(load.bytes, path);
+    if (parsed)
+        load.file = std::move(parsed).value();
+    else
+        load.error = parsed.error();
+    return load;
+}
+
 PersonaTestSession::PersonaTestSession(QObject *parent)
     : QObject(parent)
 {
+    connect(&m_loader,
+            &QFutureWatcher<PersonaTestsLoad>::finished,
+            this,
+            &PersonaTestSession::takeLoad);
     // An editor that saves by renaming a new file over the old one ends the
     // watch on the file: the folder's change brings it back.
     connect(&m_watcher,
@@ -85,48 +111,61 @@ void PersonaTestSession::setTestsPath(const QString &path)
         if (QFileInfo::exists(path))
             m_watcher.addPath(path);
     }
-    readFile();
+    readFile(Load::Chosen);
 }
 
-void PersonaTestSession::readFile()
+void PersonaTestSession::readFile(Load why)
 {
-    m_valid = false;
-    m_file = PersonaTestFile();
     if (m_path.isEmpty()) {
+        m_pendingLoad.reset();
+        m_loading = m_loader.isRunning();
+        m_valid = false;
+        m_readable = false;
+        m_file = PersonaTestFile();
         m_error.clear();
         Q_EMIT fileChanged();
         return;
     }
-    QFile file(m_path);
-    m_readable = file.open(QIODevice::ReadOnly);
-    if (!m_readable) {
-        m_bytes.clear();
-        m_error = QStringLiteral("Cannot read the persona tests %1: %2. Write a %3 beside the "
-                                 "persona, or choose another file.")
-                      .arg(m_path, file.errorString(), QLatin1String(PersonaTestsFileName));
-        Q_EMIT fileChanged();
+    if (m_loader.isRunning()) {
+        // The file chosen anew outweighs a change on disk.
+        if (!m_pendingLoad || why == Load::Chosen)
+            m_pendingLoad = why;
         return;
     }
-    m_bytes = file.readAll();
-    Result<PersonaTestFile> parsed = parsePersonaTests(m_bytes, m_path);
-    m_valid = parsed.ok();
-    m_error = parsed ? QString() : parsed.error();
-    if (parsed)
-        m_file = std::move(parsed).value();
-    Q_EMIT fileChanged();
+    m_runningLoad = why;
+    m_loading = true;
+    m_loader.setFuture(QtConcurrent::run(loadPersonaTestsFile, m_path));
 }
 
-void PersonaTestSession::fileMayHaveChanged()
+void PersonaTestSession::takeLoad()
 {
+    PersonaTestsLoad load = m_loader.result();
+    m_loading = false;
     if (m_path.isEmpty())
         return;
-    if (QFileInfo::exists(m_path) && !m_watcher.files().contains(m_path))
-        m_watcher.addPath(m_path);
-    QFile file(m_path);
-    const bool readable = file.open(QIODevice::ReadOnly);
-    if (readable == m_readable && (readable ? file.readAll() : QByteArray()) == m_bytes)
+    if (m_pendingLoad || load.path != m_path) {
+        const Load next = m_pendingLoad.value_or(Load::Chosen);
+        m_pendingLoad.reset();
+        readFile(next);
         return;
-    readFile();
+    }
+    const bool changed = m_runningLoad == Load::Changed;
+    if (changed && load.readable == m_readable && load.bytes == m_bytes)
+        return;
+    m_readable = load.readable;
+    m_bytes = std::move(load.bytes);
+    m_valid = load.file.has_value();
+    m_error = std::move(load.error);
+    m_file = m_valid ? std::move(*load.file) : PersonaTestFile();
+    Q_EMIT fileChanged();
+    if (std::exchange(m_runWhenRead, false)) {
+        if (const Status status = run(); !status)
+            Q_EMIT runFailed(status.error());
+        runEnded(); // nothing started: the wait is over
+        return;
+    }
+    if (!changed)
+        return;
     if (!m_valid) {
         stop();
         return;
@@ -135,6 +174,15 @@ void PersonaTestSession::fileMayHaveChanged()
         if (const Status status = run(); !status)
             Q_EMIT runFailed(status.error());
     }
+}
+
+void PersonaTestSession::fileMayHaveChanged()
+{
+    if (m_path.isEmpty())
+        return;
+    if (QFileInfo::exists(m_path) && !m_watcher.files().contains(m_path))
+        m_watcher.addPath(m_path);
+    readFile(Load::Changed);
 }
 
 void PersonaTestSession::setAgainst(const QByteArray &soul, const QString &label)
@@ -150,11 +198,33 @@ void PersonaTestSession::clearAgainst()
     m_againstLabel.clear();
 }
 
+std::optional<QUrl> PersonaTestSession::unconfirmedKeyDestination() const
+{
+    return soul::unconfirmedKeyDestination(m_file, m_settings);
+}
+
 Status PersonaTestSession::run()
 {
+    if (m_loading) {
+        m_runWhenRead = true;
+        if (!m_wasRunning) {
+            m_wasRunning = true;
+            Q_EMIT runningChanged(true);
+        }
+        return {};
+    }
     if (!m_valid)
         return Status::failure(
             m_error.isEmpty() ? QStringLiteral("Choose a persona tests file first.") : m_error);
+    if (const QString problem = keyTextProblem(m_settings.apiKey); !problem.isEmpty())
+        return Status::failure(problem);
+    if (const std::optional<QUrl> unconfirmed = unconfirmedKeyDestination()) {
+        return Status::failure(
+            QStringLiteral("%1 sends requests to %2, which you did not give: the API key in "
+                           "OPENAI_API_KEY goes there only once you confirm it. Run again and "
+                           "answer Send Key, or type the endpoint yourself.")
+                .arg(m_path, unconfirmed->toDisplayString()));
+    }
     const QByteArray soul = m_soulSource ? m_soulSource() : QByteArray();
     const Status live = m_live.start(m_file, soul, m_settings);
     if (!live)
@@ -177,11 +247,13 @@ void PersonaTestSession::stop()
 {
     m_live.stop();
     m_against.stop();
+    if (std::exchange(m_runWhenRead, false))
+        runEnded();
 }
 
 bool PersonaTestSession::isRunning() const
 {
-    return m_live.isRunning() || m_against.isRunning();
+    return m_runWhenRead || m_live.isRunning() || m_against.isRunning();
 }
 
 void PersonaTestSession::runEnded()

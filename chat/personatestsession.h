@@ -7,8 +7,11 @@
 
 #include <QByteArray>
 #include <QFileSystemWatcher>
+#include <QFutureWatcher>
 #include <QObject>
 #include <QString>
+
+#include <optional>
 
 #include <functional>
 
@@ -31,6 +34,18 @@ Result<QByteArray> revisionSoulBytes(const QString &dir,
                                      const QString &rev,
                                      const QString &runtimeId);
 
+// A tests file as a worker read it: its bytes (through the guarded read)
+// and what they parse to, or the sentence saying why not.
+struct PersonaTestsLoad
+{
+    QString path;
+    bool readable = false;
+    QByteArray bytes;
+    std::optional<PersonaTestFile> file;
+    QString error;
+};
+PersonaTestsLoad loadPersonaTestsFile(const QString &path);
+
 class PersonaTestSession : public QObject
 {
     Q_OBJECT
@@ -38,10 +53,14 @@ class PersonaTestSession : public QObject
 public:
     explicit PersonaTestSession(QObject *parent = nullptr);
 
-    // Reads `path` now and again whenever it changes on disk; an empty path
-    // forgets the file and stops a run.
+    // Reads `path` on a worker, now and again whenever it changes on disk
+    // (fileChanged() says when it has been read); an empty path forgets the
+    // file and stops a run. The window never waits on the file: a FIFO or a
+    // slow disk holds the worker, not the caller.
     void setTestsPath(const QString &path);
     const QString &testsPath() const { return m_path; }
+    // A read of the file is under way.
+    bool isLoading() const { return m_loading; }
     bool fileIsValid() const { return m_valid; }
     // Why the file cannot run, as a sentence naming it (file:line:column
     // for YAML); empty when it can.
@@ -52,6 +71,19 @@ public:
     void setEndpoint(const QString &endpoint) { m_settings.endpoint = QUrl(endpoint); }
     void setModel(const QString &model) { m_settings.model = model; }
     void setApiKey(const QString &key) { m_settings.apiKey = key; }
+    // Each request's deadlines: in all, and for the next byte.
+    void setTimeouts(int timeoutMs, int idleTimeoutMs)
+    {
+        m_settings.timeoutMs = timeoutMs;
+        m_settings.idleTimeoutMs = idleTimeoutMs;
+    }
+    // Where the key may go beside this machine and the endpoint given: the
+    // hosts the author confirmed for this file.
+    void setKeyEndpoints(const QList<QUrl> &endpoints) { m_settings.keyEndpoints = endpoints; }
+    // The first endpoint the file would send the key to that the author has
+    // not confirmed (unconfirmedKeyDestination()); run() refuses while
+    // there is one.
+    std::optional<QUrl> unconfirmedKeyDestination() const;
 
     // What the live soul is now: asked at the start of every run, the run
     // keeping those bytes until it ends.
@@ -64,9 +96,10 @@ public:
     bool hasAgainst() const { return !m_againstLabel.isEmpty(); }
     const QString &againstLabel() const { return m_againstLabel; }
 
-    // Runs the suite on the live soul (and the other side, when set).
+    // Runs the suite on the live soul (and the other side, when set); asked
+    // while the file is being read, it runs once the file is read.
     // Fails, sending nothing, while the file is bad or names no endpoint or
-    // model.
+    // model (runFailed() says so when the run waited for the file).
     Status run();
     void stop();
     bool isRunning() const;
@@ -97,7 +130,9 @@ Q_SIGNALS:
     void runFailed(const QString &sentence);
 
 private:
-    void readFile();
+    enum class Load { Chosen, Changed };
+    void readFile(Load why);
+    void takeLoad();
     void fileMayHaveChanged();
     void runEnded();
 
@@ -114,6 +149,12 @@ private:
     bool m_hasRun = false;
     bool m_wasRunning = false;
     QFileSystemWatcher m_watcher;
+    QFutureWatcher<PersonaTestsLoad> m_loader;
+    // A read asked for while one ran: it starts when that one ends.
+    std::optional<Load> m_pendingLoad;
+    Load m_runningLoad = Load::Chosen;
+    bool m_loading = false; // until the read's result is taken
+    bool m_runWhenRead = false;
     SuiteRun m_live;
     SuiteRun m_against;
 };

@@ -11,7 +11,7 @@ constexpr QByteArrayView DoneMarker("[DONE]");
 QList<QByteArray> SseParser::feed(QByteArrayView bytes)
 {
     QList<QByteArray> events;
-    if (m_done)
+    if (m_done || m_tooLong)
         return events;
     m_pending.append(bytes.data(), bytes.size());
     qsizetype start = 0;
@@ -24,19 +24,24 @@ QList<QByteArray> SseParser::feed(QByteArrayView bytes)
             line.chop(1);
         takeLine(line, events);
         start = end + 1;
-        if (m_done) {
+        if (m_done || m_tooLong) {
             m_pending.clear();
             return events;
         }
     }
     m_pending.remove(0, start);
+    // A line that has not ended yet: it may not grow past the bound either.
+    if (m_pending.size() > MaxEventBytes) {
+        m_tooLong = true;
+        m_pending.clear();
+    }
     return events;
 }
 
 QList<QByteArray> SseParser::finish()
 {
     QList<QByteArray> events;
-    if (m_done)
+    if (m_done || m_tooLong)
         return events;
     if (!m_pending.isEmpty()) {
         QByteArrayView line(m_pending);
@@ -65,6 +70,12 @@ void SseParser::takeLine(QByteArrayView line, QList<QByteArray> &events)
         value = value.sliced(1);
     if (field != QByteArrayView("data"))
         return; // event, id and retry mean nothing to a chat stream
+    if (m_data.size() + value.size() + 1 > MaxEventBytes) {
+        m_tooLong = true;
+        m_data.clear();
+        m_hasData = false;
+        return;
+    }
     if (m_hasData)
         m_data += '\n';
     m_data.append(value.data(), value.size());

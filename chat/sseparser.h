@@ -14,6 +14,10 @@ namespace soul {
 class SseParser
 {
 public:
+    // An event (or a line) longer than this ends the parse: tooLong() is set
+    // and nothing more is taken.
+    static constexpr qsizetype MaxEventBytes = qsizetype(1) << 20;
+
     // The data of each event that `bytes` completes, in order: the event's
     // "data:" lines joined by LF. The "[DONE]" event is not returned; it
     // sets done(), and anything after it is ignored.
@@ -23,6 +27,8 @@ public:
     QList<QByteArray> finish();
 
     bool done() const { return m_done; }
+    // One line or one event's data passed MaxEventBytes.
+    bool tooLong() const { return m_tooLong; }
 
 private:
     void takeLine(QByteArrayView line, QList<QByteArray> &events);
@@ -32,6 +38,7 @@ private:
     QByteArray m_data;    // the current event's data so far
     bool m_hasData = false;
     bool m_done = false;
+    bool m_tooLong = false;
 };
 
 } // namespace soul

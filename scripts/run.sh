@@ -11,7 +11,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 persona=${1:-$root/examples/ava}
 
-packages=(cmake ninja-build g++ pkg-config qt6-base-dev qt6-base-dev-tools libgl-dev libgit2-dev zlib1g-dev libyaml-cpp-dev qtkeychain-qt6-dev)
+packages=(cmake ninja-build g++ pkg-config qt6-base-dev qt6-base-dev-tools libgl-dev libgit2-dev zlib1g-dev libyaml-cpp-dev libpcre2-dev qtkeychain-qt6-dev)
 missing=()
 if command -v dpkg-query >/dev/null; then
     for p in "${packages[@]}"; do

@@ -7,6 +7,7 @@
 
 #include <QByteArray>
 #include <QPair>
+#include <QRegularExpression>
 #include <QUrl>
 
 #include <optional>
@@ -206,9 +207,11 @@ one is, 2 when DIR cannot be checked or on bad usage.
 
 constexpr char TestHelp[]
     = R"(Usage: soulc test [--runtime NAME] [--tests FILE] [--endpoint URL] [--model NAME]
-                  [--repeat N] [--json] [--junit FILE] DIR
+                  [--repeat N] [--key-env NAME] [--timeout SECONDS]
+                  [--idle-timeout SECONDS] [--json] [--junit FILE [--force]] DIR
        soulc test --export-promptfoo OUTDIR [--runtime NAME] [--tests FILE]
-                  [--endpoint URL] [--model NAME] [--repeat N] [--force] DIR
+                  [--endpoint URL] [--model NAME] [--repeat N] [--key-env NAME]
+                  [--force] DIR
 
 Hold the persona in DIR to its tests: for each case of DIR/persona-tests.yaml
 (or FILE), send the soul composed from DIR (exactly what 'soulc compose
@@ -243,9 +246,20 @@ reply: the assert's provider, else defaultTest.options.provider, else the
 tested model; its reason reads "judged by MODEL: ..."), each also as
 not-TYPE.
 
-The API key, if any, is read from the variable the provider's config names
-in apiKeyEnvar, else from OPENAI_API_KEY, and sent as a bearer token, over
-https or to this machine only: never over plain http to another host.
+The API key, if any, is read from OPENAI_API_KEY, or the variable you name
+with --key-env NAME (never the one a tests file names in apiKeyEnvar: a
+file from someone else's repository must not choose which secret is sent),
+and sent as a bearer token only to an endpoint on this machine or one you
+give with --endpoint, over https or to this machine only: never over plain
+http to another host. A key holding a line break is refused.
+
+Each request has a deadline in all (--timeout, 120 s by default) and for
+the next byte (--idle-timeout, 30 s): a stalled server is named when one
+passes. A reply longer than 1,048,576 characters is cut there and its case
+fails; a server that sends more than 64 MiB for one reply, one event over
+1 MiB, a compressed reply or an impossible token usage is named. A tests
+file is at most 16 MiB, its aliases may expand to at most 64 MiB of text,
+and it may ask for at most 100,000 runs (cases times repeats).
 
 Print one line per case (PASS or FAIL, its description, and why it failed),
 then how many passed.
@@ -270,11 +284,19 @@ Options:
   --repeat N        run every case N times, whatever its repeat says
   --json            print the soul's digest, size and tokens, and each run's
                     reply, asserts, token usage and latency as JSON
-  --junit FILE      also write the results to FILE as JUnit XML
+  --key-env NAME    read the API key from the variable NAME (default
+                    OPENAI_API_KEY)
+  --timeout SECONDS each request's deadline in all (default 120)
+  --idle-timeout SECONDS
+                    the longest wait for the server's next byte (default 30)
+  --junit FILE      also write the results to FILE as JUnit XML (never a
+                    file of the persona or the tests file, never through a
+                    link; an existing FILE needs --force)
   --export-promptfoo OUTDIR
                     write a promptfoo config of the cases to OUTDIR (created
                     if missing) instead of running them
-  -f, --force       with --export-promptfoo, replace the files in OUTDIR
+  -f, --force       with --export-promptfoo, replace the files in OUTDIR;
+                    with --junit, replace FILE
   -h, --help        show this help
 
 Exit status: 0 every test passed (or the export was written), 1 a test
@@ -672,6 +694,33 @@ void parseCommandArguments(Invocation &invocation,
                            invocation.exportPromptfoo,
                            fail))
                 return;
+        } else if (info.command == Command::Test && isValueOption(arg, "--key-env")) {
+            if (!takeValue(arguments, i, "--key-env", "a NAME", invocation.keyEnv, fail))
+                return;
+            static const QRegularExpression variableName(
+                QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+            if (!variableName.match(invocation.keyEnv).hasMatch()) {
+                fail(QStringLiteral("option '--key-env' needs the name of an environment "
+                                    "variable, such as OPENAI_API_KEY, not '%1'.")
+                         .arg(invocation.keyEnv));
+                return;
+            }
+        } else if (info.command == Command::Test
+                   && (isValueOption(arg, "--timeout") || isValueOption(arg, "--idle-timeout"))) {
+            const bool idle = isValueOption(arg, "--idle-timeout");
+            const char *name = idle ? "--idle-timeout" : "--timeout";
+            QString seconds;
+            if (!takeValue(arguments, i, name, "a number of SECONDS", seconds, fail))
+                return;
+            bool ok = false;
+            const int value = seconds.toInt(&ok);
+            if (!ok || value < 1 || value > 86400) {
+                fail(QStringLiteral("option '%1' needs a whole number of seconds from 1 to "
+                                    "86400, not '%2'.")
+                         .arg(QLatin1String(name), seconds));
+                return;
+            }
+            (idle ? invocation.idleTimeoutSeconds : invocation.timeoutSeconds) = value;
         } else if (info.command == Command::Test && isValueOption(arg, "--model")) {
             if (!takeValue(arguments, i, "--model", "a NAME", invocation.model, fail))
                 return;
@@ -723,8 +772,9 @@ void parseCommandArguments(Invocation &invocation,
         fail(QStringLiteral("options '--encoding' and '--tokenizer' exclude each other."));
         return;
     }
-    if (info.command == Command::Test && invocation.exportPromptfoo.isEmpty() && invocation.force) {
-        fail(QStringLiteral("option '--force' needs --export-promptfoo OUTDIR."));
+    if (info.command == Command::Test && invocation.exportPromptfoo.isEmpty()
+        && invocation.junit.isEmpty() && invocation.force) {
+        fail(QStringLiteral("option '--force' needs --export-promptfoo OUTDIR or --junit FILE."));
         return;
     }
     if (!invocation.exportPromptfoo.isEmpty() && (invocation.json || !invocation.junit.isEmpty())) {

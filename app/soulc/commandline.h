@@ -64,6 +64,9 @@ struct Invocation
     QString model;
     int repeat = 0; // 0: each case's own repeat
     QString junit;
+    QString keyEnv;             // --key-env NAME: the variable that holds the API key
+    int timeoutSeconds = 0;     // --timeout SECONDS: each request in all; 0: the default
+    int idleTimeoutSeconds = 0; // --idle-timeout SECONDS: each wait for a byte; 0: the default
     // test --export-promptfoo OUTDIR: a promptfoo config of the same cases,
     // written instead of running them.
     QString exportPromptfoo;

@@ -127,30 +127,12 @@ QString personaFileAt(const Invocation &invocation, const QString &output)
     return {};
 }
 
-// -o FILE refused before anything is composed: a file of the persona itself
-// (whatever --force says: the composed soul would replace its own source),
-// or any existing file without --force, as export refuses. Empty when FILE
-// may be written.
+// -o FILE refused before anything is composed.
 QString outputProblem(const Invocation &invocation)
 {
     if (invocation.output.isEmpty())
         return {};
-    if (const QString own = personaFileAt(invocation, invocation.output); !own.isEmpty()) {
-        return QStringLiteral("%1 would write over %2, a file of the persona being composed; "
-                              "compose -o never does, even with --force. Name a file outside "
-                              "the persona.")
-            .arg(invocation.output, own);
-    }
-    const QFileInfo info(invocation.output);
-    if (info.isDir())
-        return QStringLiteral("Cannot write %1: it is a folder. Name a file for -o.")
-            .arg(invocation.output);
-    if (!invocation.force && (info.exists() || info.isSymLink())) {
-        return QStringLiteral("%1 already exists. Choose another name, or allow overwriting "
-                              "(--force).")
-            .arg(invocation.output);
-    }
-    return {};
+    return outputFileProblem(invocation, invocation.output, OutputRule{});
 }
 
 // `bytes` to -o FILE (atomically), else to standard output.
@@ -221,6 +203,40 @@ int runCompose(const Invocation &invocation)
 }
 
 } // namespace
+
+QString outputFileProblem(const Invocation &invocation,
+                          const QString &output,
+                          const OutputRule &rule)
+{
+    if (const QString own = personaFileAt(invocation, output); !own.isEmpty()) {
+        return QStringLiteral("%1 would write over %2, a file of the persona being composed; "
+                              "%3 never does, even with --force. Name a file outside the "
+                              "persona.")
+            .arg(output, own, rule.option);
+    }
+    for (const QString &kept : rule.kept) {
+        if (writesOver(output, kept)) {
+            return QStringLiteral("%1 would write over %2, %3; %4 never does, even with "
+                                  "--force. Name another file.")
+                .arg(output, kept, rule.keptWhat, rule.option);
+        }
+    }
+    const QFileInfo info(output);
+    if (rule.refuseLinks && info.isSymLink()) {
+        return QStringLiteral("%1 is a symbolic link; %2 never writes through one, even with "
+                              "--force. Remove the link, or name another file.")
+            .arg(output, rule.option);
+    }
+    if (info.isDir())
+        return QStringLiteral("Cannot write %1: it is a folder. Name a file for %2.")
+            .arg(output, rule.option);
+    if (!invocation.force && (info.exists() || info.isSymLink())) {
+        return QStringLiteral("%1 already exists. Choose another name, or allow overwriting "
+                              "(--force).")
+            .arg(output);
+    }
+    return {};
+}
 
 Result<QByteArray> composedSoul(const Invocation &invocation)
 {

@@ -1,5 +1,6 @@
 #include "testcommand.h"
 
+#include "chatclient.h"
 #include "commandline.h"
 #include "commands.h"
 #include "disk/atomicwrite.h"
@@ -88,8 +89,10 @@ QByteArray resultText(const PersonaTestFile &file, const PersonaTestRun &result)
         if (runs > 1)
             out += QStringLiteral(" (%1 of %2 runs passed)").arg(passed).arg(runs);
         out += QLatin1Char('\n');
+        // A reason can quote the server or the tests file: nothing in it may
+        // move the terminal's cursor or colour its text.
         for (const QString &reason : std::as_const(reasons))
-            out += QStringLiteral("      ") + reason + QLatin1Char('\n');
+            out += QStringLiteral("      ") + printableServerText(reason) + QLatin1Char('\n');
         k = end;
     }
     const int cases = int(file.tests.size());
@@ -279,7 +282,8 @@ QJsonObject exportedAssert(const AssertSpec &spec, const QString &endpoint)
 QByteArray promptfooConfig(const PersonaTestFile &file,
                            const PersonaTestRun &plan,
                            const QString &endpoint,
-                           int repeat)
+                           int repeat,
+                           const QString &keyVariable)
 {
     QJsonObject config{{QStringLiteral("apiBaseUrl"), endpoint}};
     if (file.temperature)
@@ -288,8 +292,9 @@ QByteArray promptfooConfig(const PersonaTestFile &file,
         config.insert(QStringLiteral("max_tokens"), *file.maxTokens);
     if (file.seed)
         config.insert(QStringLiteral("seed"), *file.seed);
-    if (!file.apiKeyEnvar.isEmpty())
-        config.insert(QStringLiteral("apiKeyEnvar"), file.apiKeyEnvar);
+    // The variable the user named (--key-env), never the tests file's.
+    if (!keyVariable.isEmpty())
+        config.insert(QStringLiteral("apiKeyEnvar"), keyVariable);
     if (file.inputCost)
         config.insert(QStringLiteral("inputCost"), *file.inputCost);
     if (file.outputCost)
@@ -354,21 +359,37 @@ QByteArray conversationTurns(const PersonaTestFile &file)
     return QJsonDocument(cases).toJson(QJsonDocument::Indented);
 }
 
+// What soulc test never writes over, whatever --force says: the persona's
+// files and the tests file; and never through a link.
+OutputRule testOutputRule(const QString &option, const QString &testsPath)
+{
+    OutputRule rule;
+    rule.option = option;
+    rule.kept = {testsPath};
+    rule.keptWhat = QStringLiteral("the tests file");
+    rule.refuseLinks = true;
+    return rule;
+}
+
 int exportPromptfoo(const Invocation &invocation,
                     const PersonaTestFile &file,
                     const QByteArray &soul,
-                    const PersonaTestRun &plan)
+                    const PersonaTestRun &plan,
+                    const QString &keyVariable)
 {
     const QDir out(invocation.exportPromptfoo);
-    if (!invocation.force) {
-        // The config first: it is the file a user knows the export by.
-        for (size_t i = std::size(ExportFiles); i-- > 0;) {
-            const QFileInfo info(out.filePath(QLatin1String(ExportFiles[i])));
-            if (info.exists() || info.isSymLink()) {
+    // The config first: it is the file a user knows the export by.
+    for (size_t i = std::size(ExportFiles); i-- > 0;) {
+        if (const QString problem
+            = outputFileProblem(invocation,
+                                out.filePath(QLatin1String(ExportFiles[i])),
+                                testOutputRule(QStringLiteral("--export-promptfoo"), file.path));
+            !problem.isEmpty()) {
+            if (problem.endsWith(QLatin1String("(--force).")))
                 return fail(QStringLiteral("%1 already exists. Choose another OUTDIR, or allow "
                                            "overwriting (--force).")
-                                .arg(info.filePath()));
-            }
+                                .arg(out.filePath(QLatin1String(ExportFiles[i]))));
+            return fail(problem);
         }
     }
     if (!QDir().mkpath(out.path()))
@@ -389,10 +410,11 @@ int exportPromptfoo(const Invocation &invocation,
     }
     const QString endpoint = invocation.endpoint.isEmpty() ? plan.endpoint.toString()
                                                            : invocation.endpoint;
-    const QByteArray contents[] = {soul,
-                                   conversationTurns(file),
-                                   QByteArray(PromptFunction),
-                                   promptfooConfig(file, plan, endpoint, invocation.repeat)};
+    const QByteArray contents[]
+        = {soul,
+           conversationTurns(file),
+           QByteArray(PromptFunction),
+           promptfooConfig(file, plan, endpoint, invocation.repeat, keyVariable)};
     QStringList written;
     for (size_t i = 0; i < std::size(ExportFiles); ++i) {
         const QString path = out.filePath(QLatin1String(ExportFiles[i]));
@@ -425,6 +447,14 @@ int runTest(const Invocation &invocation)
     const Result<PersonaTestFile> file = loadPersonaTests(testsPath);
     if (!file)
         return fail(file.error());
+    if (!invocation.junit.isEmpty()) {
+        if (const QString problem = outputFileProblem(invocation,
+                                                      invocation.junit,
+                                                      testOutputRule(QStringLiteral("--junit"),
+                                                                     testsPath));
+            !problem.isEmpty())
+            return fail(problem);
+    }
     const Result<QByteArray> soul = composedSoul(invocation);
     if (!soul)
         return fail(soul.error());
@@ -432,15 +462,42 @@ int runTest(const Invocation &invocation)
     settings.endpoint = QUrl(invocation.endpoint);
     settings.model = invocation.model;
     settings.repeat = invocation.repeat;
-    const QString keyVariable = file->apiKeyEnvar.isEmpty() ? QStringLiteral("OPENAI_API_KEY")
-                                                            : file->apiKeyEnvar;
+    if (invocation.timeoutSeconds > 0)
+        settings.timeoutMs = invocation.timeoutSeconds * 1000;
+    if (invocation.idleTimeoutSeconds > 0)
+        settings.idleTimeoutMs = invocation.idleTimeoutSeconds * 1000;
+    // The key's variable is the user's to name, never the file's: a tests
+    // file from another repository must not choose which secret is sent.
+    const QString keyVariable = invocation.keyEnv.isEmpty() ? QStringLiteral("OPENAI_API_KEY")
+                                                            : invocation.keyEnv;
+    if (!file->apiKeyEnvar.isEmpty() && file->apiKeyEnvar != keyVariable)
+        warnIfAny(QStringLiteral("%1 names apiKeyEnvar %2; soulc reads the API key only from "
+                                 "the variable you name, here %3. To use %2, run with "
+                                 "--key-env %2.")
+                      .arg(testsPath, file->apiKeyEnvar, keyVariable));
     settings.apiKey = qEnvironmentVariable(keyVariable.toLocal8Bit().constData());
     const Result<PersonaTestRun> plan = planPersonaTests(*file, settings);
     if (!plan)
         return fail(plan.error());
     if (!invocation.exportPromptfoo.isEmpty())
-        return exportPromptfoo(invocation, *file, *soul, *plan);
+        return exportPromptfoo(invocation,
+                               *file,
+                               *soul,
+                               *plan,
+                               invocation.keyEnv.isEmpty() ? QString() : keyVariable);
     if (!settings.apiKey.isEmpty()) {
+        if (const QString problem = keyTextProblem(settings.apiKey, keyVariable); !problem.isEmpty())
+            return fail(problem);
+        if (const std::optional<QUrl> unconfirmed = unconfirmedKeyDestination(*file, settings)) {
+            return fail(QStringLiteral("%1 sends requests to %2, which you did not give: soulc "
+                                       "sends the API key in %3 only to an endpoint you name. "
+                                       "Run with --endpoint %4 to send it there, or unset %3 "
+                                       "for a server that needs no key.")
+                            .arg(testsPath,
+                                 unconfirmed->toDisplayString(),
+                                 keyVariable,
+                                 unconfirmed->toString()));
+        }
         if (const QString problem = keyTransportProblem(plan->endpoint, keyVariable);
             !problem.isEmpty())
             return fail(problem);
@@ -459,9 +516,12 @@ int runTest(const Invocation &invocation)
         return fail(QStringLiteral("%1: %2").arg(testsPath, result.error()));
 
     if (!invocation.junit.isEmpty()) {
+        // Without --force the rename itself refuses a file that appeared
+        // since the check above.
         const Status written = writeFileAtomically(invocation.junit,
                                                    resultJUnit(*file, *result),
-                                                   Overwrite::Allowed);
+                                                   invocation.force ? Overwrite::Allowed
+                                                                    : Overwrite::Never);
         if (!written)
             return fail(written.error());
         warnIfAny(written.warning());

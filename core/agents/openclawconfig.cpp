@@ -1,5 +1,6 @@
 #include "openclawconfig.h"
 
+#include "disk/guardedread.h"
 #include "disk/slotreader.h"
 #include "openclawpaths.h"
 
@@ -165,45 +166,15 @@ QString placeText(const Json5Place &place)
 }
 
 // The one read of a config file, the top one or an included one, with the
-// checks OpenClaw applies to included files: links are followed to a regular
-// file (a FIFO is never opened, a device never read), and no more than
-// `maxBytes` are read, so /dev/zero or a sparse file of gigabytes is refused
-// at once. A missing file is a failure too: callers that accept one check first.
+// checks OpenClaw applies to included files (readGuardedFile()). A missing
+// file is a failure too: callers that accept one check first.
 Result<QByteArray> readConfigBytes(const QString &path,
                                    qint64 maxBytes,
                                    const QString &what,
                                    const QString &whoseLimit)
 {
-    const SlotRead read = readPath(path, ReadOptions(maxBytes + 1));
-    const auto failure = [&](const QString &why, const QString &fix) {
-        return Result<QByteArray>::failure(QStringLiteral("%1 %2 %3. %4").arg(what, path, why, fix));
-    };
-    switch (read.presence) {
-    case SlotPresence::Present:
-        break;
-    case SlotPresence::Missing:
-        return failure(QStringLiteral("does not exist"), QStringLiteral("Check the path."));
-    case SlotPresence::DanglingLink:
-        return failure(absenceReason(read),
-                       QStringLiteral("Point the link at the file, or name the file itself."));
-    case SlotPresence::Directory:
-    case SlotPresence::NotRegularFile:
-        return failure(QStringLiteral("is %1, not a regular file")
-                           .arg(read.presence == SlotPresence::Directory
-                                    ? QStringLiteral("a folder")
-                                    : read.kindText),
-                       QStringLiteral("Name a JSON5 file."));
-    case SlotPresence::Unreadable:
-        return failure(absenceReason(read),
-                       QStringLiteral("Check that it exists and that you may read it."));
-    }
-    if (read.bytes.size() > maxBytes) {
-        return failure(QStringLiteral("is larger than %1 reads (%2 bytes at most)")
-                           .arg(whoseLimit)
-                           .arg(maxBytes),
-                       QStringLiteral("Make it smaller."));
-    }
-    return read.bytes;
+    return readGuardedFile(path,
+                           GuardedFile{what, QStringLiteral("a JSON5 file"), whoseLimit, maxBytes});
 }
 
 Result<Node> parseFile(const QString &path, const QString &text)

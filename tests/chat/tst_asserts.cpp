@@ -44,7 +44,9 @@ private Q_SLOTS:
     void reasonsSayWhy();
     void verdictWithoutThreshold();
     void verdictWithThreshold();
-    void zeroWeightsScoreOne();
+    void zeroWeightsScoreZero();
+    void regexThatCannotFinishFailsBothWays();
+    void impossibleUsageFailsCost();
 };
 
 void TstAsserts::types_data()
@@ -373,14 +375,55 @@ void TstAsserts::verdictWithThreshold()
     QVERIFY(!judgeCase(specs, light, 0.5).pass);
 }
 
-void TstAsserts::zeroWeightsScoreOne()
+void TstAsserts::zeroWeightsScoreZero()
 {
+    // promptfoo's: asserts that weigh nothing in all score 0, so a threshold
+    // above 0 fails (it gave 1 and passed before).
     const QList<AssertSpec> specs = {spec(QStringLiteral("contains"), {QStringLiteral("z")}, 0)};
     const QList<AssertOutcome> outcomes = {checkAssert(specs[0], QStringLiteral("a"), 1)};
-    QCOMPARE(judgeCase(specs, outcomes, 0.5).score, 1.0);
-    QVERIFY(judgeCase(specs, outcomes, 0.5).pass);
+    QCOMPARE(judgeCase(specs, outcomes, 0.5).score, 0.0);
+    QVERIFY(!judgeCase(specs, outcomes, 0.5).pass);
+    QVERIFY(judgeCase(specs, outcomes, 0.0).pass);
     // Without a threshold the failed assert still fails the case.
     QVERIFY(!judgeCase(specs, outcomes, std::nullopt).pass);
+    // No asserts at all: 1, as promptfoo's "No assertions".
+    QCOMPARE(judgeCase({}, {}, 0.5).score, 1.0);
+    QVERIFY(judgeCase({}, {}, 0.5).pass);
+}
+
+void TstAsserts::regexThatCannotFinishFailsBothWays()
+{
+    // A pattern that backtracks exponentially on a reply that almost
+    // matches: PCRE2's match limit stops it. Neither regex nor not-regex
+    // may pass (not-regex passed as "no match" before).
+    const QString pattern = QStringLiteral("^(a+)+$");
+    const QString output = QString(40, QLatin1Char('a')) + QLatin1Char('!');
+    for (const QString &type : {QStringLiteral("regex"), QStringLiteral("not-regex")}) {
+        AssertSpec assertSpec = spec(type, {pattern});
+        const AssertOutcome outcome = checkAssert(assertSpec, output, 1);
+        QVERIFY2(!outcome.pass, qPrintable(type));
+        QVERIFY2(outcome.reason.contains(QLatin1String("could not be checked"))
+                     && outcome.reason.contains(QLatin1String("limit")),
+                 qPrintable(outcome.reason));
+    }
+    // The same pattern on a reply it can decide is judged as usual.
+    QVERIFY(checkAssert(spec(QStringLiteral("regex"), {pattern}), QStringLiteral("aaaa"), 1).pass);
+    QVERIFY(checkAssert(spec(QStringLiteral("not-regex"), {pattern}), QStringLiteral("ab"), 1).pass);
+}
+
+void TstAsserts::impossibleUsageFailsCost()
+{
+    PersonaTestFile file;
+    file.inputCost = 0.001;
+    file.outputCost = 0.002;
+    AssertSpec cost = spec(QStringLiteral("cost"), {});
+    cost.threshold = 1.0;
+    ChatReply reply;
+    reply.usage.impossible = QStringLiteral("The model server at X reported an impossible usage: "
+                                            "prompt_tokens is -5, which is not a count of tokens.");
+    const AssertOutcome outcome = checkAssert(cost, reply, file);
+    QVERIFY(!outcome.pass);
+    QVERIFY2(outcome.reason.contains(QLatin1String("impossible usage")), qPrintable(outcome.reason));
 }
 
 QTEST_GUILESS_MAIN(TstAsserts)

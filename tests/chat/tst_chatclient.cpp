@@ -4,11 +4,15 @@
 
 #include "chatclient.h"
 
+#include <QElapsedTimer>
+#include <QPointer>
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTest>
+#include <QTimer>
 
+#include <functional>
 #include <memory>
 
 using namespace soul;
@@ -73,6 +77,74 @@ ChatRequest requestTo(const QUrl &baseUrl)
     return request;
 }
 
+// Answers a chat request with `head`, then feeds the connection from
+// `next` every `everyMs` (a drip, an endless stream) until `next` returns
+// nothing or `maxBytes` have gone, keeping the socket's queue short.
+class FeedingServer : public QObject
+{
+    Q_OBJECT
+
+public:
+    FeedingServer(QByteArray head, std::function<QByteArray()> next, int everyMs, qint64 maxBytes)
+        : m_head(std::move(head))
+        , m_next(std::move(next))
+        , m_everyMs(everyMs)
+        , m_maxBytes(maxBytes)
+    {
+        connect(&m_server, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket *socket = m_server.nextPendingConnection()) {
+                socket->setParent(this);
+                connect(socket, &QTcpSocket::readyRead, this, [this, socket] {
+                    m_received += socket->readAll();
+                    if (m_socket || !m_received.contains("\r\n\r\n"))
+                        return;
+                    m_socket = socket;
+                    socket->write(m_head);
+                    m_feeder.start(m_everyMs);
+                });
+            }
+        });
+        connect(&m_feeder, &QTimer::timeout, this, [this] {
+            if (!m_socket || m_socket->state() != QAbstractSocket::ConnectedState
+                || m_sent >= m_maxBytes) {
+                m_feeder.stop();
+                return;
+            }
+            if (m_socket->bytesToWrite() > (1 << 20))
+                return;
+            const QByteArray piece = m_next ? m_next() : QByteArray();
+            if (piece.isEmpty()) {
+                m_feeder.stop();
+                return;
+            }
+            m_sent += piece.size();
+            m_socket->write(piece);
+        });
+    }
+
+    bool listen() { return m_server.listen(QHostAddress::LocalHost); }
+    QUrl baseUrl() const
+    {
+        return QUrl(QStringLiteral("http://127.0.0.1:%1/v1").arg(m_server.serverPort()));
+    }
+    const QByteArray &received() const { return m_received; }
+    qint64 sent() const { return m_sent; }
+
+private:
+    QTcpServer m_server;
+    QByteArray m_head;
+    std::function<QByteArray()> m_next;
+    int m_everyMs;
+    qint64 m_maxBytes;
+    QTimer m_feeder;
+    QPointer<QTcpSocket> m_socket;
+    QByteArray m_received;
+    qint64 m_sent = 0;
+};
+
+const QByteArray StreamHead = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                              "Connection: close\r\n\r\n";
+
 } // namespace
 
 class TstChatClient : public QObject
@@ -94,6 +166,17 @@ private Q_SLOTS:
     void listsModels();
     void modelsErrorsNameTheEndpoint();
     void keyOverPlainHttpWhenAllowed();
+    void headersThenNothingEndsAtTheIdleDeadline();
+    void dripEndsAtTheTotalDeadline();
+    void endlessReplyIsCut();
+    void endlessCommentsAreBounded();
+    void oneHugeLineIsRefused();
+    void compressedReplyIsNotExpanded();
+    void serverTextIsEscaped();
+    void impossibleUsage_data();
+    void impossibleUsage();
+    void keyWithLineBreakIsRefused();
+    void urlPasswordCountsAsAKey();
 };
 
 void TstChatClient::streamedReply()
@@ -351,6 +434,189 @@ void TstChatClient::keyOverPlainHttpWhenAllowed()
     QVERIFY2(!reply.error().startsWith(QLatin1String("Refusing")), qPrintable(reply.error()));
     request.keyOverPlainHttp = false;
     QVERIFY(client.exchange(request).error().startsWith(QLatin1String("Refusing")));
+}
+
+void TstChatClient::headersThenNothingEndsAtTheIdleDeadline()
+{
+    FeedingServer server(StreamHead, {}, 10, 0);
+    QVERIFY(server.listen());
+    ChatClient client;
+    ChatRequest request = requestTo(server.baseUrl());
+    request.timeoutMs = 60000;
+    request.idleTimeoutMs = 300;
+    QElapsedTimer clock;
+    clock.start();
+    const Result<ChatReply> reply = client.exchange(request);
+    QVERIFY(!reply.ok());
+    QVERIFY2(reply.error().contains(QLatin1String("sent nothing for 0.3 s")),
+             qPrintable(reply.error()));
+    QVERIFY2(clock.elapsed() < 20000, qPrintable(QString::number(clock.elapsed())));
+}
+
+void TstChatClient::dripEndsAtTheTotalDeadline()
+{
+    // A comment every 50 ms keeps the idle deadline away; the total one ends it.
+    FeedingServer server(
+        StreamHead, [] { return QByteArray(": x\n"); }, 50, 1 << 20);
+    QVERIFY(server.listen());
+    ChatClient client;
+    ChatRequest request = requestTo(server.baseUrl());
+    request.timeoutMs = 700;
+    request.idleTimeoutMs = 400;
+    const Result<ChatReply> reply = client.exchange(request);
+    QVERIFY(!reply.ok());
+    QVERIFY2(reply.error().contains(QLatin1String("did not finish its reply within 0.7 s")),
+             qPrintable(reply.error()));
+    QVERIFY(server.sent() > 0);
+}
+
+void TstChatClient::endlessReplyIsCut()
+{
+    const QByteArray event = "data: {\"choices\":[{\"delta\":{\"content\":\""
+                             + QByteArray(1000, 'x') + "\"}}]}\n\n";
+    FeedingServer server(
+        StreamHead, [event] { return event.repeated(16); }, 0, qint64(64) << 20);
+    QVERIFY(server.listen());
+    ChatClient client;
+    const Result<ChatReply> reply = client.exchange(requestTo(server.baseUrl()));
+    QVERIFY2(reply.ok(), qPrintable(reply.error()));
+    QCOMPARE(reply->content.size(), ChatLimits::MaxReplyChars);
+    QVERIFY2(reply->cut.contains(QLatin1String("was cut at 1048576 characters")),
+             qPrintable(reply->cut));
+    // It stopped reading soon after the cut, not at the server's end.
+    QVERIFY2(server.sent() < (qint64(16) << 20), qPrintable(QString::number(server.sent())));
+}
+
+void TstChatClient::endlessCommentsAreBounded()
+{
+    FeedingServer server(
+        StreamHead,
+        [] { return QByteArray(": keep-alive\n").repeated(5000); },
+        0,
+        qint64(200) << 20);
+    QVERIFY(server.listen());
+    ChatClient client;
+    const Result<ChatReply> reply = client.exchange(requestTo(server.baseUrl()));
+    QVERIFY(!reply.ok());
+    QVERIFY2(reply.error().contains(QLatin1String("sent more than 64 MiB for one reply")),
+             qPrintable(reply.error()));
+}
+
+void TstChatClient::oneHugeLineIsRefused()
+{
+    bool first = true;
+    FeedingServer server(
+        StreamHead,
+        [&first] {
+            const QByteArray piece = (first ? QByteArray("data: ") : QByteArray())
+                                     + QByteArray(64 << 10, 'x');
+            first = false;
+            return piece;
+        },
+        0,
+        qint64(8) << 20);
+    QVERIFY(server.listen());
+    ChatClient client;
+    const Result<ChatReply> reply = client.exchange(requestTo(server.baseUrl()));
+    QVERIFY(!reply.ok());
+    QVERIFY2(reply.error().contains(QLatin1String("sent one event of more than 1 MiB")),
+             qPrintable(reply.error()));
+}
+
+void TstChatClient::compressedReplyIsNotExpanded()
+{
+    // Eight bytes that a gzip reader would take as the start of a stream.
+    StubServer server("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                      "Content-Encoding: gzip\r\nConnection: close\r\n\r\n"
+                      "\x1f\x8b\x08\x00\x00\x00\x00\x00");
+    QVERIFY(server.listen());
+    ChatClient client;
+    const Result<ChatReply> reply = client.exchange(requestTo(server.baseUrl()));
+    QVERIFY(!reply.ok());
+    QVERIFY2(reply.error().contains(QLatin1String("sent its reply compressed (Content-Encoding: "
+                                                  "gzip)")),
+             qPrintable(reply.error()));
+    QVERIFY(server.received().contains("Accept-Encoding: identity"));
+}
+
+void TstChatClient::serverTextIsEscaped()
+{
+    const QByteArray body = R"({"error":{"message":"\u001b[2J\u001b[31mowned\u202e\r\nX"}})";
+    StubServer server("HTTP/1.1 500 Oops\x1b[1m\r\nContent-Type: application/json\r\n"
+                      "Content-Length: "
+                      + QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body);
+    QVERIFY(server.listen());
+    ChatClient client;
+    const Result<ChatReply> reply = client.exchange(requestTo(server.baseUrl()));
+    QVERIFY(!reply.ok());
+    const QString error = reply.error();
+    QVERIFY2(error.contains(QLatin1String("\\x1b[2J\\x1b[31mowned\\u{202e}\\x0d\\x0aX")),
+             qPrintable(error));
+    for (const QChar c : error)
+        QVERIFY2(c.unicode() >= 0x20 && c.unicode() != 0x7f && c.unicode() != 0x202e,
+                 qPrintable(error));
+}
+
+void TstChatClient::impossibleUsage_data()
+{
+    QTest::addColumn<QByteArray>("usage");
+    QTest::addColumn<QString>("said");
+    QTest::newRow("negative") << QByteArray(R"({"prompt_tokens":-5,"completion_tokens":2})")
+                              << QStringLiteral("prompt_tokens is -5");
+    QTest::newRow("1e300") << QByteArray(R"({"prompt_tokens":5,"completion_tokens":1e300})")
+                           << QStringLiteral("completion_tokens is 1.0000000000000001e+300");
+    QTest::newRow("over 2^53") << QByteArray(
+        R"({"prompt_tokens":9007199254740993,"completion_tokens":1})")
+                               << QStringLiteral("prompt_tokens is 9007199254740992");
+    QTest::newRow("fraction") << QByteArray(R"({"prompt_tokens":1.5,"completion_tokens":1})")
+                              << QStringLiteral("prompt_tokens is 1.5");
+    QTest::newRow("string") << QByteArray(R"({"prompt_tokens":"12","completion_tokens":1})")
+                            << QStringLiteral("prompt_tokens is \"12\"");
+}
+
+void TstChatClient::impossibleUsage()
+{
+    QFETCH(QByteArray, usage);
+    QFETCH(QString, said);
+    StubServer server(sseAnswer("data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\n\n"
+                                "data: {\"choices\":[],\"usage\":"
+                                + usage + "}\n\ndata: [DONE]\n\n"));
+    QVERIFY(server.listen());
+    ChatClient client;
+    const Result<ChatReply> reply = client.exchange(requestTo(server.baseUrl()));
+    QVERIFY2(reply.ok(), qPrintable(reply.error()));
+    QCOMPARE(reply->content, QStringLiteral("Hi"));
+    QVERIFY(!reply->usage.promptTokens);
+    QVERIFY(!reply->usage.completionTokens);
+    QVERIFY2(reply->usage.impossible.contains(QLatin1String("reported an impossible usage")),
+             qPrintable(reply->usage.impossible));
+    QVERIFY2(reply->usage.impossible.contains(said), qPrintable(reply->usage.impossible));
+}
+
+void TstChatClient::keyWithLineBreakIsRefused()
+{
+    StubServer server(sseAnswer("data: [DONE]\n\n"));
+    QVERIFY(server.listen());
+    ChatClient client;
+    ChatRequest request = requestTo(server.baseUrl());
+    request.apiKey = QStringLiteral("sk-1\r\nX-Injected: yes");
+    const Result<ChatReply> reply = client.exchange(request);
+    QVERIFY(!reply.ok());
+    QVERIFY2(reply.error().contains(QLatin1String("holds a control character (a carriage "
+                                                  "return)")),
+             qPrintable(reply.error()));
+    QVERIFY(!reply.error().contains(QLatin1String("sk-1")));
+    QVERIFY(server.received().isEmpty());
+}
+
+void TstChatClient::urlPasswordCountsAsAKey()
+{
+    ChatClient client;
+    ChatRequest request = requestTo(QUrl(QStringLiteral("http://user:secret@192.0.2.1:9/v1")));
+    const Result<ChatReply> reply = client.exchange(request);
+    QVERIFY(!reply.ok());
+    QVERIFY2(reply.error().contains(QLatin1String("over plain http")), qPrintable(reply.error()));
+    QVERIFY(!reply.error().contains(QLatin1String("secret")));
 }
 
 QTEST_GUILESS_MAIN(TstChatClient)

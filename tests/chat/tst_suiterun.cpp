@@ -7,11 +7,14 @@
 #include "personatestsession.h"
 #include "suiterun.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <sys/stat.h>
 
 using namespace soul;
 using soul::chattest::ModelServer;
@@ -143,6 +146,7 @@ private Q_SLOTS:
         QByteArray soul = "You are Ava.";
         session.setSoulSource([&soul] { return soul; });
         session.setTestsPath(m_testsPath);
+        QTRY_VERIFY_WITH_TIMEOUT(!session.isLoading(), 10000);
         QVERIFY2(session.fileIsValid(), qPrintable(session.fileError()));
         QSignalSpy running(&session, &PersonaTestSession::runningChanged);
         QVERIFY(session.run().ok());
@@ -176,6 +180,7 @@ private Q_SLOTS:
         QVERIFY(writeFile(m_testsPath, "tests:\n  - vars: {message: [unclosed\n"));
         PersonaTestSession session;
         session.setTestsPath(m_testsPath);
+        QTRY_VERIFY_WITH_TIMEOUT(!session.isLoading(), 10000);
         QVERIFY(!session.fileIsValid());
         QVERIFY2(session.fileError().contains(m_testsPath + QStringLiteral(":")),
                  qPrintable(session.fileError()));
@@ -193,6 +198,7 @@ private Q_SLOTS:
         PersonaTestSession session;
         session.setSoulSource([] { return QByteArray("soul"); });
         session.setTestsPath(m_testsPath);
+        QTRY_VERIFY_WITH_TIMEOUT(!session.isLoading(), 10000);
         QSignalSpy received(m_server.get(), &ModelServer::received);
         QSignalSpy running(&session, &PersonaTestSession::runningChanged);
         QVERIFY(session.run().ok());
@@ -213,6 +219,46 @@ private Q_SLOTS:
         QCOMPARE(session.live().cases().at(1).state, SuiteCase::State::Done);
     }
 
+    void aHostileFileNeverHoldsTheCaller_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("fifo") << QStringLiteral("fifo") << QStringLiteral("is a FIFO");
+        QTest::newRow("alias bomb")
+            << QStringLiteral("bomb") << QStringLiteral("repeat more text than persona tests read");
+    }
+
+    void aHostileFileNeverHoldsTheCaller()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, said);
+        QFile::remove(m_testsPath);
+        if (kind == QLatin1String("fifo")) {
+            QCOMPARE(::mkfifo(QFile::encodeName(m_testsPath).constData(), 0600), 0);
+        } else {
+            QByteArray yaml = "big: &big \"" + QByteArray(1 << 20, 'x')
+                              + "\"\ntests:\n"
+                                "  - vars: {message: hi}\n    assert:\n"
+                                "      - type: contains-any\n        value: [";
+            for (int i = 0; i < 5000; ++i)
+                yaml += i ? ", *big" : "*big";
+            QVERIFY(writeFile(m_testsPath, yaml + "]\n"));
+        }
+        PersonaTestSession session;
+        QSignalSpy changed(&session, &PersonaTestSession::fileChanged);
+        QElapsedTimer clock;
+        clock.start();
+        session.setTestsPath(m_testsPath);
+        // The caller (the window's thread) goes on at once; a worker reads.
+        QVERIFY2(clock.elapsed() < 1000, qPrintable(QString::number(clock.elapsed())));
+        QVERIFY(changed.wait(20000));
+        QVERIFY(!session.isLoading());
+        QVERIFY(!session.fileIsValid());
+        QVERIFY2(session.fileError().contains(said), qPrintable(session.fileError()));
+        QVERIFY(!session.run().ok());
+        QCOMPARE(m_server->chats().size(), 0);
+    }
+
     void abMarksDifferingVerdicts()
     {
         m_server->setAnswer(answerBySoul);
@@ -229,6 +275,7 @@ private Q_SLOTS:
         PersonaTestSession session;
         session.setSoulSource([] { return QByteArray("You are Ava."); });
         session.setTestsPath(m_testsPath);
+        QTRY_VERIFY_WITH_TIMEOUT(!session.isLoading(), 10000);
         session.setAgainst("You are nobody in particular.", QStringLiteral("snapshot"));
         QVERIFY(session.run().ok());
         QTRY_VERIFY_WITH_TIMEOUT(!session.isRunning(), 10000);

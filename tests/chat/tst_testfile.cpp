@@ -2,8 +2,13 @@
 
 #include "personatestfile.h"
 
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <sys/stat.h>
 
 using namespace soul;
 
@@ -31,6 +36,12 @@ private Q_SLOTS:
     void unknownAssertListsSupported();
     void modelGradedAndCostTypes();
     void unreadableFile();
+    void hostileFilesAreRefusedAtOnce_data();
+    void hostileFilesAreRefusedAtOnce();
+    void aliasBombIsRefused();
+    void tooDeepIsNamed();
+    void invalidUtf8IsNamed();
+    void tooManyRunsAreRefused();
 };
 
 void TstTestFile::fullFile()
@@ -232,6 +243,126 @@ void TstTestFile::unreadableFile()
     QVERIFY(!file.ok());
     QVERIFY(file.error().contains(path));
     QVERIFY(file.error().contains(QLatin1String("--tests FILE")));
+}
+
+void TstTestFile::hostileFilesAreRefusedAtOnce_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("said");
+    QTest::newRow("fifo") << QStringLiteral("fifo") << QStringLiteral("is a FIFO");
+    QTest::newRow("/dev/zero") << QStringLiteral("zero") << QStringLiteral("not a regular file");
+    QTest::newRow("sparse 2 GiB") << QStringLiteral("sparse")
+                                  << QStringLiteral("is larger than Soul Studio reads (16777216 "
+                                                    "bytes at most)");
+    QTest::newRow("folder") << QStringLiteral("folder") << QStringLiteral("is a folder");
+}
+
+void TstTestFile::hostileFilesAreRefusedAtOnce()
+{
+    QFETCH(QString, kind);
+    QFETCH(QString, said);
+    const QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("persona-tests.yaml"));
+    if (kind == QLatin1String("fifo")) {
+        QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+    } else if (kind == QLatin1String("zero")) {
+        QVERIFY(QFile::link(QStringLiteral("/dev/zero"), path));
+    } else if (kind == QLatin1String("sparse")) {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        QVERIFY(file.resize(qint64(2) << 30));
+    } else {
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("persona-tests.yaml")));
+    }
+    QElapsedTimer clock;
+    clock.start();
+    const auto file = loadPersonaTests(path);
+    QVERIFY(!file.ok());
+    QVERIFY2(file.error().contains(said), qPrintable(file.error()));
+    QVERIFY2(file.error().contains(path), qPrintable(file.error()));
+    // Refused without reading gigabytes or waiting on a writer.
+    QVERIFY2(clock.elapsed() < 5000, qPrintable(QString::number(clock.elapsed())));
+}
+
+void TstTestFile::aliasBombIsRefused()
+{
+    // 1 MiB of text named 5,000 times: 5 GB once expanded; a few MB of YAML.
+    QByteArray yaml = "big: &big \"" + QByteArray(1 << 20, 'x') + "\"\n"
+                      + "tests:\n  - vars: {message: hi}\n    assert:\n"
+                        "      - type: contains-any\n        value: [";
+    for (int i = 0; i < 5000; ++i)
+        yaml += i ? ", *big" : "*big";
+    yaml += "]\n";
+    QElapsedTimer clock;
+    clock.start();
+    const auto file = parsePersonaTests(yaml, FileName);
+    QVERIFY(!file.ok());
+    QVERIFY2(file.error().contains(QLatin1String("aliases (*name) repeat more text than persona "
+                                                 "tests read (64 MiB in all")),
+             qPrintable(file.error()));
+    QVERIFY2(clock.elapsed() < 20000, qPrintable(QString::number(clock.elapsed())));
+
+    // Billion laughs: each level names the one before ten times.
+    QByteArray laughs = "a: &a [\"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", "
+                        "\"lol\", \"lol\", \"lol\"]\n";
+    char previous = 'a';
+    for (char level = 'b'; level <= 'i'; ++level) {
+        laughs += QByteArray(1, level) + ": &" + QByteArray(1, level) + " [";
+        for (int i = 0; i < 10; ++i)
+            laughs += (i ? ", *" : "*") + QByteArray(1, previous);
+        laughs += "]\n";
+        previous = level;
+    }
+    laughs += "tests:\n  - vars: {message: hi}\n    assert:\n"
+              "      - {type: contains-any, value: *i}\n";
+    const auto bomb = parsePersonaTests(laughs, FileName);
+    QVERIFY(!bomb.ok());
+    QVERIFY2(bomb.error().contains(QLatin1String("single value"))
+                 || bomb.error().contains(QLatin1String("repeat more text")),
+             qPrintable(bomb.error()));
+}
+
+void TstTestFile::tooDeepIsNamed()
+{
+    const QByteArray yaml = "tests: " + QByteArray(5000, '[') + QByteArray(5000, ']') + "\n";
+    const auto file = parsePersonaTests(yaml, FileName);
+    QVERIFY(!file.ok());
+    QVERIFY2(file.error().contains(QLatin1String("levels deep, more than persona tests read")),
+             qPrintable(file.error()));
+    QVERIFY2(!file.error().contains(QLatin1String("bad file")), qPrintable(file.error()));
+}
+
+void TstTestFile::invalidUtf8IsNamed()
+{
+    const QByteArray yaml = "tests:\n  - vars: {message: \"caf\xe9\"}\n    assert:\n"
+                            "      - {type: contains, value: x}\n";
+    const auto file = parsePersonaTests(yaml, FileName);
+    QVERIFY(!file.ok());
+    QCOMPARE(file.error(),
+             FileName
+                 + QStringLiteral(":2:25: is not valid UTF-8 (byte 0xe9). Save the file as "
+                                  "UTF-8, then run again."));
+}
+
+void TstTestFile::tooManyRunsAreRefused()
+{
+    QByteArray yaml = "tests:\n";
+    for (int i = 0; i < 101; ++i)
+        yaml += "  - vars: {message: hi}\n    repeat: 1000\n    assert: [{type: contains, "
+                "value: x}]\n";
+    const auto file = parsePersonaTests(yaml, FileName);
+    QVERIFY(!file.ok());
+    QVERIFY2(file.error().contains(QLatin1String("more than 100000 runs")),
+             qPrintable(file.error()));
+    // Many aliases of one case count each time too.
+    QByteArray aliased = "case: &c {vars: {message: hi}, assert: [{type: contains, value: x}]}\n"
+                         "tests: [";
+    for (int i = 0; i < 100001; ++i)
+        aliased += i ? ",*c" : "*c";
+    aliased += "]\n";
+    const auto many = parsePersonaTests(aliased, FileName);
+    QVERIFY(!many.ok());
+    QVERIFY2(many.error().contains(QLatin1String("100001 tests")), qPrintable(many.error()));
 }
 
 QTEST_GUILESS_MAIN(TstTestFile)

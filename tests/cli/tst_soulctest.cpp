@@ -23,6 +23,8 @@
 
 #include <memory>
 
+#include <sys/stat.h>
+
 #include "../chat/modelserver.h"
 
 namespace {
@@ -168,6 +170,15 @@ private Q_SLOTS:
     void exportNeverOverwritesWithoutForce();
     void exportWarnsOfTemplatedAsserts();
     void exportOfABadFile();
+    void keyGoesOnlyWhereTheUserSaid_data();
+    void keyGoesOnlyWhereTheUserSaid();
+    void keyWithLineBreakIsRefused();
+    void stalledServerEndsWithASentence_data();
+    void stalledServerEndsWithASentence();
+    void hostileTestsFileIsRefusedAtOnce();
+    void junitNeverReplacesWhatWasNotAsked_data();
+    void junitNeverReplacesWhatWasNotAsked();
+    void exportNeverWritesThroughLinks();
 };
 
 void TstSoulcTest::init()
@@ -335,8 +346,12 @@ void TstSoulcTest::junitFile()
 {
     writeTests(testsYaml(m_server->baseUrl().toString(), FailingTest));
     const QString junit = m_dir->filePath(QStringLiteral("results.xml"));
-    QVERIFY(writeFile(junit, "an older run\n")); // a build artifact: replaced
-    const Run run = soulc({QStringLiteral("test"), QStringLiteral("--junit"), junit, persona()});
+    QVERIFY(writeFile(junit, "an older run\n")); // a build artifact: replaced with --force
+    const Run run = soulc({QStringLiteral("test"),
+                           QStringLiteral("--junit"),
+                           junit,
+                           QStringLiteral("--force"),
+                           persona()});
     QCOMPARE(run.exitCode, ExitProblems);
     QFile file(junit);
     QVERIFY(file.open(QIODevice::ReadOnly));
@@ -493,16 +508,32 @@ void TstSoulcTest::keyOnlyOverHttpsOrLoopback()
     QCOMPARE(m_server->requests().size(), 1);
     QVERIFY(m_server->requests().first().head.contains("Authorization: Bearer sk-test-123"));
 
-    // The variable the provider names instead.
+    // The variable the provider names is not the file's to choose: the
+    // key of OPENAI_API_KEY goes, and soulc says how to use the other.
     QByteArray yaml = testsYaml(m_server->baseUrl().toString());
-    yaml.replace("seed: 1}", "seed: 1, apiKeyEnvar: PERSONA_KEY}");
+    yaml.replace("seed: 1}", "seed: 1, apiKeyEnvar: GITHUB_TOKEN}");
     writeTests(yaml);
     QProcessEnvironment named;
-    named.insert(QStringLiteral("PERSONA_KEY"), QStringLiteral("pk-456"));
+    named.insert(QStringLiteral("GITHUB_TOKEN"), QStringLiteral("ghp-456"));
     named.insert(QStringLiteral("OPENAI_API_KEY"), QStringLiteral("sk-test-123"));
-    QCOMPARE(soulc({QStringLiteral("test"), persona()}, named).exitCode, ExitSuccess);
+    const Run chosenByFile = soulc({QStringLiteral("test"), persona()}, named);
+    QCOMPARE(chosenByFile.exitCode, ExitSuccess);
     QCOMPARE(m_server->requests().size(), 2);
-    QVERIFY(m_server->requests().at(1).head.contains("Authorization: Bearer pk-456"));
+    QVERIFY(m_server->requests().at(1).head.contains("Authorization: Bearer sk-test-123"));
+    QVERIFY(!m_server->requests().at(1).head.contains("ghp-456"));
+    QVERIFY2(chosenByFile.err.contains("names apiKeyEnvar GITHUB_TOKEN; soulc reads the API key "
+                                       "only from the variable you name, here OPENAI_API_KEY"),
+             chosenByFile.err.constData());
+    // Named by the user, it is used.
+    QCOMPARE(soulc({QStringLiteral("test"),
+                    QStringLiteral("--key-env"),
+                    QStringLiteral("GITHUB_TOKEN"),
+                    persona()},
+                   named)
+                 .exitCode,
+             ExitSuccess);
+    QCOMPARE(m_server->requests().size(), 3);
+    QVERIFY(m_server->requests().at(2).head.contains("Authorization: Bearer ghp-456"));
 
     // To another host over http: refused before anything is sent.
     writeTests(testsYaml(m_server->baseUrl().toString()));
@@ -516,7 +547,176 @@ void TstSoulcTest::keyOnlyOverHttpsOrLoopback()
                                  "http://192.0.2.1:8080/v1 over plain http"),
              remote.err.constData());
     QVERIFY(!remote.err.contains("sk-test-123"));
-    QCOMPARE(m_server->requests().size(), 2);
+    QCOMPARE(m_server->requests().size(), 3);
+}
+
+void TstSoulcTest::keyGoesOnlyWhereTheUserSaid_data()
+{
+    QTest::addColumn<QByteArray>("yaml");
+    QTest::addColumn<QByteArray>("said");
+    // The tested endpoint, from the file, on another host over https.
+    QTest::newRow("tested endpoint")
+        << testsYaml(QStringLiteral("https://collector.example/v1"))
+        << QByteArray("sends requests to https://collector.example/v1, which you did not give");
+    // A grader the file names, while the tested server is this machine's.
+    QTest::newRow("grader") << QByteArray()
+                            << QByteArray("sends requests to https://grader.example/v1, which you "
+                                          "did not give");
+}
+
+void TstSoulcTest::keyGoesOnlyWhereTheUserSaid()
+{
+    QFETCH(QByteArray, yaml);
+    QFETCH(QByteArray, said);
+    if (yaml.isEmpty()) {
+        yaml = testsYaml(m_server->baseUrl().toString());
+        yaml.replace("description: Ava keeps her voice\n",
+                     "description: Ava keeps her voice\ndefaultTest:\n  options:\n    provider:\n"
+                     "      id: openai:chat:judge\n      config: {apiBaseUrl: "
+                     "'https://grader.example/v1'}\n");
+        yaml += "  - description: graded\n    vars: {message: hi}\n    assert:\n"
+                "      - {type: llm-rubric, value: is kind}\n";
+    }
+    writeTests(yaml);
+    QProcessEnvironment key;
+    key.insert(QStringLiteral("OPENAI_API_KEY"), QStringLiteral("sk-secret-789"));
+    const Run run = soulc({QStringLiteral("test"), persona()}, key);
+    QCOMPARE(run.exitCode, ExitFailure);
+    QVERIFY2(run.err.contains(said), run.err.constData());
+    QVERIFY2(run.err.contains("Run with --endpoint"), run.err.constData());
+    QVERIFY(!run.err.contains("sk-secret-789"));
+    QCOMPARE(m_server->requests().size(), 0);
+}
+
+void TstSoulcTest::keyWithLineBreakIsRefused()
+{
+    writeTests(testsYaml(m_server->baseUrl().toString()));
+    QProcessEnvironment key;
+    key.insert(QStringLiteral("OPENAI_API_KEY"), QStringLiteral("sk-1\r\nX-Injected: yes"));
+    const Run run = soulc({QStringLiteral("test"), persona()}, key);
+    QCOMPARE(run.exitCode, ExitFailure);
+    QVERIFY2(run.err.contains("The key in OPENAI_API_KEY holds a control character"),
+             run.err.constData());
+    QCOMPARE(m_server->requests().size(), 0);
+}
+
+void TstSoulcTest::stalledServerEndsWithASentence_data()
+{
+    QTest::addColumn<QStringList>("options");
+    QTest::addColumn<QByteArray>("said");
+    QTest::newRow("idle") << QStringList{QStringLiteral("--idle-timeout"), QStringLiteral("1")}
+                          << QByteArray("sent nothing for 1 s");
+    QTest::newRow("total") << QStringList{QStringLiteral("--timeout"), QStringLiteral("1")}
+                           << QByteArray("did not finish its reply within 1 s");
+}
+
+void TstSoulcTest::stalledServerEndsWithASentence()
+{
+    QFETCH(QStringList, options);
+    QFETCH(QByteArray, said);
+    m_server->hold(); // the headers, then nothing
+    writeTests(testsYaml(m_server->baseUrl().toString()));
+    const Run run = soulc(QStringList{QStringLiteral("test")} + options + QStringList{persona()});
+    m_server->release();
+    QCOMPARE(run.exitCode, ExitFailure);
+    QVERIFY2(run.err.contains(said), run.err.constData());
+    QVERIFY2(run.ms < 30000, QByteArray::number(run.ms).constData());
+}
+
+void TstSoulcTest::hostileTestsFileIsRefusedAtOnce()
+{
+    const QString fifo = m_dir->filePath(QStringLiteral("tests.fifo"));
+    QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    for (const QStringList &arguments :
+         {QStringList{QStringLiteral("test"), QStringLiteral("--tests"), fifo, persona()},
+          QStringList{QStringLiteral("test"),
+                      QStringLiteral("--tests"),
+                      fifo,
+                      QStringLiteral("--export-promptfoo"),
+                      m_dir->filePath(QStringLiteral("pf")),
+                      persona()}}) {
+        const Run run = soulc(arguments);
+        QCOMPARE(run.exitCode, ExitFailure);
+        QVERIFY2(run.err.contains("is a FIFO, not a regular file"), run.err.constData());
+        QVERIFY2(run.ms < 30000, QByteArray::number(run.ms).constData());
+    }
+    QCOMPARE(m_server->requests().size(), 0);
+}
+
+void TstSoulcTest::junitNeverReplacesWhatWasNotAsked_data()
+{
+    QTest::addColumn<QString>("target"); // relative to the test's folder
+    QTest::addColumn<QString>("link");   // when set, --junit names this link to target
+    QTest::addColumn<bool>("force");
+    QTest::addColumn<QByteArray>("said");
+    QTest::newRow("a slot of the persona") << QStringLiteral("ava/SOUL.md") << QString() << true
+                                           << QByteArray("a file of the persona being composed");
+    QTest::newRow("a slot not there yet") << QStringLiteral("ava/MEMORY.md") << QString() << true
+                                          << QByteArray("a file of the persona being composed");
+    QTest::newRow("the tests file") << QStringLiteral("ava/persona-tests.yaml") << QString() << true
+                                    << QByteArray("the tests file");
+    QTest::newRow("a link to a file")
+        << QStringLiteral("elsewhere.txt") << QStringLiteral("results.xml") << true
+        << QByteArray("is a symbolic link");
+    QTest::newRow("a dangling link") << QStringLiteral("gone.txt") << QStringLiteral("results.xml")
+                                     << true << QByteArray("is a symbolic link");
+    QTest::newRow("a file there") << QStringLiteral("results.xml") << QString() << false
+                                  << QByteArray("already exists");
+}
+
+void TstSoulcTest::junitNeverReplacesWhatWasNotAsked()
+{
+    QFETCH(QString, target);
+    QFETCH(QString, link);
+    QFETCH(bool, force);
+    QFETCH(QByteArray, said);
+    writeTests(testsYaml(m_server->baseUrl().toString()));
+    const QString targetPath = m_dir->filePath(target);
+    const bool targetExists = !target.startsWith(QLatin1String("gone"))
+                              && !target.endsWith(QLatin1String("MEMORY.md"));
+    if (targetExists && !QFileInfo::exists(targetPath))
+        QVERIFY(writeFile(targetPath, "keep me\n"));
+    const QByteArray before = readFile(targetPath);
+    QString junit = targetPath;
+    if (!link.isEmpty()) {
+        junit = m_dir->filePath(link);
+        QVERIFY(QFile::link(targetPath, junit));
+    }
+    QStringList arguments{QStringLiteral("test"), QStringLiteral("--junit"), junit};
+    if (force)
+        arguments << QStringLiteral("--force");
+    const Run run = soulc(arguments << persona());
+    QCOMPARE(run.exitCode, ExitFailure);
+    QVERIFY2(run.err.contains(said), run.err.constData());
+    // Refused before anything was sent, and nothing written.
+    QCOMPARE(m_server->requests().size(), 0);
+    QCOMPARE(readFile(targetPath), before);
+    QCOMPARE(QFileInfo::exists(targetPath), targetExists);
+}
+
+void TstSoulcTest::exportNeverWritesThroughLinks()
+{
+    writeTests(testsYaml(closedEndpoint()));
+    const QString out = m_dir->filePath(QStringLiteral("pf"));
+    QVERIFY(QDir().mkpath(out));
+    const QString soulPath = m_dir->filePath(QStringLiteral("ava/SOUL.md"));
+    const QString testsPath = m_dir->filePath(QStringLiteral("ava/persona-tests.yaml"));
+    const QByteArray soulBefore = readFile(soulPath);
+    const QByteArray testsBefore = readFile(testsPath);
+    QVERIFY(QFile::link(soulPath, out + QStringLiteral("/soul.txt")));
+    QVERIFY(QFile::link(testsPath, out + QStringLiteral("/promptfooconfig.yaml")));
+    const Run run = soulc({QStringLiteral("test"),
+                           QStringLiteral("--export-promptfoo"),
+                           out,
+                           QStringLiteral("--force"),
+                           persona()});
+    QCOMPARE(run.exitCode, ExitFailure);
+    QVERIFY2(run.err.contains("a file of the persona being composed")
+                 || run.err.contains("the tests file") || run.err.contains("symbolic link"),
+             run.err.constData());
+    QCOMPARE(readFile(soulPath), soulBefore);
+    QCOMPARE(readFile(testsPath), testsBefore);
+    QVERIFY(!QFileInfo::exists(out + QStringLiteral("/turns.json")));
 }
 
 void TstSoulcTest::usageErrors_data()
@@ -534,7 +734,8 @@ void TstSoulcTest::usageErrors_data()
         << QByteArray("soulc: test: option '--endpoint' needs an http or https URL");
     QTest::newRow("force without export")
         << QStringList{QStringLiteral("--force"), QStringLiteral("ava")}
-        << QByteArray("soulc: test: option '--force' needs --export-promptfoo OUTDIR.");
+        << QByteArray("soulc: test: option '--force' needs --export-promptfoo OUTDIR or --junit "
+                      "FILE.");
     QTest::newRow("export with json")
         << QStringList{QStringLiteral("--export-promptfoo"),
                        QStringLiteral("out"),

@@ -172,7 +172,7 @@ private Q_SLOTS:
     void runsAgainstACommit()
     {
         if (!test::GitFixture::available())
-            QSKIP("git is not installed");
+            QFAIL("git is not installed: the tests need it (apt-get install git)");
         test::GitFixture git(m_fixture.filePath(QStringLiteral("home")));
         QVERIFY(QDir().mkpath(m_fixture.filePath(QStringLiteral("home"))));
         // The commit's soul does not name her; the live one does.

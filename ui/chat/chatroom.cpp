@@ -17,6 +17,8 @@
 #include <QScrollBar>
 #include <QSettings>
 #include <QShortcut>
+#include <QSignalBlocker>
+#include <QSpinBox>
 #include <QTextBlockFormat>
 #include <QTextBrowser>
 #include <QTextCharFormat>
@@ -47,6 +49,8 @@ constexpr std::array<Preset, 5> Presets{{
 
 const QString EndpointKey = QStringLiteral("chat/endpoint");
 const QString ModelKey = QStringLiteral("chat/model");
+const QString TimeoutKey = QStringLiteral("chat/timeoutSeconds");
+const QString IdleTimeoutKey = QStringLiteral("chat/idleTimeoutSeconds");
 
 void appendBlock(QTextBrowser *view, const QString &text, const QTextCharFormat &format)
 {
@@ -87,6 +91,10 @@ ChatRoom::ChatRoom(RoomHost *host)
     connect(m_host, &RoomHost::liveSoulChanged, this, &ChatRoom::checkSoul);
     connect(m_host, &RoomHost::sessionChanged, this, &ChatRoom::checkSoul);
     connect(m_keys, &KeyStore::keyRead, this, [this](const QString &forHost, const QString &key) {
+        if (forHost == credentialsKey() && m_userInfo.isEmpty()) {
+            m_userInfo = key;
+            return;
+        }
         if (forHost != hostKey() || !m_key->text().isEmpty() || key.isEmpty())
             return;
         m_key->setText(key);
@@ -108,8 +116,20 @@ ChatRoom::ChatRoom(RoomHost *host)
                                    ? m_host->settings()->value(EndpointKey).toString()
                                    : QString();
     m_url->setText(remembered.isEmpty() ? QLatin1String(Presets[0].url) : remembered);
-    if (m_host->settings())
+    if (m_host->settings()) {
         m_model->setEditText(m_host->settings()->value(ModelKey).toString());
+        m_timeout->setValue(m_host->settings()->value(TimeoutKey, m_timeout->value()).toInt());
+        m_idleTimeout->setValue(
+            m_host->settings()->value(IdleTimeoutKey, m_idleTimeout->value()).toInt());
+    }
+    for (QSpinBox *spin : {m_timeout, m_idleTimeout}) {
+        connect(spin, qOverload<int>(&QSpinBox::valueChanged), this, [this] {
+            if (!m_host->settings())
+                return;
+            m_host->settings()->setValue(TimeoutKey, m_timeout->value());
+            m_host->settings()->setValue(IdleTimeoutKey, m_idleTimeout->value());
+        });
+    }
     endpointEdited();
     showSoul();
     host->addDock(this, tr("&Chat"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_C));
@@ -155,6 +175,25 @@ void ChatRoom::buildUi()
     modelRow->addWidget(m_refresh);
     layout->addLayout(modelRow);
     layout->addWidget(m_key);
+    auto *waitRow = new QHBoxLayout;
+    m_timeout = new QSpinBox(inside);
+    m_timeout->setObjectName(QStringLiteral("chatTimeout"));
+    m_timeout->setRange(1, 86400);
+    m_timeout->setSuffix(tr(" s in all"));
+    m_timeout->setValue(ChatRequest::DefaultTimeoutMs / 1000);
+    m_timeout->setToolTip(tr("Each reply's deadline, first byte to last."));
+    m_idleTimeout = new QSpinBox(inside);
+    m_idleTimeout->setObjectName(QStringLiteral("chatIdleTimeout"));
+    m_idleTimeout->setRange(1, 86400);
+    m_idleTimeout->setSuffix(tr(" s for a byte"));
+    m_idleTimeout->setValue(ChatRequest::DefaultIdleTimeoutMs / 1000);
+    m_idleTimeout->setToolTip(tr("The longest wait for the server's next byte: a stalled "
+                                 "server is named when it passes."));
+    waitRow->addWidget(new QLabel(tr("Deadlines:"), inside));
+    waitRow->addWidget(m_timeout);
+    waitRow->addWidget(m_idleTimeout);
+    waitRow->addStretch(1);
+    layout->addLayout(waitRow);
     m_keyNote = new QLabel(m_keys->note(), inside);
     m_keyNote->setWordWrap(true);
     m_keyNote->setEnabled(false);
@@ -284,15 +323,21 @@ void ChatRoom::buildUi()
 
 QUrl ChatRoom::baseUrl() const
 {
-    return QUrl::fromUserInput(m_url->text().trimmed());
+    QUrl url = QUrl::fromUserInput(m_url->text().trimmed());
+    if (!m_userInfo.isEmpty() && url.userInfo().isEmpty())
+        url.setUserInfo(m_userInfo);
+    return url;
 }
 
 ChatEndpoint ChatRoom::endpoint() const
 {
-    return {baseUrl(),
-            m_model->currentText().trimmed(),
-            m_key->text(),
-            m_plainHostsAllowed.contains(hostKey())};
+    ChatEndpoint endpoint{baseUrl(),
+                          m_model->currentText().trimmed(),
+                          m_key->text(),
+                          m_plainHostsAllowed.contains(hostKey())};
+    endpoint.timeoutMs = m_timeout->value() * 1000;
+    endpoint.idleTimeoutMs = m_idleTimeout->value() * 1000;
+    return endpoint;
 }
 
 QString ChatRoom::hostKey() const
@@ -314,6 +359,16 @@ void ChatRoom::choosePreset(int index)
 
 void ChatRoom::endpointEdited()
 {
+    // Credentials in the URL go with the keys, not into the field that
+    // settings remember.
+    const QUrl typed = QUrl::fromUserInput(m_url->text().trimmed());
+    const QString typedInfo = typed.userInfo();
+    if (!typedInfo.isEmpty()) {
+        const QSignalBlocker quiet(m_url);
+        m_url->setText(typed.adjusted(QUrl::RemoveUserInfo).toString());
+        m_keys->write(credentialsKey(), typedInfo);
+        m_userInfo = typedInfo;
+    }
     const QString url = m_url->text().trimmed();
     const int preset = m_preset->findData(url);
     m_preset->setCurrentIndex(preset >= 0 ? preset : m_preset->count() - 1);
@@ -326,6 +381,8 @@ void ChatRoom::endpointEdited()
     m_model->clear(); // another server, other models
     m_model->setEditText(model);
     loadKey();
+    if (!typedInfo.isEmpty())
+        m_userInfo = typedInfo;
     if (isVisible())
         refreshModels();
 }
@@ -334,6 +391,8 @@ void ChatRoom::loadKey()
 {
     m_key->clear();
     m_keys->read(hostKey());
+    m_userInfo.clear();
+    m_keys->read(credentialsKey());
 }
 
 void ChatRoom::keyEdited()
@@ -345,7 +404,8 @@ bool ChatRoom::keyMayGo(const QString &pending)
 {
     const QUrl url = baseUrl();
     const QString problem = keyTransportProblem(url, tr("the key field"));
-    if (m_key->text().isEmpty() || problem.isEmpty() || m_plainHostsAllowed.contains(hostKey()))
+    if ((m_key->text().isEmpty() && m_userInfo.isEmpty()) || problem.isEmpty()
+        || m_plainHostsAllowed.contains(hostKey()))
         return true;
     m_pendingSend = pending;
     m_keyQuestionText->setText(

@@ -9,6 +9,7 @@
 #include <QString>
 
 class QComboBox;
+class QSpinBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -54,6 +55,8 @@ private:
     void keyEdited();
     void loadKey();
     QString hostKey() const;
+    // Where the URL's credentials are kept beside the host's key.
+    QString credentialsKey() const { return QStringLiteral("url-credentials:") + hostKey(); }
     QUrl baseUrl() const;
     // What the fields say now: where a request goes, the model and the key.
     ChatEndpoint endpoint() const;
@@ -70,12 +73,18 @@ private:
     QSet<QString> m_plainHostsAllowed;
     QString m_pendingSend;
     QString m_shownUrl; // the endpoint the model list is for // waits for the answer about plain http
+    // A user name and password given in the endpoint's URL: kept with the
+    // keys (the keyring), added back to each request, never in settings or
+    // a transcript.
+    QString m_userInfo;
 
     QComboBox *m_preset = nullptr;
     QLineEdit *m_url = nullptr;
     QComboBox *m_model = nullptr;
     QPushButton *m_refresh = nullptr;
     QLineEdit *m_key = nullptr;
+    QSpinBox *m_timeout = nullptr;
+    QSpinBox *m_idleTimeout = nullptr;
     QLabel *m_keyNote = nullptr;
     QWidget *m_keyQuestion = nullptr;
     QLabel *m_keyQuestionText = nullptr;

@@ -1,5 +1,6 @@
 #include "testsroom.h"
 
+#include "chatclient.h"
 #include "personasession.h"
 #include "personatestsession.h"
 #include "suiterun.h"
@@ -18,9 +19,11 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMainWindow>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
 #include <QShortcut>
+#include <QSpinBox>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -32,6 +35,16 @@ namespace {
 
 constexpr char EndpointKey[] = "tests/endpoint";
 constexpr char ModelKey[] = "tests/model";
+constexpr char TimeoutKey[] = "tests/timeoutSeconds";
+constexpr char IdleTimeoutKey[] = "tests/idleTimeoutSeconds";
+// "FILE\nscheme://host:port" for each host the author let the key go to.
+constexpr char KeyHostsKey[] = "tests/keyHosts";
+
+QString originOf(const QUrl &url)
+{
+    const int port = url.port(url.scheme() == QLatin1String("https") ? 443 : 80);
+    return QStringLiteral("%1://%2:%3").arg(url.scheme(), url.host().toLower()).arg(port);
+}
 
 enum Column { CaseColumn, LiveColumn, AgainstColumn, LatencyColumn, CachedColumn };
 enum AgainstChoice { AgainstNothing, AgainstSnapshot, AgainstCommit };
@@ -158,6 +171,24 @@ TestsRoom::TestsRoom(RoomHost *host)
     m_model->setClearButtonEnabled(true);
     form->addRow(tr("Endpoint:"), m_endpoint);
     form->addRow(tr("Model:"), m_model);
+    auto *waitRow = new QHBoxLayout;
+    m_timeout = new QSpinBox(inside);
+    m_timeout->setObjectName(QStringLiteral("testsTimeout"));
+    m_timeout->setRange(1, 86400);
+    m_timeout->setSuffix(tr(" s in all"));
+    m_timeout->setValue(ChatRequest::DefaultTimeoutMs / 1000);
+    m_timeout->setToolTip(tr("Each request's deadline, first byte to last."));
+    m_idleTimeout = new QSpinBox(inside);
+    m_idleTimeout->setObjectName(QStringLiteral("testsIdleTimeout"));
+    m_idleTimeout->setRange(1, 86400);
+    m_idleTimeout->setSuffix(tr(" s for a byte"));
+    m_idleTimeout->setValue(ChatRequest::DefaultIdleTimeoutMs / 1000);
+    m_idleTimeout->setToolTip(tr("The longest wait for the server's next byte: a stalled "
+                                 "server is named when it passes."));
+    waitRow->addWidget(m_timeout);
+    waitRow->addWidget(m_idleTimeout);
+    waitRow->addStretch(1);
+    form->addRow(tr("Deadlines:"), waitRow);
     auto *againstRow = new QHBoxLayout;
     m_against = new QComboBox(inside);
     m_against->setObjectName(QStringLiteral("testsAgainst"));
@@ -228,6 +259,33 @@ TestsRoom::TestsRoom(RoomHost *host)
         m_endpoint->setText(settings->value(QLatin1String(EndpointKey)).toString());
         m_model->setText(settings->value(QLatin1String(ModelKey)).toString());
     }
+    if (settings) {
+        m_timeout->setValue(settings->value(QLatin1String(TimeoutKey), m_timeout->value()).toInt());
+        m_idleTimeout->setValue(
+            settings->value(QLatin1String(IdleTimeoutKey), m_idleTimeout->value()).toInt());
+    }
+    applyTimeouts();
+    for (QSpinBox *spin : {m_timeout, m_idleTimeout}) {
+        connect(spin, qOverload<int>(&QSpinBox::valueChanged), this, [this] {
+            applyTimeouts();
+            if (m_host->settings()) {
+                m_host->settings()->setValue(QLatin1String(TimeoutKey), m_timeout->value());
+                m_host->settings()->setValue(QLatin1String(IdleTimeoutKey), m_idleTimeout->value());
+            }
+        });
+    }
+    m_keyQuestion = [this](const QUrl &endpoint, const QString &file) {
+        return QMessageBox::question(
+                   m_dock,
+                   tr("Send the API Key?"),
+                   tr("%1 sends its requests to %2, which you did not type.\n\nSend the API "
+                      "key in OPENAI_API_KEY there? Answer yes only if you trust that file and "
+                      "that server; the answer is kept for this file and host.")
+                       .arg(QDir::toNativeSeparators(file), endpoint.toDisplayString()),
+                   QMessageBox::Yes | QMessageBox::Cancel,
+                   QMessageBox::Cancel)
+               == QMessageBox::Yes;
+    };
     m_tests->setEndpoint(m_endpoint->text().trimmed());
     m_tests->setModel(m_model->text().trimmed());
     connect(m_endpoint, &QLineEdit::textChanged, this, [this](const QString &text) {
@@ -313,10 +371,20 @@ void TestsRoom::showFile()
         m_model->setPlaceholderText(file.model.isEmpty()
                                         ? tr("the model's name")
                                         : tr("%1 (from the file)").arg(file.model));
-        // The key comes from the environment, as soulc takes it.
-        const QString variable = file.apiKeyEnvar.isEmpty() ? QStringLiteral("OPENAI_API_KEY")
-                                                            : file.apiKeyEnvar;
-        m_tests->setApiKey(qEnvironmentVariable(variable.toLocal8Bit().constData()));
+        // The key comes from the environment, as soulc takes it, and from
+        // OPENAI_API_KEY only: a tests file does not choose which secret is
+        // sent.
+        m_tests->setApiKey(qEnvironmentVariable("OPENAI_API_KEY"));
+        QList<QUrl> confirmed;
+        const QStringList remembered
+            = m_host->settings()
+                  ? m_host->settings()->value(QLatin1String(KeyHostsKey)).toStringList()
+                  : QStringList();
+        for (const QString &entry : remembered) {
+            if (entry.section(QLatin1Char('\n'), 0, 0) == path)
+                confirmed.append(QUrl(entry.section(QLatin1Char('\n'), 1)));
+        }
+        m_tests->setKeyEndpoints(confirmed);
     }
     m_problem->setVisible(!m_tests->fileError().isEmpty());
     m_problem->setText(m_tests->fileError());
@@ -329,9 +397,47 @@ void TestsRoom::run()
         return;
     sessionShown();
     m_problem->hide();
+    if (!confirmKeyDestinations()) {
+        showProblem(tr("Nothing was sent: the API key goes only to an endpoint you type or "
+                       "confirm. Type the endpoint, or run again and answer Yes."));
+        return;
+    }
     if (const Status status = m_tests->run(); !status)
         showProblem(status.error());
     showStatus();
+}
+
+bool TestsRoom::confirmKeyDestinations()
+{
+    const QString path = m_tests->testsPath();
+    // Each host the file names, once; a no sends nothing.
+    for (int asked = 0; asked < 64; ++asked) {
+        const std::optional<QUrl> endpoint = m_tests->unconfirmedKeyDestination();
+        if (!endpoint)
+            return true;
+        if (!m_keyQuestion || !m_keyQuestion(*endpoint, path))
+            return false;
+        QSettings *settings = m_host->settings();
+        QStringList remembered = settings
+                                     ? settings->value(QLatin1String(KeyHostsKey)).toStringList()
+                                     : QStringList();
+        remembered.append(path + QLatin1Char('\n') + originOf(*endpoint));
+        remembered.removeDuplicates();
+        if (settings)
+            settings->setValue(QLatin1String(KeyHostsKey), remembered);
+        QList<QUrl> confirmed{*endpoint};
+        for (const QString &entry : std::as_const(remembered)) {
+            if (entry.section(QLatin1Char('\n'), 0, 0) == path)
+                confirmed.append(QUrl(entry.section(QLatin1Char('\n'), 1)));
+        }
+        m_tests->setKeyEndpoints(confirmed);
+    }
+    return false;
+}
+
+void TestsRoom::applyTimeouts()
+{
+    m_tests->setTimeouts(m_timeout->value() * 1000, m_idleTimeout->value() * 1000);
 }
 
 void TestsRoom::showProblem(const QString &sentence)

@@ -2,8 +2,12 @@
 
 #include <QObject>
 #include <QString>
+#include <QUrl>
+
+#include <functional>
 
 class QComboBox;
+class QSpinBox;
 class QDockWidget;
 class QLabel;
 class QLineEdit;
@@ -34,6 +38,11 @@ public:
 
     // The tests file to run: `path`, instead of the one beside the persona.
     void chooseTestsFile(const QString &path);
+    // Asks whether the API key may go to `endpoint`, which the tests file
+    // `file` names; a yes is remembered for that file and host. By default
+    // a question box; tests give their own answer.
+    using KeyQuestion = std::function<bool(const QUrl &endpoint, const QString &file)>;
+    void setKeyQuestion(KeyQuestion question) { m_keyQuestion = std::move(question); }
     // The other side of the next runs; each fails with a sentence shown in
     // the dock, and leaves the runs on the live soul alone.
     bool setAgainstSnapshot(const QString &soulPath);
@@ -49,6 +58,8 @@ private:
     void showCase(int position);
     void againstChosen(int index);
     void showProblem(const QString &sentence);
+    bool confirmKeyDestinations();
+    void applyTimeouts();
     void fillSide(QTreeWidgetItem *item, const SuiteCase &side, const QString &title);
 
     RoomHost *m_host;
@@ -58,6 +69,9 @@ private:
     QLabel *m_problem = nullptr;
     QLineEdit *m_endpoint = nullptr;
     QLineEdit *m_model = nullptr;
+    QSpinBox *m_timeout = nullptr;
+    QSpinBox *m_idleTimeout = nullptr;
+    KeyQuestion m_keyQuestion;
     QComboBox *m_against = nullptr;
     QLineEdit *m_revision = nullptr;
     QPushButton *m_runButton = nullptr;
