@@ -6,10 +6,13 @@
 #   share/metainfo/org.soulstudio.SoulStudio.metainfo.xml
 #   share/icons/hicolor/{scalable,NxN}/apps/org.soulstudio.SoulStudio.{svg,png}
 #   share/soulstudio/examples/ava/*.md
-#   share/doc/soulstudio/{README.md,compose-rule.md}  (named after the package, not the project)
+#   share/doc/soulstudio/README.md, share/doc/soulstudio/docs/  (named after the
+#       package, not the project: the manual in docs/manual/, the rules such as
+#       docs/compose-rule.md, the pictures and the man pages' sources)
 #
-# The programs install themselves: soulstudio in app/soulstudio/, soulc and
-# its man page (share/man/man1/soulc.1) in app/soulc/.
+# The programs install themselves, each with its man page: soulstudio
+# (share/man/man1/soulstudio.1) in app/soulstudio/, soulc (share/man/man1/soulc.1)
+# in app/soulc/.
 
 set(SOULSTUDIO_APP_ID org.soulstudio.SoulStudio)
 
@@ -37,8 +40,10 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/
     DESTINATION ${CMAKE_INSTALL_DATADIR}/soulstudio/examples
     FILES_MATCHING PATTERN "*.md")
 
-foreach(_doc README.md docs/compose-rule.md)
-    if(EXISTS ${PROJECT_SOURCE_DIR}/${_doc})
-        install(FILES ${PROJECT_SOURCE_DIR}/${_doc} DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/soulstudio)
-    endif()
-endforeach()
+# The README and the manual keep the repository's layout, so every link and
+# picture in them (tests/docs/check-links checks them) resolves in the
+# installed copy as it does in the repository.
+install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/soulstudio)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/
+    DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/soulstudio/docs
+    FILES_MATCHING PATTERN "*.md" PATTERN "*.png" PATTERN "*.1")
