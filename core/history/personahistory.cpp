@@ -1,6 +1,7 @@
 #include "personahistory.h"
 
 #include "history/guardedodb.h"
+#include "history/repositoryfiles.h"
 #include "historycounts.h"
 #include "historyowner.h"
 #include "persona/inspection.h"
@@ -172,6 +173,12 @@ QByteArray PersonaHistory::Owner::slotPath(int slot) const
 
 QString PersonaHistory::Owner::damaged(const QString &what, const QString &why) const
 {
+    if (why.contains(QLatin1String(git::TooLargeMark))) {
+        return QStringLiteral("the repository at %1 holds an object too large to read: %2 cannot "
+                              "be read (%3). Give a revision without it, or read it with git "
+                              "itself.")
+            .arg(repositoryText, what, why);
+    }
     return QStringLiteral("the repository at %1 is damaged: %2 cannot be read (%3). Run 'git "
                           "fsck' there to see what is wrong.")
         .arg(repositoryText, what, why);
@@ -336,6 +343,9 @@ Result<std::unique_ptr<PersonaHistory>> PersonaHistory::open(const QString &dir)
     if (const QString problem = checkDirectory(dir); !problem.isEmpty())
         return R::failure(problem);
     const QString canonical = QFileInfo(dir).canonicalFilePath();
+    // Before libgit2, which would wait forever on a FIFO in a ref's place.
+    if (const QString problem = git::checkRepositoryFiles(canonical); !problem.isEmpty())
+        return R::failure(QStringLiteral("%1: %2").arg(dir, problem));
     auto owner = std::make_unique<Owner>();
     git_repository *repo = nullptr;
     const int status
