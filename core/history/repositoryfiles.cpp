@@ -6,6 +6,7 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <QMutex>
 #include <QSet>
 
 #include <sys/stat.h>
@@ -276,7 +277,53 @@ QString findGitDir(Checker &checker, const QString &canonical)
     return {};
 }
 
+int safeDirectoryEntry(const git_config_entry *entry, void *payload)
+{
+    auto *everyDirectory = static_cast<bool *>(payload);
+    const QByteArray value(entry->value);
+    if (value.isEmpty())
+        *everyDirectory = false; // an empty value empties the list, as in git
+    else if (value == "*")
+        *everyDirectory = true;
+    return 0;
+}
+
+// Whether the user's or the system's git config (never a repository's own)
+// lists safe.directory '*'.
+bool trustsEveryDirectory()
+{
+    git_config *config = nullptr;
+    if (git_config_open_default(&config) != 0) {
+        git_error_clear();
+        return false;
+    }
+    bool everyDirectory = false;
+    git_config_get_multivar_foreach(config,
+                                    "safe.directory",
+                                    nullptr,
+                                    &safeDirectoryEntry,
+                                    &everyDirectory);
+    git_config_free(config);
+    git_error_clear();
+    return everyDirectory;
+}
+
 } // namespace
+
+int openRepository(git_repository **out, const QByteArray &path, unsigned int flags)
+{
+    // Owner validation is one switch for the whole process: every open
+    // through here waits while it is off for one of them.
+    static QMutex mutex;
+    const QMutexLocker locker(&mutex);
+    const int status = git_repository_open_ext(out, path.constData(), flags, nullptr);
+    if (status != GIT_EOWNER || !trustsEveryDirectory())
+        return status;
+    git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
+    const int trusted = git_repository_open_ext(out, path.constData(), flags, nullptr);
+    git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 1);
+    return trusted;
+}
 
 QString checkRepositoryFiles(const QString &canonical)
 {

@@ -1,5 +1,8 @@
 #pragma once
 
+#include <git2.h>
+
+#include <QByteArray>
 #include <QString>
 
 // The files of a git repository that libgit2 and the history read or write,
@@ -17,5 +20,10 @@ namespace soul::git {
 // problem: libgit2 says what it misses), or a sentence naming the first such
 // file and what to do.
 QString checkRepositoryFiles(const QString &canonical);
+
+// git_repository_open_ext(), trusting a repository of another user as git
+// 2.39 does: libgit2 1.5 takes a safe.directory of '*' for a path, where
+// git trusts every repository. Returns libgit2's status.
+int openRepository(git_repository **out, const QByteArray &path, unsigned int flags);
 
 } // namespace soul::git

@@ -531,6 +531,185 @@ private Q_SLOTS:
         }
     }
 
+    // core.worktree pointing away from the folder that holds .git: the
+    // persona's files are not where the commits have them, which is said,
+    // with exit 2, rather than an empty soul or "damaged".
+    void worktreeElsewhere()
+    {
+        const QString repo = makeRepo(QStringLiteral("worktree-root"));
+        QVERIFY(!repo.isEmpty());
+        QVERIFY(!m_git
+                     ->git(repo,
+                           {QStringLiteral("config"),
+                            QStringLiteral("core.worktree"),
+                            QStringLiteral("/")})
+                     .isNull());
+        const QList<QStringList> commands = {
+            {QStringLiteral("log"), repo},
+            {QStringLiteral("compose"), QStringLiteral("--rev"), QStringLiteral("HEAD"), repo},
+            {QStringLiteral("checkpoint"), repo},
+        };
+        for (const QStringList &command : commands) {
+            const Run run = soulc(command);
+            const QByteArray what = command.join(QLatin1Char(' ')).toUtf8() + ": " + run.err;
+            QVERIFY2(run.exitCode == 2, what.constData());
+            QVERIFY2(run.err.contains("sets core.worktree to /")
+                         && run.err.contains("config --unset core.worktree"),
+                     what.constData());
+            QVERIFY2(!run.err.contains("is damaged") && run.out.isEmpty(), what.constData());
+        }
+    }
+
+    // HEAD leading through symbolic refs that loop: said, naming the refs.
+    void symbolicRefLoop()
+    {
+        const QString repo = makeRepo(QStringLiteral("symref-loop"));
+        QVERIFY(!repo.isEmpty());
+        QVERIFY(writeBytes(repo + QStringLiteral("/.git/HEAD"), "ref: refs/heads/a\n"));
+        QVERIFY(writeBytes(repo + QStringLiteral("/.git/refs/heads/a"), "ref: refs/heads/b\n"));
+        QVERIFY(writeBytes(repo + QStringLiteral("/.git/refs/heads/b"), "ref: refs/heads/a\n"));
+        QVERIFY(writeBytes(repo + QStringLiteral("/SOUL.md"), "I am Ava, changed.\n"));
+        const QList<QStringList> commands = {
+            {QStringLiteral("checkpoint"), repo},
+            {QStringLiteral("compose"), QStringLiteral("--rev"), QStringLiteral("HEAD"), repo},
+        };
+        for (const QStringList &command : commands) {
+            const Run run = soulc(command);
+            const QByteArray what = command.join(QLatin1Char(' ')).toUtf8() + ": " + run.err;
+            QVERIFY2(run.exitCode == 2, what.constData());
+            QVERIFY2(run.err.contains("symbolic refs form a loop (HEAD -> refs/heads/a -> "
+                                      "refs/heads/b -> refs/heads/a)"),
+                     what.constData());
+            QVERIFY2(!run.err.contains("Give a commit id"), what.constData());
+        }
+    }
+
+    // A non-cone sparse checkout: MEMORY.md is left out of the working tree
+    // (skip-worktree), and a checkpoint keeps it as the index has it.
+    void sparseCheckoutKeepsSkippedSlots()
+    {
+        const QString repo = makeRepo(QStringLiteral("sparse-skip"));
+        QVERIFY(!repo.isEmpty());
+        QVERIFY2(!m_git
+                      ->git(repo,
+                            {QStringLiteral("sparse-checkout"),
+                             QStringLiteral("set"),
+                             QStringLiteral("--no-cone"),
+                             QStringLiteral("/SOUL.md")})
+                      .isNull(),
+                 qPrintable(m_git->lastError()));
+        QVERIFY(!QFileInfo::exists(repo + QStringLiteral("/MEMORY.md")));
+        QVERIFY(writeBytes(repo + QStringLiteral("/SOUL.md"), "I am Ava, sparse.\n"));
+        const Run run = soulc({QStringLiteral("checkpoint"), repo});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QVERIFY2(!run.out.contains("MEMORY.md"), run.out.constData());
+        QCOMPARE(m_git->git(repo,
+                            {QStringLiteral("ls-tree"),
+                             QStringLiteral("--name-only"),
+                             QStringLiteral("HEAD")}),
+                 QByteArray("MEMORY.md\nSOUL.md\n"));
+        QCOMPARE(m_git->git(repo, {QStringLiteral("status"), QStringLiteral("--porcelain")}),
+                 QByteArray());
+    }
+
+    // A submodule's entry where SOUL.md is, and a file on disk (git status:
+    // " T SOUL.md"): refused, rather than "nothing to checkpoint".
+    void gitlinkAtSlotIsRefused()
+    {
+        const QString repo = makeRepo(QStringLiteral("gitlink"));
+        QVERIFY(!repo.isEmpty());
+        const QByteArray head = m_git->revParse(repo, QStringLiteral("HEAD"));
+        QVERIFY(!m_git
+                     ->git(repo,
+                           {QStringLiteral("rm"),
+                            QStringLiteral("-q"),
+                            QStringLiteral("--cached"),
+                            QStringLiteral("SOUL.md")})
+                     .isNull());
+        QVERIFY(!m_git
+                     ->git(repo,
+                           {QStringLiteral("update-index"),
+                            QStringLiteral("--add"),
+                            QStringLiteral("--cacheinfo"),
+                            QStringLiteral("160000,%1,SOUL.md").arg(QString::fromLatin1(head))})
+                     .isNull());
+        QVERIFY(
+            !m_git
+                 ->git(repo,
+                       {QStringLiteral("commit"), QStringLiteral("-qm"), QStringLiteral("gitlink")})
+                 .isNull());
+        QVERIFY(m_git->git(repo, {QStringLiteral("status"), QStringLiteral("--porcelain")})
+                    .contains(" T SOUL.md"));
+        const QByteArray before = m_git->revParse(repo, QStringLiteral("HEAD"));
+        const Run run = soulc({QStringLiteral("checkpoint"), repo});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("is a submodule (a gitlink) in HEAD but a file on disk")
+                     && run.err.contains("git rm --cached SOUL.md"),
+                 run.err.constData());
+        QCOMPARE(m_git->revParse(repo, QStringLiteral("HEAD")), before);
+    }
+
+    // git 2.39's sparse index: said to be one, with how to expand it, not
+    // called damaged.
+    void sparseIndexIsSaid()
+    {
+        const QString repo = makeRepo(QStringLiteral("sparse-index"));
+        QVERIFY(!repo.isEmpty());
+        QVERIFY(writeBytes(repo + QStringLiteral("/away/notes.md"), "away\n"));
+        QVERIFY(writeBytes(repo + QStringLiteral("/near/notes.md"), "near\n"));
+        QVERIFY(!m_git->commitAll(repo, QStringLiteral("folders")).isNull());
+        QVERIFY2(!m_git
+                      ->git(repo,
+                            {QStringLiteral("sparse-checkout"),
+                             QStringLiteral("set"),
+                             QStringLiteral("--cone"),
+                             QStringLiteral("--sparse-index"),
+                             QStringLiteral("near")})
+                      .isNull(),
+                 qPrintable(m_git->lastError()));
+        QVERIFY(m_git->git(repo, {QStringLiteral("ls-files"), QStringLiteral("--sparse")})
+                    .contains("away/\n"));
+        QVERIFY(writeBytes(repo + QStringLiteral("/SOUL.md"), "I am Ava, sparse.\n"));
+        const QByteArray before = m_git->revParse(repo, QStringLiteral("HEAD"));
+        const Run run = soulc({QStringLiteral("checkpoint"), repo});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("is a sparse index")
+                     && run.err.contains("git sparse-checkout disable")
+                     && run.err.contains("git config index.sparse false && git sparse-checkout "
+                                         "reapply")
+                     && !run.err.contains("is damaged") && !run.err.contains("rm "),
+                 run.err.constData());
+        QCOMPARE(m_git->revParse(repo, QStringLiteral("HEAD")), before);
+    }
+
+    // safe.directory '*' in the user's config trusts every repository, as
+    // in git 2.39.
+    void safeDirectoryStar()
+    {
+        const QString repo = makeRepo(QStringLiteral("other-owner"));
+        QVERIFY(!repo.isEmpty());
+        QProcess chown;
+        chown.start(QStringLiteral("chown"),
+                    {QStringLiteral("-R"), QStringLiteral("12345:12345"), repo});
+        if (!chown.waitForFinished(30000) || chown.exitCode() != 0)
+            QSKIP("only root can give a repository to another user");
+        const QString home = m_root + QStringLiteral("/star-home");
+        QVERIFY(writeBytes(home + QStringLiteral("/.gitconfig"), "[safe]\n\tdirectory = *\n"));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("HOME"), home);
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home);
+        env.insert(QStringLiteral("GIT_CONFIG_NOSYSTEM"), QStringLiteral("1"));
+        Run run = runSoulc({{QStringLiteral("log"), repo}, {}, {}, env, Deadline});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QVERIFY2(run.out.contains("SOUL.md"), run.out.constData());
+        // Without it, the repository is not trusted.
+        QVERIFY(
+            writeBytes(home + QStringLiteral("/.gitconfig"), "[safe]\n\tdirectory = /elsewhere\n"));
+        run = runSoulc({{QStringLiteral("log"), repo}, {}, {}, env, Deadline});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("belongs to another user"), run.err.constData());
+    }
+
     // A commit that reads, with an older one damaged: the command that does
     // not need the damaged one works.
     void damageElsewhereIsNotReported()
