@@ -228,6 +228,10 @@ Result<git::TreeSlotEntries> PersonaHistory::Owner::slotsOf(const git_commit *co
         return Result<git::TreeSlotEntries>::failure(
             damaged(QStringLiteral("commit %1's files").arg(shortIdOf(commit)), entries.error()));
     }
+    // A walk needs a commit's entries and its parent's: the cache is
+    // emptied now and then, so a long history does not fill memory.
+    if (slotCache.size() >= MaxCachedSlotEntries)
+        slotCache.clear();
     slotCache.insert(key, *entries);
     return entries;
 }
