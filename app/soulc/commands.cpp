@@ -795,6 +795,48 @@ QJsonObject commitJson(const HistoryCommit &commit, const SoulFigures &figures)
     };
 }
 
+// `soulc log --json`: each commit is written as soon as it is measured, so
+// the memory taken does not grow with the length of the history. The fields
+// of the folder come first, the commits last.
+int writeLogJson(const PersonaHistory &history, std::shared_ptr<const Tokenizer> tokenizer)
+{
+    HistoryCounts counts(std::move(tokenizer));
+    const QJsonObject folder{
+        {QStringLiteral("directory"), history.directory()},
+        {QStringLiteral("repository"), history.repositoryRoot()},
+        {QStringLiteral("path"), history.pathInRepository()},
+        {QStringLiteral("encoding"), counts.tokenizer().name()},
+        {QStringLiteral("shallow"), history.isShallow()},
+    };
+    QByteArray head = QJsonDocument(folder).toJson(QJsonDocument::Indented);
+    head.chop(3); // "\n}\n"
+    head += ",\n    \"commits\": [";
+    if (const int written = writeStandardOutput(head); written != ExitSuccess)
+        return written;
+    int result = ExitSuccess;
+    bool first = true;
+    const Status walked = history.log([&](const HistoryCommit &commit) {
+        const Result<SoulFigures> figures = history.measure(commit, counts);
+        if (!figures) {
+            result = fail(figures.error());
+            return false;
+        }
+        QByteArray text
+            = QJsonDocument(commitJson(commit, *figures)).toJson(QJsonDocument::Indented);
+        text.chop(1);
+        text.replace("\n", "\n        ");
+        text.prepend(first ? "\n        " : ",\n        ");
+        first = false;
+        result = writeStandardOutput(text);
+        return result == ExitSuccess;
+    });
+    if (result != ExitSuccess)
+        return result;
+    if (!walked)
+        return fail(walked.error());
+    return writeStandardOutput(first ? QByteArray("]\n}\n") : QByteArray("\n    ]\n}\n"));
+}
+
 int runLog(const Invocation &invocation)
 {
     if (!invocation.encoding.isEmpty() && !builtinEncodings().contains(invocation.encoding)) {
@@ -810,6 +852,8 @@ int runLog(const Invocation &invocation)
     const auto history = PersonaHistory::open(dir);
     if (!history)
         return fail(history.error());
+    if (invocation.json)
+        return writeLogJson(**history, loading.get());
     const Result<QList<HistoryCommit>> log = (*history)->log();
     if (!log)
         return fail(log.error());
@@ -820,31 +864,15 @@ int runLog(const Invocation &invocation)
                  QStringLiteral("bytes"),
                  QStringLiteral("tokens"),
                  QStringLiteral("changes")});
-    QJsonArray commits;
     for (const HistoryCommit &commit : *log) {
         const Result<SoulFigures> figures = (*history)->measure(commit, counts);
         if (!figures)
             return fail(figures.error());
-        if (invocation.json) {
-            commits.append(commitJson(commit, *figures));
-        } else {
-            rows.append({commit.shortId,
-                         gitDate(commit.authorTime),
-                         formatCount(figures->soulBytes),
-                         formatCount(figures->soulTokens),
-                         changesText(commit, *figures)});
-        }
-    }
-    if (invocation.json) {
-        const QJsonObject root{
-            {QStringLiteral("directory"), (*history)->directory()},
-            {QStringLiteral("repository"), (*history)->repositoryRoot()},
-            {QStringLiteral("path"), (*history)->pathInRepository()},
-            {QStringLiteral("encoding"), counts.tokenizer().name()},
-            {QStringLiteral("shallow"), (*history)->isShallow()},
-            {QStringLiteral("commits"), commits},
-        };
-        return writeStandardOutput(QJsonDocument(root).toJson(QJsonDocument::Indented));
+        rows.append({commit.shortId,
+                     gitDate(commit.authorTime),
+                     formatCount(figures->soulBytes),
+                     formatCount(figures->soulTokens),
+                     changesText(commit, *figures)});
     }
     const QString cut = (*history)->isShallow()
                             ? QStringLiteral("The repository at %1 is a shallow clone: commits "

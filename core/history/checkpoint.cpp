@@ -6,6 +6,7 @@
 #include "disk/fileio.h"
 #include "disk/slotreader.h"
 #include "history/guardedodb.h"
+#include "history/repositoryfiles.h"
 #include "historycounts.h"
 #include "historyowner.h"
 #include "persona/lint.h"
@@ -47,6 +48,52 @@ bool isFileMode(git_filemode_t mode)
 bool leftAlone(const git::TreeSlotEntry &head)
 {
     return head.hasEntry && !isFileMode(head.entryMode);
+}
+
+// A submodule's entry (a gitlink) where a slot file is: what `git status`
+// calls a type change when the path is a file on disk.
+bool isGitlink(const git::TreeSlotEntry &head)
+{
+    return head.hasEntry && head.entryMode == GIT_FILEMODE_COMMIT;
+}
+
+QString gitlinkText(const QString &path, const QByteArray &relative)
+{
+    return QStringLiteral("%1 is a submodule (a gitlink) in HEAD but a file on disk, and a "
+                          "checkpoint does not turn a submodule into a file, so nothing was "
+                          "committed. Remove the submodule's entry with 'git rm --cached %2' and "
+                          "commit, or move the file away, then checkpoint again.")
+        .arg(path, QString::fromUtf8(relative));
+}
+
+// Why the index `indexPath` cannot be read, from libgit2's words `why`.
+QString indexText(const QString &repositoryText, const QString &indexPath, const QString &why)
+{
+    // git writes the "sdir" extension into a sparse index (index.sparse),
+    // which libgit2 1.5 cannot read; the index is sound.
+    if (why.contains(QLatin1String("'sdir'"))) {
+        return QStringLiteral("the index of the repository at %1 (%2) is a sparse index "
+                              "(index.sparse), which Soul Studio cannot read, so nothing was "
+                              "committed. Expand it with 'git sparse-checkout disable', or keep "
+                              "the sparse checkout with 'git config index.sparse false && git "
+                              "sparse-checkout reapply', then checkpoint again.")
+            .arg(repositoryText, indexPath);
+    }
+    return QStringLiteral("the index of the repository at %1 (%2) is damaged (%3), so "
+                          "nothing was committed. Rebuild it from HEAD with 'rm %2 && git "
+                          "reset' (your files stay as they are; what was staged is no "
+                          "longer), then checkpoint again.")
+        .arg(repositoryText, indexPath, why);
+}
+
+// Whether the index has `path` with skip-worktree set (a sparse checkout
+// leaves the file out of the working tree): a checkpoint leaves it as the
+// index has it.
+bool skipsWorktree(git_index *index, const QByteArray &path)
+{
+    const git_index_entry *entry = index ? git_index_get_bypath(index, path.constData(), 0)
+                                         : nullptr;
+    return entry && (entry->flags_extended & GIT_INDEX_ENTRY_SKIP_WORKTREE) != 0;
 }
 
 // The slot file on disk as git would stage it: a file or a link (its blob
@@ -146,13 +193,9 @@ Result<DiskEntry> diskEntry(const PersonaHistory::Owner &o,
         const git_error *error = git_error_last();
         if (error && error->klass == GIT_ERROR_INDEX) {
             return R::failure(
-                QStringLiteral("the index of the repository at %1 (%2) is damaged (%3), so "
-                               "nothing was committed. Rebuild it from HEAD with 'rm %2 && git "
-                               "reset' (your files stay as they are; what was staged is no "
-                               "longer), then checkpoint again.")
-                    .arg(o.repositoryText,
-                         QFile::decodeName(git_repository_path(o.get())) + QStringLiteral("index"),
-                         git::lastErrorText()));
+                indexText(o.repositoryText,
+                          QFile::decodeName(git_repository_path(o.get())) + QStringLiteral("index"),
+                          git::lastErrorText()));
         }
         return R::failure(QStringLiteral("%1: cannot read it (%2). Make it readable, then "
                                          "checkpoint again.")
@@ -1078,11 +1121,29 @@ Result<CheckpointPlan> PersonaHistory::planCheckpoint(HistoryCounts &counts) con
         head = *entries;
     }
     const bool trustMode = readBool(o.get(), "core.filemode", true);
+    git_index *index = nullptr;
+    if (git_repository_index(&index, o.get()) != 0) {
+        const QString why = git::lastErrorText();
+        if (QFile::exists(QFile::decodeName(git_repository_path(o.get())) + QStringLiteral("index")))
+            return R::failure(
+                indexText(o.repositoryText,
+                          QFile::decodeName(git_repository_path(o.get())) + QStringLiteral("index"),
+                          why));
+        index = nullptr;
+    }
+    const git::Index ownedIndex(index);
     CheckpointPlan plan;
     const ComposeRule &rule = counts.rule();
     for (int slot = 0; slot < SlotCount; ++slot) {
         const git::TreeSlotEntry &was = head[size_t(slot)];
-        if (leftAlone(was))
+        if (isGitlink(was)) {
+            const QString path = o.workdir + QString::fromUtf8(o.slotPath(slot));
+            struct stat st = {};
+            if (::lstat(QFile::encodeName(path).constData(), &st) == 0
+                && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)))
+                return R::failure(gitlinkText(path, o.slotPath(slot)));
+        }
+        if (leftAlone(was) || skipsWorktree(index, o.slotPath(slot)))
             continue;
         const Result<DiskEntry> disk = diskEntry(o, slot, was, trustMode);
         if (!disk)
@@ -1157,11 +1218,7 @@ Result<Checkpoint> PersonaHistory::checkpoint(const QString &message, HistoryCou
     // before the locks are held.
     std::vector<CapturedObject> made;
     git_repository *rawWork = nullptr;
-    if (git_repository_open_ext(&rawWork,
-                                local(o.workdir).constData(),
-                                GIT_REPOSITORY_OPEN_NO_SEARCH,
-                                nullptr)
-        != 0)
+    if (git::openRepository(&rawWork, local(o.workdir), GIT_REPOSITORY_OPEN_NO_SEARCH) != 0)
         return fail(o.damaged(QStringLiteral("the repository"), git::lastErrorText()));
     const git::Repository work(rawWork);
     // Read as the history reads (damaged objects refused, not trusted).
@@ -1185,12 +1242,10 @@ Result<Checkpoint> PersonaHistory::checkpoint(const QString &message, HistoryCou
     }
     git_index *rawIndex = nullptr;
     if (git_repository_index(&rawIndex, work.get()) != 0)
-        return fail(
-            o.damaged(QStringLiteral("the index %1").arg(places.indexPath), git::lastErrorText()));
+        return fail(indexText(o.repositoryText, places.indexPath, git::lastErrorText()));
     const git::Index index(rawIndex);
     if (git_index_read(index.get(), 1) != 0)
-        return fail(
-            o.damaged(QStringLiteral("the index %1").arg(places.indexPath), git::lastErrorText()));
+        return fail(indexText(o.repositoryText, places.indexPath, git::lastErrorText()));
 
     git::Commit headCommit;
     git::Tree baseline;
@@ -1239,7 +1294,7 @@ Result<Checkpoint> PersonaHistory::checkpoint(const QString &message, HistoryCou
     std::vector<git_tree_update> updates;
     for (int slot = 0; slot < SlotCount; ++slot) {
         const git::TreeSlotEntry &was = head[size_t(slot)];
-        if (leftAlone(was))
+        if (leftAlone(was) || skipsWorktree(index.get(), paths.at(slot)))
             continue;
         const QByteArray &path = paths.at(slot);
         struct stat st = {};

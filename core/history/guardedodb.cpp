@@ -69,10 +69,17 @@ QByteArray objectPath(const GuardedBackend *backend, const QByteArray &hex)
     return backend->objectsDir + hex.left(2) + '/' + hex.mid(2);
 }
 
-int failWith(const QByteArray &hex, const QByteArray &path, const QString &problem)
+int failWith(const QByteArray &hex,
+             const QByteArray &path,
+             const QString &problem,
+             bool tooLarge = false)
 {
-    const QString text = QStringLiteral("the loose object %1 (%2) is damaged: %3")
-                             .arg(QString::fromLatin1(hex), QFile::decodeName(path), problem);
+    const QString text = QStringLiteral("the loose object %1 (%2) %3: %4")
+                             .arg(QString::fromLatin1(hex),
+                                  QFile::decodeName(path),
+                                  tooLarge ? QLatin1String(TooLargeMark)
+                                           : QLatin1String("is damaged"),
+                                  problem);
     git_error_set_str(GIT_ERROR_ODB, text.toUtf8().constData());
     return GIT_ERROR;
 }
@@ -105,12 +112,11 @@ int readLoose(GuardedBackend *backend, const QByteArray &hex, bool headerOnly, L
                 return qint64(n);
         }
     };
-    // deflate makes at most about 1,032 bytes of one: a header declaring
-    // more than that is refused before anything is allocated for it.
-    const qint64 most = qMin(MaxLooseObjectSize, qint64(st.st_size) * 1032 + 64);
-    LooseResult result = inflateLooseObject(read, headerOnly, most);
+    // A header declaring more than the file could hold is refused before
+    // anything is allocated for it.
+    LooseResult result = inflateLooseObject(read, headerOnly, inflatedBound(qint64(st.st_size)));
     if (!result.ok)
-        return failWith(hex, path, result.problem);
+        return failWith(hex, path, result.problem, result.tooLarge);
     out = std::move(result.object);
     return 0;
 }
@@ -193,6 +199,21 @@ int readChecked(GuardedBackend *b, const git_oid &id, void **data, size_t *len, 
             return handOver(withoutParents(object.bytes), &b->parent, data, len);
         return handOver(object.bytes, &b->parent, data, len);
     }
+    // The size first, from the pack's headers (a delta's declares the size
+    // it makes): a delta of a few bytes may claim gigabytes.
+    size_t declared = 0;
+    git_object_t declaredType = GIT_OBJECT_INVALID;
+    if (b->inner->read_header && b->inner->read_header(&declared, &declaredType, b->inner, &id) == 0
+        && qint64(declared) > MaxObjectSize) {
+        const QString text = QStringLiteral("the packed object %1 in %2 %3: %4")
+                                 .arg(QString::fromLatin1(hex(id)),
+                                      QFile::decodeName(b->objectsDir + "pack"),
+                                      QLatin1String(TooLargeMark),
+                                      tooLargeText(qint64(declared)));
+        git_error_set_str(GIT_ERROR_ODB, text.toUtf8().constData());
+        return GIT_ERROR;
+    }
+    git_error_clear();
     void *packed = nullptr;
     size_t size = 0;
     if (const int status = b->inner->read(&packed, &size, type, b->inner, &id); status != 0) {

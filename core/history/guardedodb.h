@@ -16,6 +16,10 @@
 // objects/info/alternates are read the same way. Internal to core/history.
 namespace soul::git {
 
+// In the error text of an object that is larger than any object read
+// (MaxObjectSize): such an object may be sound, so it is not called damaged.
+inline constexpr char TooLargeMark[] = "is too large to read";
+
 // Replaces `repo`'s object database. Returns an empty string, or why it could
 // not (libgit2's words).
 QString installGuardedObjectDatabase(git_repository *repo);

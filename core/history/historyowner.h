@@ -23,7 +23,8 @@ struct PersonaHistory::Owner
     // The raw ids of the commits a shallow clone is cut at: read as roots.
     QSet<QByteArray> shallow;
     // Each commit's slot entries, as log() and measure() found them.
-    mutable QHash<QByteArray, git::TreeSlotEntries> slotCache;
+    mutable QHash<QByteArray, git::TreeSlotEntries> slotCache; // at most MaxCachedSlotEntries
+    static constexpr qsizetype MaxCachedSlotEntries = 4096;
 
     git_repository *get() const { return repo.get(); }
 

@@ -42,15 +42,13 @@ QString parseHeader(QByteArrayView header, LooseObject &out)
     const QByteArrayView digits = header.sliced(space + 1);
     if (digits.isEmpty())
         return QStringLiteral("its header gives no size");
+    // Saturated: a size past any bound is refused by the caller all the same.
+    constexpr qint64 Saturated = qint64(1) << 62;
     qint64 size = 0;
     for (const char c : digits) {
         if (c < '0' || c > '9')
             return QStringLiteral("its header's size is not a number");
-        size = size * 10 + (c - '0');
-        if (size > MaxLooseObjectSize)
-            return QStringLiteral("its header declares more than %1 bytes, more than any "
-                                  "object Soul Studio reads")
-                .arg(MaxLooseObjectSize);
+        size = size > Saturated / 10 ? Saturated : qMin(Saturated, size * 10 + (c - '0'));
     }
     out.size = size;
     return {};
@@ -164,7 +162,20 @@ const char *looseTypeName(LooseType type)
     return "object";
 }
 
-LooseResult inflateLooseObject(const ChunkReader &read, bool headerOnly, qint64 maxSize)
+qint64 inflatedBound(qint64 fileSize)
+{
+    return qMin(qint64(1) << 62, fileSize * 1032 + 64);
+}
+
+QString tooLargeText(qint64 size)
+{
+    return QStringLiteral("it is %1 bytes, more than the %2 bytes of the largest object Soul "
+                          "Studio reads")
+        .arg(size)
+        .arg(MaxObjectSize);
+}
+
+LooseResult inflateLooseObject(const ChunkReader &read, bool headerOnly, qint64 fileBound)
 {
     auto inflater = std::make_unique<Inflater>(read);
     if (!inflater->started())
@@ -193,10 +204,17 @@ LooseResult inflateLooseObject(const ChunkReader &read, bool headerOnly, qint64 
     const QString bad = parseHeader(QByteArrayView(head.data(), nul), result.object);
     if (!bad.isEmpty())
         return refused(bad);
-    if (result.object.size > maxSize) {
+    if (result.object.size > fileBound) {
         return refused(QStringLiteral("its header declares %1 bytes, more than its file could "
                                       "hold compressed")
                            .arg(result.object.size));
+    }
+    if (result.object.size > MaxObjectSize) {
+        LooseResult large = refused(tooLargeText(result.object.size));
+        large.tooLarge = true;
+        large.object.type = result.object.type;
+        large.object.size = result.object.size;
+        return large;
     }
     if (headerOnly) {
         result.ok = true;
@@ -242,7 +260,7 @@ LooseResult inflateLooseObject(QByteArrayView file, bool headerOnly)
         offset += qsizetype(n);
         return n;
     };
-    return inflateLooseObject(read, headerOnly, qMin(MaxLooseObjectSize, file.size() * 1032 + 64));
+    return inflateLooseObject(read, headerOnly, inflatedBound(file.size()));
 }
 
 } // namespace soul::git

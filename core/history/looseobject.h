@@ -30,12 +30,15 @@ struct LooseResult
     bool ok = false;
     LooseObject object;
     QString problem; // why the object cannot be read: "its stream is cut short", ...
+    // The object may be sound, but it is larger than MaxObjectSize: not read,
+    // and not to be called damaged.
+    bool tooLarge = false;
 };
 
-// The largest object a header may declare: larger ones are refused before
-// anything is allocated for them. The slot files are capped at 2 MiB; trees
-// and commits of any real repository are far smaller.
-inline constexpr qint64 MaxLooseObjectSize = qint64(1) << 30;
+// The largest object, loose or packed, that is read: larger ones are refused
+// before anything is allocated for them. The slot files are capped at 2 MiB;
+// trees and commits of any real repository are far smaller.
+inline constexpr qint64 MaxObjectSize = qint64(1) << 30;
 
 // Gives the next bytes of the object's file into `buffer` (at most
 // `capacity`), 0 at its end, -1 on a read error.
@@ -44,17 +47,25 @@ using ChunkReader = std::function<qint64(char *buffer, qint64 capacity)>;
 // Inflates a loose object from `read`. With `headerOnly`, stops after the
 // header. Refused: a stream that is not zlib, is cut short or damaged; a
 // header that is not "commit", "tree", "blob" or "tag", a space, a decimal
-// size (at most MaxLooseObjectSize) and a NUL within its first 64 bytes; a
-// body longer or shorter than the header declares. Bytes after the end of
-// the zlib stream are ignored, as git does.
-// A header declaring more than `maxSize` bytes is refused before anything
-// is allocated for it.
+// size and a NUL within its first 64 bytes; a body longer or shorter than
+// the header declares. Bytes after the end of the zlib stream are ignored,
+// as git does.
+// A header declaring more than `fileBound` bytes (what its file could hold
+// compressed) is damaged; one declaring more than MaxObjectSize is too large
+// (`tooLarge`). Both are refused before anything is allocated for them.
 LooseResult inflateLooseObject(const ChunkReader &read,
                                bool headerOnly = false,
-                               qint64 maxSize = MaxLooseObjectSize);
+                               qint64 fileBound = MaxObjectSize);
+
+// What a file of `fileSize` bytes can inflate to at most: deflate makes at
+// most about 1,032 bytes of one, and a header of up to 64 comes first.
+qint64 inflatedBound(qint64 fileSize);
 
 // The same over bytes in memory.
 LooseResult inflateLooseObject(QByteArrayView file, bool headerOnly = false);
+
+// Why an object of `size` bytes is not read: "it is N bytes, more than ...".
+QString tooLargeText(qint64 size);
 
 // "blob", "tree", ...
 const char *looseTypeName(LooseType type);

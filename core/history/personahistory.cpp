@@ -1,6 +1,7 @@
 #include "personahistory.h"
 
 #include "history/guardedodb.h"
+#include "history/repositoryfiles.h"
 #include "historycounts.h"
 #include "historyowner.h"
 #include "persona/inspection.h"
@@ -162,6 +163,37 @@ SlotBuffers slotBuffers(const std::array<SlotRead, SlotCount> &reads)
 
 // ---- the owner's helpers ---------------------------------------------------
 
+namespace {
+
+// The symbolic refs `rev` leads through, when they loop ("HEAD ->
+// refs/heads/a -> refs/heads/b -> refs/heads/a"), or empty.
+QString symbolicRefLoop(git_repository *repo, const QString &rev)
+{
+    QStringList chain;
+    QByteArray name = rev.toUtf8();
+    // Longer chains than libgit2 follows are a loop in all but name.
+    for (int step = 0; step < 16; ++step) {
+        const QString text = QString::fromUtf8(name);
+        if (chain.contains(text)) {
+            chain.append(text);
+            return chain.join(QStringLiteral(" -> "));
+        }
+        chain.append(text);
+        git_reference *ref = nullptr;
+        if (git_reference_lookup(&ref, repo, name.constData()) != 0) {
+            git_error_clear();
+            return {};
+        }
+        const git::Reference owned(ref);
+        if (git_reference_type(ref) != GIT_REFERENCE_SYMBOLIC)
+            return {};
+        name = git_reference_symbolic_target(ref);
+    }
+    return chain.join(QStringLiteral(" -> "));
+}
+
+} // namespace
+
 QByteArray PersonaHistory::Owner::slotPath(int slot) const
 {
     QByteArray path = folderPath.toUtf8();
@@ -172,6 +204,12 @@ QByteArray PersonaHistory::Owner::slotPath(int slot) const
 
 QString PersonaHistory::Owner::damaged(const QString &what, const QString &why) const
 {
+    if (why.contains(QLatin1String(git::TooLargeMark))) {
+        return QStringLiteral("the repository at %1 holds an object too large to read: %2 cannot "
+                              "be read (%3). Give a revision without it, or read it with git "
+                              "itself.")
+            .arg(repositoryText, what, why);
+    }
     return QStringLiteral("the repository at %1 is damaged: %2 cannot be read (%3). Run 'git "
                           "fsck' there to see what is wrong.")
         .arg(repositoryText, what, why);
@@ -190,6 +228,10 @@ Result<git::TreeSlotEntries> PersonaHistory::Owner::slotsOf(const git_commit *co
         return Result<git::TreeSlotEntries>::failure(
             damaged(QStringLiteral("commit %1's files").arg(shortIdOf(commit)), entries.error()));
     }
+    // A walk needs a commit's entries and its parent's: the cache is
+    // emptied now and then, so a long history does not fill memory.
+    if (slotCache.size() >= MaxCachedSlotEntries)
+        slotCache.clear();
     slotCache.insert(key, *entries);
     return entries;
 }
@@ -210,6 +252,12 @@ Result<git::Commit> PersonaHistory::Owner::resolve(const QString &rev) const
                                              "has no commit yet. Make the first with a "
                                              "checkpoint.")
                                   .arg(repositoryText, rev));
+        }
+        if (const QString loop = symbolicRefLoop(get(), rev); !loop.isEmpty()) {
+            return R::failure(QStringLiteral("'%1' names no commit in the repository at %2: its "
+                                             "symbolic refs form a loop (%3). Point %1 at a "
+                                             "branch, e.g. 'git symbolic-ref %1 refs/heads/main'.")
+                                  .arg(rev, repositoryText, loop));
         }
         if (status == GIT_EAMBIGUOUS)
             return R::failure(QStringLiteral("'%1' is ambiguous in the repository at %2: more than "
@@ -326,6 +374,38 @@ QString brokenGitEntry(const QString &canonical)
     return {};
 }
 
+// The nearest folder from `canonical` up that holds a .git entry, or empty.
+QString dotGitHolder(const QString &canonical)
+{
+    for (QString folder = canonical; !folder.isEmpty();) {
+        struct stat st = {};
+        if (::lstat(QFile::encodeName(QDir(folder).filePath(QStringLiteral(".git"))).constData(),
+                    &st)
+            == 0)
+            return folder;
+        const QString up = QFileInfo(folder).path();
+        if (up == folder)
+            break;
+        folder = up;
+    }
+    return {};
+}
+
+bool hasConfiguredWorktree(git_repository *repo)
+{
+    git_config *config = nullptr;
+    if (git_repository_config_snapshot(&config, repo) != 0) {
+        git_error_clear();
+        return false;
+    }
+    const git::Config owned(config);
+    git_buf value = GIT_BUF_INIT;
+    const bool set = git_config_get_string_buf(&value, config, "core.worktree") == 0;
+    git_buf_dispose(&value);
+    git_error_clear();
+    return set;
+}
+
 } // namespace
 
 PersonaHistory::~PersonaHistory() = default;
@@ -336,10 +416,12 @@ Result<std::unique_ptr<PersonaHistory>> PersonaHistory::open(const QString &dir)
     if (const QString problem = checkDirectory(dir); !problem.isEmpty())
         return R::failure(problem);
     const QString canonical = QFileInfo(dir).canonicalFilePath();
+    // Before libgit2, which would wait forever on a FIFO in a ref's place.
+    if (const QString problem = git::checkRepositoryFiles(canonical); !problem.isEmpty())
+        return R::failure(QStringLiteral("%1: %2").arg(dir, problem));
     auto owner = std::make_unique<Owner>();
     git_repository *repo = nullptr;
-    const int status
-        = git_repository_open_ext(&repo, QFile::encodeName(canonical).constData(), 0, nullptr);
+    const int status = git::openRepository(&repo, QFile::encodeName(canonical), 0);
     if (status == GIT_ENOTFOUND) {
         if (const QString broken = brokenGitEntry(canonical); !broken.isEmpty())
             return R::failure(QStringLiteral("%1: %2").arg(dir, broken));
@@ -371,6 +453,18 @@ Result<std::unique_ptr<PersonaHistory>> PersonaHistory::open(const QString &dir)
                               .arg(dir, QFile::decodeName(git_repository_path(repo))));
     }
     QString root = QFileInfo(QFile::decodeName(workdir)).canonicalFilePath();
+    if (const QString holder = dotGitHolder(canonical);
+        !holder.isEmpty() && root != holder && hasConfiguredWorktree(repo)) {
+        return R::failure(QStringLiteral("%1: the git repository %2 sets core.worktree to %3, so "
+                                         "git's working tree is %3, not %4 that holds the "
+                                         "repository, and the persona's files are not where its "
+                                         "commits have them. If the setting is not meant, remove "
+                                         "it with 'git -C %4 config --unset core.worktree'.")
+                              .arg(dir,
+                                   QDir::cleanPath(QFile::decodeName(git_repository_path(repo))),
+                                   root.isEmpty() ? QFile::decodeName(workdir) : root,
+                                   holder));
+    }
     QString relative = QDir(root).relativeFilePath(canonical);
     if (relative == QLatin1String("."))
         relative.clear();

@@ -18,7 +18,13 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+#include <cstring>
+
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 using namespace soul;
 using namespace soul::test;
@@ -80,6 +86,132 @@ QMap<QString, QByteArray> gitFiles(const QString &repo)
                          : QByteArray("<unreadable>"));
     }
     return files;
+}
+
+// A pack (and its index) of a small blob and a delta against it whose
+// header claims a result of `claimed` bytes, stored as the object `deltaId`.
+// Written by hand so the claimed size is never made, by git or by anyone.
+struct CraftedPack
+{
+    QByteArray pack;
+    QByteArray index;
+};
+
+void appendBig32(QByteArray &out, quint32 value)
+{
+    for (int shift = 24; shift >= 0; shift -= 8)
+        out.append(char((value >> shift) & 0xff));
+}
+
+QByteArray varint(quint64 value)
+{
+    QByteArray out;
+    do {
+        char byte = char(value & 0x7f);
+        value >>= 7;
+        if (value)
+            byte = char(byte | 0x80);
+        out.append(byte);
+    } while (value);
+    return out;
+}
+
+QByteArray objectHeader(int type, quint64 size)
+{
+    QByteArray out;
+    char byte = char((type << 4) | (size & 0x0f));
+    size >>= 4;
+    while (size) {
+        out.append(char(byte | 0x80));
+        byte = char(size & 0x7f);
+        size >>= 7;
+    }
+    out.append(byte);
+    return out;
+}
+
+quint32 crc32Of(QByteArrayView bytes)
+{
+    quint32 crc = 0xffffffffu;
+    for (const char c : bytes) {
+        crc ^= quint8(c);
+        for (int k = 0; k < 8; ++k)
+            crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
+    }
+    return ~crc;
+}
+
+CraftedPack craftPack(const QByteArray &baseBody, const QByteArray &deltaId, quint64 claimed)
+{
+    const QByteArray baseId = QCryptographicHash::hash("blob " + QByteArray::number(baseBody.size())
+                                                           + '\0' + baseBody,
+                                                       QCryptographicHash::Sha1);
+    QByteArray pack("PACK");
+    appendBig32(pack, 2);
+    appendBig32(pack, 2);
+    const qint64 baseOffset = pack.size();
+    pack += objectHeader(3, quint64(baseBody.size())) + deflated(baseBody);
+    const QByteArray baseRaw = pack.mid(baseOffset);
+    const qint64 deltaOffset = pack.size();
+    // The delta: the base's size, the size it claims to make, one copy.
+    const QByteArray delta = varint(quint64(baseBody.size())) + varint(claimed) + QByteArray("\x90")
+                             + char(baseBody.size());
+    QByteArray distance;
+    quint64 ofs = quint64(deltaOffset - baseOffset);
+    distance.prepend(char(ofs & 0x7f));
+    while (ofs >>= 7)
+        distance.prepend(char(0x80 | (--ofs & 0x7f)));
+    pack += objectHeader(6, quint64(delta.size())) + distance + deflated(delta);
+    const QByteArray deltaRaw = pack.mid(deltaOffset);
+    const QByteArray packSum = QCryptographicHash::hash(pack, QCryptographicHash::Sha1);
+    pack += packSum;
+
+    struct Entry
+    {
+        QByteArray id;
+        quint32 crc;
+        quint32 offset;
+    };
+    QList<Entry> entries = {{baseId, crc32Of(baseRaw), quint32(baseOffset)},
+                            {deltaId, crc32Of(deltaRaw), quint32(deltaOffset)}};
+    std::sort(entries.begin(), entries.end(), [](const Entry &a, const Entry &b) {
+        return a.id < b.id;
+    });
+    QByteArray index("\xfftOc");
+    appendBig32(index, 2);
+    for (int byte = 0; byte < 256; ++byte) {
+        quint32 count = 0;
+        for (const Entry &e : entries)
+            count += quint8(e.id.at(0)) <= byte ? 1 : 0;
+        appendBig32(index, count);
+    }
+    for (const Entry &e : entries)
+        index += e.id;
+    for (const Entry &e : entries)
+        appendBig32(index, e.crc);
+    for (const Entry &e : entries)
+        appendBig32(index, e.offset);
+    index += packSum;
+    index += QCryptographicHash::hash(index, QCryptographicHash::Sha1);
+    return {pack, index};
+}
+
+// A Unix socket's file at `path`, left behind when the socket is closed.
+bool makeSocketFile(const QString &path)
+{
+    const QByteArray local = QFile::encodeName(path);
+    sockaddr_un address = {};
+    if (size_t(local.size()) >= sizeof address.sun_path)
+        return false;
+    address.sun_family = AF_UNIX;
+    std::memcpy(address.sun_path, local.constData(), size_t(local.size()));
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    if (fd < 0)
+        return false;
+    const bool bound = ::bind(fd, reinterpret_cast<const sockaddr *>(&address), sizeof address)
+                       == 0;
+    ::close(fd);
+    return bound;
 }
 
 } // namespace
@@ -171,7 +303,7 @@ private:
         else if (kind == QLatin1String("long-header"))
             broken = deflated("blob " + QByteArray::number(body.size() + 50) + '\0' + body);
         else if (kind == QLatin1String("huge-header"))
-            broken = deflated("blob 99999999999999999999\0" + body);
+            broken = deflated(QByteArrayLiteral("blob 99999999999999999999\0") + body);
         else if (kind == QLatin1String("wrong-type"))
             broken = deflated("blub " + QByteArray::number(body.size()) + '\0' + body);
         else if (kind == QLatin1String("truncated"))
@@ -180,7 +312,7 @@ private:
             broken = file;
             broken[broken.size() / 2] = char(broken.at(broken.size() / 2) ^ 0x10);
         } else if (kind == QLatin1String("other-content"))
-            broken = deflated("blob 6\0forged");
+            broken = deflated(QByteArrayLiteral("blob 6\0forged"));
         else if (kind == QLatin1String("missing")) {
             return QFile::remove(path) ? repo : QString();
         } else if (kind == QLatin1String("fifo")) {
@@ -195,7 +327,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         if (!GitFixture::available())
-            QSKIP("git is not installed");
+            QFAIL("these tests make and damage repositories with the git command line, a build "
+                  "dependency of the tests: install git");
         m_dir = std::make_unique<QTemporaryDir>();
         QVERIFY(m_dir->isValid());
         m_root = m_dir->path();
@@ -210,6 +343,19 @@ private Q_SLOTS:
     void damagedObject_data()
     {
         QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("sentence");
+        // What each damage is called, where it has words of its own.
+        const QMap<QString, QString> sentences = {
+            {QStringLiteral("short-header"), QStringLiteral("longer than the")},
+            {QStringLiteral("long-header"), QStringLiteral("fewer than the")},
+            {QStringLiteral("huge-header"),
+             QStringLiteral("its header declares 4611686018427387904 bytes, more than its file "
+                            "could hold compressed")},
+            {QStringLiteral("wrong-type"), QStringLiteral("names the type 'blub'")},
+            {QStringLiteral("other-content"),
+             QStringLiteral("its content does not match its id (it hashes to "
+                            "80cc20fe08716d672a1030630e573e8997013c47)")},
+        };
         for (const char *kind : {"short-header",
                                  "long-header",
                                  "huge-header",
@@ -223,12 +369,14 @@ private Q_SLOTS:
                                  "pack-index",
                                  "pack-data",
                                  "pack-truncated"})
-            QTest::newRow(kind) << QString::fromLatin1(kind);
+            QTest::newRow(kind) << QString::fromLatin1(kind)
+                                << sentences.value(QString::fromLatin1(kind));
     }
 
     void damagedObject()
     {
         QFETCH(QString, kind);
+        QFETCH(QString, sentence);
         QByteArray object;
         const QString repo = damage(kind, object);
         QVERIFY2(!repo.isEmpty(), qPrintable(m_git->lastError()));
@@ -245,6 +393,7 @@ private Q_SLOTS:
             QVERIFY2(run.exitCode == 2, what.constData());
             QVERIFY2(run.err.contains("is damaged"), what.constData());
             QVERIFY2(run.err.contains("git fsck"), what.constData());
+            QVERIFY2(run.err.contains(sentence.toUtf8()), what.constData());
             if (kind != QLatin1String("pack-index") && kind != QLatin1String("pack-truncated")
                 && kind != QLatin1String("pack-data")) {
                 QVERIFY2(run.err.contains(object), what.constData());
@@ -252,6 +401,313 @@ private Q_SLOTS:
             QVERIFY2(run.out.isEmpty() || command.at(0) == QLatin1String("log"), what.constData());
         }
         QCOMPARE(gitFiles(repo), before);
+    }
+
+    // A FIFO, socket or device where git keeps a file: libgit2 would open it
+    // and wait forever. Every command ends at once, exits 2 and names it.
+    void specialFileInGitFolder_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("kind");
+        const QStringList files = {QStringLiteral("refs/heads/main"),
+                                   QStringLiteral("HEAD"),
+                                   QStringLiteral("packed-refs"),
+                                   QStringLiteral("shallow"),
+                                   QStringLiteral("objects/info/alternates"),
+                                   QStringLiteral("config"),
+                                   QStringLiteral("included.cfg"),
+                                   QStringLiteral("index"),
+                                   QStringLiteral("logs/HEAD"),
+                                   QStringLiteral("logs/refs/heads/main")};
+        for (const QString &file : files)
+            QTest::newRow(qPrintable(file)) << file << QStringLiteral("fifo");
+        QTest::newRow("config (a device)") << QStringLiteral("config") << QStringLiteral("device");
+        QTest::newRow("refs/heads/main (a socket)")
+            << QStringLiteral("refs/heads/main") << QStringLiteral("socket");
+    }
+
+    void specialFileInGitFolder()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, kind);
+        const QString name = QStringLiteral("special-%1-%2")
+                                 .arg(QString(file).replace(QLatin1Char('/'), QLatin1Char('-')),
+                                      kind);
+        const QString repo = makeRepo(name);
+        QVERIFY2(!repo.isEmpty(), qPrintable(m_git->lastError()));
+        const QString gitDir = repo + QStringLiteral("/.git");
+        if (file == QLatin1String("included.cfg")) {
+            QFile config(gitDir + QStringLiteral("/config"));
+            QVERIFY(config.open(QIODevice::Append));
+            config.write("[include]\n\tpath = included.cfg\n");
+        }
+        QVERIFY(writeBytes(repo + QStringLiteral("/SOUL.md"), "I am Ava, changed.\n"));
+        const QString path = gitDir + QLatin1Char('/') + file;
+        QFile::remove(path);
+        QDir().mkpath(QFileInfo(path).path());
+        if (kind == QLatin1String("fifo")) {
+            QVERIFY(::mkfifo(QFile::encodeName(path).constData(), 0644) == 0);
+        } else if (kind == QLatin1String("device")) {
+            QVERIFY(QFile::link(QStringLiteral("/dev/zero"), path));
+        } else {
+            QVERIFY(makeSocketFile(path));
+        }
+        const QList<QStringList> commands = {
+            {QStringLiteral("log"), repo},
+            {QStringLiteral("log"), QStringLiteral("--json"), repo},
+            {QStringLiteral("compose"), QStringLiteral("--rev"), QStringLiteral("HEAD"), repo},
+            {QStringLiteral("checkpoint"), repo},
+        };
+        for (const QStringList &command : commands) {
+            const Run run = runSoulc({command, {}, {}, std::nullopt, 10000});
+            const QByteArray what = command.join(QLatin1Char(' ')).toUtf8() + ": " + run.err;
+            QVERIFY2(run.exitCode == 2, what.constData());
+            QVERIFY2(run.err.contains(QFile::encodeName(path)), what.constData());
+            QVERIFY2(run.err.contains("not a regular file") && run.err.contains("Remove it"),
+                     what.constData());
+            QVERIFY2(run.out.isEmpty(), what.constData());
+        }
+    }
+
+    // A pack of a few hundred bytes whose delta claims to make 1.9 GiB: the
+    // size is read from the pack's headers and the object refused as too
+    // large (not damaged), before anything is allocated for it.
+    void packedObjectTooLarge()
+    {
+        const QString repo = m_root + QStringLiteral("/packed-too-large");
+        QDir().mkpath(repo);
+        QVERIFY2(!m_git->git(repo, {QStringLiteral("init"), QStringLiteral("-q")}).isNull(),
+                 qPrintable(m_git->lastError()));
+        const QByteArray hugeId = QCryptographicHash::hash("a blob of 1.9 GiB",
+                                                           QCryptographicHash::Sha1);
+        const CraftedPack crafted = craftPack(QByteArray(64, 'x'), hugeId, quint64(1900) << 20);
+        const QString packs = repo + QStringLiteral("/.git/objects/pack/");
+        const QString name
+            = QStringLiteral("pack-")
+              + QString::fromLatin1(
+                  QCryptographicHash::hash(crafted.pack, QCryptographicHash::Sha1).toHex());
+        QVERIFY(writeBytes(packs + name + QStringLiteral(".pack"), crafted.pack));
+        QVERIFY(writeBytes(packs + name + QStringLiteral(".idx"), crafted.index));
+        const QByteArray tree = m_git
+                                    ->git(repo,
+                                          {QStringLiteral("mktree"), QStringLiteral("--missing")},
+                                          "100644 blob " + hugeId.toHex() + "\tSOUL.md\n")
+                                    .trimmed();
+        QVERIFY2(!tree.isEmpty(), qPrintable(m_git->lastError()));
+        const QByteArray commit = m_git
+                                      ->git(repo,
+                                            {QStringLiteral("commit-tree"),
+                                             QString::fromLatin1(tree),
+                                             QStringLiteral("-m"),
+                                             QStringLiteral("large")})
+                                      .trimmed();
+        QVERIFY2(!commit.isEmpty(), qPrintable(m_git->lastError()));
+        QVERIFY(!m_git
+                     ->git(repo,
+                           {QStringLiteral("update-ref"),
+                            QStringLiteral("refs/heads/main"),
+                            QString::fromLatin1(commit)})
+                     .isNull());
+        // git itself reads the size from the pack as this test wrote it.
+        QCOMPARE(m_git
+                     ->git(repo,
+                           {QStringLiteral("cat-file"),
+                            QStringLiteral("-s"),
+                            QString::fromLatin1(hugeId.toHex())})
+                     .trimmed(),
+                 QByteArray::number(qint64(1900) << 20));
+        const QList<QStringList> commands = {
+            {QStringLiteral("log"), repo},
+            {QStringLiteral("compose"), QStringLiteral("--rev"), QStringLiteral("HEAD"), repo},
+        };
+        for (const QStringList &command : commands) {
+            const Run run = soulc(command);
+            const QByteArray what = command.join(QLatin1Char(' ')).toUtf8() + ": " + run.err;
+            QVERIFY2(run.exitCode == 2, what.constData());
+            QVERIFY2(run.err.contains("too large to read") && run.err.contains(hugeId.toHex())
+                         && run.err.contains("1992294400 bytes"),
+                     what.constData());
+            QVERIFY2(!run.err.contains("is damaged"), what.constData());
+        }
+    }
+
+    // core.worktree pointing away from the folder that holds .git: the
+    // persona's files are not where the commits have them, which is said,
+    // with exit 2, rather than an empty soul or "damaged".
+    void worktreeElsewhere()
+    {
+        const QString repo = makeRepo(QStringLiteral("worktree-root"));
+        QVERIFY(!repo.isEmpty());
+        QVERIFY(!m_git
+                     ->git(repo,
+                           {QStringLiteral("config"),
+                            QStringLiteral("core.worktree"),
+                            QStringLiteral("/")})
+                     .isNull());
+        const QList<QStringList> commands = {
+            {QStringLiteral("log"), repo},
+            {QStringLiteral("compose"), QStringLiteral("--rev"), QStringLiteral("HEAD"), repo},
+            {QStringLiteral("checkpoint"), repo},
+        };
+        for (const QStringList &command : commands) {
+            const Run run = soulc(command);
+            const QByteArray what = command.join(QLatin1Char(' ')).toUtf8() + ": " + run.err;
+            QVERIFY2(run.exitCode == 2, what.constData());
+            QVERIFY2(run.err.contains("sets core.worktree to /")
+                         && run.err.contains("config --unset core.worktree"),
+                     what.constData());
+            QVERIFY2(!run.err.contains("is damaged") && run.out.isEmpty(), what.constData());
+        }
+    }
+
+    // HEAD leading through symbolic refs that loop: said, naming the refs.
+    void symbolicRefLoop()
+    {
+        const QString repo = makeRepo(QStringLiteral("symref-loop"));
+        QVERIFY(!repo.isEmpty());
+        QVERIFY(writeBytes(repo + QStringLiteral("/.git/HEAD"), "ref: refs/heads/a\n"));
+        QVERIFY(writeBytes(repo + QStringLiteral("/.git/refs/heads/a"), "ref: refs/heads/b\n"));
+        QVERIFY(writeBytes(repo + QStringLiteral("/.git/refs/heads/b"), "ref: refs/heads/a\n"));
+        QVERIFY(writeBytes(repo + QStringLiteral("/SOUL.md"), "I am Ava, changed.\n"));
+        const QList<QStringList> commands = {
+            {QStringLiteral("checkpoint"), repo},
+            {QStringLiteral("compose"), QStringLiteral("--rev"), QStringLiteral("HEAD"), repo},
+        };
+        for (const QStringList &command : commands) {
+            const Run run = soulc(command);
+            const QByteArray what = command.join(QLatin1Char(' ')).toUtf8() + ": " + run.err;
+            QVERIFY2(run.exitCode == 2, what.constData());
+            QVERIFY2(run.err.contains("symbolic refs form a loop (HEAD -> refs/heads/a -> "
+                                      "refs/heads/b -> refs/heads/a)"),
+                     what.constData());
+            QVERIFY2(!run.err.contains("Give a commit id"), what.constData());
+        }
+    }
+
+    // A non-cone sparse checkout: MEMORY.md is left out of the working tree
+    // (skip-worktree), and a checkpoint keeps it as the index has it.
+    void sparseCheckoutKeepsSkippedSlots()
+    {
+        const QString repo = makeRepo(QStringLiteral("sparse-skip"));
+        QVERIFY(!repo.isEmpty());
+        QVERIFY2(!m_git
+                      ->git(repo,
+                            {QStringLiteral("sparse-checkout"),
+                             QStringLiteral("set"),
+                             QStringLiteral("--no-cone"),
+                             QStringLiteral("/SOUL.md")})
+                      .isNull(),
+                 qPrintable(m_git->lastError()));
+        QVERIFY(!QFileInfo::exists(repo + QStringLiteral("/MEMORY.md")));
+        QVERIFY(writeBytes(repo + QStringLiteral("/SOUL.md"), "I am Ava, sparse.\n"));
+        const Run run = soulc({QStringLiteral("checkpoint"), repo});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QVERIFY2(!run.out.contains("MEMORY.md"), run.out.constData());
+        QCOMPARE(m_git->git(repo,
+                            {QStringLiteral("ls-tree"),
+                             QStringLiteral("--name-only"),
+                             QStringLiteral("HEAD")}),
+                 QByteArray("MEMORY.md\nSOUL.md\n"));
+        QCOMPARE(m_git->git(repo, {QStringLiteral("status"), QStringLiteral("--porcelain")}),
+                 QByteArray());
+    }
+
+    // A submodule's entry where SOUL.md is, and a file on disk (git status:
+    // " T SOUL.md"): refused, rather than "nothing to checkpoint".
+    void gitlinkAtSlotIsRefused()
+    {
+        const QString repo = makeRepo(QStringLiteral("gitlink"));
+        QVERIFY(!repo.isEmpty());
+        const QByteArray head = m_git->revParse(repo, QStringLiteral("HEAD"));
+        QVERIFY(!m_git
+                     ->git(repo,
+                           {QStringLiteral("rm"),
+                            QStringLiteral("-q"),
+                            QStringLiteral("--cached"),
+                            QStringLiteral("SOUL.md")})
+                     .isNull());
+        QVERIFY(!m_git
+                     ->git(repo,
+                           {QStringLiteral("update-index"),
+                            QStringLiteral("--add"),
+                            QStringLiteral("--cacheinfo"),
+                            QStringLiteral("160000,%1,SOUL.md").arg(QString::fromLatin1(head))})
+                     .isNull());
+        QVERIFY(
+            !m_git
+                 ->git(repo,
+                       {QStringLiteral("commit"), QStringLiteral("-qm"), QStringLiteral("gitlink")})
+                 .isNull());
+        QVERIFY(m_git->git(repo, {QStringLiteral("status"), QStringLiteral("--porcelain")})
+                    .contains(" T SOUL.md"));
+        const QByteArray before = m_git->revParse(repo, QStringLiteral("HEAD"));
+        const Run run = soulc({QStringLiteral("checkpoint"), repo});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("is a submodule (a gitlink) in HEAD but a file on disk")
+                     && run.err.contains("git rm --cached SOUL.md"),
+                 run.err.constData());
+        QCOMPARE(m_git->revParse(repo, QStringLiteral("HEAD")), before);
+    }
+
+    // git 2.39's sparse index: said to be one, with how to expand it, not
+    // called damaged.
+    void sparseIndexIsSaid()
+    {
+        const QString repo = makeRepo(QStringLiteral("sparse-index"));
+        QVERIFY(!repo.isEmpty());
+        QVERIFY(writeBytes(repo + QStringLiteral("/away/notes.md"), "away\n"));
+        QVERIFY(writeBytes(repo + QStringLiteral("/near/notes.md"), "near\n"));
+        QVERIFY(!m_git->commitAll(repo, QStringLiteral("folders")).isNull());
+        QVERIFY2(!m_git
+                      ->git(repo,
+                            {QStringLiteral("sparse-checkout"),
+                             QStringLiteral("set"),
+                             QStringLiteral("--cone"),
+                             QStringLiteral("--sparse-index"),
+                             QStringLiteral("near")})
+                      .isNull(),
+                 qPrintable(m_git->lastError()));
+        QVERIFY(m_git->git(repo, {QStringLiteral("ls-files"), QStringLiteral("--sparse")})
+                    .contains("away/\n"));
+        QVERIFY(writeBytes(repo + QStringLiteral("/SOUL.md"), "I am Ava, sparse.\n"));
+        const QByteArray before = m_git->revParse(repo, QStringLiteral("HEAD"));
+        const Run run = soulc({QStringLiteral("checkpoint"), repo});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("is a sparse index")
+                     && run.err.contains("git sparse-checkout disable")
+                     && run.err.contains("git config index.sparse false && git sparse-checkout "
+                                         "reapply")
+                     && !run.err.contains("is damaged") && !run.err.contains("rm "),
+                 run.err.constData());
+        QCOMPARE(m_git->revParse(repo, QStringLiteral("HEAD")), before);
+    }
+
+    // safe.directory '*' in the user's config trusts every repository, as
+    // in git 2.39.
+    void safeDirectoryStar()
+    {
+        const QString repo = makeRepo(QStringLiteral("other-owner"));
+        QVERIFY(!repo.isEmpty());
+        QProcess chown;
+        chown.start(QStringLiteral("chown"),
+                    {QStringLiteral("-R"), QStringLiteral("12345:12345"), repo});
+        if (!chown.waitForFinished(30000) || chown.exitCode() != 0)
+            QSKIP("only root can give a repository to another user");
+        const QString home = m_root + QStringLiteral("/star-home");
+        QVERIFY(writeBytes(home + QStringLiteral("/.gitconfig"), "[safe]\n\tdirectory = *\n"));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("HOME"), home);
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home);
+        env.insert(QStringLiteral("GIT_CONFIG_NOSYSTEM"), QStringLiteral("1"));
+        Run run = runSoulc({{QStringLiteral("log"), repo}, {}, {}, env, Deadline});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QVERIFY2(run.out.contains("SOUL.md"), run.out.constData());
+        // Without it, the repository is not trusted.
+        QVERIFY(
+            writeBytes(home + QStringLiteral("/.gitconfig"), "[safe]\n\tdirectory = /elsewhere\n"));
+        run = runSoulc({{QStringLiteral("log"), repo}, {}, {}, env, Deadline});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("belongs to another user"), run.err.constData());
     }
 
     // A commit that reads, with an older one damaged: the command that does
