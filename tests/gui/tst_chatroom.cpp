@@ -185,6 +185,9 @@ void tst_ChatRoom::messageStreamsOnTheLiveSoul()
     const QJsonObject body = m_server->chatBody(0);
     QCOMPARE(body.value(QStringLiteral("model")).toString(), QStringLiteral("tiny-a"));
     const QJsonArray messages = body.value(QStringLiteral("messages")).toArray();
+    // The soul sent is what soulc compose writes for the folder, byte for byte.
+    QCOMPARE(messages.first().toObject().value(QStringLiteral("content")).toString().toUtf8(),
+             soulcOutput({QStringLiteral("compose"), m_persona}));
     QCOMPARE(messages.first().toObject().value(QStringLiteral("content")).toString().toUtf8(),
              live.bytes);
     QVERIFY(part<QWidget>("chatSoul")->property("text").toString().contains(live.sha256().left(12)));
@@ -236,15 +239,21 @@ void tst_ChatRoom::restartOfferedAfterAnEdit()
     QVERIFY(room()->conversation()->turns().isEmpty());
     sendMessage(QStringLiteral("Again"));
     QTRY_COMPARE(m_server->chatRequests(), 2);
-    QCOMPARE(m_server->chatBody(1)
-                 .value(QStringLiteral("messages"))
-                 .toArray()
-                 .first()
-                 .toObject()
-                 .value(QStringLiteral("content"))
-                 .toString()
-                 .toUtf8(),
-             live.bytes);
+    const QByteArray sent = m_server->chatBody(1)
+                                .value(QStringLiteral("messages"))
+                                .toArray()
+                                .first()
+                                .toObject()
+                                .value(QStringLiteral("content"))
+                                .toString()
+                                .toUtf8();
+    QCOMPARE(sent, live.bytes);
+    // Sent unsaved; once saved, soulc compose writes the same bytes.
+    QVERIFY(sent.contains(" She also hums."));
+    QAction *save = m_fixture.action("saveAll");
+    QTRY_VERIFY(save->isEnabled());
+    save->trigger();
+    QTRY_COMPARE(soulcOutput({QStringLiteral("compose"), m_persona}), sent);
 }
 
 void tst_ChatRoom::keyNeverInTheSettings()

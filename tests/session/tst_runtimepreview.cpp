@@ -10,6 +10,7 @@
 
 #include <QCryptographicHash>
 #include <QDir>
+#include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -270,6 +271,14 @@ void tst_RuntimePreview::composesAsSoulc()
 
     QVERIFY(session->documents()->saveAll());
     QCOMPARE(shown, test::composedBy(m_persona, preview->profile()));
+    // And the program itself, as a user runs it: soulc compose --runtime.
+    QProcess soulc;
+    soulc.start(QStringLiteral(SOUL_BIN_DIR "/soulc"),
+                {QStringLiteral("compose"), QStringLiteral("--runtime"), runtime, m_persona});
+    QVERIFY(soulc.waitForFinished(60000));
+    QVERIFY2(soulc.exitStatus() == QProcess::NormalExit && soulc.exitCode() == 0,
+             soulc.readAllStandardError().constData());
+    QCOMPARE(shown, soulc.readAllStandardOutput());
 }
 
 void tst_RuntimePreview::currentTextFreshRightAfterAnEdit_data()
