@@ -15,6 +15,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/stat.h>
+
 using namespace soul;
 using namespace soul::chattest;
 
@@ -71,6 +73,8 @@ private Q_SLOTS:
     void transcriptRoundTripWithoutKey();
     void transcriptErrorsNameFileAndLine();
     void replaySendsTheSameUserTurns();
+    void urlCredentialsNeverWritten();
+    void hostileTranscriptIsRefusedAtOnce();
 
 private:
     bool talk(Conversation &conversation, const QString &user);
@@ -325,6 +329,43 @@ void TstConversation::replaySendsTheSameUserTurns()
     }
     QCOMPARE(replayed.turns().size(), 3);
     QVERIFY(!replayed.isReplaying());
+}
+
+void TstConversation::urlCredentialsNeverWritten()
+{
+    // A user name and password given in the endpoint's URL go with the
+    // request, never into the transcript.
+    QUrl url = m_server->baseUrl();
+    url.setUserInfo(QStringLiteral("ava:pa55word"));
+    Conversation conversation;
+    conversation.setEndpoint({url, QStringLiteral("tiny"), QString(), false});
+    conversation.start(frozen(OddSoul));
+    QVERIFY(talk(conversation, QStringLiteral("one")));
+    const QByteArray transcript = conversation.transcript();
+    QVERIFY(!transcript.isEmpty());
+    QVERIFY2(!transcript.contains("pa55word"), transcript.constData());
+    QVERIFY2(!transcript.contains("ava:"), transcript.constData());
+    const QJsonObject record = QJsonDocument::fromJson(transcript.trimmed()).object();
+    QCOMPARE(record.value(QStringLiteral("endpoint")).toString(), m_server->baseUrl().toString());
+}
+
+void TstConversation::hostileTranscriptIsRefusedAtOnce()
+{
+    const QString fifo = m_dir->filePath(QStringLiteral("t.jsonl"));
+    QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    const auto lines = Conversation::readTranscript(fifo);
+    QVERIFY(!lines.ok());
+    QVERIFY2(lines.error().contains(QLatin1String("is a FIFO, not a regular file")),
+             qPrintable(lines.error()));
+    const QString sparse = m_dir->filePath(QStringLiteral("big.jsonl"));
+    QFile file(sparse);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    QVERIFY(file.resize(qint64(4) << 30));
+    file.close();
+    const auto big = Conversation::readTranscript(sparse);
+    QVERIFY(!big.ok());
+    QVERIFY2(big.error().contains(QLatin1String("is larger than Soul Studio reads")),
+             qPrintable(big.error()));
 }
 
 QTEST_GUILESS_MAIN(TstConversation)

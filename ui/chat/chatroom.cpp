@@ -6,7 +6,9 @@
 #include "window/roomhost.h"
 
 #include <QComboBox>
+#include <QDir>
 #include <QFileDialog>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QKeySequence>
 #include <QLabel>
@@ -24,6 +26,7 @@
 #include <QTextCharFormat>
 #include <QTextCursor>
 #include <QVBoxLayout>
+#include <QtConcurrent>
 
 #include <array>
 #include <utility>
@@ -570,9 +573,25 @@ void ChatRoom::replayTranscript()
                                                       transcriptFilter());
     if (path.isEmpty())
         return;
-    const Result<QList<TranscriptLine>> lines = Conversation::readTranscript(path);
+    // Read and parsed on a worker: the file is someone's, and may be large.
+    say(tr("Reading %1…").arg(QDir::toNativeSeparators(path)));
+    auto *reading = new QFutureWatcher<Result<QList<TranscriptLine>>>(this);
+    connect(reading, &QFutureWatcherBase::finished, this, [this, reading] {
+        reading->deleteLater();
+        replayLines(reading->result());
+    });
+    reading->setFuture(QtConcurrent::run(&Conversation::readTranscript, path));
+}
+
+void ChatRoom::replayLines(const Result<QList<TranscriptLine>> &lines)
+{
     if (!lines) {
         say(lines.error());
+        return;
+    }
+    say(QString());
+    if (m_conversation->isBusy()) {
+        say(tr("Wait for the reply to end, or stop it, before a replay."));
         return;
     }
     QStringList users;

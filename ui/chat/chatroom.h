@@ -18,6 +18,8 @@ class QWidget;
 
 namespace soul {
 
+struct TranscriptLine;
+
 class Conversation;
 struct ChatEndpoint;
 class RoomHost;
@@ -54,6 +56,7 @@ private:
     void say(const QString &sentence);
     void keyEdited();
     void loadKey();
+    void replayLines(const Result<QList<TranscriptLine>> &lines);
     QString hostKey() const;
     // Where the URL's credentials are kept beside the host's key.
     QString credentialsKey() const { return QStringLiteral("url-credentials:") + hostKey(); }
