@@ -154,6 +154,7 @@ ChatRequest rubricRequest(const AssertSpec &spec,
     request.model = judge.model.isEmpty() ? tested.model : judge.model;
     request.apiKey = tested.apiKey;
     request.timeoutMs = tested.timeoutMs;
+    request.idleTimeoutMs = tested.idleTimeoutMs;
     request.temperature = 0.0;
     request.seed = tested.seed;
     const QString rubric = spec.values.isEmpty() ? QString() : spec.values.first();
