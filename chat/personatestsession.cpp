@@ -150,21 +150,22 @@ void PersonaTestSession::takeLoad()
         return;
     }
     const bool changed = m_runningLoad == Load::Changed;
-    if (changed && load.readable == m_readable && load.bytes == m_bytes)
-        return;
-    m_readable = load.readable;
-    m_bytes = std::move(load.bytes);
-    m_valid = load.file.has_value();
-    m_error = std::move(load.error);
-    m_file = m_valid ? std::move(*load.file) : PersonaTestFile();
-    Q_EMIT fileChanged();
+    const bool same = changed && load.readable == m_readable && load.bytes == m_bytes;
+    if (!same) {
+        m_readable = load.readable;
+        m_bytes = std::move(load.bytes);
+        m_valid = load.file.has_value();
+        m_error = std::move(load.error);
+        m_file = m_valid ? std::move(*load.file) : PersonaTestFile();
+        Q_EMIT fileChanged();
+    }
     if (std::exchange(m_runWhenRead, false)) {
         if (const Status status = run(); !status)
             Q_EMIT runFailed(status.error());
-        runEnded(); // nothing started: the wait is over
+        runEnded(); // when nothing started, the wait is over
         return;
     }
-    if (!changed)
+    if (!changed || same)
         return;
     if (!m_valid) {
         stop();
