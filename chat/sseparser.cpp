@@ -22,6 +22,13 @@ QList<QByteArray> SseParser::feed(QByteArrayView bytes)
         QByteArrayView line(m_pending.constData() + start, end - start);
         if (line.endsWith('\r'))
             line.chop(1);
+        // A line over the bound is refused whatever it holds, as one that
+        // has not ended yet is below.
+        if (line.size() > MaxEventBytes) {
+            m_tooLong = true;
+            m_pending.clear();
+            return events;
+        }
         takeLine(line, events);
         start = end + 1;
         if (m_done || m_tooLong) {
@@ -30,8 +37,9 @@ QList<QByteArray> SseParser::feed(QByteArrayView bytes)
         }
     }
     m_pending.remove(0, start);
-    // A line that has not ended yet: it may not grow past the bound either.
-    if (m_pending.size() > MaxEventBytes) {
+    // A line that has not ended yet may not grow past the bound either (its
+    // CR, if the LF is still to come, not counted).
+    if (m_pending.size() > MaxEventBytes + 1) {
         m_tooLong = true;
         m_pending.clear();
     }

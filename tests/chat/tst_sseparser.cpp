@@ -75,6 +75,8 @@ private Q_SLOTS:
     void requestBody();
     void keyTransport_data();
     void keyTransport();
+    void eventBound_data();
+    void eventBound();
 };
 
 void TstSseParser::wholeStream()
@@ -240,6 +242,38 @@ void TstSseParser::keyTransport()
     QCOMPARE(problem.isEmpty(), allowed);
     if (!allowed)
         QVERIFY(problem.contains(QLatin1String("MY_KEY")));
+}
+
+void TstSseParser::eventBound_data()
+{
+    QTest::addColumn<QByteArray>("stream");
+    QTest::addColumn<bool>("tooLong");
+    const QByteArray max(SseParser::MaxEventBytes - 6, 'x'); // "data: " and this: the bound
+    QTest::newRow("a line at the bound") << "data: " + max + "\r\n\r\n" << false;
+    QTest::newRow("a line over it") << "data: " + max + "y\n\n" << true;
+    QTest::newRow("a comment over it") << ": " + max + "yyyyy\n\n" << true;
+    QTest::newRow("an event of two lines over it")
+        << "data: " + QByteArray(600 << 10, 'a') + "\ndata: " + QByteArray(600 << 10, 'b') + "\n\n"
+        << true;
+    QTest::newRow("an unended line over it") << "data: " + max + "yy" << true;
+}
+
+// The bound holds wherever the stream is cut, and says the same.
+void TstSseParser::eventBound()
+{
+    QFETCH(QByteArray, stream);
+    QFETCH(bool, tooLong);
+    for (const qsizetype step : {stream.size(), qsizetype(1000), qsizetype(65536)}) {
+        SseParser parser;
+        QList<QByteArray> events;
+        for (qsizetype at = 0; at < stream.size(); at += step)
+            events += parser.feed(QByteArrayView(stream).sliced(at, qMin(step, stream.size() - at)));
+        events += parser.finish();
+        QCOMPARE(parser.tooLong(), tooLong);
+        QCOMPARE(events.size(), tooLong ? 0 : 1);
+        for (const QByteArray &event : std::as_const(events))
+            QVERIFY(event.size() <= SseParser::MaxEventBytes);
+    }
 }
 
 QTEST_GUILESS_MAIN(TstSseParser)
