@@ -1,5 +1,7 @@
 #include "chatclient.h"
 
+#include "compose/displaytext.h"
+
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QHostAddress>
@@ -68,12 +70,6 @@ QString serverErrorText(const QJsonValue &error)
             : message.left(1000));
 }
 
-bool isControl(char16_t c)
-{
-    return c < 0x20 || (c >= 0x7f && c <= 0x9f) || (c >= 0x202a && c <= 0x202e)
-           || (c >= 0x2066 && c <= 0x2069) || c == 0x200e || c == 0x200f || c == 0x061c;
-}
-
 // <base><path>, however many slashes the base ends in.
 QUrl apiUrl(const QUrl &baseUrl, const QString &path)
 {
@@ -99,9 +95,18 @@ QString sendProblem(const QUrl &url,
     }
     if (const QString problem = keyTextProblem(apiKey, QString()); !problem.isEmpty())
         return problem;
+    if (keyOverPlainHttp)
+        return {};
+    if (!apiKey.isEmpty())
+        return keyTransportProblem(url);
     // A password in the URL is a credential as a key is.
-    const bool secret = !apiKey.isEmpty() || !url.password().isEmpty();
-    return !secret || keyOverPlainHttp ? QString() : keyTransportProblem(url);
+    if (!url.password().isEmpty() && !keyTransportProblem(url).isEmpty()) {
+        return QStringLiteral("Refusing to send the password in the URL to %1 over plain %2: "
+                              "anyone on the way could read it. Use an https endpoint, or take "
+                              "the password out of the URL.")
+            .arg(url.toDisplayString(), url.scheme());
+    }
+    return {};
 }
 
 } // namespace
@@ -180,18 +185,7 @@ QString keyTextProblem(const QString &key, const QString &variable)
 
 QString printableServerText(const QString &text)
 {
-    QString shown;
-    shown.reserve(text.size());
-    for (const QChar c : text) {
-        const char16_t u = c.unicode();
-        if (!isControl(u))
-            shown += c;
-        else if (u < 0x100)
-            shown += QStringLiteral("\\x%1").arg(u, 2, 16, QLatin1Char('0'));
-        else
-            shown += QStringLiteral("\\u{%1}").arg(u, 4, 16, QLatin1Char('0'));
-    }
-    return shown;
+    return escapedControls(text);
 }
 
 ChatStream::ChatStream(QUrl endpoint)
@@ -264,8 +258,10 @@ bool ChatStream::takeEvents(const QList<QByteArray> &events, qint64 elapsedMs)
             if (!piece.isEmpty() && m_reply.firstTokenMs < 0)
                 m_reply.firstTokenMs = elapsedMs;
             if (m_reply.content.size() + piece.size() > ChatLimits::MaxReplyChars) {
-                m_reply.content += QStringView(piece).first(ChatLimits::MaxReplyChars
-                                                            - m_reply.content.size());
+                qsizetype room = ChatLimits::MaxReplyChars - m_reply.content.size();
+                if (room > 0 && piece.at(room - 1).isHighSurrogate())
+                    --room; // never half a character
+                m_reply.content += QStringView(piece).first(room);
                 m_reply.cut = QStringLiteral("The reply was cut at %1 characters, the most "
                                              "Soul Studio takes of one reply; the model server "
                                              "at %2 was still sending. Lower max_tokens, or "
@@ -445,11 +441,12 @@ void ChatCall::take()
                          .arg(ChatLimits::MaxWholeBytes >> 20));
     } else if (status >= 200 && status < 300) {
         const qsizetype before = m_stream.reply().content.size();
-        if (!m_stream.feed(bytes, m_clock.elapsed()))
-            m_reply->abort();
-        else if (m_stream.reply().content.size() > before)
+        const bool fed = m_stream.feed(bytes, m_clock.elapsed());
+        if (fed && m_stream.reply().content.size() > before)
             Q_EMIT textArrived(m_stream.reply().content.mid(before));
-        if (m_stream.isCut())
+        // abort() ends the call at once (finished(), whose receiver may
+        // delete this): nothing of this object is touched after it.
+        if (!fed || m_stream.isCut())
             m_reply->abort();
     } else if (m_errorBody.size() < 4096) {
         m_errorBody += bytes.left(4096 - m_errorBody.size());

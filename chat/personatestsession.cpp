@@ -106,6 +106,13 @@ void PersonaTestSession::setTestsPath(const QString &path)
     m_path = path;
     m_hasRun = false;
     m_bytes.clear();
+    // Nothing of the file before answers for this one while it is read,
+    // and the hosts confirmed for it are not this one's.
+    m_settings.keyEndpoints.clear();
+    m_valid = false;
+    m_readable = false;
+    m_file = PersonaTestFile();
+    m_error.clear();
     if (!path.isEmpty()) {
         m_watcher.addPath(QFileInfo(path).absolutePath());
         if (QFileInfo::exists(path))
@@ -141,8 +148,11 @@ void PersonaTestSession::takeLoad()
 {
     PersonaTestsLoad load = m_loader.result();
     m_loading = false;
-    if (m_path.isEmpty())
+    if (m_path.isEmpty()) {
+        if (std::exchange(m_runWhenRead, false))
+            runEnded();
         return;
+    }
     if (m_pendingLoad || load.path != m_path) {
         const Load next = m_pendingLoad.value_or(Load::Chosen);
         m_pendingLoad.reset();
@@ -219,12 +229,17 @@ Status PersonaTestSession::run()
             m_error.isEmpty() ? QStringLiteral("Choose a persona tests file first.") : m_error);
     if (const QString problem = keyTextProblem(m_settings.apiKey); !problem.isEmpty())
         return Status::failure(problem);
-    if (const std::optional<QUrl> unconfirmed = unconfirmedKeyDestination()) {
-        return Status::failure(
-            QStringLiteral("%1 sends requests to %2, which you did not give: the API key in "
-                           "OPENAI_API_KEY goes there only once you confirm it. Run again and "
-                           "answer Send Key, or type the endpoint yourself.")
-                .arg(m_path, unconfirmed->toDisplayString()));
+    // Each host the file names, once: a no sends nothing.
+    while (const std::optional<QUrl> unconfirmed = unconfirmedKeyDestination()) {
+        if (!m_confirmKey || !m_confirmKey(*unconfirmed)) {
+            return Status::failure(
+                QStringLiteral("Nothing was sent: %1 sends requests to %2, which you did not "
+                               "give, and the API key in OPENAI_API_KEY goes there only once you "
+                               "confirm it. Run again and answer Yes, or type the endpoint "
+                               "yourself.")
+                    .arg(m_path, unconfirmed->toDisplayString()));
+        }
+        m_settings.keyEndpoints.append(*unconfirmed);
     }
     const QByteArray soul = m_soulSource ? m_soulSource() : QByteArray();
     const Status live = m_live.start(m_file, soul, m_settings);

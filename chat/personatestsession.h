@@ -81,9 +81,13 @@ public:
     // hosts the author confirmed for this file.
     void setKeyEndpoints(const QList<QUrl> &endpoints) { m_settings.keyEndpoints = endpoints; }
     // The first endpoint the file would send the key to that the author has
-    // not confirmed (unconfirmedKeyDestination()); run() refuses while
-    // there is one.
+    // not confirmed (unconfirmedKeyDestination()).
     std::optional<QUrl> unconfirmedKeyDestination() const;
+    // Asked by run() for each such endpoint, once the file is read: true
+    // lets the key go there for this file. Without one, or on a no, the run
+    // sends nothing and fails saying so.
+    using KeyConfirmation = std::function<bool(const QUrl &endpoint)>;
+    void setKeyConfirmation(KeyConfirmation confirm) { m_confirmKey = std::move(confirm); }
 
     // What the live soul is now: asked at the start of every run, the run
     // keeping those bytes until it ends.
@@ -144,6 +148,7 @@ private:
     PersonaTestFile m_file;
     PersonaTestSettings m_settings;
     std::function<QByteArray()> m_soulSource;
+    KeyConfirmation m_confirmKey;
     QByteArray m_againstSoul;
     QString m_againstLabel;
     bool m_hasRun = false;

@@ -9,8 +9,10 @@ namespace soul {
 
 namespace {
 
-// The same options QRegularExpression compiles with by default.
-constexpr uint32_t CompileOptions = PCRE2_UTF;
+// The options QRegularExpression compiles with by default, and a subject
+// that is not valid UTF-16 (a lone surrogate a server sent) searched as
+// it is rather than refused.
+constexpr uint32_t CompileOptions = PCRE2_UTF | PCRE2_MATCH_INVALID_UTF;
 
 QString errorText(int code)
 {
@@ -76,10 +78,13 @@ Result<bool> searchRegex(const QString &pattern, const QString &subject)
         return true;
     if (rc == PCRE2_ERROR_NOMATCH)
         return false;
+    const bool limit = rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT
+                       || rc == PCRE2_ERROR_HEAPLIMIT;
     return Result<bool>::failure(
-        QStringLiteral("the search could not finish (%1): the pattern backtracks too much on "
-                       "this reply")
-            .arg(errorText(rc)));
+        limit ? QStringLiteral("the search could not finish (%1): the pattern backtracks too "
+                               "much on this reply")
+                    .arg(errorText(rc))
+              : QStringLiteral("the search failed (%1)").arg(errorText(rc)));
 }
 
 } // namespace soul

@@ -207,8 +207,9 @@ one is, 2 when DIR cannot be checked or on bad usage.
 
 constexpr char TestHelp[]
     = R"(Usage: soulc test [--runtime NAME] [--tests FILE] [--endpoint URL] [--model NAME]
-                  [--repeat N] [--key-env NAME] [--timeout SECONDS]
-                  [--idle-timeout SECONDS] [--json] [--junit FILE [--force]] DIR
+                  [--repeat N] [--key-env NAME] [--key-endpoint URL]...
+                  [--timeout SECONDS] [--idle-timeout SECONDS] [--json]
+                  [--junit FILE [--force]] DIR
        soulc test --export-promptfoo OUTDIR [--runtime NAME] [--tests FILE]
                   [--endpoint URL] [--model NAME] [--repeat N] [--key-env NAME]
                   [--force] DIR
@@ -250,8 +251,9 @@ The API key, if any, is read from OPENAI_API_KEY, or the variable you name
 with --key-env NAME (never the one a tests file names in apiKeyEnvar: a
 file from someone else's repository must not choose which secret is sent),
 and sent as a bearer token only to an endpoint on this machine or one you
-give with --endpoint, over https or to this machine only: never over plain
-http to another host. A key holding a line break is refused.
+give (--endpoint, or --key-endpoint for one the file names, such as a
+grader's), over https or to this machine only: never over plain http to
+another host. A key holding a line break is refused.
 
 Each request has a deadline in all (--timeout, 120 s by default) and for
 the next byte (--idle-timeout, 30 s): a stalled server is named when one
@@ -286,6 +288,9 @@ Options:
                     reply, asserts, token usage and latency as JSON
   --key-env NAME    read the API key from the variable NAME (default
                     OPENAI_API_KEY)
+  --key-endpoint URL
+                    let the key go to URL's host too when the file names it
+                    (the tested model's or a grader's endpoint); repeatable
   --timeout SECONDS each request's deadline in all (default 120)
   --idle-timeout SECONDS
                     the longest wait for the server's next byte (default 30)
@@ -705,6 +710,20 @@ void parseCommandArguments(Invocation &invocation,
                          .arg(invocation.keyEnv));
                 return;
             }
+        } else if (info.command == Command::Test && isValueOption(arg, "--key-endpoint")) {
+            QString endpoint;
+            if (!takeValue(arguments, i, "--key-endpoint", "a URL", endpoint, fail))
+                return;
+            const QUrl url(endpoint, QUrl::StrictMode);
+            if (!url.isValid() || url.host().isEmpty()
+                || (url.scheme() != QLatin1String("http")
+                    && url.scheme() != QLatin1String("https"))) {
+                fail(QStringLiteral("option '--key-endpoint' needs an http or https URL, such "
+                                    "as https://api.example.com/v1, not '%1'.")
+                         .arg(endpoint));
+                return;
+            }
+            invocation.keyEndpoints.append(endpoint);
         } else if (info.command == Command::Test
                    && (isValueOption(arg, "--timeout") || isValueOption(arg, "--idle-timeout"))) {
             const bool idle = isValueOption(arg, "--idle-timeout");

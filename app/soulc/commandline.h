@@ -65,6 +65,7 @@ struct Invocation
     int repeat = 0; // 0: each case's own repeat
     QString junit;
     QString keyEnv;             // --key-env NAME: the variable that holds the API key
+    QStringList keyEndpoints;   // --key-endpoint URL: more endpoints the key may go to
     int timeoutSeconds = 0;     // --timeout SECONDS: each request in all; 0: the default
     int idleTimeoutSeconds = 0; // --idle-timeout SECONDS: each wait for a byte; 0: the default
     // test --export-promptfoo OUTDIR: a promptfoo config of the same cases,

@@ -1,6 +1,7 @@
 #include "output.h"
 
 #include "commands.h"
+#include "compose/displaytext.h"
 #include "disk/slotreader.h"
 
 #include <cerrno>
@@ -27,7 +28,8 @@ bool writeAll(int fd, QByteArrayView bytes)
 
 int fail(const QString &message)
 {
-    QByteArray line = QByteArrayLiteral("soulc: ") + message.toUtf8();
+    QByteArray line = QByteArrayLiteral("soulc: ")
+                      + escapedControls(message, LineBreaks::Keep).toUtf8();
     line.append('\n');
     writeAll(STDERR_FILENO, line);
     return ExitFailure;
@@ -37,7 +39,8 @@ void warnIfAny(const QString &warning)
 {
     if (warning.isEmpty())
         return;
-    QByteArray line = QByteArrayLiteral("soulc: warning: ") + warning.toUtf8();
+    QByteArray line = QByteArrayLiteral("soulc: warning: ")
+                      + escapedControls(warning, LineBreaks::Keep).toUtf8();
     line.append('\n');
     writeAll(STDERR_FILENO, line);
 }

@@ -476,6 +476,8 @@ int runTest(const Invocation &invocation)
                                  "--key-env %2.")
                       .arg(testsPath, file->apiKeyEnvar, keyVariable));
     settings.apiKey = qEnvironmentVariable(keyVariable.toLocal8Bit().constData());
+    for (const QString &endpoint : invocation.keyEndpoints)
+        settings.keyEndpoints.append(QUrl(endpoint));
     const Result<PersonaTestRun> plan = planPersonaTests(*file, settings);
     if (!plan)
         return fail(plan.error());
@@ -491,8 +493,8 @@ int runTest(const Invocation &invocation)
         if (const std::optional<QUrl> unconfirmed = unconfirmedKeyDestination(*file, settings)) {
             return fail(QStringLiteral("%1 sends requests to %2, which you did not give: soulc "
                                        "sends the API key in %3 only to an endpoint you name. "
-                                       "Run with --endpoint %4 to send it there, or unset %3 "
-                                       "for a server that needs no key.")
+                                       "Run with --key-endpoint %4 to send it there, or unset "
+                                       "%3 for a server that needs no key.")
                             .arg(testsPath,
                                  unconfirmed->toDisplayString(),
                                  keyVariable,
@@ -516,8 +518,15 @@ int runTest(const Invocation &invocation)
         return fail(QStringLiteral("%1: %2").arg(testsPath, result.error()));
 
     if (!invocation.junit.isEmpty()) {
-        // Without --force the rename itself refuses a file that appeared
-        // since the check above.
+        // Asked again now, as the run took a while: a link put there since
+        // is refused too. Without --force the rename itself refuses a file
+        // that appeared since.
+        if (const QString problem = outputFileProblem(invocation,
+                                                      invocation.junit,
+                                                      testOutputRule(QStringLiteral("--junit"),
+                                                                     testsPath));
+            !problem.isEmpty())
+            return fail(problem);
         const Status written = writeFileAtomically(invocation.junit,
                                                    resultJUnit(*file, *result),
                                                    invocation.force ? Overwrite::Allowed

@@ -2,6 +2,8 @@
 
 #include "contract.h"
 
+#include <algorithm>
+
 namespace soul {
 
 namespace {
@@ -88,6 +90,30 @@ QList<QPair<int, int>> invisibleRanges(QStringView line)
     if (trailing < lineEnd)
         ranges.append({trailing, lineEnd - trailing});
     return ranges;
+}
+
+QString escapedControls(const QString &text, LineBreaks lineBreaks)
+{
+    const auto isControl = [lineBreaks](char16_t u) {
+        if (lineBreaks == LineBreaks::Keep && (u == u'\n' || u == u'\t'))
+            return false;
+        return u < 0x20 || (u >= 0x7f && u <= 0x9f) || (u >= 0x202a && u <= 0x202e)
+               || (u >= 0x2066 && u <= 0x2069) || u == 0x200e || u == 0x200f || u == 0x061c;
+    };
+    if (std::none_of(text.cbegin(), text.cend(), [&](QChar c) { return isControl(c.unicode()); }))
+        return text;
+    QString shown;
+    shown.reserve(text.size() + 16);
+    for (const QChar c : text) {
+        const char16_t u = c.unicode();
+        if (!isControl(u))
+            shown += c;
+        else if (u < 0x100)
+            shown += QStringLiteral("\\x%1").arg(u, 2, 16, QLatin1Char('0'));
+        else
+            shown += QStringLiteral("\\u{%1}").arg(u, 4, 16, QLatin1Char('0'));
+    }
+    return shown;
 }
 
 } // namespace soul

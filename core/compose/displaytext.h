@@ -22,4 +22,12 @@ QString displayText(QString soul, bool invisibles);
 // pairs in UTF-16 units.
 QList<QPair<int, int>> invisibleRanges(QStringView line);
 
+// Text that someone else wrote (a server's message, a tests file's value)
+// fit for a terminal or a status line: control characters (an escape
+// sequence, a carriage return, DEL, C1) and bidirectional overrides and
+// marks written as \xNN or \u{NNNN}, so it cannot move the cursor, colour
+// the text or reorder a line. Line feeds and tabs are kept when asked.
+enum class LineBreaks { Escape, Keep };
+QString escapedControls(const QString &text, LineBreaks lineBreaks = LineBreaks::Escape);
+
 } // namespace soul

@@ -583,7 +583,7 @@ void TstSoulcTest::keyGoesOnlyWhereTheUserSaid()
     const Run run = soulc({QStringLiteral("test"), persona()}, key);
     QCOMPARE(run.exitCode, ExitFailure);
     QVERIFY2(run.err.contains(said), run.err.constData());
-    QVERIFY2(run.err.contains("Run with --endpoint"), run.err.constData());
+    QVERIFY2(run.err.contains("Run with --key-endpoint https://"), run.err.constData());
     QVERIFY(!run.err.contains("sk-secret-789"));
     QCOMPARE(m_server->requests().size(), 0);
 }
@@ -742,6 +742,17 @@ void TstSoulcTest::usageErrors_data()
                        QStringLiteral("--json"),
                        QStringLiteral("ava")}
         << QByteArray("soulc: test: option '--export-promptfoo' runs nothing");
+    QTest::newRow("key endpoint not a URL")
+        << QStringList{QStringLiteral("--key-endpoint"),
+                       QStringLiteral("grader.example"),
+                       QStringLiteral("ava")}
+        << QByteArray("soulc: test: option '--key-endpoint' needs an http or https URL");
+    QTest::newRow("key variable not a name")
+        << QStringList{QStringLiteral("--key-env"), QStringLiteral("A-B"), QStringLiteral("ava")}
+        << QByteArray("soulc: test: option '--key-env' needs the name of an environment variable");
+    QTest::newRow("timeout zero")
+        << QStringList{QStringLiteral("--timeout"), QStringLiteral("0"), QStringLiteral("ava")}
+        << QByteArray("soulc: test: option '--timeout' needs a whole number of seconds");
     QTest::newRow("unknown runtime")
         << QStringList{QStringLiteral("--runtime"), QStringLiteral("nope"), QStringLiteral("ava")}
         << QByteArray("soulc: test: unknown runtime 'nope'");

@@ -14,12 +14,15 @@
 #include "tests/testsroom.h"
 #include "testwindow.h"
 #include "window/mainwindow.h"
+#include "window/roomhost.h"
 
 #include <QApplication>
 #include <QDockWidget>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QRegularExpression>
+#include <QScopeGuard>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTreeWidget>
@@ -201,6 +204,70 @@ private Q_SLOTS:
         // Both pass with other replies: the reply is marked, not the verdict.
         QCOMPARE(cases->topLevelItem(1)->text(2), QStringLiteral("≠ pass"));
         QCOMPARE(cases->topLevelItem(1)->toolTip(2), QStringLiteral("reply differs"));
+    }
+
+    // A tests file from someone else names a grader on another host: the key
+    // goes there only once the author says yes for that file and host, and
+    // the answer is kept. A no sends nothing at all.
+    void keyGoesToAHostTheFileNamesOnlyOnceConfirmed()
+    {
+        qputenv("OPENAI_API_KEY", "sk-room-test");
+        const auto unset = qScopeGuard([] { qunsetenv("OPENAI_API_KEY"); });
+        QByteArray yaml = suiteYaml(m_server->baseUrl(), QStringLiteral("Hi"));
+        yaml.replace("tests:\n",
+                     "defaultTest:\n  options:\n    provider:\n      id: openai:chat:judge\n"
+                     "      config: {apiBaseUrl: 'https://grader.example/v1'}\n"
+                     "tests:\n");
+        yaml += "  - description: graded\n    vars: {message: Hi}\n    assert:\n"
+                "      - {type: llm-rubric, value: is kind}\n";
+        QVERIFY(writeInPlace(testsPath(), yaml));
+        m_fixture.open(m_fixture.dir());
+        TestsRoom *room = m_room();
+        QVERIFY(room);
+        QList<QUrl> asked;
+        room->setKeyQuestion([&asked](const QUrl &endpoint, const QString &) {
+            asked.append(endpoint);
+            return false;
+        });
+        room->run();
+        auto *problem = room->dock()->findChild<QLabel *>(QStringLiteral("testsProblem"));
+        QTRY_VERIFY(!problem->isHidden());
+        QVERIFY2(problem->text().contains(QLatin1String("Nothing was sent"))
+                     && problem->text().contains(QLatin1String("https://grader.example/v1")),
+                 qPrintable(problem->text()));
+        QCOMPARE(asked, QList<QUrl>{QUrl(QStringLiteral("https://grader.example/v1"))});
+        QCOMPARE(m_server->requests().size(), 0);
+
+        // Yes: the run starts (held at its first request, and stopped there,
+        // so nothing goes to the other host), and the answer is kept.
+        room->setKeyQuestion([&asked](const QUrl &endpoint, const QString &) {
+            asked.append(endpoint);
+            return true;
+        });
+        m_server->hold();
+        QSignalSpy received(m_server.get(), &ModelServer::received);
+        room->run();
+        QVERIFY(received.wait(10000));
+        QCOMPARE(asked.size(), 2);
+        QVERIFY(m_server->requests().first().head.contains("Authorization: Bearer sk-room-test"));
+        room->tests()->stop();
+        m_server->release();
+        const QStringList kept = m_fixture.window()
+                                     ->findChild<RoomHost *>()
+                                     ->settings()
+                                     ->value(QStringLiteral("tests/keyHosts"))
+                                     .toStringList();
+        QCOMPARE(kept, QStringList{testsPath() + QStringLiteral("\nhttps://grader.example:443")});
+
+        // The same file read again: not asked again.
+        room->chooseTestsFile(testsPath());
+        QTRY_VERIFY(room->tests()->fileIsValid());
+        m_server->hold();
+        room->run();
+        QVERIFY(received.wait(10000));
+        QCOMPARE(asked.size(), 2);
+        room->tests()->stop();
+        m_server->release();
     }
 
 private:

@@ -28,6 +28,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 
 namespace soul {
 
@@ -42,8 +43,11 @@ constexpr char KeyHostsKey[] = "tests/keyHosts";
 
 QString originOf(const QUrl &url)
 {
-    const int port = url.port(url.scheme() == QLatin1String("https") ? 443 : 80);
-    return QStringLiteral("%1://%2:%3").arg(url.scheme(), url.host().toLower()).arg(port);
+    QUrl origin;
+    origin.setScheme(url.scheme().toLower());
+    origin.setHost(url.host().toLower());
+    origin.setPort(url.port(origin.scheme() == QLatin1String("https") ? 443 : 80));
+    return origin.toString();
 }
 
 enum Column { CaseColumn, LiveColumn, AgainstColumn, LatencyColumn, CachedColumn };
@@ -286,6 +290,8 @@ TestsRoom::TestsRoom(RoomHost *host)
                    QMessageBox::Cancel)
                == QMessageBox::Yes;
     };
+    m_tests->setKeyConfirmation(
+        [this](const QUrl &endpoint) { return confirmKeyEndpoint(endpoint); });
     m_tests->setEndpoint(m_endpoint->text().trimmed());
     m_tests->setModel(m_model->text().trimmed());
     connect(m_endpoint, &QLineEdit::textChanged, this, [this](const QString &text) {
@@ -397,42 +403,23 @@ void TestsRoom::run()
         return;
     sessionShown();
     m_problem->hide();
-    if (!confirmKeyDestinations()) {
-        showProblem(tr("Nothing was sent: the API key goes only to an endpoint you type or "
-                       "confirm. Type the endpoint, or run again and answer Yes."));
-        return;
-    }
     if (const Status status = m_tests->run(); !status)
         showProblem(status.error());
     showStatus();
 }
 
-bool TestsRoom::confirmKeyDestinations()
+bool TestsRoom::confirmKeyEndpoint(const QUrl &endpoint)
 {
     const QString path = m_tests->testsPath();
-    // Each host the file names, once; a no sends nothing.
-    for (int asked = 0; asked < 64; ++asked) {
-        const std::optional<QUrl> endpoint = m_tests->unconfirmedKeyDestination();
-        if (!endpoint)
-            return true;
-        if (!m_keyQuestion || !m_keyQuestion(*endpoint, path))
-            return false;
-        QSettings *settings = m_host->settings();
-        QStringList remembered = settings
-                                     ? settings->value(QLatin1String(KeyHostsKey)).toStringList()
-                                     : QStringList();
-        remembered.append(path + QLatin1Char('\n') + originOf(*endpoint));
+    if (!m_keyQuestion || !m_keyQuestion(endpoint, path))
+        return false;
+    if (QSettings *settings = m_host->settings()) {
+        QStringList remembered = settings->value(QLatin1String(KeyHostsKey)).toStringList();
+        remembered.append(path + QLatin1Char('\n') + originOf(endpoint));
         remembered.removeDuplicates();
-        if (settings)
-            settings->setValue(QLatin1String(KeyHostsKey), remembered);
-        QList<QUrl> confirmed{*endpoint};
-        for (const QString &entry : std::as_const(remembered)) {
-            if (entry.section(QLatin1Char('\n'), 0, 0) == path)
-                confirmed.append(QUrl(entry.section(QLatin1Char('\n'), 1)));
-        }
-        m_tests->setKeyEndpoints(confirmed);
+        settings->setValue(QLatin1String(KeyHostsKey), remembered);
     }
-    return false;
+    return true;
 }
 
 void TestsRoom::applyTimeouts()

@@ -58,7 +58,7 @@ private:
     void showCase(int position);
     void againstChosen(int index);
     void showProblem(const QString &sentence);
-    bool confirmKeyDestinations();
+    bool confirmKeyEndpoint(const QUrl &endpoint);
     void applyTimeouts();
     void fillSide(QTreeWidgetItem *item, const SuiteCase &side, const QString &title);
 
