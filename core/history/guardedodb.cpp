@@ -28,6 +28,15 @@ namespace soul::git {
 
 namespace {
 
+// What libgit2 may keep of the objects it parsed, in all repositories open,
+// counted as libgit2 counts it: by the objects' own sizes, a tenth or less of
+// what a parsed tree or commit takes.
+constexpr qint64 MaxParsedObjectCache = qint64(1) << 20;
+// The most of the packs libgit2 keeps mapped at once, and the windows it maps
+// them in: the pages mapped stay in memory while the mapping lasts.
+constexpr qint64 MaxMappedPacks = qint64(32) << 20;
+constexpr qint64 PackWindow = qint64(4) << 20;
+
 // As git: alternates may list alternates, five deep at most.
 constexpr int MaxAlternateDepth = 5;
 
@@ -707,6 +716,13 @@ QString installGuardedObjectDatabase(git_repository *repo)
     // The guard checks every object it reads against its id itself, so that
     // a shallow clone's cut commits can be given without their parents.
     git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+    // libgit2 keeps the commits and trees it parsed up to 256 MiB by
+    // default, and maps packs up to 8 GiB: a walk down a long history would
+    // fill both. What a walk reads again is close by, and the slot entries
+    // are cached above.
+    git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, ssize_t(MaxParsedObjectCache));
+    git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, size_t(PackWindow));
+    git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, size_t(MaxMappedPacks));
     Buffer objects;
     if (git_repository_item_path(&objects.buf, repo, GIT_REPOSITORY_ITEM_OBJECTS) != 0)
         return lastErrorText();
