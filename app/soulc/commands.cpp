@@ -910,8 +910,11 @@ int runCheckpoint(const Invocation &invocation)
         return written == ExitSuccess ? ExitProblems : written;
     }
     const QString summary = made->message.section(QLatin1Char('\n'), 0, 0);
+    QString after;
+    for (const QString &left : made->leftovers)
+        after += left + QLatin1Char('\n');
     return writeStandardOutput(
-        (notes + QStringLiteral("checkpoint %1: %2\n").arg(made->shortId, summary)).toUtf8());
+        (notes + QStringLiteral("checkpoint %1: %2\n").arg(made->shortId, summary) + after).toUtf8());
 }
 
 } // namespace

@@ -887,15 +887,26 @@ public:
     }
 
     // After success: the second names and the record go; a kill meanwhile
-    // leaves only them, which the next run removes.
-    void finish()
+    // leaves only them, which the next run removes. Returns a sentence for
+    // each that could not be removed: the commit stands, and the next run
+    // removes them and says so.
+    QStringList finish()
     {
+        QStringList left;
+        const auto remove = [&left](const QString &path) {
+            if (fileio::unlink(local(path).constData()) != 0 && errno != ENOENT) {
+                left.append(QStringLiteral("%1 could not be removed (%2); the next checkpoint "
+                                           "removes it.")
+                                .arg(path, systemErrorText(errno)));
+            }
+        };
         for (const Held &held : std::as_const(m_held))
-            fileio::unlink(local(held.second).constData());
+            remove(held.second);
         m_held.clear();
         if (m_record)
-            fileio::unlink(local(m_places.record(m_pid)).constData());
+            remove(m_places.record(m_pid));
         m_record = false;
+        return left;
     }
 
     // Keeps everything as it is for the next run to finish (the index lock
@@ -1534,12 +1545,16 @@ Result<Checkpoint> PersonaHistory::checkpoint(const QString &message, HistoryCou
                              systemErrorText(error),
                              indexLock));
     }
-    if (!places.branch.isEmpty() && run.drop(headLock) != 0) {
+    if (const int error = places.branch.isEmpty() ? 0 : run.drop(headLock); error != 0) {
         // The commit is made; the lock stays recognisably ours, for the
-        // next run to remove.
+        // next run to remove. Until then git refuses to move HEAD.
         run.keep();
+        result.leftovers.append(QStringLiteral("%1 could not be removed (%2): git refuses to "
+                                               "move HEAD while it is there. The next checkpoint "
+                                               "removes it.")
+                                    .arg(headLock, systemErrorText(error)));
     } else {
-        run.finish();
+        result.leftovers = run.finish();
     }
 
     result.id = newHex;

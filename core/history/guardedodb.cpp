@@ -3,6 +3,7 @@
 #include "disk/filedescriptor.h"
 #include "history/gitobjects.h"
 #include "history/looseobject.h"
+#include "history/packchain.h"
 
 #include <git2/sys/odb_backend.h>
 #include <git2/sys/repository.h>
@@ -26,6 +27,15 @@
 namespace soul::git {
 
 namespace {
+
+// What libgit2 may keep of the objects it parsed, in all repositories open,
+// counted as libgit2 counts it: by the objects' own sizes, a tenth or less of
+// what a parsed tree or commit takes.
+constexpr qint64 MaxParsedObjectCache = qint64(1) << 20;
+// The most of the packs libgit2 keeps mapped at once, and the windows it maps
+// them in: the pages mapped stay in memory while the mapping lasts.
+constexpr qint64 MaxMappedPacks = qint64(32) << 20;
+constexpr qint64 PackWindow = qint64(4) << 20;
 
 // As git: alternates may list alternates, five deep at most.
 constexpr int MaxAlternateDepth = 5;
@@ -57,6 +67,7 @@ struct GuardedBackend
     bool loose = false;
     QByteArray objectsDir;                           // with a trailing '/'
     std::shared_ptr<const QSet<QByteArray>> shallow; // raw ids of the commits a shallow clone is cut at
+    std::unique_ptr<PackChains> chains;              // a pack reader's: its packs' delta chains
 };
 
 GuardedBackend *guarded(git_odb_backend *backend)
@@ -199,8 +210,15 @@ int readChecked(GuardedBackend *b, const git_oid &id, void **data, size_t *len, 
             return handOver(withoutParents(object.bytes), &b->parent, data, len);
         return handOver(object.bytes, &b->parent, data, len);
     }
-    // The size first, from the pack's headers (a delta's declares the size
-    // it makes): a delta of a few bytes may claim gigabytes.
+    // The sizes first, from the pack's headers: a delta of a few bytes may
+    // claim gigabytes, or be made from a base of gigabytes that libgit2
+    // would inflate whole.
+    if (b->chains) {
+        if (const std::optional<PackChains::Problem> problem = b->chains->check(id, MaxObjectSize)) {
+            git_error_set_str(GIT_ERROR_ODB, problem->text.toUtf8().constData());
+            return GIT_ERROR;
+        }
+    }
     size_t declared = 0;
     git_object_t declaredType = GIT_OBJECT_INVALID;
     if (b->inner->read_header && b->inner->read_header(&declared, &declaredType, b->inner, &id) == 0
@@ -382,7 +400,8 @@ void guardedFree(git_odb_backend *backend)
 git_odb_backend *makeGuarded(git_odb_backend *inner,
                              bool loose,
                              const QByteArray &objectsDir,
-                             const std::shared_ptr<const QSet<QByteArray>> &shallow)
+                             const std::shared_ptr<const QSet<QByteArray>> &shallow,
+                             const QStringList &packIndexes = {})
 {
     auto *backend = new GuardedBackend;
     std::memset(&backend->parent, 0, sizeof backend->parent);
@@ -391,6 +410,8 @@ git_odb_backend *makeGuarded(git_odb_backend *inner,
     backend->loose = loose;
     backend->objectsDir = objectsDir.endsWith('/') ? objectsDir : objectsDir + '/';
     backend->shallow = shallow;
+    if (!loose)
+        backend->chains = std::make_unique<PackChains>(packIndexes);
     git_odb_backend &p = backend->parent;
     p.read = &guardedRead;
     p.read_header = inner->read_header ? &guardedReadHeader : nullptr;
@@ -600,7 +621,7 @@ int addPacks(git_odb *odb,
         git_odb_backend *all = nullptr;
         if (git_odb_backend_pack(&all, objectsDir.constData()) != 0)
             return GIT_ERROR;
-        return addGuarded(odb, makeGuarded(all, false, objectsDir, shallow), 2, alternate);
+        return addGuarded(odb, makeGuarded(all, false, objectsDir, shallow, sound), 2, alternate);
     }
     for (const QString &path : std::as_const(sound)) {
         git_odb_backend *one = nullptr;
@@ -614,7 +635,7 @@ int addPacks(git_odb *odb,
             }
             return GIT_ERROR;
         }
-        if (addGuarded(odb, makeGuarded(one, false, objectsDir, shallow), 2, alternate) != 0)
+        if (addGuarded(odb, makeGuarded(one, false, objectsDir, shallow, {path}), 2, alternate) != 0)
             return GIT_ERROR;
     }
     if (problems.isEmpty())
@@ -695,6 +716,13 @@ QString installGuardedObjectDatabase(git_repository *repo)
     // The guard checks every object it reads against its id itself, so that
     // a shallow clone's cut commits can be given without their parents.
     git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+    // libgit2 keeps the commits and trees it parsed up to 256 MiB by
+    // default, and maps packs up to 8 GiB: a walk down a long history would
+    // fill both. What a walk reads again is close by, and the slot entries
+    // are cached above.
+    git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, ssize_t(MaxParsedObjectCache));
+    git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, size_t(PackWindow));
+    git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, size_t(MaxMappedPacks));
     Buffer objects;
     if (git_repository_item_path(&objects.buf, repo, GIT_REPOSITORY_ITEM_OBJECTS) != 0)
         return lastErrorText();

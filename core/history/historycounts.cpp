@@ -48,7 +48,16 @@ qint64 HistoryCounts::countPiece(QByteArrayView piece) const
     ++m_piecesCounted;
     if (keep) {
         const QMutexLocker locker(&m_mutex);
-        m_pieces.insert(key, tokens);
+        // Each key costs its bytes and a node: a piece counts for a line.
+        const qint64 cost = key.size() + 64;
+        if (m_pieceBytes + cost > MaxCachedPieceBytes) {
+            m_pieces.clear();
+            m_pieceBytes = 0;
+        }
+        if (!m_pieces.contains(key)) {
+            m_pieces.insert(key, tokens);
+            m_pieceBytes += cost;
+        }
     }
     return tokens;
 }
@@ -107,6 +116,8 @@ std::optional<HistoryCounts::Section> HistoryCounts::find(int slot, const QByteA
 void HistoryCounts::insert(int slot, const QByteArray &blobId, const Section &section)
 {
     const QMutexLocker locker(&m_mutex);
+    if (m_sections.size() >= MaxCachedSections)
+        m_sections.clear();
     m_sections.insert(key(slot, blobId), section);
 }
 

@@ -16,8 +16,11 @@
 
 // The sizes and token counts of a persona's sections across its history,
 // cached by blob: a slot's section depends only on its blob (and the rule),
-// so a blob is composed and counted once for the life of the cache, however
-// many commits hold it. PersonaHistory::measure() fills and reads it.
+// so a blob is composed and counted once however many commits hold it.
+// PersonaHistory::measure() fills and reads it. Both caches are bounded
+// (MaxCachedSections, MaxCachedPieceBytes) and start again when full, so a
+// history of any length is measured in the same memory: neighbouring commits
+// share their blobs and lines, and those are what the caches are for.
 //
 // Safe to share between threads (a window's workers): lookups and inserts
 // take a lock, counting does not, so two threads may count the same blob
@@ -72,6 +75,10 @@ public:
     void addSoul(SoulFigures &figures,
                  const std::array<std::optional<Section>, SlotCount> &sections) const;
 
+    // The bounds of the caches: sections kept, and bytes of pieces kept.
+    static constexpr qsizetype MaxCachedSections = 16384;
+    static constexpr qint64 MaxCachedPieceBytes = qint64(4) << 20;
+
 private:
     static QByteArray key(int slot, const QByteArray &blobId);
 
@@ -80,6 +87,7 @@ private:
     mutable QMutex m_mutex;
     QHash<QByteArray, Section> m_sections;      // guarded by m_mutex
     mutable QHash<QByteArray, qint64> m_pieces; // guarded by m_mutex
+    mutable qint64 m_pieceBytes = 0;            // the keys' bytes in m_pieces, guarded by m_mutex
     mutable std::atomic<qint64> m_counted{0};
     mutable std::atomic<qint64> m_piecesCounted{0};
 

@@ -165,6 +165,10 @@ inline constexpr qint64 CheckpointFileLimit = qint64(64) << 20;
 struct Checkpoint
 {
     QStringList recovered; // a sentence for each checkpoint killed here whose leftovers were cleaned
+    // A sentence for each file of this run that could not be removed once the
+    // commit was made (the commit stands; the next checkpoint removes them
+    // and says so in `recovered`).
+    QStringList leftovers;
     bool nothingToCommit = false; // every slot file is as HEAD has it; nothing was written
     QByteArray id;                // the new commit, hex
     QString shortId;

@@ -141,59 +141,101 @@ quint32 crc32Of(QByteArrayView bytes)
     return ~crc;
 }
 
-CraftedPack craftPack(const QByteArray &baseBody, const QByteArray &deltaId, quint64 claimed)
+// The distance an offset delta names its base by, as git encodes it.
+QByteArray ofsDistance(quint64 ofs)
 {
-    const QByteArray baseId = QCryptographicHash::hash("blob " + QByteArray::number(baseBody.size())
-                                                           + '\0' + baseBody,
-                                                       QCryptographicHash::Sha1);
-    QByteArray pack("PACK");
-    appendBig32(pack, 2);
-    appendBig32(pack, 2);
-    const qint64 baseOffset = pack.size();
-    pack += objectHeader(3, quint64(baseBody.size())) + deflated(baseBody);
-    const QByteArray baseRaw = pack.mid(baseOffset);
-    const qint64 deltaOffset = pack.size();
-    // The delta: the base's size, the size it claims to make, one copy.
-    const QByteArray delta = varint(quint64(baseBody.size())) + varint(claimed) + QByteArray("\x90")
-                             + char(baseBody.size());
     QByteArray distance;
-    quint64 ofs = quint64(deltaOffset - baseOffset);
     distance.prepend(char(ofs & 0x7f));
     while (ofs >>= 7)
         distance.prepend(char(0x80 | (--ofs & 0x7f)));
-    pack += objectHeader(6, quint64(delta.size())) + distance + deflated(delta);
-    const QByteArray deltaRaw = pack.mid(deltaOffset);
-    const QByteArray packSum = QCryptographicHash::hash(pack, QCryptographicHash::Sha1);
-    pack += packSum;
+    return distance;
+}
 
+// One entry of a crafted pack: the id the index lists it under and its
+// bytes in the pack (header and stream); `ofsBase`, when not negative, is
+// the index of an earlier entry this one is an offset delta on, and `raw`
+// then holds the header alone, the distance and the stream following.
+struct PackEntry
+{
+    QByteArray id; // raw
+    QByteArray raw;
+    qsizetype ofsBase = -1;
+    QByteArray stream; // an offset delta's, after the distance
+};
+
+PackEntry entryOf(const QByteArray &id, const QByteArray &raw)
+{
+    return {id, raw, -1, {}};
+}
+
+PackEntry ofsDeltaOf(const QByteArray &id,
+                     const QByteArray &header,
+                     qsizetype base,
+                     const QByteArray &stream)
+{
+    return {id, header, base, stream};
+}
+
+// A pack of `entries` in their order, and its version 2 index.
+CraftedPack packOf(const QList<PackEntry> &entries)
+{
+    QByteArray pack("PACK");
+    appendBig32(pack, 2);
+    appendBig32(pack, quint32(entries.size()));
     struct Entry
     {
         QByteArray id;
         quint32 crc;
         quint32 offset;
     };
-    QList<Entry> entries = {{baseId, crc32Of(baseRaw), quint32(baseOffset)},
-                            {deltaId, crc32Of(deltaRaw), quint32(deltaOffset)}};
-    std::sort(entries.begin(), entries.end(), [](const Entry &a, const Entry &b) {
+    QList<Entry> listed;
+    for (const PackEntry &e : entries) {
+        const qint64 offset = pack.size();
+        QByteArray raw = e.raw;
+        if (e.ofsBase >= 0)
+            raw += ofsDistance(quint64(offset - listed.at(e.ofsBase).offset)) + e.stream;
+        pack += raw;
+        listed.append({e.id, crc32Of(raw), quint32(offset)});
+    }
+    const QByteArray packSum = QCryptographicHash::hash(pack, QCryptographicHash::Sha1);
+    pack += packSum;
+    std::sort(listed.begin(), listed.end(), [](const Entry &a, const Entry &b) {
         return a.id < b.id;
     });
     QByteArray index("\xfftOc");
     appendBig32(index, 2);
     for (int byte = 0; byte < 256; ++byte) {
         quint32 count = 0;
-        for (const Entry &e : entries)
+        for (const Entry &e : listed)
             count += quint8(e.id.at(0)) <= byte ? 1 : 0;
         appendBig32(index, count);
     }
-    for (const Entry &e : entries)
+    for (const Entry &e : listed)
         index += e.id;
-    for (const Entry &e : entries)
+    for (const Entry &e : listed)
         appendBig32(index, e.crc);
-    for (const Entry &e : entries)
+    for (const Entry &e : listed)
         appendBig32(index, e.offset);
     index += packSum;
     index += QCryptographicHash::hash(index, QCryptographicHash::Sha1);
     return {pack, index};
+}
+
+// A delta's instructions: the base's size, the size it makes, one copy of
+// `copied` bytes from the base's start.
+QByteArray deltaOf(quint64 baseSize, quint64 resultSize, quint8 copied)
+{
+    return varint(baseSize) + varint(resultSize) + QByteArray("\x90") + char(copied);
+}
+
+CraftedPack craftPack(const QByteArray &baseBody, const QByteArray &deltaId, quint64 claimed)
+{
+    const QByteArray baseId = QCryptographicHash::hash("blob " + QByteArray::number(baseBody.size())
+                                                           + '\0' + baseBody,
+                                                       QCryptographicHash::Sha1);
+    const QByteArray delta = deltaOf(quint64(baseBody.size()), claimed, quint8(baseBody.size()));
+    return packOf({entryOf(baseId, objectHeader(3, quint64(baseBody.size())) + deflated(baseBody)),
+                   ofsDeltaOf(deltaId, objectHeader(6, quint64(delta.size())), 0, deflated(delta))});
 }
 
 // A Unix socket's file at `path`, left behind when the socket is closed.
@@ -215,6 +257,8 @@ bool makeSocketFile(const QString &path)
 }
 
 } // namespace
+
+Q_DECLARE_METATYPE(CraftedPack)
 
 class TstDamagedHistory : public QObject
 {
@@ -528,6 +572,136 @@ private Q_SLOTS:
                          && run.err.contains("1992294400 bytes"),
                      what.constData());
             QVERIFY2(!run.err.contains("is damaged"), what.constData());
+        }
+    }
+
+    // A repository whose HEAD holds SOUL.md as the object `soulId`, found
+    // only in the pack `crafted`; empty on failure.
+    QString repoWithPack(const QString &name, const CraftedPack &crafted, const QByteArray &soulId)
+    {
+        const QString repo = m_root + QLatin1Char('/') + name;
+        QDir().mkpath(repo);
+        if (m_git->git(repo, {QStringLiteral("init"), QStringLiteral("-q")}).isNull())
+            return {};
+        const QByteArray tree = m_git
+                                    ->git(repo,
+                                          {QStringLiteral("mktree"), QStringLiteral("--missing")},
+                                          "100644 blob " + soulId.toHex() + "\tSOUL.md\n")
+                                    .trimmed();
+        const QByteArray commit = m_git
+                                      ->git(repo,
+                                            {QStringLiteral("commit-tree"),
+                                             QString::fromLatin1(tree),
+                                             QStringLiteral("-m"),
+                                             QStringLiteral("packed")})
+                                      .trimmed();
+        if (tree.isEmpty() || commit.isEmpty()
+            || m_git
+                   ->git(repo,
+                         {QStringLiteral("update-ref"),
+                          QStringLiteral("refs/heads/main"),
+                          QString::fromLatin1(commit)})
+                   .isNull())
+            return {};
+        // The pack last: git itself may not read it.
+        const QString packs
+            = repo + QStringLiteral("/.git/objects/pack/pack-")
+              + QString::fromLatin1(
+                  QCryptographicHash::hash(crafted.pack, QCryptographicHash::Sha1).toHex());
+        if (!writeBytes(packs + QStringLiteral(".pack"), crafted.pack)
+            || !writeBytes(packs + QStringLiteral(".idx"), crafted.index))
+            return {};
+        return repo;
+    }
+
+    // A small object made from a huge one by deltas: libgit2 would inflate
+    // the base whole, so every entry on the chain is held to the cap before
+    // libgit2 reads, and a chain that loops is refused. The object asked for
+    // and the one at fault are both named.
+    void deltaChainChecked_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<CraftedPack>("crafted");
+        QTest::addColumn<QByteArray>("soulId");
+        QTest::addColumn<QList<QByteArray>>("said");
+        QTest::addColumn<bool>("tooLarge");
+
+        const quint64 huge = quint64(1900) << 20;
+        auto id = [](const char *label) {
+            return QCryptographicHash::hash(label, QCryptographicHash::Sha1);
+        };
+        const QByteArray hugeId = id("a blob of 1.9 GiB");
+        const QByteArray smallDelta = deltaOf(huge, 10, 10);
+        const QByteArray small = deflated(smallDelta);
+        const QByteArray smallHeader = objectHeader(6, quint64(smallDelta.size()));
+        const QByteArray smallRefHeader = objectHeader(7, quint64(smallDelta.size()));
+        const QByteArray tinyDelta = deltaOf(10, 10, 10);
+        const QByteArray tinyRefHeader = objectHeader(7, quint64(tinyDelta.size()));
+        // The huge blob's stream holds one byte: nothing that reads it whole
+        // gets far, but its header is all the guard needs.
+        const PackEntry hugeBlob = entryOf(hugeId, objectHeader(3, huge) + deflated("x"));
+        const QByteArray sizeText = QByteArray::number(huge) + " bytes";
+
+        const QByteArray top = id("a delta of ten bytes");
+        QTest::newRow("offset delta on a huge base")
+            << QStringLiteral("ofs-huge-base")
+            << packOf({hugeBlob, ofsDeltaOf(top, smallHeader, 0, small)}) << top
+            << QList<QByteArray>{top.toHex(), hugeId.toHex(), sizeText, "made from the object"}
+            << true;
+
+        QTest::newRow("reference delta on a huge base")
+            << QStringLiteral("ref-huge-base")
+            << packOf({hugeBlob, entryOf(top, smallRefHeader + hugeId + small)}) << top
+            << QList<QByteArray>{top.toHex(), hugeId.toHex(), sizeText} << true;
+
+        const QByteArray middle = id("a delta in the middle");
+        QTest::newRow("two deltas above a huge base")
+            << QStringLiteral("chain-huge-base")
+            << packOf({hugeBlob,
+                       ofsDeltaOf(middle, smallHeader, 0, small),
+                       entryOf(top, tinyRefHeader + middle + deflated(tinyDelta))})
+            << top << QList<QByteArray>{top.toHex(), hugeId.toHex(), sizeText} << true;
+
+        const QByteArray hugeDelta = id("a delta on a huge delta");
+        QTest::newRow("delta on a delta that makes a huge object")
+            << QStringLiteral("huge-middle")
+            << packOf({entryOf(middle, objectHeader(3, 10) + deflated("0123456789")),
+                       ofsDeltaOf(hugeDelta,
+                                  objectHeader(6, quint64(deltaOf(10, huge, 10).size())),
+                                  0,
+                                  deflated(deltaOf(10, huge, 10))),
+                       entryOf(top, smallRefHeader + hugeDelta + small)})
+            << top << QList<QByteArray>{top.toHex(), hugeDelta.toHex(), sizeText} << true;
+
+        const QByteArray other = id("the other delta of the loop");
+        QTest::newRow("reference deltas in a loop")
+            << QStringLiteral("delta-loop")
+            << packOf({entryOf(top, tinyRefHeader + other + deflated(tinyDelta)),
+                       entryOf(other, tinyRefHeader + top + deflated(tinyDelta))})
+            << top << QList<QByteArray>{top.toHex(), "is damaged", "loops"} << false;
+    }
+
+    void deltaChainChecked()
+    {
+        QFETCH(QString, name);
+        QFETCH(CraftedPack, crafted);
+        QFETCH(QByteArray, soulId);
+        QFETCH(QList<QByteArray>, said);
+        QFETCH(bool, tooLarge);
+        const QString repo = repoWithPack(name, crafted, soulId);
+        QVERIFY2(!repo.isEmpty(), qPrintable(m_git->lastError()));
+        const QList<QStringList> commands = {
+            {QStringLiteral("log"), repo},
+            {QStringLiteral("compose"), QStringLiteral("--rev"), QStringLiteral("HEAD"), repo},
+        };
+        for (const QStringList &command : commands) {
+            const Run run = soulc(command);
+            const QByteArray what = command.join(QLatin1Char(' ')).toUtf8() + ": " + run.err;
+            QVERIFY2(run.exitCode == 2, what.constData());
+            for (const QByteArray &words : said)
+                QVERIFY2(run.err.contains(words), (words + " not in " + what).constData());
+            QVERIFY2(run.err.contains("too large to read") == tooLarge, what.constData());
+            QVERIFY2(run.err.contains("is damaged") != tooLarge, what.constData());
         }
     }
 

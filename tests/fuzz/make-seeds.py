@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
 """Writes the seed corpora of the fuzz targets added after the first two
 (tokens, tokenizer_json, snapshot, openclaw) from the project's own test data,
-so each seed has a known origin. Run from anywhere; it rewrites its own seeds
-in those four folders under tests/fuzz/corpus/ and leaves the inputs the
+and those of gitpack with git itself (git pack-objects) and by hand, so each
+seed has a known origin. Run from anywhere; it rewrites its own seeds in those
+five folders under tests/fuzz/corpus/ and leaves the inputs the
 fuzzers found (named found-*) alone. corpus/README.md lists what each seed is."""
 
 import hashlib
 import json
+import os
 import pathlib
 import struct
+import subprocess
+import tempfile
+import zlib
 
 HERE = pathlib.Path(__file__).resolve().parent
 DATA = HERE.parent / "data"
@@ -220,7 +225,98 @@ def openclaw():
          "IDENTITY.md": b"i\n"}, max_chars=400))
 
 
+# ---- gitpack: packs made by git, and by hand ----------------------------------
+
+def git(repo, *args, stdin=None):
+    env = dict(os.environ, GIT_AUTHOR_NAME="Ava", GIT_AUTHOR_EMAIL="ava@example.com",
+               GIT_COMMITTER_NAME="Ava", GIT_COMMITTER_EMAIL="ava@example.com",
+               GIT_AUTHOR_DATE="1700000000 +0000", GIT_COMMITTER_DATE="1700000000 +0000",
+               GIT_CONFIG_GLOBAL="/dev/null", GIT_CONFIG_NOSYSTEM="1")
+    return subprocess.run(["git", "-C", str(repo), *args], input=stdin, env=env,
+                          check=True, capture_output=True).stdout
+
+
+def pack_of(repo, *options):
+    """Every object of `repo`, packed by git pack-objects."""
+    objects = git(repo, "rev-list", "--objects", "--all")
+    return git(repo, "pack-objects", "--stdout", "-q", *options, stdin=objects)
+
+
+def pack_header(kind, size):
+    out = bytearray()
+    byte = (kind << 4) | (size & 0x0F)
+    size >>= 4
+    while size:
+        out.append(byte | 0x80)
+        byte = size & 0x7F
+        size >>= 7
+    out.append(byte)
+    return bytes(out)
+
+
+def delta_size(value):
+    out = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        out.append(byte | (0x80 if value else 0))
+        if not value:
+            return bytes(out)
+
+
+def hand_pack(entries):
+    body = b"PACK" + struct.pack(">II", 2, len(entries)) + b"".join(entries)
+    return body + hashlib.sha1(body).digest()
+
+
+def gitpack():
+    out = fresh("gitpack")
+    with tempfile.TemporaryDirectory() as scratch:
+        small = pathlib.Path(scratch) / "small"
+        git(scratch, "init", "-q", str(small))
+        (small / "SOUL.md").write_bytes(b"# Ava\n\nI am Ava.\n")
+        git(small, "add", "SOUL.md")
+        git(small, "commit", "-q", "-m", "first")
+        valid = pack_of(small)
+        # One version of SOUL.md per commit, a line longer each time: git
+        # makes each a delta on the next, a chain as deep as it allows.
+        deep = pathlib.Path(scratch) / "deep"
+        git(scratch, "init", "-q", str(deep))
+        for i in range(40):
+            lines = b"".join(b"Line %d of what Ava remembers.\n" % n for n in range(i + 1))
+            (deep / "SOUL.md").write_bytes(b"# Ava\n\n" + lines)
+            git(deep, "add", "SOUL.md")
+            git(deep, "commit", "-q", "-m", "c%d" % i)
+        chain = pack_of(deep, "--depth=50", "--window=50")
+        # The index git writes for the small pack, for the fuzzed-index mode.
+        (pathlib.Path(scratch) / "small.pack").write_bytes(valid)
+        git(small, "index-pack", "-o", str(pathlib.Path(scratch) / "small.idx"),
+            str(pathlib.Path(scratch) / "small.pack"))
+        index = (pathlib.Path(scratch) / "small.idx").read_bytes()
+    (out / "git-commit-tree-blob").write_bytes(b"\x00" + valid)
+    (out / "git-delta-chain").write_bytes(b"\x00" + chain)
+    (out / "git-truncated").write_bytes(b"\x00" + valid[: len(valid) // 2])
+    bad = valid[:-1] + bytes([valid[-1] ^ 0xFF])
+    (out / "bad-checksum-as-written").write_bytes(b"\x00" + bad)
+    (out / "bad-checksum-recomputed").write_bytes(b"\x02" + bad)
+    (out / "git-index").write_bytes(b"\x01" + struct.pack("<H", len(index)) + index + valid)
+    # By hand: a blob and an offset delta on it that claims 1.9 GiB; a blob
+    # whose header claims 1.9 GiB and a small reference delta on it.
+    huge = 1900 << 20
+    base = b"x" * 64
+    blob = pack_header(3, len(base)) + zlib.compress(base)
+    claim = delta_size(64) + delta_size(huge) + b"\x90\x40"
+    (out / "delta-claims-huge").write_bytes(b"\x00" + hand_pack(
+        [blob, pack_header(6, len(claim)) + bytes([len(blob)]) + zlib.compress(claim)]))
+    big = pack_header(3, huge) + zlib.compress(b"x")
+    big_id = hashlib.sha1(b"blob %d\0" % huge).digest()
+    small_delta = delta_size(huge) + delta_size(10) + b"\x90\x0a"
+    (out / "delta-on-huge-base").write_bytes(b"\x00" + hand_pack(
+        [big, pack_header(7, len(small_delta)) + big_id + zlib.compress(small_delta)]))
+
+
 tokens()
 tokenizer_json()
 snapshot()
 openclaw()
+gitpack()
