@@ -110,7 +110,7 @@ struct PackChains::Pack
             ::close(fd);
     }
 
-    quint32 fanout(int byte) const { return bigEndian32(map + (v2 ? 8 : 0) + 4 * byte); }
+    quint32 fanout(int byte) const { return bigEndian32(map + (v2 ? 8 : 0) + qsizetype(4) * byte); }
 
     const uchar *name(qint64 i) const
     {
