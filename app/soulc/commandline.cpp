@@ -16,6 +16,14 @@ namespace soul {
 
 namespace {
 
+// An http or https URL with a host, as --endpoint and --key-endpoint take.
+bool isHttpUrl(const QString &text)
+{
+    const QUrl url(text, QUrl::StrictMode);
+    return url.isValid() && !url.host().isEmpty()
+           && (url.scheme() == QLatin1String("http") || url.scheme() == QLatin1String("https"));
+}
+
 // A help text with the toolnexus rule's cap said in it, never written out.
 QByteArray withCap(const char *text)
 {
@@ -714,10 +722,7 @@ void parseCommandArguments(Invocation &invocation,
             QString endpoint;
             if (!takeValue(arguments, i, "--key-endpoint", "a URL", endpoint, fail))
                 return;
-            const QUrl url(endpoint, QUrl::StrictMode);
-            if (!url.isValid() || url.host().isEmpty()
-                || (url.scheme() != QLatin1String("http")
-                    && url.scheme() != QLatin1String("https"))) {
+            if (!isHttpUrl(endpoint)) {
                 fail(QStringLiteral("option '--key-endpoint' needs an http or https URL, such "
                                     "as https://api.example.com/v1, not '%1'.")
                          .arg(endpoint));
@@ -746,10 +751,7 @@ void parseCommandArguments(Invocation &invocation,
         } else if (info.command == Command::Test && isValueOption(arg, "--endpoint")) {
             if (!takeValue(arguments, i, "--endpoint", "a URL", invocation.endpoint, fail))
                 return;
-            const QUrl url(invocation.endpoint, QUrl::StrictMode);
-            if (!url.isValid() || url.host().isEmpty()
-                || (url.scheme() != QLatin1String("http")
-                    && url.scheme() != QLatin1String("https"))) {
+            if (!isHttpUrl(invocation.endpoint)) {
                 fail(QStringLiteral("option '--endpoint' needs an http or https URL, such as "
                                     "http://127.0.0.1:8080/v1, not '%1'.")
                          .arg(invocation.endpoint));

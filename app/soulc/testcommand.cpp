@@ -371,6 +371,16 @@ OutputRule testOutputRule(const QString &option, const QString &testsPath)
     return rule;
 }
 
+// Why --junit FILE may not be written; empty without --junit.
+QString junitProblem(const Invocation &invocation, const QString &testsPath)
+{
+    if (invocation.junit.isEmpty())
+        return {};
+    return outputFileProblem(invocation,
+                             invocation.junit,
+                             testOutputRule(QStringLiteral("--junit"), testsPath));
+}
+
 int exportPromptfoo(const Invocation &invocation,
                     const PersonaTestFile &file,
                     const QByteArray &soul,
@@ -447,14 +457,8 @@ int runTest(const Invocation &invocation)
     const Result<PersonaTestFile> file = loadPersonaTests(testsPath);
     if (!file)
         return fail(file.error());
-    if (!invocation.junit.isEmpty()) {
-        if (const QString problem = outputFileProblem(invocation,
-                                                      invocation.junit,
-                                                      testOutputRule(QStringLiteral("--junit"),
-                                                                     testsPath));
-            !problem.isEmpty())
-            return fail(problem);
-    }
+    if (const QString problem = junitProblem(invocation, testsPath); !problem.isEmpty())
+        return fail(problem);
     const Result<QByteArray> soul = composedSoul(invocation);
     if (!soul)
         return fail(soul.error());
@@ -521,11 +525,7 @@ int runTest(const Invocation &invocation)
         // Asked again now, as the run took a while: a link put there since
         // is refused too. Without --force the rename itself refuses a file
         // that appeared since.
-        if (const QString problem = outputFileProblem(invocation,
-                                                      invocation.junit,
-                                                      testOutputRule(QStringLiteral("--junit"),
-                                                                     testsPath));
-            !problem.isEmpty())
+        if (const QString problem = junitProblem(invocation, testsPath); !problem.isEmpty())
             return fail(problem);
         const Status written = writeFileAtomically(invocation.junit,
                                                    resultJUnit(*file, *result),

@@ -1,6 +1,7 @@
 #include "chatroom.h"
 
 #include "conversation.h"
+#include "deadlinefields.h"
 #include "keystore.h"
 #include "personasession.h"
 #include "window/roomhost.h"
@@ -20,7 +21,6 @@
 #include <QSettings>
 #include <QShortcut>
 #include <QSignalBlocker>
-#include <QSpinBox>
 #include <QTextBlockFormat>
 #include <QTextBrowser>
 #include <QTextCharFormat>
@@ -52,8 +52,6 @@ constexpr std::array<Preset, 5> Presets{{
 
 const QString EndpointKey = QStringLiteral("chat/endpoint");
 const QString ModelKey = QStringLiteral("chat/model");
-const QString TimeoutKey = QStringLiteral("chat/timeoutSeconds");
-const QString IdleTimeoutKey = QStringLiteral("chat/idleTimeoutSeconds");
 
 void appendBlock(QTextBrowser *view, const QString &text, const QTextCharFormat &format)
 {
@@ -119,20 +117,8 @@ ChatRoom::ChatRoom(RoomHost *host)
                                    ? m_host->settings()->value(EndpointKey).toString()
                                    : QString();
     m_url->setText(remembered.isEmpty() ? QLatin1String(Presets[0].url) : remembered);
-    if (m_host->settings()) {
+    if (m_host->settings())
         m_model->setEditText(m_host->settings()->value(ModelKey).toString());
-        m_timeout->setValue(m_host->settings()->value(TimeoutKey, m_timeout->value()).toInt());
-        m_idleTimeout->setValue(
-            m_host->settings()->value(IdleTimeoutKey, m_idleTimeout->value()).toInt());
-    }
-    for (QSpinBox *spin : {m_timeout, m_idleTimeout}) {
-        connect(spin, qOverload<int>(&QSpinBox::valueChanged), this, [this] {
-            if (!m_host->settings())
-                return;
-            m_host->settings()->setValue(TimeoutKey, m_timeout->value());
-            m_host->settings()->setValue(IdleTimeoutKey, m_idleTimeout->value());
-        });
-    }
     endpointEdited();
     showSoul();
     host->addDock(this, tr("&Chat"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_C));
@@ -179,23 +165,10 @@ void ChatRoom::buildUi()
     layout->addLayout(modelRow);
     layout->addWidget(m_key);
     auto *waitRow = new QHBoxLayout;
-    m_timeout = new QSpinBox(inside);
-    m_timeout->setObjectName(QStringLiteral("chatTimeout"));
-    m_timeout->setRange(1, 86400);
-    m_timeout->setSuffix(tr(" s in all"));
-    m_timeout->setValue(ChatRequest::DefaultTimeoutMs / 1000);
-    m_timeout->setToolTip(tr("Each reply's deadline, first byte to last."));
-    m_idleTimeout = new QSpinBox(inside);
-    m_idleTimeout->setObjectName(QStringLiteral("chatIdleTimeout"));
-    m_idleTimeout->setRange(1, 86400);
-    m_idleTimeout->setSuffix(tr(" s for a byte"));
-    m_idleTimeout->setValue(ChatRequest::DefaultIdleTimeoutMs / 1000);
-    m_idleTimeout->setToolTip(tr("The longest wait for the server's next byte: a stalled "
-                                 "server is named when it passes."));
+    m_deadlines
+        = new DeadlineFields(QStringLiteral("chat"), tr("reply"), m_host->settings(), inside);
     waitRow->addWidget(new QLabel(tr("Deadlines:"), inside));
-    waitRow->addWidget(m_timeout);
-    waitRow->addWidget(m_idleTimeout);
-    waitRow->addStretch(1);
+    waitRow->addWidget(m_deadlines, 1);
     layout->addLayout(waitRow);
     m_keyNote = new QLabel(m_keys->note(), inside);
     m_keyNote->setWordWrap(true);
@@ -338,8 +311,8 @@ ChatEndpoint ChatRoom::endpoint() const
                           m_model->currentText().trimmed(),
                           m_key->text(),
                           m_plainHostsAllowed.contains(hostKey())};
-    endpoint.timeoutMs = m_timeout->value() * 1000;
-    endpoint.idleTimeoutMs = m_idleTimeout->value() * 1000;
+    endpoint.timeoutMs = m_deadlines->timeoutMs();
+    endpoint.idleTimeoutMs = m_deadlines->idleTimeoutMs();
     return endpoint;
 }
 

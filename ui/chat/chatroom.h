@@ -9,7 +9,6 @@
 #include <QString>
 
 class QComboBox;
-class QSpinBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -21,6 +20,7 @@ namespace soul {
 struct TranscriptLine;
 
 class Conversation;
+class DeadlineFields;
 struct ChatEndpoint;
 class RoomHost;
 class KeyStore;
@@ -86,8 +86,7 @@ private:
     QComboBox *m_model = nullptr;
     QPushButton *m_refresh = nullptr;
     QLineEdit *m_key = nullptr;
-    QSpinBox *m_timeout = nullptr;
-    QSpinBox *m_idleTimeout = nullptr;
+    DeadlineFields *m_deadlines = nullptr;
     QLabel *m_keyNote = nullptr;
     QWidget *m_keyQuestion = nullptr;
     QLabel *m_keyQuestionText = nullptr;

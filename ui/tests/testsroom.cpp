@@ -1,5 +1,6 @@
 #include "testsroom.h"
 
+#include "chat/deadlinefields.h"
 #include "chatclient.h"
 #include "personasession.h"
 #include "personatestsession.h"
@@ -23,7 +24,6 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QShortcut>
-#include <QSpinBox>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -36,8 +36,6 @@ namespace {
 
 constexpr char EndpointKey[] = "tests/endpoint";
 constexpr char ModelKey[] = "tests/model";
-constexpr char TimeoutKey[] = "tests/timeoutSeconds";
-constexpr char IdleTimeoutKey[] = "tests/idleTimeoutSeconds";
 // "FILE\nscheme://host:port" for each host the author let the key go to.
 constexpr char KeyHostsKey[] = "tests/keyHosts";
 
@@ -175,24 +173,9 @@ TestsRoom::TestsRoom(RoomHost *host)
     m_model->setClearButtonEnabled(true);
     form->addRow(tr("Endpoint:"), m_endpoint);
     form->addRow(tr("Model:"), m_model);
-    auto *waitRow = new QHBoxLayout;
-    m_timeout = new QSpinBox(inside);
-    m_timeout->setObjectName(QStringLiteral("testsTimeout"));
-    m_timeout->setRange(1, 86400);
-    m_timeout->setSuffix(tr(" s in all"));
-    m_timeout->setValue(ChatRequest::DefaultTimeoutMs / 1000);
-    m_timeout->setToolTip(tr("Each request's deadline, first byte to last."));
-    m_idleTimeout = new QSpinBox(inside);
-    m_idleTimeout->setObjectName(QStringLiteral("testsIdleTimeout"));
-    m_idleTimeout->setRange(1, 86400);
-    m_idleTimeout->setSuffix(tr(" s for a byte"));
-    m_idleTimeout->setValue(ChatRequest::DefaultIdleTimeoutMs / 1000);
-    m_idleTimeout->setToolTip(tr("The longest wait for the server's next byte: a stalled "
-                                 "server is named when it passes."));
-    waitRow->addWidget(m_timeout);
-    waitRow->addWidget(m_idleTimeout);
-    waitRow->addStretch(1);
-    form->addRow(tr("Deadlines:"), waitRow);
+    m_deadlines
+        = new DeadlineFields(QStringLiteral("tests"), tr("request"), host->settings(), inside);
+    form->addRow(tr("Deadlines:"), m_deadlines);
     auto *againstRow = new QHBoxLayout;
     m_against = new QComboBox(inside);
     m_against->setObjectName(QStringLiteral("testsAgainst"));
@@ -263,21 +246,8 @@ TestsRoom::TestsRoom(RoomHost *host)
         m_endpoint->setText(settings->value(QLatin1String(EndpointKey)).toString());
         m_model->setText(settings->value(QLatin1String(ModelKey)).toString());
     }
-    if (settings) {
-        m_timeout->setValue(settings->value(QLatin1String(TimeoutKey), m_timeout->value()).toInt());
-        m_idleTimeout->setValue(
-            settings->value(QLatin1String(IdleTimeoutKey), m_idleTimeout->value()).toInt());
-    }
     applyTimeouts();
-    for (QSpinBox *spin : {m_timeout, m_idleTimeout}) {
-        connect(spin, qOverload<int>(&QSpinBox::valueChanged), this, [this] {
-            applyTimeouts();
-            if (m_host->settings()) {
-                m_host->settings()->setValue(QLatin1String(TimeoutKey), m_timeout->value());
-                m_host->settings()->setValue(QLatin1String(IdleTimeoutKey), m_idleTimeout->value());
-            }
-        });
-    }
+    connect(m_deadlines, &DeadlineFields::changed, this, &TestsRoom::applyTimeouts);
     m_keyQuestion = [this](const QUrl &endpoint, const QString &file) {
         return QMessageBox::question(
                    m_dock,
@@ -424,7 +394,7 @@ bool TestsRoom::confirmKeyEndpoint(const QUrl &endpoint)
 
 void TestsRoom::applyTimeouts()
 {
-    m_tests->setTimeouts(m_timeout->value() * 1000, m_idleTimeout->value() * 1000);
+    m_tests->setTimeouts(m_deadlines->timeoutMs(), m_deadlines->idleTimeoutMs());
 }
 
 void TestsRoom::showProblem(const QString &sentence)

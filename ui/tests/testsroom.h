@@ -7,7 +7,6 @@
 #include <functional>
 
 class QComboBox;
-class QSpinBox;
 class QDockWidget;
 class QLabel;
 class QLineEdit;
@@ -17,6 +16,7 @@ class QTreeWidgetItem;
 
 namespace soul {
 
+class DeadlineFields;
 class PersonaTestSession;
 class RoomHost;
 struct SuiteCase;
@@ -69,8 +69,7 @@ private:
     QLabel *m_problem = nullptr;
     QLineEdit *m_endpoint = nullptr;
     QLineEdit *m_model = nullptr;
-    QSpinBox *m_timeout = nullptr;
-    QSpinBox *m_idleTimeout = nullptr;
+    DeadlineFields *m_deadlines = nullptr;
     KeyQuestion m_keyQuestion;
     QComboBox *m_against = nullptr;
     QLineEdit *m_revision = nullptr;
