@@ -413,8 +413,11 @@ for (const [p, persona] of personas.entries()) {
         // heading, if any) can be cached, fewer tokens than the new soul has.
         const changedDir = changedPersona(persona.dir);
         const changed = execFileSync(SOULC, ["compose", "--runtime", runtime, changedDir], { maxBuffer: 64 << 20 });
-        const three = soulcTest(changedDir, runtime, first);
-        const sentChanged = checkRequests(`${where} (changed soul)`, changed, cases);
+        const once = join(WORK, "changed.yaml");
+        writeFileSync(once, testFile([{ description: "case 0", vars: cases[0].vars,
+            assert: [{ type: "not-contains", value: never }] }], prices));
+        const three = soulcTest(changedDir, runtime, once);
+        const sentChanged = checkRequests(`${where} (changed soul)`, changed, cases.slice(0, 1));
         if (three.status !== 0 || !three.json || !sentChanged)
             { fail(`${where}: the changed soul's run exited ${three.status}: ${three.stderr.trim()}`); continue; }
         const c0 = three.json.tests[0].usage || {};
