@@ -7,6 +7,10 @@
 //                               streamed as server-sent events when asked,
 //                               with usage: prompt, cached and completion
 //                               tokens
+//   POST /grader/v1/chat/completions
+//                               a scripted grader for llm-rubric asserts,
+//                               no model: its answer is the judgement the
+//                               rubric spells out (see grade below)
 //
 // and records every request body it receives, as received, so a check can compare the system message with the bytes
 // soulc composes. Requests are served one at a time on one sequence; a
@@ -17,7 +21,11 @@
 //
 // DIR holds node_modules/node-llama-cpp. Prints "listening PORT" once it
 // accepts connections (PORT 0 or none: a free one). RECORD gets a line
-// {"base64": BODY} for each request, the body's bytes exactly.
+// {"base64": BODY, "route": "model" or "grader", "systemTokens": N} for each
+// request, in the order they arrive: the body's bytes exactly, and for a
+// model request whose first message is the system's, how many of the
+// prompt's tokens that message makes (its whole block, markers included: the
+// most of the prompt a request with the same soul can find cached).
 import { createServer } from "node:http";
 import { appendFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -54,6 +62,62 @@ function promptTokens(messages) {
     }
     tokens.push(...special("<|assistant|>"), ...plain("\n"));
     return tokens;
+}
+
+// A model request's system block in tokens, or null.
+function systemTokens(raw) {
+    try {
+        const m = JSON.parse(raw.toString("utf8")).messages;
+        if (!Array.isArray(m) || !m[0] || m[0].role !== "system" || typeof m[0].content !== "string") return null;
+        return promptTokens([m[0]]).length - promptTokens([]).length;
+    } catch {
+        return null;
+    }
+}
+
+// The grader's judgement: the rubric (the last user message's text between
+// the last <Rubric> and </Rubric>) spells it out as words "pass=true" or
+// "pass=false" and "score=NUMBER", each optional; the answer is a JSON object
+// {"reason", "pass", "score"} with what the rubric gave, and "wrap=prose"
+// puts a sentence around it. Every grader's request of an llm-rubric, soulc's
+// or promptfoo's, ends with <Rubric>\nRUBRIC\n</Rubric>.
+function grade(body) {
+    const messages = Array.isArray(body.messages) ? body.messages : [];
+    const last = [...messages].reverse().find((m) => m && m.role === "user" && typeof m.content === "string");
+    if (!last) return null;
+    const open = last.content.lastIndexOf("<Rubric>\n");
+    const close = last.content.lastIndexOf("\n</Rubric>");
+    if (open < 0 || close < open) return null;
+    const rubric = last.content.slice(open + "<Rubric>\n".length, close);
+    const judgement = { reason: "scripted: " + rubric.replace(/\s+/g, " ").trim() };
+    const pass = rubric.match(/\bpass=(true|false)\b/);
+    const score = rubric.match(/\bscore=([0-9.]+)\b/);
+    if (pass) judgement.pass = pass[1] === "true";
+    if (score) judgement.score = Number(score[1]);
+    const text = JSON.stringify(judgement);
+    return /\bwrap=prose\b/.test(rubric) ? "Here is my judgement:\n" + text + "\nThat is all." : text;
+}
+
+function answerGrader(body, res) {
+    const content = grade(body);
+    if (content === null) return fail(res, 400, "no <Rubric> in the last user message");
+    const id = "grade-" + Date.now().toString(36);
+    const created = Math.floor(Date.now() / 1000);
+    const model = typeof body.model === "string" ? body.model : "grader";
+    const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
+    if (body.stream === true) {
+        const chunk = (choices, extra = {}) =>
+            `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices, ...extra })}\n\n`;
+        res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+        res.write(chunk([{ index: 0, delta: { role: "assistant", content }, finish_reason: null }]));
+        res.write(chunk([{ index: 0, delta: {}, finish_reason: "stop" }]));
+        if (body.stream_options && body.stream_options.include_usage) res.write(chunk([], { usage }));
+        res.end("data: [DONE]\n\n");
+        return;
+    }
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ id, object: "chat.completion", created, model,
+        choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }], usage }));
 }
 
 function fail(res, status, message) {
@@ -149,15 +213,19 @@ const server = createServer((req, res) => {
             res.end(JSON.stringify({ object: "list", data: [{ id: modelName, object: "model", owned_by: "ci" }] }));
             return;
         }
-        if (req.method !== "POST" || path !== "/v1/chat/completions")
+        const route = path === "/v1/chat/completions" ? "model" : path === "/grader/v1/chat/completions" ? "grader" : null;
+        if (req.method !== "POST" || !route)
             return fail(res, 404, `no ${req.method} ${path} here`);
-        appendFileSync(record, JSON.stringify({ base64: raw.toString("base64") }) + "\n");
+        appendFileSync(record, JSON.stringify({ base64: raw.toString("base64"), route,
+            ...(route === "model" ? { systemTokens: systemTokens(raw) } : {}) }) + "\n");
         let body;
         try {
             body = JSON.parse(raw.toString("utf8"));
         } catch (e) {
             return fail(res, 400, "the body is not JSON: " + e.message);
         }
+        if (route === "grader")
+            return answerGrader(body, res);
         serially(() => complete(body, res).catch((e) => {
             if (!res.headersSent)
                 fail(res, 500, String(e && e.message || e));
