@@ -7,7 +7,10 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonParseError>
+#include <QRegularExpression>
 #include <QStringList>
+
+#include <cmath>
 
 namespace soul {
 
@@ -183,18 +186,44 @@ AssertOutcome rubricOutcome(const AssertSpec &spec,
         = open >= 0 && close > open
               ? QJsonDocument::fromJson(text.mid(open, close - open + 1).toUtf8()).object()
               : QJsonObject();
-    const QJsonValue pass = judgement.value(QStringLiteral("pass"));
-    const QJsonValue score = judgement.value(QStringLiteral("score"));
-    if (!pass.isBool() && !score.isDouble()) {
+    if (open < 0 || close <= open || judgement.isEmpty()) {
         result.reason = judgedBy
-                        + QStringLiteral("its answer is not JSON with pass and score, so the "
-                                         "rubric is not graded: '%1'.")
-                              .arg(text.left(200));
+                        + QStringLiteral("its answer is not a JSON object, so the rubric is not "
+                                         "graded: '%1'.")
+                              .arg(printableServerText(text.left(200)));
         return result;
     }
-    const double graded = score.isDouble() ? qBound(0.0, score.toDouble(), 1.0)
-                                           : (pass.toBool() ? 1.0 : 0.0);
-    const bool passed = pass.isBool() ? pass.toBool() : graded >= 0.5;
+    // promptfoo's reading of a judgement: pass when it does not say (or
+    // says "yes", "pass", "y", "true"); the score as given, else a number in
+    // a string, else the pass as 1 or 0; with a threshold, the score must
+    // reach it too.
+    const QJsonValue passValue = judgement.value(QStringLiteral("pass"));
+    bool passed = true;
+    if (passValue.isBool())
+        passed = passValue.toBool();
+    else if (!passValue.isUndefined() && !passValue.isNull())
+        passed = QRegularExpression(QStringLiteral("^(true|yes|pass|y)$"),
+                                    QRegularExpression::CaseInsensitiveOption)
+                     .match(passValue.isString() ? passValue.toString()
+                                                 : QString::number(passValue.toDouble()))
+                     .hasMatch();
+    // JavaScript's Number() of what is there: null is 0, a boolean 1 or 0,
+    // an empty string 0.
+    const QJsonValue scoreValue = judgement.value(QStringLiteral("score"));
+    bool numeric = true;
+    double graded = 0.0;
+    if (scoreValue.isDouble())
+        graded = scoreValue.toDouble();
+    else if (scoreValue.isBool())
+        graded = scoreValue.toBool() ? 1.0 : 0.0;
+    else if (scoreValue.isString() && !scoreValue.toString().trimmed().isEmpty())
+        graded = scoreValue.toString().trimmed().toDouble(&numeric);
+    else if (!scoreValue.isNull() && !scoreValue.isString())
+        numeric = false; // absent, an array or an object
+    if (!numeric || !std::isfinite(graded))
+        graded = passed ? 1.0 : 0.0;
+    if (spec.threshold)
+        passed = passed && graded >= *spec.threshold;
     result.pass = passed != spec.negated;
     result.score = spec.negated ? 1.0 - graded : graded;
     QString reason = judgement.value(QStringLiteral("reason")).toString().trimmed();

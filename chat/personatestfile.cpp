@@ -265,6 +265,9 @@ AssertSpec readAssert(const YAML::Node &node, const PersonaTestCase &test, int p
         return spec;
     }
     if (spec.baseType == QLatin1String("llm-rubric")) {
+        // promptfoo's: the grader's score must reach it, beside its pass.
+        if (const YAML::Node threshold = node["threshold"])
+            spec.threshold = number(threshold, where + QStringLiteral("'s threshold"));
         // promptfoo takes the grader from the assert's provider, or its
         // options.provider.
         const YAML::Node options = node["options"];

@@ -280,7 +280,7 @@ void TstAsserts::rubricGradedByItsOwnProvider()
     // The tested server answers "You said: ...", not a judgement.
     QVERIFY(!graded.outcomes.at(1).pass);
     QVERIFY2(graded.outcomes.at(1).reason.startsWith(
-                 QLatin1String("judged by other: its answer is not JSON")),
+                 QLatin1String("judged by other: its answer is not a JSON object")),
              qPrintable(graded.outcomes.at(1).reason));
 }
 
@@ -294,11 +294,29 @@ void TstAsserts::rubricAnswersThatAreNotJudgements()
         = rubricOutcome(rubric, request, Result<ChatReply>::failure(QStringLiteral("Refused.")));
     QVERIFY(!unreached.pass);
     QCOMPARE(unreached.reason, QStringLiteral("judged by m: the grader gave no answer: Refused."));
-    // A score alone passes from 0.5.
+    // As promptfoo reads a judgement: a score alone passes (pass is true
+    // when not given), and is the assert's score; a threshold makes the
+    // score count.
     ChatReply reply;
-    reply.content = QStringLiteral("{\"score\": 0.5}");
-    QVERIFY(rubricOutcome(rubric, request, reply).pass);
     reply.content = QStringLiteral("{\"score\": 0.2}");
+    QVERIFY(rubricOutcome(rubric, request, reply).pass);
+    QCOMPARE(rubricOutcome(rubric, request, reply).score, 0.2);
+    AssertSpec withThreshold = rubric;
+    withThreshold.threshold = 0.5;
+    QVERIFY(!rubricOutcome(withThreshold, request, reply).pass);
+    reply.content = QStringLiteral("{\"score\": \"0.7\", \"pass\": \"yes\"}");
+    QVERIFY(rubricOutcome(withThreshold, request, reply).pass);
+    QCOMPARE(rubricOutcome(withThreshold, request, reply).score, 0.7);
+    reply.content = QStringLiteral("{\"pass\": \"no\"}");
+    QVERIFY(!rubricOutcome(rubric, request, reply).pass);
+    QCOMPARE(rubricOutcome(rubric, request, reply).score, 0.0);
+    // Negated, the verdict turns and the score with it.
+    AssertSpec negated = spec(QStringLiteral("not-llm-rubric"), {QStringLiteral("is brief")});
+    reply.content = QStringLiteral("{\"score\": 0.2}");
+    QVERIFY(!rubricOutcome(negated, request, reply).pass);
+    QCOMPARE(rubricOutcome(negated, request, reply).score, 0.8);
+    // Prose without an object is not graded.
+    reply.content = QStringLiteral("It is brief.");
     QVERIFY(!rubricOutcome(rubric, request, reply).pass);
     // Not graded before its answer comes.
     QVERIFY(!checkAssert(rubric, ChatReply(), PersonaTestFile()).pass);
