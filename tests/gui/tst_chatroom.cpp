@@ -49,6 +49,7 @@ private Q_SLOTS:
     void escapeStopsTheReply();
     void restartOfferedAfterAnEdit();
     void keyNeverInTheSettings();
+    void urlCredentialsNeverInTheSettings();
     void keyOverPlainHttpIsAsked();
 
 private:
@@ -293,6 +294,29 @@ void tst_ChatRoom::keyOverPlainHttpIsAsked()
     QVERIFY2(asked.contains(QLatin1String("plain http"))
                  && asked.contains(QLatin1String("192.0.2.1")),
              qPrintable(asked));
+}
+
+// A user name and password typed in the endpoint's URL leave the field (and
+// so the settings) and go with the keys; the requests still go to the server.
+void tst_ChatRoom::urlCredentialsNeverInTheSettings()
+{
+    openDock();
+    if (QTest::currentTestFailed())
+        return;
+    QUrl withPassword = m_server->baseUrl();
+    withPassword.setUserInfo(QStringLiteral("ava:pa55word"));
+    auto *field = part<QLineEdit>("chatEndpoint");
+    field->clear();
+    QTest::keyClicks(field, withPassword.toString());
+    QTest::keyClick(field, Qt::Key_Return);
+    QCOMPARE(field->text(), m_server->baseUrl().toString());
+    sendMessage(QStringLiteral("Hi"));
+    QTRY_COMPARE(m_server->chatRequests(), 1);
+    window()->findChild<RoomHost *>()->settings()->sync();
+    QVERIFY(m_fixture.close());
+    const QByteArray settings = readAll(m_fixture.filePath(QStringLiteral("settings.ini")));
+    QVERIFY(settings.contains(m_server->baseUrl().toString().toUtf8()));
+    QVERIFY2(!settings.contains("pa55word"), settings.constData());
 }
 
 QTEST_MAIN(tst_ChatRoom)
