@@ -231,9 +231,8 @@ QString outputFileProblem(const Invocation &invocation,
         return QStringLiteral("Cannot write %1: it is a folder. Name a file for %2.")
             .arg(output, rule.option);
     if (!invocation.force && (info.exists() || info.isSymLink())) {
-        return QStringLiteral("%1 already exists. Choose another name, or allow overwriting "
-                              "(--force).")
-            .arg(output);
+        return QStringLiteral("%1 already exists. Choose %2, or allow overwriting (--force).")
+            .arg(output, rule.another);
     }
     return {};
 }

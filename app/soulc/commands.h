@@ -27,6 +27,7 @@ struct OutputRule
     QStringList kept;                              // files it never writes over
     QString keptWhat;                              // what they are: "the tests file"
     bool refuseLinks = false; // never write through a symbolic link, even with --force
+    QString another = QStringLiteral("another name"); // what to choose instead of an existing file
 };
 
 // Why `output` may not be written under `rule`: a file of the persona being

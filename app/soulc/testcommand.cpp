@@ -389,18 +389,14 @@ int exportPromptfoo(const Invocation &invocation,
 {
     const QDir out(invocation.exportPromptfoo);
     // The config first: it is the file a user knows the export by.
+    OutputRule rule = testOutputRule(QStringLiteral("--export-promptfoo"), file.path);
+    rule.another = QStringLiteral("another OUTDIR");
     for (size_t i = std::size(ExportFiles); i-- > 0;) {
-        if (const QString problem
-            = outputFileProblem(invocation,
-                                out.filePath(QLatin1String(ExportFiles[i])),
-                                testOutputRule(QStringLiteral("--export-promptfoo"), file.path));
-            !problem.isEmpty()) {
-            if (problem.endsWith(QLatin1String("(--force).")))
-                return fail(QStringLiteral("%1 already exists. Choose another OUTDIR, or allow "
-                                           "overwriting (--force).")
-                                .arg(out.filePath(QLatin1String(ExportFiles[i]))));
+        if (const QString problem = outputFileProblem(invocation,
+                                                      out.filePath(QLatin1String(ExportFiles[i])),
+                                                      rule);
+            !problem.isEmpty())
             return fail(problem);
-        }
     }
     if (!QDir().mkpath(out.path()))
         return fail(QStringLiteral("Cannot create the folder %1: check that its parent exists "
