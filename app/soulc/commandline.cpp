@@ -1,6 +1,7 @@
 #include "commandline.h"
 
 #include "counttext.h"
+#include "linkscommand.h"
 #include "registry/runtimeprofile.h"
 #include "registry/runtimeregistry.h"
 #include "runtime/runtime.h"
@@ -57,6 +58,8 @@ Commands:
   test DIR         send DIR's persona tests (persona-tests.yaml) to an
                    OpenAI-compatible model server, the soul as the system
                    message, and check each reply
+  links PLACE      link groups: one file shared by several agents, each
+                   keeping a real copy; list, add, sync and remove them
 
 compose, stat and diff take --rev REV to read DIR as a commit of its git
 repository has it (any revision git understands: HEAD~2, a tag, a short
@@ -471,6 +474,7 @@ constexpr CommandInfo Commands[] = {
     {Command::Checkpoint, "checkpoint", 1, "DIR"},
     {Command::Agents, "agents", 0, ""},
     {Command::Test, "test", 1, "DIR"},
+    {Command::Links, "links", 0, ""},
 };
 
 const CommandInfo *findCommand(const QString &name)
@@ -906,6 +910,11 @@ Invocation parseCommandLine(const QStringList &arguments)
         return invocation;
     }
     invocation.command = info->command;
+    if (info->command == Command::Links) {
+        // soulc links has actions with options of their own (linkscommand.cpp).
+        invocation.arguments = arguments.mid(1);
+        return invocation;
+    }
     parseCommandArguments(invocation, *info, arguments);
     return invocation;
 }
@@ -988,6 +997,8 @@ QByteArray helpText(Command command)
         return QByteArray(AgentsHelp);
     case Command::Test:
         return withRuntimes(TestHelp);
+    case Command::Links:
+        return linksHelpText();
     }
     return {};
 }

@@ -24,7 +24,8 @@ enum class Command {
     Log,
     Checkpoint,
     Agents,
-    Test
+    Test,
+    Links
 };
 
 struct Invocation

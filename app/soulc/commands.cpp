@@ -11,6 +11,7 @@
 #include "history/commitreader.h"
 #include "history/historycounts.h"
 #include "history/personahistory.h"
+#include "linkscommand.h"
 #include "output.h"
 #include "persona/inspection.h"
 #include "persona/lint.h"
@@ -949,6 +950,8 @@ int runInvocation(const Invocation &invocation)
         return runAgents(invocation);
     case Command::Test:
         return runTest(invocation);
+    case Command::Links:
+        return runLinks(invocation.arguments);
     case Command::None:
         break;
     }
