@@ -3,8 +3,12 @@
 #include "agents/openclawpaths.h"
 #include "agents/openclawroster.h"
 #include "commands.h"
+#include "compose/contract.h"
+#include "history/commitreader.h"
+#include "history/historycounts.h"
 #include "links/linkgroups.h"
 #include "output.h"
+#include "tokens/tokenizer.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -19,6 +23,7 @@ constexpr char LinksHelp[] = R"(Usage: soulc links [--json] PLACE
        soulc links add --name NAME --file FILE --agents A,B,... [--from AGENT] PLACE
        soulc links sync [--name NAME] [--from AGENT] [--force] PLACE
        soulc links remove --name NAME PLACE
+       soulc links checkpoint [--name NAME] [-m MESSAGE] PLACE
 
 Link groups: one persona file shared by several agents. Every agent keeps a
 real copy in its own folder (no links), so every runtime reads it as before;
@@ -42,6 +47,10 @@ slot file (AGENTS.md ... MEMORY.md), BOOTSTRAP.md or skills/NAME/SKILL.md.
             (atomically) and only if it still holds the bytes read at the
             start; a sync stopped part way is finished by the next one.
   remove    take the group out of the file; every copy stays as it is
+  checkpoint
+            commit each member's slot files to its git repository, as
+            'soulc checkpoint' does, all with the same message (default:
+            "Link group NAME: FILE"); only groups of a slot file
 
 Options:
   --openclaw        OpenClaw's roster instead of a folder of personas
@@ -52,7 +61,8 @@ Options:
 
 Exit status: list: 0 when every copy is the same, 1 when one differs or is
 missing; sync: 0 when every copy holds the group's text, 1 when it refused
-because a copy diverged; 2 error or bad usage.
+because a copy diverged; checkpoint: 0 when a commit was made, 1 when
+nothing changed; 2 error or bad usage.
 )";
 
 struct LinksOptions
@@ -68,6 +78,7 @@ struct LinksOptions
     QString file;
     QStringList agents;
     QString from;
+    QString message;
     QString usageError;
 };
 
@@ -77,7 +88,8 @@ LinksOptions parseLinks(const QStringList &arguments)
     qsizetype i = 0;
     if (!arguments.isEmpty()
         && (arguments.first() == QLatin1String("add") || arguments.first() == QLatin1String("sync")
-            || arguments.first() == QLatin1String("remove"))) {
+            || arguments.first() == QLatin1String("remove")
+            || arguments.first() == QLatin1String("checkpoint"))) {
         options.action = arguments.first();
         i = 1;
     }
@@ -128,6 +140,12 @@ LinksOptions parseLinks(const QStringList &arguments)
             options.force = true;
         } else if (is(arg, "--name") && !options.action.isEmpty()) {
             value(arg, options.name);
+        } else if ((is(arg, "--message") || arg.startsWith(QLatin1String("-m")))
+                   && options.action == QLatin1String("checkpoint")) {
+            if (arg.startsWith(QLatin1String("-m")) && arg.size() > 2)
+                options.message = arg.mid(2);
+            else
+                value(arg, options.message);
         } else if (is(arg, "--file") && options.action == QLatin1String("add")) {
             value(arg, options.file);
         } else if (is(arg, "--agents") && options.action == QLatin1String("add")) {
@@ -168,6 +186,13 @@ Result<LinkPlace> placeOf(const LinksOptions &options)
     if (!roster)
         return Result<LinkPlace>::failure(roster.error());
     return openClawPlace(*roster);
+}
+
+bool isSlotFile(const QString &file)
+{
+    return std::any_of(BootstrapOrder.cbegin(), BootstrapOrder.cend(), [&](const char *slot) {
+        return file == QLatin1String(slot);
+    });
 }
 
 QString number(qint64 n)
@@ -218,6 +243,20 @@ int listGroups(const LinkPlace &place, const LinkGroups &groups, bool json)
         array.append(QJsonObject{{QStringLiteral("name"), group.name},
                                  {QStringLiteral("file"), group.file},
                                  {QStringLiteral("members"), members}});
+    }
+    if (!json) {
+        const QList<LinkCandidate> candidates = linkCandidates(place, groups);
+        if (!candidates.isEmpty())
+            text += "\nThe same file in several agents, in no group:\n";
+        for (const LinkCandidate &candidate : candidates) {
+            text += QStringLiteral("  %1 in %2 (%3 bytes): soulc links add --name NAME --file %1 "
+                                   "--agents %4\n")
+                        .arg(candidate.file,
+                             candidate.agents.join(QStringLiteral(", ")),
+                             number(candidate.bytes),
+                             candidate.agents.join(QLatin1Char(',')))
+                        .toUtf8();
+        }
     }
     const int written = writeStandardOutput(
         json ? QJsonDocument(QJsonObject{{QStringLiteral("groups"), array}}).toJson() : text);
@@ -298,6 +337,69 @@ int sync(const LinkPlace &place, LinkGroups &groups, const LinksOptions &options
     return writeStandardOutput(text);
 }
 
+int checkpoint(const LinkPlace &place, const LinkGroups &groups, const LinksOptions &options)
+{
+    QList<const LinkGroup *> chosen;
+    for (const LinkGroup &group : groups.groups) {
+        if (options.name.isEmpty() || group.name == options.name)
+            chosen.append(&group);
+    }
+    if (chosen.isEmpty()) {
+        return fail(
+            options.name.isEmpty()
+                ? QStringLiteral("%1 declares no groups; 'soulc links add' makes one.")
+                      .arg(groups.path)
+                : QStringLiteral("%1 declares no group \"%2\".").arg(groups.path, options.name));
+    }
+    HistoryCounts counts(Tokenizer::builtin(QString()));
+    QByteArray text;
+    bool committed = false;
+    for (const LinkGroup *group : chosen) {
+        if (!isSlotFile(group->file)) {
+            writeStandardOutput(text);
+            return fail(QStringLiteral("links checkpoint: a checkpoint commits the slot files, and "
+                                       "the group \"%1\" shares %2. Commit it with git, or name "
+                                       "a group of a slot file with --name.")
+                            .arg(group->name, group->file));
+        }
+        const QString message
+            = options.message.isEmpty()
+                  ? QStringLiteral("Link group %1: %2").arg(group->name, group->file)
+                  : options.message;
+        for (const QString &member : group->members) {
+            const LinkAgent *agent = place.agent(member);
+            const Result<Checkpoint> made
+                = agent
+                      ? checkpointFolder(agent->folder, message, counts)
+                      : Result<Checkpoint>::failure(
+                          QStringLiteral("\"%1\" is not an agent of %2.").arg(member, place.what));
+            if (!made) {
+                writeStandardOutput(text);
+                return fail(
+                    QStringLiteral("%1 (group \"%2\"): %3").arg(member, group->name, made.error()));
+            }
+            for (const QString &note : made->recovered)
+                text += (note + QLatin1Char('\n')).toUtf8();
+            if (made->nothingToCommit) {
+                text += QStringLiteral("%1: nothing to checkpoint\n").arg(member).toUtf8();
+            } else {
+                committed = true;
+                text += QStringLiteral("%1: checkpoint %2: %3\n")
+                            .arg(member,
+                                 made->shortId,
+                                 made->message.section(QLatin1Char('\n'), 0, 0))
+                            .toUtf8();
+            }
+            for (const QString &left : made->leftovers)
+                text += (left + QLatin1Char('\n')).toUtf8();
+        }
+    }
+    const int written = writeStandardOutput(text);
+    if (written != ExitSuccess)
+        return written;
+    return committed ? ExitSuccess : ExitProblems;
+}
+
 } // namespace
 
 QByteArray linksHelpText()
@@ -322,6 +424,8 @@ int runLinks(const QStringList &arguments)
         return listGroups(*place, *groups, options.json);
     if (options.action == QLatin1String("sync"))
         return sync(*place, groups.value(), options);
+    if (options.action == QLatin1String("checkpoint"))
+        return checkpoint(*place, *groups, options);
     const Status done = options.action == QLatin1String("add")
                             ? addGroup(*place,
                                        groups.value(),

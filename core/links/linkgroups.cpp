@@ -607,6 +607,45 @@ Status removeGroup(const LinkPlace &place, LinkGroups &groups, const QString &na
     return {};
 }
 
+QList<LinkCandidate> linkCandidates(const LinkPlace &place, const LinkGroups &groups)
+{
+    QStringList files;
+    for (const char *slot : BootstrapOrder)
+        files.append(QLatin1String(slot));
+    files.append(QStringLiteral("BOOTSTRAP.md"));
+    QList<LinkCandidate> candidates;
+    for (const QString &file : files) {
+        QList<QByteArray> order;
+        QHash<QByteArray, LinkCandidate> byDigest;
+        for (const LinkAgent &agent : place.agents) {
+            const bool linked = std::any_of(groups.groups.cbegin(),
+                                            groups.groups.cend(),
+                                            [&](const LinkGroup &g) {
+                                                return g.file == file
+                                                       && g.members.contains(agent.name);
+                                            });
+            if (linked)
+                continue;
+            const SlotRead read = readPath(QDir(agent.folder).filePath(file),
+                                           ReadOptions(MaxLinkCopyBytes));
+            if (read.presence != SlotPresence::Present || !read.complete || read.bytes.isEmpty())
+                continue;
+            const QByteArray digest = digestOf(read.bytes);
+            auto it = byDigest.find(digest);
+            if (it == byDigest.end()) {
+                order.append(digest);
+                it = byDigest.insert(digest, {file, {}, read.bytes.size()});
+            }
+            it->agents.append(agent.name);
+        }
+        for (const QByteArray &digest : order) {
+            if (byDigest.value(digest).agents.size() >= 2)
+                candidates.append(byDigest.value(digest));
+        }
+    }
+    return candidates;
+}
+
 SyncOutcome syncGroup(const LinkPlace &place,
                       LinkGroups &groups,
                       const QString &name,

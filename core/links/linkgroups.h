@@ -149,6 +149,20 @@ Status addGroup(const LinkPlace &place,
 // Takes the group out of the file; every member keeps its copy as it is.
 Status removeGroup(const LinkPlace &place, LinkGroups &groups, const QString &name);
 
+// A file that is the same, byte for byte, in several agents and in no group
+// of theirs: a group waiting to be made.
+struct LinkCandidate
+{
+    QString file;
+    QStringList agents; // in the place's order
+    qint64 bytes = 0;
+};
+
+// The candidates among the slot files and BOOTSTRAP.md of the place's
+// agents (empty files, and files that cannot be read, are passed over), by
+// file then by first agent.
+QList<LinkCandidate> linkCandidates(const LinkPlace &place, const LinkGroups &groups);
+
 // What a sync wrote, and what it did not.
 struct SyncOutcome
 {

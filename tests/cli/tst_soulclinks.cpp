@@ -10,6 +10,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
@@ -154,8 +155,9 @@ private Q_SLOTS:
                               QStringLiteral("b=same"),
                               QStringLiteral("e=differs")}));
         run = links({dir});
-        QVERIFY2(run.out.contains("23 bytes") || run.out.contains("10 bytes"), run.out.constData());
-        QVERIFY2(run.out.contains("first differs at line 1"), run.out.constData());
+        QVERIFY2(run.out.contains("differs  " + copy(dir, "e").toUtf8()
+                                  + " (10 bytes; first differs at line 1)\n"),
+                 run.out.constData());
 
         // e diverged: sync refuses, writing nothing, naming it.
         run = links({QStringLiteral("sync"), dir});
@@ -420,6 +422,90 @@ private Q_SLOTS:
               finished);
         QVERIFY2(kills >= 8, qPrintable(QString::number(kills)));
         QVERIFY(finished >= 1);
+    }
+
+    // Identical files in several agents and in no group are offered.
+    void candidates()
+    {
+        const QString dir = place();
+        Run run = links({dir});
+        QCOMPARE(run.exitCode, ExitSuccess);
+        QVERIFY2(run.out.contains("USER.md in a, b, c, d (22 bytes): soulc links add --name NAME "
+                                  "--file USER.md --agents a,b,c,d"),
+                 run.out.constData());
+        QVERIFY(!run.out.contains("SOUL.md in"));
+        QCOMPARE(links({QStringLiteral("add"),
+                        QStringLiteral("--name=g"),
+                        QStringLiteral("--file=USER.md"),
+                        QStringLiteral("--agents=a,b"),
+                        dir})
+                     .exitCode,
+                 ExitSuccess);
+        run = links({dir});
+        QVERIFY2(run.out.contains("USER.md in c, d (22 bytes)"), run.out.constData());
+    }
+
+    // A checkpoint of a group commits every member's repository that
+    // changed, with the same message.
+    void checkpointAcrossMembers()
+    {
+        const QString dir = place();
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char *name : {"GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"})
+            env.insert(QLatin1String(name), QStringLiteral("Test"));
+        for (const char *name : {"GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"})
+            env.insert(QLatin1String(name), QStringLiteral("test@example.invalid"));
+        for (const char *agent : {"a", "b", "c"}) {
+            QProcess git;
+            git.setProcessEnvironment(env);
+            git.start(QStringLiteral("git"),
+                      {QStringLiteral("init"),
+                       QStringLiteral("-q"),
+                       QDir(dir).filePath(QLatin1String(agent))});
+            QVERIFY2(git.waitForFinished(60000) && git.exitCode() == 0, "git is needed");
+        }
+        QCOMPARE(links({QStringLiteral("add"),
+                        QStringLiteral("--name=house"),
+                        QStringLiteral("--file=USER.md"),
+                        QStringLiteral("--agents=a,b,c"),
+                        dir})
+                     .exitCode,
+                 ExitSuccess);
+        SoulcCall call;
+        call.environment = env;
+        call.arguments = QStringList{QStringLiteral("links"), QStringLiteral("checkpoint"), dir};
+        Run run = runSoulc(call);
+        QVERIFY2(run.exitCode == ExitSuccess, run.err.constData());
+        for (const char *agent : {"a", "b", "c"}) {
+            QProcess git;
+            git.start(QStringLiteral("git"),
+                      {QStringLiteral("-C"),
+                       QDir(dir).filePath(QLatin1String(agent)),
+                       QStringLiteral("log"),
+                       QStringLiteral("--format=%s")});
+            QVERIFY(git.waitForFinished(60000));
+            QCOMPARE(git.readAllStandardOutput(), QByteArray("Link group house: USER.md\n"));
+        }
+        // Nothing changed since: nothing to commit, exit 1.
+        run = runSoulc(call);
+        QCOMPARE(run.exitCode, ExitProblems);
+        QCOMPARE(run.out.count("nothing to checkpoint"), 3);
+        // A group of a file a checkpoint does not commit is refused by name.
+        QVERIFY(writeBytes(copy(dir, "a", "BOOTSTRAP.md"), "hello\n"));
+        QCOMPARE(links({QStringLiteral("add"),
+                        QStringLiteral("--name=boot"),
+                        QStringLiteral("--file=BOOTSTRAP.md"),
+                        QStringLiteral("--agents=a,b"),
+                        dir})
+                     .exitCode,
+                 ExitSuccess);
+        call.arguments = QStringList{QStringLiteral("links"),
+                                     QStringLiteral("checkpoint"),
+                                     QStringLiteral("--name=boot"),
+                                     dir};
+        run = runSoulc(call);
+        QCOMPARE(run.exitCode, ExitFailure);
+        QVERIFY2(run.err.contains("a checkpoint commits the slot files"), run.err.constData());
     }
 
     void openClawRoster()
