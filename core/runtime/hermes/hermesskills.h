@@ -7,7 +7,7 @@
 #include <QStringList>
 
 // The skills index Hermes Agent 0.21.3 puts into its system prompt (the
-// "## Skills" block, docs/hermes-0.21.3.md, section 12), built from a home's
+// "## Skills" block, docs/hermes-0.21.3.md, section 14), built from a home's
 // skills/ folder as Hermes builds it: every SKILL.md under it (a few folders
 // pruned), its YAML frontmatter's name and description, the categories'
 // DESCRIPTION.md, the skills config.yaml disables, the platform, environment
@@ -36,7 +36,7 @@ struct HermesSkillsSession
     QString platform;         // HERMES_PLATFORM / HERMES_SESSION_PLATFORM; "" for the CLI
     QStringList environments; // active among "kanban", "docker", "s6"
 
-    // An interactive CLI session with the default toolsets (docs, 12.2).
+    // An interactive CLI session with the default toolsets (docs, 14.2).
     static HermesSkillsSession defaultCli();
 };
 
