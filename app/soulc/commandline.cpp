@@ -452,6 +452,38 @@ has them), 2 error (DIR in no repository, a merge under way, a locked
 index, a read-only repository, a full disk) or bad usage.
 )";
 
+constexpr char SkillsHelp[]
+    = R"(Usage: soulc skills [--runtime openclaw] [--config FILE] [--agent ID] [--json] DIR
+
+List the skills OpenClaw 2026.9 puts into the system prompt of an agent whose
+workspace is DIR, as its buildSkillSnapshot builds the list: every SKILL.md
+of the config's skills.load.extraDirs, the bundled skills folder
+(OPENCLAW_BUNDLED_SKILLS_DIR, else that of the openclaw package on PATH),
+<state dir>/skills, ~/.agents/skills, DIR/.agents/skills and DIR/skills, a
+later source winning a name; whether each is eligible (its required
+commands, variables, config and OS; skills.entries.NAME.enabled;
+skills.allowBundled; the agent's skills list) and what the character budget
+(skills.limits.maxSkillsPromptChars, 18,000) and count (maxSkillsInPrompt,
+150) leave of it: kept, shortened (compact format) or dropped. Each row has
+the skill's entry in characters and in tokens (o200k_base), then the list's
+totals against its budget, then the lints. `soulc compose --runtime openclaw
+--part skills DIR` prints the list itself.
+
+HOME, OPENCLAW_STATE_DIR, OPENCLAW_CONFIG_PATH and OPENCLAW_BUNDLED_SKILLS_DIR
+are read as OpenClaw reads them.
+
+Options:
+  --runtime openclaw  the only runtime with a skills list (the default here)
+  --config FILE       read FILE instead of OpenClaw's config
+  --agent ID          apply agents.list[ID].skills (else agents.defaults.skills)
+  --json              one JSON object: skills, totals and lints
+  -h, --help          show this help
+
+Exit status: 0 every skill found is listed whole or shortened, 1 a skill is
+dropped, left out or invalid, 2 error (DIR or the config cannot be read) or
+bad usage.
+)";
+
 struct CommandInfo
 {
     Command command;
@@ -470,6 +502,7 @@ constexpr CommandInfo Commands[] = {
     {Command::Log, "log", 1, "DIR"},
     {Command::Checkpoint, "checkpoint", 1, "DIR"},
     {Command::Agents, "agents", 0, ""},
+    {Command::Skills, "skills", 1, "DIR"},
     {Command::Test, "test", 1, "DIR"},
 };
 
@@ -525,7 +558,7 @@ bool takeValue(const QStringList &arguments,
 bool takesRuntime(Command command)
 {
     return command == Command::Compose || command == Command::Stat || command == Command::Check
-           || command == Command::Export || command == Command::Test;
+           || command == Command::Export || command == Command::Test || command == Command::Skills;
 }
 
 // An option of a registered runtime: one of its settings' (RuntimeSetting::
@@ -610,6 +643,7 @@ void parseCommandArguments(Invocation &invocation,
     };
     bool optionsEnded = false;
     bool outputGiven = false;
+    bool runtimeGiven = false;
     // The runtime options given, to say which runtime each needs.
     QList<QPair<QString, const Runtime *>> runtimeOptions;
     for (qsizetype i = 1; i < arguments.size(); ++i) {
@@ -658,6 +692,7 @@ void parseCommandArguments(Invocation &invocation,
                 return;
             }
             invocation.runtime = name;
+            runtimeGiven = true;
         } else if ((info.command == Command::Compose || info.command == Command::Stat
                     || info.command == Command::Diff)
                    && isValueOption(arg, "--rev")) {
@@ -690,7 +725,7 @@ void parseCommandArguments(Invocation &invocation,
             runtimeOptions.append({arg.section(QLatin1Char('='), 0, 0), option.runtime});
         } else if ((info.command == Command::Stat || info.command == Command::Diff
                     || info.command == Command::Log || info.command == Command::Agents
-                    || info.command == Command::Test)
+                    || info.command == Command::Test || info.command == Command::Skills)
                    && arg == QLatin1String("--json")) {
             invocation.json = true;
         } else if (info.command == Command::Test && isValueOption(arg, "--tests")) {
@@ -769,7 +804,23 @@ void parseCommandArguments(Invocation &invocation,
                          .arg(count));
                 return;
             }
-        } else if (info.command == Command::Agents && isValueOption(arg, "--config")) {
+        } else if ((info.command == Command::Skills || info.command == Command::Compose)
+                   && isValueOption(arg, "--agent")) {
+            if (!takeValue(arguments, i, "--agent", "an ID", invocation.agent, fail))
+                return;
+        } else if (info.command == Command::Compose && isValueOption(arg, "--part")) {
+            if (!takeValue(arguments, i, "--part", "a PART", invocation.part, fail))
+                return;
+            if (invocation.part != QLatin1String("project")
+                && invocation.part != QLatin1String("skills")
+                && invocation.part != QLatin1String("all")) {
+                fail(QStringLiteral("option '--part' takes project, skills or all, not '%1'.")
+                         .arg(invocation.part));
+                return;
+            }
+        } else if ((info.command == Command::Agents || info.command == Command::Skills
+                    || info.command == Command::Compose)
+                   && isValueOption(arg, "--config")) {
             if (!takeValue(arguments, i, "--config", "a FILE", invocation.config, fail))
                 return;
         } else if (info.command == Command::Stat && arg == QLatin1String("--all")) {
@@ -810,6 +861,28 @@ void parseCommandArguments(Invocation &invocation,
         return;
     }
     const Runtime *runtime = RuntimeRegistry::instance().find(invocation.runtime);
+    const bool openclaw = invocation.runtime == QLatin1String("openclaw");
+    if (info.command == Command::Skills) {
+        if (runtimeGiven && !openclaw) {
+            fail(QStringLiteral("only --runtime openclaw has a skills list."));
+            return;
+        }
+        invocation.runtime = QStringLiteral("openclaw");
+        runtime = RuntimeRegistry::instance().find(invocation.runtime);
+    }
+    if (info.command == Command::Compose
+        && (!invocation.part.isEmpty() || !invocation.config.isEmpty()
+            || !invocation.agent.isEmpty())
+        && !openclaw) {
+        fail(QStringLiteral("options '--part', '--config' and '--agent' need --runtime openclaw."));
+        return;
+    }
+    if (info.command == Command::Compose && invocation.part != QLatin1String("project")
+        && !invocation.part.isEmpty() && (invocation.found || !invocation.revs.isEmpty())) {
+        fail(QStringLiteral("option '--part %1' takes neither '--found' nor '--rev'.")
+                 .arg(invocation.part));
+        return;
+    }
     if (!invocation.revs.isEmpty() && !runtime->readsRevisions()) {
         fail(QStringLiteral("options '--rev' and '--runtime %1' exclude each other: a commit is "
                             "composed by the toolnexus rule.")
@@ -986,6 +1059,8 @@ QByteArray helpText(Command command)
         return QByteArray(CheckpointHelp);
     case Command::Agents:
         return QByteArray(AgentsHelp);
+    case Command::Skills:
+        return QByteArray(SkillsHelp);
     case Command::Test:
         return withRuntimes(TestHelp);
     }

@@ -1,4 +1,5 @@
 #include "commands.h"
+#include "skillscommand.h"
 
 #include "agentcommands.h"
 #include "commandline.h"
@@ -167,6 +168,12 @@ int runCompose(const Invocation &invocation)
         return fail(problem);
     const RuntimeProfile profile = profileOf(invocation);
     const RuntimeInput input = inputOf(invocation);
+    if (!invocation.part.isEmpty() && invocation.part != QLatin1String("project")) {
+        const Result<QByteArray> bytes = composedSoul(invocation);
+        if (!bytes)
+            return fail(bytes.error());
+        return writeResult(invocation, *bytes);
+    }
     if (!profile.sectioned()) {
         // Composed whole: under its budgets a runtime's text is at most a few
         // hundred KB.
@@ -242,6 +249,21 @@ Result<QByteArray> composedSoul(const Invocation &invocation)
     // What runCompose writes to a file: the same calls, so the bytes agree.
     const RuntimeProfile profile = profileOf(invocation);
     const RuntimeInput input = inputOf(invocation);
+    if (!invocation.part.isEmpty() && invocation.part != QLatin1String("project")) {
+        // OpenClaw's prompt lists the skills before the workspace files.
+        Result<QByteArray> skills = openClawSkillsPart(invocation);
+        if (!skills)
+            return skills;
+        QByteArray bytes = std::move(skills).value();
+        if (invocation.part == QLatin1String("all")) {
+            const Result<RuntimeComposition> composition
+                = profile.runtime->compose(input, profile.settings);
+            if (!composition)
+                return Result<QByteArray>::failure(composition.error());
+            bytes += composition->text.toUtf8();
+        }
+        return bytes;
+    }
     if (!profile.sectioned()) {
         const Result<RuntimeComposition> composition = profile.runtime->compose(input,
                                                                                 profile.settings);
@@ -947,6 +969,8 @@ int runInvocation(const Invocation &invocation)
         return runCheckpoint(invocation);
     case Command::Agents:
         return runAgents(invocation);
+    case Command::Skills:
+        return runSkills(invocation);
     case Command::Test:
         return runTest(invocation);
     case Command::None:
