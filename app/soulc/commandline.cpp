@@ -83,7 +83,11 @@ agent receives it.
 With --runtime openclaw, write instead the workspace-files section of the
 system prompt that OpenClaw 2026.9 builds from DIR with default settings,
 exactly: its "## <path>" headers use DIR's absolute path, with symbolic
-links in it kept as written.
+links in it kept as written. With --part skills, write instead the skills
+list OpenClaw puts into the same prompt (see 'soulc skills --help'), leading
+blank lines included; --part all writes the skills list, then the workspace
+files; --part project (the default) the workspace files alone. --config FILE
+and --agent ID choose the config and the agent whose skills filter applies.
 
 With --rev REV, compose DIR as commit REV of its git repository has it,
 from the blobs git stores (no checkout, no filter applied): a slot that is
@@ -102,6 +106,9 @@ memories/, and --project names the folder Hermes runs in.
 Options:
   --runtime NAME      @RUNTIMES@
   --rev REV           compose DIR as commit REV has it (toolnexus only)
+  --part PART         openclaw: project (default), skills or all
+  --config FILE       openclaw: read FILE instead of OpenClaw's config
+  --agent ID          openclaw: the agent whose skills filter applies
   --found             print the names of the files that took part instead,
                       one a line, in composition order
   -o, --output FILE   write to FILE instead of standard output, atomically:
