@@ -86,7 +86,13 @@ agent receives it.
 With --runtime openclaw, write instead the workspace-files section of the
 system prompt that OpenClaw 2026.9 builds from DIR with default settings,
 exactly: its "## <path>" headers use DIR's absolute path, with symbolic
-links in it kept as written.
+links in it kept as written. With --part skills, write instead the skills
+list OpenClaw puts into the same prompt (see 'soulc skills --help'), leading
+blank lines included; --part all writes the skills list, then the workspace
+files; --part project (the default) the workspace files alone. --config FILE
+and --agent ID choose the config and the agent whose skills filter applies.
+With --runtime hermes, --part skills writes Hermes's skills index, and
+--part all the persona blocks, then the index.
 
 With --rev REV, compose DIR as commit REV of its git repository has it,
 from the blobs git stores (no checkout, no filter applied): a slot that is
@@ -105,6 +111,9 @@ memories/, and --project names the folder Hermes runs in.
 Options:
   --runtime NAME      @RUNTIMES@
   --rev REV           compose DIR as commit REV has it (toolnexus only)
+  --part PART         openclaw, hermes: project (default), skills or all
+  --config FILE       openclaw: read FILE instead of OpenClaw's config
+  --agent ID          openclaw: the agent whose skills filter applies
   --found             print the names of the files that took part instead,
                       one a line, in composition order
   -o, --output FILE   write to FILE instead of standard output, atomically:
@@ -455,6 +464,45 @@ has them), 2 error (DIR in no repository, a merge under way, a locked
 index, a read-only repository, a full disk) or bad usage.
 )";
 
+constexpr char SkillsHelp[]
+    = R"(Usage: soulc skills [--runtime NAME] [--config FILE] [--agent ID] [--json] DIR
+
+List the skills OpenClaw 2026.9 puts into the system prompt of an agent whose
+workspace is DIR, as its buildSkillSnapshot builds the list: every SKILL.md
+of the config's skills.load.extraDirs, the bundled skills folder
+(OPENCLAW_BUNDLED_SKILLS_DIR, else that of the openclaw package on PATH),
+<state dir>/skills, ~/.agents/skills, DIR/.agents/skills and DIR/skills, a
+later source winning a name; whether each is eligible (its required
+commands, variables, config and OS; skills.entries.NAME.enabled;
+skills.allowBundled; the agent's skills list) and what the character budget
+(skills.limits.maxSkillsPromptChars, 18,000) and count (maxSkillsInPrompt,
+150) leave of it: kept, shortened (compact format) or dropped. Each row has
+the skill's entry in characters and in tokens (o200k_base), then the list's
+totals against its budget, then the lints. `soulc compose --runtime openclaw
+--part skills DIR` prints the list itself.
+
+HOME, OPENCLAW_STATE_DIR, OPENCLAW_CONFIG_PATH and OPENCLAW_BUNDLED_SKILLS_DIR
+are read as OpenClaw reads them.
+
+With --runtime hermes: the skills index Hermes Agent 0.21.3 puts into its
+prompt for a CLI session, from DIR/skills (DIR is Hermes's home, or give
+--hermes-home HOME --project DIR): each SKILL.md, its category, and whether
+it is listed or why not (config.yaml's skills.disabled, its platforms,
+environments and tool conditions). `soulc compose --runtime hermes --part
+skills DIR` prints the index.
+
+Options:
+  --runtime NAME      openclaw (the default here) or hermes
+  --config FILE       read FILE instead of OpenClaw's config
+  --agent ID          apply agents.list[ID].skills (else agents.defaults.skills)
+  --json              one JSON object: skills, totals and lints
+  -h, --help          show this help
+
+Exit status: 0 every skill found is listed whole or shortened, 1 a skill is
+dropped, left out or invalid, 2 error (DIR or the config cannot be read) or
+bad usage.
+)";
+
 struct CommandInfo
 {
     Command command;
@@ -473,6 +521,7 @@ constexpr CommandInfo Commands[] = {
     {Command::Log, "log", 1, "DIR"},
     {Command::Checkpoint, "checkpoint", 1, "DIR"},
     {Command::Agents, "agents", 0, ""},
+    {Command::Skills, "skills", 1, "DIR"},
     {Command::Test, "test", 1, "DIR"},
     {Command::Links, "links", 0, ""},
 };
@@ -526,10 +575,21 @@ bool takeValue(const QStringList &arguments,
     return true;
 }
 
+// The runtimes that list skills, as options name them: "--runtime a or --runtime b".
+QString skillsRuntimes()
+{
+    QStringList names;
+    for (const Runtime *runtime : RuntimeRegistry::instance().runtimes()) {
+        if (runtime->listsSkills())
+            names.append(QStringLiteral("--runtime ") + runtime->id());
+    }
+    return names.join(QStringLiteral(" or "));
+}
+
 bool takesRuntime(Command command)
 {
     return command == Command::Compose || command == Command::Stat || command == Command::Check
-           || command == Command::Export || command == Command::Test;
+           || command == Command::Export || command == Command::Test || command == Command::Skills;
 }
 
 // An option of a registered runtime: one of its settings' (RuntimeSetting::
@@ -614,6 +674,7 @@ void parseCommandArguments(Invocation &invocation,
     };
     bool optionsEnded = false;
     bool outputGiven = false;
+    bool runtimeGiven = false;
     // The runtime options given, to say which runtime each needs.
     QList<QPair<QString, const Runtime *>> runtimeOptions;
     for (qsizetype i = 1; i < arguments.size(); ++i) {
@@ -662,6 +723,7 @@ void parseCommandArguments(Invocation &invocation,
                 return;
             }
             invocation.runtime = name;
+            runtimeGiven = true;
         } else if ((info.command == Command::Compose || info.command == Command::Stat
                     || info.command == Command::Diff)
                    && isValueOption(arg, "--rev")) {
@@ -694,7 +756,7 @@ void parseCommandArguments(Invocation &invocation,
             runtimeOptions.append({arg.section(QLatin1Char('='), 0, 0), option.runtime});
         } else if ((info.command == Command::Stat || info.command == Command::Diff
                     || info.command == Command::Log || info.command == Command::Agents
-                    || info.command == Command::Test)
+                    || info.command == Command::Test || info.command == Command::Skills)
                    && arg == QLatin1String("--json")) {
             invocation.json = true;
         } else if (info.command == Command::Test && isValueOption(arg, "--tests")) {
@@ -773,7 +835,23 @@ void parseCommandArguments(Invocation &invocation,
                          .arg(count));
                 return;
             }
-        } else if (info.command == Command::Agents && isValueOption(arg, "--config")) {
+        } else if ((info.command == Command::Skills || info.command == Command::Compose)
+                   && isValueOption(arg, "--agent")) {
+            if (!takeValue(arguments, i, "--agent", "an ID", invocation.agent, fail))
+                return;
+        } else if (info.command == Command::Compose && isValueOption(arg, "--part")) {
+            if (!takeValue(arguments, i, "--part", "a PART", invocation.part, fail))
+                return;
+            if (invocation.part != QLatin1String("project")
+                && invocation.part != QLatin1String("skills")
+                && invocation.part != QLatin1String("all")) {
+                fail(QStringLiteral("option '--part' takes project, skills or all, not '%1'.")
+                         .arg(invocation.part));
+                return;
+            }
+        } else if ((info.command == Command::Agents || info.command == Command::Skills
+                    || info.command == Command::Compose)
+                   && isValueOption(arg, "--config")) {
             if (!takeValue(arguments, i, "--config", "a FILE", invocation.config, fail))
                 return;
         } else if (info.command == Command::Stat && arg == QLatin1String("--all")) {
@@ -814,6 +892,37 @@ void parseCommandArguments(Invocation &invocation,
         return;
     }
     const Runtime *runtime = RuntimeRegistry::instance().find(invocation.runtime);
+    if (info.command == Command::Skills && !runtimeGiven) {
+        // No runtime named: the first that lists skills.
+        for (const Runtime *each : RuntimeRegistry::instance().runtimes()) {
+            if (each->listsSkills()) {
+                runtime = each;
+                invocation.runtime = each->id();
+                break;
+            }
+        }
+    }
+    const bool listsSkills = runtime && runtime->listsSkills();
+    if (info.command == Command::Skills && !listsSkills) {
+        fail(QStringLiteral("%1 lists no skills in its prompt; name a runtime that does (%2).")
+                 .arg(runtime ? runtime->displayName() : invocation.runtime, skillsRuntimes()));
+        return;
+    }
+    if (info.command == Command::Compose
+        && (!invocation.part.isEmpty() || !invocation.config.isEmpty()
+            || !invocation.agent.isEmpty())
+        && !listsSkills) {
+        fail(QStringLiteral("options '--part', '--config' and '--agent' need a runtime that lists "
+                            "skills (%1).")
+                 .arg(skillsRuntimes()));
+        return;
+    }
+    if (info.command == Command::Compose && invocation.part != QLatin1String("project")
+        && !invocation.part.isEmpty() && (invocation.found || !invocation.revs.isEmpty())) {
+        fail(QStringLiteral("option '--part %1' takes neither '--found' nor '--rev'.")
+                 .arg(invocation.part));
+        return;
+    }
     if (!invocation.revs.isEmpty() && !runtime->readsRevisions()) {
         fail(QStringLiteral("options '--rev' and '--runtime %1' exclude each other: a commit is "
                             "composed by the toolnexus rule.")
@@ -995,6 +1104,8 @@ QByteArray helpText(Command command)
         return QByteArray(CheckpointHelp);
     case Command::Agents:
         return QByteArray(AgentsHelp);
+    case Command::Skills:
+        return QByteArray(SkillsHelp);
     case Command::Test:
         return withRuntimes(TestHelp);
     case Command::Links:

@@ -24,6 +24,7 @@ enum class Command {
     Log,
     Checkpoint,
     Agents,
+    Skills,
     Test,
     Links
 };
@@ -47,8 +48,12 @@ struct Invocation
     // compose, stat --rev REV; diff --rev A [--rev B]: commits of DIR's git
     // history, in the order given.
     QStringList revs;
-    QString message;  // checkpoint -m MESSAGE
-    QString config;   // agents --config FILE: this OpenClaw config instead of OpenClaw's own
+    QString message; // checkpoint -m MESSAGE
+    QString config; // agents, skills, compose --config FILE: this OpenClaw config instead of OpenClaw's own
+    QString agent; // skills, compose --agent ID: the OpenClaw agent whose skills filter applies
+    // compose --runtime openclaw --part project|skills|all: which part of
+    // OpenClaw's prompt; project (the workspace files) unless given.
+    QString part;
     bool all = false; // stat --all PARENT: every persona folder under PARENT
     // A runtime with a home (Runtime::readsHome()): its home and the project
     // it runs in (--hermes-home HOME --project DIR, as Runtime::homeOption()

@@ -1,4 +1,5 @@
 #include "commands.h"
+#include "skillscommand.h"
 
 #include "agentcommands.h"
 #include "commandline.h"
@@ -21,6 +22,7 @@
 #include "registry/runtimeprofile.h"
 #include "registry/runtimesoul.h"
 #include "runtime/reporttext.h"
+#include "runtime/runtimeskills.h"
 #include "runtime/toolnexus/toolnexusreport.h"
 #include "testcommand.h"
 #include "tokens/soultokens.h"
@@ -168,6 +170,12 @@ int runCompose(const Invocation &invocation)
         return fail(problem);
     const RuntimeProfile profile = profileOf(invocation);
     const RuntimeInput input = inputOf(invocation);
+    if (!invocation.part.isEmpty() && invocation.part != QLatin1String("project")) {
+        const Result<QByteArray> bytes = composedSoul(invocation);
+        if (!bytes)
+            return fail(bytes.error());
+        return writeResult(invocation, *bytes);
+    }
     if (!profile.sectioned()) {
         // Composed whole: under its budgets a runtime's text is at most a few
         // hundred KB.
@@ -243,6 +251,21 @@ Result<QByteArray> composedSoul(const Invocation &invocation)
     // What runCompose writes to a file: the same calls, so the bytes agree.
     const RuntimeProfile profile = profileOf(invocation);
     const RuntimeInput input = inputOf(invocation);
+    if (!invocation.part.isEmpty() && invocation.part != QLatin1String("project")) {
+        const Result<SkillsList> skills = skillsPart(invocation);
+        if (!skills)
+            return Result<QByteArray>::failure(skills.error());
+        if (invocation.part != QLatin1String("all"))
+            return skills->prompt.toUtf8();
+        // Both parts in the order of the runtime's prompt, each exactly as
+        // the runtime builds it.
+        const Result<RuntimeComposition> composition = profile.runtime->compose(input,
+                                                                                profile.settings);
+        if (!composition)
+            return Result<QByteArray>::failure(composition.error());
+        return skills->beforeText ? (skills->prompt + composition->text).toUtf8()
+                                  : (composition->text + skills->prompt).toUtf8();
+    }
     if (!profile.sectioned()) {
         const Result<RuntimeComposition> composition = profile.runtime->compose(input,
                                                                                 profile.settings);
@@ -948,6 +971,8 @@ int runInvocation(const Invocation &invocation)
         return runCheckpoint(invocation);
     case Command::Agents:
         return runAgents(invocation);
+    case Command::Skills:
+        return runSkills(invocation);
     case Command::Test:
         return runTest(invocation);
     case Command::Links:

@@ -15,11 +15,6 @@
 
 namespace soul {
 
-namespace {
-
-// OpenClaw's canonical agent id: lower case, runs of other characters than
-// a-z, 0-9, _ and - made one '-', dashes trimmed from both ends, at most 64;
-// "main" for what leaves nothing.
 QString normalizeAgentId(const QString &raw)
 {
     static const QRegularExpression valid(QStringLiteral("^[a-z0-9][a-z0-9_-]{0,63}\\z"),
@@ -38,6 +33,8 @@ QString normalizeAgentId(const QString &raw)
     id.truncate(64);
     return id.isEmpty() ? QStringLiteral("main") : id;
 }
+
+namespace {
 
 // The patterns end in \z, not $: PCRE's $ also matches before a final line
 // break, JavaScript's does not, and OpenClaw refuses "ops\n".

@@ -71,6 +71,11 @@ QString budgetSourceText(BudgetSource source, const QString &agentId);
 // is not JSON5, or that OpenClaw would refuse for its agents is a failure
 // naming the file and, where there is one, the line; what this reader does
 // not support is refused by name, never guessed.
+// OpenClaw's canonical agent id: lower case, runs of other characters than
+// a-z, 0-9, _ and - made one '-', dashes trimmed from both ends, at most 64;
+// "main" for what leaves nothing.
+QString normalizeAgentId(const QString &raw);
+
 Result<OpenClawRoster> readOpenClawRoster(const OpenClawPaths &paths,
                                           const QString &configFile = {});
 

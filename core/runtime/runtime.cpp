@@ -2,6 +2,7 @@
 
 #include "compose/composerule.h"
 #include "disk/slotlayout.h"
+#include "runtimeskills.h"
 
 #include <QDir>
 
@@ -104,6 +105,13 @@ qint64 Runtime::setting(const RuntimeSettings &values, const QString &key) const
 qint64 Runtime::nearLimit(qint64 budget)
 {
     return (budget * NearPercent + 99) / 100;
+}
+
+Result<SkillsList> Runtime::skills(const SkillsRequest &request) const
+{
+    Q_UNUSED(request)
+    return Result<SkillsList>::failure(
+        QStringLiteral("%1 lists no skills in its prompt.").arg(displayName()));
 }
 
 } // namespace soul

@@ -24,6 +24,8 @@ namespace soul {
 
 class Tokenizer;
 struct ComposeRule;
+struct SkillsList;
+struct SkillsRequest;
 struct Inspection;
 struct SoulTokenCounts;
 struct SlotLayout;
@@ -225,6 +227,12 @@ public:
     // Whether the sidebar sums a persona up by what this runtime injects of
     // it against its total budget, whichever runtime the preview shows.
     virtual bool summarizesBudget() const { return false; }
+
+    // Whether the runtime lists an agent's skills in its prompt, and that
+    // list (runtimeskills.h): every SKILL.md found, and the list's exact
+    // text. The default lists none: a failure that says so.
+    virtual bool listsSkills() const { return false; }
+    virtual Result<SkillsList> skills(const SkillsRequest &request) const;
 
     // A runtime that reads a home of its own (readsHome()): where the home is
     // found when none is named (it may not exist), its name in sentences

@@ -3,7 +3,9 @@
 #include "counttext.h"
 #include "hermeslint.h"
 #include "hermesreader.h"
+#include "hermesskills.h"
 #include "runtime/reporttext.h"
+#include "runtime/runtimeskills.h"
 #include "tokens/tokenizer.h"
 
 #include <QDir>
@@ -1097,6 +1099,51 @@ QString hermesProjectPaneMoved(const SlotLayout &layout, const RuntimeCompositio
     return QStringLiteral("Hermes now reads %1 instead of %2 for the project context. "
                           "Once nothing is unsaved, this pane moves to %1.")
         .arg(read.first(), pane);
+}
+
+Result<SkillsList> HermesRuntime::skills(const SkillsRequest &request) const
+{
+    // The index comes from the home's skills/ (a flat folder is its own home).
+    const QString home = QDir::cleanPath(QDir::current().absoluteFilePath(
+        request.input.home.isEmpty() ? request.input.dir : request.input.home));
+    if (!QFileInfo(home).isDir()) {
+        return Result<SkillsList>::failure(
+            QStringLiteral("%1 is not a folder; give Hermes's home.").arg(home));
+    }
+    const HermesSkillsIndex index = hermesSkillsIndex(home,
+                                                      HermesSkillsSession::defaultCli(),
+                                                      request.input.buffers);
+    SkillsList list;
+    list.prompt = index.text;
+    list.beforeText = false; // after the project context, in the volatile tier
+    for (const HermesSkill &skill : index.skills) {
+        SkillItem item;
+        item.name = skill.name;
+        item.description = skill.description;
+        item.source = skill.category;
+        item.filePath = skill.path;
+        item.location = skill.path;
+        item.loaded = true;
+        item.eligible = skill.included;
+        item.whyNot = skill.reason;
+        item.fate = skill.included ? SkillFate::Kept : SkillFate::Unlisted;
+        if (skill.included) {
+            item.entry = skill.description.isEmpty()
+                             ? QStringLiteral("    - %1\n").arg(skill.name)
+                             : QStringLiteral("    - %1: %2\n").arg(skill.name, skill.description);
+            item.entryChars = item.entry.size();
+            ++list.listed;
+        }
+        for (const QString &message : skill.lints) {
+            item.lints.append(
+                {skill.path, -1, LintLevel::Warning, QStringLiteral("hermes-skill"), message});
+        }
+        list.skills.append(item);
+    }
+    list.candidates = list.listed;
+    for (const QString &note : index.notes)
+        list.lints.append({home, -1, LintLevel::Warning, QStringLiteral("hermes-skills"), note});
+    return list;
 }
 
 } // namespace soul

@@ -28,6 +28,8 @@ public:
                                   bool json) const override;
     QString lintLocation(const RuntimeInput &input, const Lint &lint) const override;
     bool readsHome() const override { return true; }
+    bool listsSkills() const override { return true; }
+    Result<SkillsList> skills(const SkillsRequest &request) const override;
     QString description() const override;
     QString optionsHelp() const override;
     QString homeDirectory() const override;

@@ -7,10 +7,13 @@
 #include "openclawreader.h"
 #include "openclawrule.h"
 #include "openclawsettings.h"
+#include "openclawskills.h"
 #include "runtime/reporttext.h"
+#include "runtime/runtimeskills.h"
 #include "tokens/tokenizer.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -557,6 +560,38 @@ Result<QByteArray> OpenClawRuntime::statReport(const RuntimeInput &input,
 QString OpenClawRuntime::lintLocation(const RuntimeInput &input, const Lint &lint) const
 {
     return lint.file.isEmpty() ? QDir::cleanPath(input.dir) : Runtime::lintLocation(input, lint);
+}
+
+Result<SkillsList> OpenClawRuntime::skills(const SkillsRequest &request) const
+{
+    SkillsInput input;
+    input.paths = {request.environment, request.workingDirectory, request.accountHome};
+    if (input.paths.workingDirectory.isEmpty())
+        input.paths.workingDirectory = QDir::currentPath();
+    if (input.paths.accountHome.isEmpty())
+        input.paths.accountHome = QDir::homePath();
+    input.workspaceDir = QDir::cleanPath(
+        QDir(input.paths.workingDirectory).absoluteFilePath(request.input.dir));
+    if (!QFileInfo(input.workspaceDir).isDir()) {
+        return Result<SkillsList>::failure(
+            QStringLiteral("%1 is not a folder; give the agent's workspace folder.")
+                .arg(request.input.dir));
+    }
+    const QString configPath
+        = request.configFile.isEmpty()
+              ? input.paths.configPath()
+              : QDir::cleanPath(
+                  QDir(input.paths.workingDirectory).absoluteFilePath(request.configFile));
+    Result<OpenClawConfig> config = readOpenClawConfig(configPath,
+                                                       input.paths,
+                                                       !request.configFile.isEmpty());
+    if (!config)
+        return Result<SkillsList>::failure(config.error());
+    if (config->exists)
+        input.config = std::move(config).value();
+    input.agentId = request.agentId;
+    input.buffers = request.input.buffers;
+    return openClawSkills(input);
 }
 
 } // namespace soul

@@ -29,6 +29,8 @@ public:
     QString lintLocation(const RuntimeInput &input, const Lint &lint) const override;
     QString description() const override;
     bool summarizesBudget() const override { return true; }
+    bool listsSkills() const override { return true; }
+    Result<SkillsList> skills(const SkillsRequest &request) const override;
     bool hintsPanes() const override { return true; }
     QString keepHint(QStringView fileName,
                      qint64 characters,

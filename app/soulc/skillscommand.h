@@ -1,0 +1,20 @@
+#pragma once
+
+#include "result.h"
+
+#include <QByteArray>
+
+// soulc skills, and the skills part of soulc compose (--part skills|all).
+namespace soul {
+
+struct Invocation;
+
+int runSkills(const Invocation &invocation);
+
+struct SkillsList;
+
+// The invocation's runtime's skills list for its DIR, config and agent; or
+// why it cannot be read.
+Result<SkillsList> skillsPart(const Invocation &invocation);
+
+} // namespace soul
