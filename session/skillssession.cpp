@@ -283,7 +283,7 @@ Result<QString> SkillsSession::renameSkill(const QString &skillFile, const QStri
             QStringLiteral("Could not rename %1 to %2. Check that you may write there.")
                 .arg(oldFolder, newFolder));
     }
-    QByteArray text = *bytes;
+    const QByteArray &text = *bytes;
     const QRegularExpression nameLine(QStringLiteral("^name:[ \\t]*[\"']?%1[\"']?[ \\t]*(\\r?)$")
                                           .arg(QRegularExpression::escape(oldName)),
                                       QRegularExpression::MultilineOption);

@@ -26,6 +26,7 @@
 #include "slots/panestack.h"
 #include "slots/slotpane.h"
 #include "startview.h"
+#include "skills/skillsroom.h"
 #include "tests/testsroom.h"
 #include "windowactions.h"
 #include "workspace.h"
@@ -422,6 +423,7 @@ void MainWindow::wireRooms()
     m_rooms = new RoomHost(this, m_actions->roomsMenu, m_settings.get());
     new ChatRoom(m_rooms);
     new TestsRoom(m_rooms);
+    new SkillsRoom(m_rooms);
     m_rooms->setSession(currentSession());
 }
 
