@@ -7,7 +7,7 @@
 #include "diff/diffhtml.h"
 #include "persona/editortext.h"
 #include "persona/inspection.h"
-#include "persona/runtimefile.h"
+#include "persona/personamodel.h"
 #include "persona/snapshot.h"
 #include "persona/snapshotfile.h"
 #include "persona/soultokencounter.h"
@@ -88,6 +88,11 @@ CompareController::CompareController(const PersonaModel *model,
     m_diffTimer.setInterval(DiffDelayMs);
     connect(&m_diffTimer, &QTimer::timeout, this, &CompareController::startDiff);
     connect(m_model, &PersonaModel::sectionChanged, this, &CompareController::refresh);
+    // A document beside the slots (BOOTSTRAP.md): only a runtime's text reads it.
+    connect(m_model, &PersonaModel::slotStateChanged, this, [this](int doc) {
+        if (doc >= SlotCount && m_runtime && m_runtime->files().contains(m_model->slotLabel(doc)))
+            refresh();
+    });
 }
 
 CompareController::~CompareController()
@@ -198,19 +203,6 @@ void CompareController::reset()
     m_liveError.clear();
 }
 
-void CompareController::setRuntimeFile(const RuntimeFile *file)
-{
-    disconnect(m_runtimeFileChanged);
-    m_runtimeFile = file;
-    if (m_runtimeFile) {
-        m_runtimeFileChanged = connect(m_runtimeFile, &RuntimeFile::changed, this, [this] {
-            // Only a runtime's text reads it.
-            if (m_runtime)
-                refresh();
-        });
-    }
-}
-
 RuntimeSettings CompareController::runtimeSettings() const
 {
     return m_runtimeSnapshot ? m_runtimeSnapshot->settings : RuntimeSettings();
@@ -247,9 +239,13 @@ RuntimeInput CompareController::runtimeInput() const
         if (state.bufferPresent)
             input.buffers.insert(layout.names.at(size_t(k)), state.bufferBytes);
     }
-    if (m_runtimeFile && m_runtimeFile->isOpen() && m_runtimeFile->buffer()
-        && m_runtime->files().contains(m_runtimeFile->name())) {
-        input.buffers.insert(m_runtimeFile->name(), *m_runtimeFile->buffer());
+    // The runtime's own files among the model's other documents
+    // (BOOTSTRAP.md), unsaved text included.
+    const QStringList files = m_runtime->files();
+    for (const QString &name : files) {
+        const int doc = m_model->documentIndex(name);
+        if (doc >= 0 && m_model->isDocumentOpen(doc) && m_model->slot(doc).bufferPresent)
+            input.buffers.insert(name, m_model->slot(doc).bufferBytes);
     }
     return input;
 }

@@ -20,7 +20,6 @@ namespace soul {
 
 class PersonaSession;
 class Runtime;
-class RuntimeFile;
 class SoulTokenCounter;
 
 // A comparison of the open persona (with or without unsaved edits) against a
@@ -53,7 +52,6 @@ public:
     // The file a runtime reads beside the slots (OpenClaw's BOOTSTRAP.md),
     // whose buffer a runtime comparison reads; it must outlive the
     // controller, or be replaced first.
-    void setRuntimeFile(const RuntimeFile *file);
     // Another agent's soul as `view` says (its unsaved edits, or its files
     // on disk), frozen into a snapshot in a temporary folder this controller
     // keeps while it lives: the snapshot's path, or why it could not be
@@ -152,8 +150,6 @@ private:
 
     const PersonaModel *m_model = nullptr;
     const SoulTokenCounter *m_tokens = nullptr;
-    const RuntimeFile *m_runtimeFile = nullptr;
-    QMetaObject::Connection m_runtimeFileChanged;
     SoulView m_view = SoulView::Unsaved;
     bool m_showInvisibles = false;
     QString m_path;

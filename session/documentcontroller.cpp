@@ -6,7 +6,6 @@
 #include "disk/slotsaver.h"
 #include "persona/editortext.h"
 #include "persona/personamodel.h"
-#include "persona/runtimefile.h"
 #include "prompter.h"
 #include "recentplace.h"
 #include "registry/runtimeregistry.h"
@@ -48,7 +47,6 @@ DocumentController::DocumentController(PersonaModel *model,
     , m_model(model)
     , m_prompter(prompter)
     , m_settings(settings)
-    , m_setupFile(new RuntimeFile(this))
 {
     m_follow.setSingleShot(true);
     m_follow.setInterval(0);
@@ -69,13 +67,15 @@ DocumentController::DocumentController(PersonaModel *model,
     connect(m_model, &PersonaModel::closed, this, &DocumentController::watchProjectFolders);
     connect(m_model, &PersonaModel::opened, this, &DocumentController::listProjectFiles);
     connect(m_model, &PersonaModel::closed, this, &DocumentController::listProjectFiles);
-    // A runtime's own file is in a persona folder, not in a layout's places.
-    connect(m_model, &PersonaModel::opened, m_setupFile, [this] {
-        // Its copies go with the slots', under the same folder lock.
-        m_setupFile->open(m_model->layout().isFolder() ? m_model->directory() : QString(),
-                          m_model->recoveryUnavailable().isEmpty());
-    });
-    connect(m_model, &PersonaModel::closed, m_setupFile, &RuntimeFile::close);
+}
+
+void DocumentController::setSetupFile(const QString &name)
+{
+    // A runtime's own file is in a persona folder, not in a layout's places
+    // (the model reads a document only there); its recovery copies go with
+    // the slots', under the same folder lock.
+    if (!name.isEmpty())
+        m_setupDocument = m_model->addDocument(name);
 }
 
 bool DocumentController::open(const QString &dir)
@@ -280,10 +280,8 @@ QStringList DocumentController::unsavedFiles() const
     QStringList names;
     if (!m_model->isOpen())
         return names;
-    for (int k : m_model->unsavedSlots())
+    for (int k : m_model->unsavedDocuments())
         names.append(m_model->slotLabel(k));
-    if (m_setupFile->dirty())
-        names.append(m_setupFile->name());
     return names;
 }
 
@@ -292,12 +290,10 @@ QStringList DocumentController::recoveredFiles() const
     QStringList names;
     if (!m_model->isOpen())
         return names;
-    for (int k = 0; k < SlotCount; ++k) {
+    for (int k = 0; k < m_model->documentCount(); ++k) {
         if (m_model->hasRecovery(k))
             names.append(m_model->slotLabel(k));
     }
-    if (m_setupFile->hasRecovery())
-        names.append(m_setupFile->name());
     return names;
 }
 
@@ -310,7 +306,9 @@ bool DocumentController::save(int slot)
             [this, slot](SaveMode mode) { return m_model->save(slot, mode); },
             [this, slot] { compare(slot); }))
         return false;
-    Q_EMIT slotSaved(slot);
+    // A slot's file: what a checkpoint commits.
+    if (slot < SlotCount)
+        Q_EMIT slotSaved(slot);
     return true;
 }
 
@@ -346,15 +344,12 @@ bool DocumentController::saveFile(const QString &name,
 
 bool DocumentController::saveAll()
 {
-    const QList<int> dirty = m_model->unsavedSlots();
+    const QList<int> dirty = m_model->unsavedDocuments();
     for (int k : dirty) {
         if (!save(k))
             return false;
     }
-    const bool setupDirty = m_setupFile->dirty();
-    if (setupDirty && !saveSetupFile())
-        return false;
-    if (!dirty.isEmpty() || setupDirty)
+    if (!dirty.isEmpty())
         Q_EMIT statusMessage(tr("Saved all"));
     return true;
 }
@@ -374,34 +369,29 @@ bool DocumentController::reportWrite(const Status &written,
     return true;
 }
 
-bool DocumentController::saveSetupFile()
-{
-    return saveFile(
-        m_setupFile->name(),
-        [this](SaveMode mode) { return m_setupFile->save(mode); },
-        [this] { compareSetupFile(); });
-}
-
 bool DocumentController::finishSetup()
 {
-    if (!m_setupFile->isOpen() || !m_setupFile->diskPresent())
+    const int doc = m_setupDocument;
+    if (doc < 0 || !m_model->isDocumentOpen(doc) || !m_model->slot(doc).diskPresent())
         return false;
-    if (!m_prompter->askFinishSetup(m_setupFile->filePath()))
+    if (!m_prompter->askFinishSetup(m_model->slotFilePath(doc)))
         return false;
-    const Status done = m_setupFile->finish();
+    const Status done = m_model->deleteFile(doc);
     if (!done) {
         m_prompter->showError(tr("Could not finish setup"), done.error());
         return false;
     }
     Q_EMIT statusMessage(tr("Deleted %1: setup is finished (Restore %1 or Undo brings it back)")
-                             .arg(m_setupFile->name()));
+                             .arg(m_model->slotLabel(doc)));
     return true;
 }
 
 bool DocumentController::restoreSetupFile()
 {
-    const QString &name = m_setupFile->name();
-    return reportWrite(m_setupFile->restore(),
+    if (m_setupDocument < 0)
+        return false;
+    const QString name = m_model->slotLabel(m_setupDocument);
+    return reportWrite(m_model->restoreDeleted(m_setupDocument),
                        tr("Could not restore %1").arg(name),
                        tr("Restored %1, not confirmed by the disk").arg(name),
                        tr("Restored %1").arg(name));
@@ -417,41 +407,14 @@ bool DocumentController::saveAllElsewhere()
         QFileInfo(parent).isDir() ? parent : QDir::homePath());
     if (dir.isEmpty())
         return false;
-    // The runtime's own file goes with the panes, its unsaved text too, and
-    // as theirs never over a file that is there.
-    const QString setupName = m_setupFile->isOpen() && m_setupFile->buffer() ? m_setupFile->name()
-                                                                             : QString();
-    const QByteArray setupBytes = m_setupFile->buffer().value_or(QByteArray());
-    const QString setupTarget = setupName.isEmpty() ? QString() : QDir(dir).filePath(setupName);
-    if (!setupTarget.isEmpty()
-        && (QFileInfo(setupTarget).exists() || QFileInfo(setupTarget).isSymLink())) {
-        m_prompter->showError(tr("Could not save elsewhere"),
-                              tr("%1 already exists, and saving elsewhere never overwrites a "
-                                 "file. Pick an empty folder, or one without persona files.")
-                                  .arg(QDir::toNativeSeparators(setupTarget)));
-        return false;
-    }
+    // Every document goes, the runtime's own file too, unsaved text and all,
+    // and never over a file that is there (PersonaModel::saveAllTo()).
     const Status saved = m_model->saveAllTo(dir);
     if (!saved) {
         m_prompter->showError(tr("Could not save elsewhere"), saved.error());
         return false;
     }
-    QString warning = saved.warning();
-    if (!setupTarget.isEmpty()) {
-        const Status setupSaved = saveSlotFile(setupTarget, setupBytes, Overwrite::Never);
-        if (!setupSaved) {
-            // The panes are in the new folder; this text is still in its pane.
-            m_setupFile->setBufferBytes(setupBytes);
-            m_prompter->showError(tr("Could not save %1 elsewhere").arg(setupName),
-                                  setupSaved.error());
-            return false;
-        }
-        if (!setupSaved.warning().isEmpty())
-            warning += (warning.isEmpty() ? QString() : QStringLiteral("\n"))
-                       + setupSaved.warning();
-        // Read from the new folder: what the pane shows is now on disk there.
-        m_setupFile->open(m_model->directory(), m_model->recoveryUnavailable().isEmpty());
-    }
+    const QString &warning = saved.warning();
     if (!warning.isEmpty())
         m_prompter->showError(tr("Saved elsewhere, not confirmed by the disk"), warning);
     remember(RecentPlace::folder(m_model->directory()));
@@ -487,15 +450,6 @@ void DocumentController::explainNothingToSave(int slot)
     explainNothingToSave(m_model->slotLabel(slot),
                          m_model->hasRecovery(slot),
                          s.readOnly ? std::optional(s.readOnlyReason) : std::nullopt);
-}
-
-void DocumentController::explainSetupFileNothingToSave()
-{
-    const QStringList &obstacles = m_setupFile->obstacles();
-    explainNothingToSave(m_setupFile->name(),
-                         m_setupFile->hasRecovery(),
-                         obstacles.isEmpty() ? std::nullopt
-                                             : std::optional(obstacles.join(QLatin1Char(' '))));
 }
 
 void DocumentController::explainNothingToSave(const QString &name,
@@ -549,11 +503,6 @@ void DocumentController::compare(int slot)
                      s.bufferPresent ? std::optional(s.bufferBytes) : std::nullopt);
 }
 
-void DocumentController::compareSetupFile()
-{
-    showEditsCompare(m_setupFile->name(), m_setupFile->diskBytes(), m_setupFile->buffer());
-}
-
 void DocumentController::showEditsCompare(const QString &name,
                                           const std::optional<QByteArray> &disk,
                                           const std::optional<QByteArray> &buffer)
@@ -574,21 +523,6 @@ void DocumentController::compareRecovery(int slot)
     showRecoveryCompare(m_model->slotLabel(slot),
                         s.diskPresent() ? std::optional(s.diskBytes) : std::nullopt,
                         recovered->bytes);
-}
-
-bool DocumentController::revertSetupFile()
-{
-    // Its pane shows every line whole, so only a missing file loses the text.
-    if (!mayDrop(m_setupFile->name(), m_setupFile->dirty() && !m_setupFile->diskPresent()))
-        return false;
-    m_setupFile->revert();
-    return true;
-}
-
-void DocumentController::compareSetupRecovery()
-{
-    if (const std::optional<RecoveredSlot> &recovered = m_setupFile->recovery())
-        showRecoveryCompare(m_setupFile->name(), m_setupFile->diskBytes(), recovered->bytes);
 }
 
 void DocumentController::showRecoveryCompare(const QString &name,

@@ -19,7 +19,6 @@ class Prompter;
 class SaveResult;
 enum class SaveMode;
 class Status;
-class RuntimeFile;
 struct SlotLayout;
 
 // The document lifecycle: opening and closing a persona folder (asking about
@@ -48,16 +47,18 @@ public:
     // False when the user cancelled or a save failed; the folder stays open.
     bool close();
     // The names of the files with unsaved text, as their panes name them:
-    // the slots' in slot order, then the runtime's own file (setupFile()).
-    // What close() asks about, and what Save all writes.
+    // the slots' in slot order, then the model's other documents (the
+    // runtime's own file, setupDocument()). What close() asks about, and
+    // what Save all writes.
     QStringList unsavedFiles() const;
     // The names of the files whose text a previous run left unsaved and
     // whose panes offer it, in the same order.
     QStringList recoveredFiles() const;
 
-    // Saves the slot; when its file changed on disk since it was loaded, asks
-    // Overwrite / Compare / Cancel first. False when cancelled or failed
-    // (the failure is shown); the buffer then stays dirty.
+    // Saves the document (a slot or another document of the model); when its
+    // file changed on disk since it was loaded, asks Overwrite / Compare /
+    // Cancel first. False when cancelled or failed (the failure is shown);
+    // the buffer then stays dirty.
     bool save(int slot);
     // Save on a pane without unsaved edits: says in the status bar why there
     // is nothing to save (read-only, recovered text waiting, no edits).
@@ -84,27 +85,18 @@ public:
     void compareRecovery(int slot);
 
     // The file the chosen runtime reads beside the slots and that finishing
-    // setup deletes (OpenClaw's BOOTSTRAP.md; RuntimeFile::setName()): its
-    // buffer is unsaved text like a pane's, asked about on close and saved
-    // by saveAll(). Open while a persona folder is.
-    RuntimeFile *setupFile() const { return m_setupFile; }
-    // save() for the setup file: the same question when it changed on disk.
-    bool saveSetupFile();
-    // explainNothingToSave() for the setup file's pane.
-    void explainSetupFileNothingToSave();
+    // setup deletes (OpenClaw's BOOTSTRAP.md, Runtime::setupFile()): a
+    // document of the model from the first runtime that names one on
+    // (PersonaModel::addDocument()), kept while others are chosen. An empty
+    // name keeps the document there is.
+    void setSetupFile(const QString &name);
+    // Its document number in the model; -1 until a runtime names one.
+    int setupDocument() const { return m_setupDocument; }
     // Deletes the setup file after the user confirmed (Prompter::
     // askFinishSetup); a failure is shown. False when declined or failed.
     bool finishSetup();
     // Writes the text finishSetup() deleted back; a failure is shown.
     bool restoreSetupFile();
-    // Drops the setup file's unsaved text, as revert() a slot's: the pane
-    // takes the file's text as one undoable edit; without a file the text
-    // goes for good, so it asks first. False when the user kept the text.
-    bool revertSetupFile();
-    // Shows the setup file on disk against its unsaved text.
-    void compareSetupFile();
-    // Shows the setup file on disk against the text recovered for it.
-    void compareSetupRecovery();
 
     // Asks for an empty folder and the slots, writes them from the templates
     // and opens the folder.
@@ -142,7 +134,8 @@ public:
 Q_SIGNALS:
     void recentChanged();
     void statusMessage(const QString &text);
-    // Slot `slot` was saved by this window (its file now holds the buffer).
+    // Slot `slot` (one of the seven) was saved by this window (its file now
+    // holds the buffer).
     void slotSaved(int slot);
     // A file was made, removed or renamed in a folder the runtime searches
     // for its project file (the home's project and its parents): which file it
@@ -210,7 +203,7 @@ private:
     QTimer m_follow; // followProjectFile() once the change that started it is done
     QFileSystemWatcher m_projectFolders;
     QStringList m_projectFiles;
-    RuntimeFile *m_setupFile = nullptr;
+    int m_setupDocument = -1;
 };
 
 } // namespace soul

@@ -6,7 +6,6 @@
 #include "freezecontroller.h"
 #include "history/historysession.h"
 #include "persona/personamodel.h"
-#include "persona/runtimefile.h"
 #include "persona/soultokencounter.h"
 #include "runtimepreview.h"
 
@@ -37,7 +36,7 @@ PersonaSession::PersonaSession(Prompter *prompter, QSettings *settings, QObject 
     const auto follow = [this](const RuntimeProfile &profile) {
         // The runtime's own file: its pane appears with the first runtime
         // that names one, and stays (its text too) while others are chosen.
-        m_documents->setupFile()->setName(profile.runtime->setupFile());
+        m_documents->setSetupFile(profile.runtime->setupFile());
         m_export->setRuntimeProfile(profile);
         m_freeze->setRuntimeProfile(profile);
         m_history->setRuntimeProfile(profile);
@@ -45,9 +44,7 @@ PersonaSession::PersonaSession(Prompter *prompter, QSettings *settings, QObject 
     follow(m_runtime->profile());
     connect(m_runtime, &RuntimePreview::profileChanged, this, follow);
     m_runtime->setTokenCounter(m_tokens);
-    // Unsaved text in the runtime's own file shows in its composition, and
-    // another project file may win now: the runtime reads again.
-    m_runtime->setRuntimeFile(m_documents->setupFile());
+    // Another project file may win now: the runtime reads again.
     connect(m_documents,
             &DocumentController::projectFilesChanged,
             m_runtime,
@@ -64,8 +61,6 @@ PersonaSession::PersonaSession(Prompter *prompter, QSettings *settings, QObject 
         }
     };
     connect(m_model, &PersonaModel::slotStateChanged, this, unsavedMayHaveChanged);
-    connect(m_documents->setupFile(), &RuntimeFile::changed, this, unsavedMayHaveChanged);
-    m_compare->setRuntimeFile(m_documents->setupFile());
     connect(m_documents, &DocumentController::statusMessage, this, &PersonaSession::statusMessage);
     connect(m_export, &ExportController::statusMessage, this, &PersonaSession::statusMessage);
     connect(m_freeze, &FreezeController::statusMessage, this, &PersonaSession::statusMessage);
@@ -104,7 +99,7 @@ QString PersonaSession::displayName() const
 
 bool PersonaSession::hasUnsaved() const
 {
-    return m_model->isOpen() && (m_model->hasUnsaved() || m_documents->setupFile()->dirty());
+    return m_model->isOpen() && m_model->hasUnsaved();
 }
 
 bool PersonaSession::busy() const

@@ -3,7 +3,7 @@
 #include "compose/utf8.h"
 #include "disk/slotlayout.h"
 #include "persona/lint.h"
-#include "persona/runtimefile.h"
+#include "persona/personamodel.h"
 #include "persona/soultokencounter.h"
 #include "registry/runtimeregistry.h"
 #include "tokens/tokenchunks.h"
@@ -241,6 +241,11 @@ RuntimePreview::RuntimePreview(const PersonaModel *model, QSettings *settings, Q
             recomputeNow();
     });
     connect(model, &PersonaModel::sectionChanged, this, &RuntimePreview::schedule);
+    // A document beside the slots has no section; the runtime may read it.
+    connect(model, &PersonaModel::slotStateChanged, this, [this](int doc) {
+        if (doc >= SlotCount && doc == readRuntimeDocument())
+            schedule();
+    });
 }
 
 RuntimePreview::~RuntimePreview()
@@ -332,19 +337,17 @@ void RuntimePreview::setTokenCounter(const SoulTokenCounter *counter)
         recomputeNow();
 }
 
-void RuntimePreview::setRuntimeFile(const RuntimeFile *file)
+int RuntimePreview::readRuntimeDocument() const
 {
-    m_runtimeFile = file;
-    connect(file, &RuntimeFile::changed, this, &RuntimePreview::schedule);
-    schedule();
-}
-
-const RuntimeFile *RuntimePreview::readRuntimeFile() const
-{
-    if (m_runtimeFile && m_runtimeFile->isOpen() && m_profile.runtime
-        && m_profile.runtime->files().contains(m_runtimeFile->name()))
-        return m_runtimeFile;
-    return nullptr;
+    if (!m_profile.runtime)
+        return -1;
+    const QStringList files = m_profile.runtime->files();
+    for (const QString &name : files) {
+        const int doc = m_model->documentIndex(name);
+        if (doc >= 0 && m_model->isDocumentOpen(doc))
+            return doc;
+    }
+    return -1;
 }
 
 void RuntimePreview::schedule()
@@ -396,9 +399,11 @@ RuntimePreview::Job RuntimePreview::job() const
         job.bufferPresent.at(size_t(k)) = state.bufferPresent;
         job.buffers.at(size_t(k)) = state.bufferBytes; // shared, not copied
     }
-    if (const RuntimeFile *read = readRuntimeFile()) {
-        job.runtimeFileName = read->name();
-        job.runtimeFile = read->buffer();
+    if (const int doc = readRuntimeDocument(); doc >= 0) {
+        const SlotState &state = m_model->slot(doc);
+        job.runtimeFileName = m_model->slotLabel(doc);
+        if (state.bufferPresent)
+            job.runtimeFile = state.bufferBytes; // shared, not copied
     }
     return job;
 }

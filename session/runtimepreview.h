@@ -19,7 +19,6 @@ class QSettings;
 namespace soul {
 
 class ChunkedTokenCount;
-class RuntimeFile;
 class SoulTokenCounter;
 
 // The runtime a persona's soul is read for, and what that runtime makes of
@@ -70,14 +69,11 @@ public:
     // Counts what the runtime injects with the counter's tokenizer, on the
     // same worker as the rule; a new tokenizer counts again. Not owned.
     void setTokenCounter(const SoulTokenCounter *counter);
-    // The file the runtime reads beside the slots (BOOTSTRAP.md): its
-    // buffer stands for it, unsaved edits included, when the runtime reads
-    // it. Not owned.
-    void setRuntimeFile(const RuntimeFile *file);
-    const RuntimeFile *runtimeFile() const { return m_runtimeFile; }
-    // That file while the chosen runtime reads it (its buffer is in the
-    // composition), else null.
-    const RuntimeFile *readRuntimeFile() const;
+    // The model's document the chosen runtime reads beside the slots
+    // (OpenClaw's BOOTSTRAP.md, PersonaModel::addDocument()): its buffer
+    // stands for the file, unsaved edits included. -1 when the runtime
+    // reads no such document of the open folder.
+    int readRuntimeDocument() const;
 
     // Recomputes after the typing pause (a change in a buffer) or at once.
     void schedule();
@@ -101,8 +97,8 @@ public:
     const QString &textSha256() const { return m_sha256; }
     // What pane `slot` keeps under the runtime, from the last result.
     const RuntimePaneView &paneView(int slot) const { return m_panes.at(size_t(slot)); }
-    // The same for setRuntimeFile()'s pane; inactive when the runtime does
-    // not read it.
+    // The same for readRuntimeDocument()'s pane; inactive when the runtime
+    // does not read it.
     const RuntimePaneView &runtimeFileView() const { return m_runtimeFileView; }
     // A change is waiting for its pause, or a run has not reported yet.
     bool busy() const { return m_timer.isActive() || m_running; }
@@ -161,7 +157,6 @@ private:
     RuntimeComposition m_composition;
     std::array<RuntimePaneView, SlotCount> m_panes;
     RuntimePaneView m_runtimeFileView;
-    const RuntimeFile *m_runtimeFile = nullptr;
     const SoulTokenCounter *m_counter = nullptr;
     std::shared_ptr<ChunkedTokenCount> m_counts;
     qint64 m_sectionTokens = -1;

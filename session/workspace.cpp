@@ -8,7 +8,6 @@
 #include "disk/composedirectory.h"
 #include "documentcontroller.h"
 #include "persona/personamodel.h"
-#include "persona/runtimefile.h"
 #include "persona/soultokencounter.h"
 #include "prompter.h"
 #include "recentplace.h"
@@ -154,7 +153,6 @@ int Workspace::addSession()
         Q_EMIT message(whose(s, error), 15000);
     };
     connect(s->model(), &PersonaModel::recoveryFailed, this, recoveryFailed);
-    connect(s->documents()->setupFile(), &RuntimeFile::recoveryFailed, this, recoveryFailed);
     m_agents->insertRow(index, AgentListModel::Row{s->agent().id, {}, {}, true, false});
     Q_EMIT sessionAdded(index);
     return index;
@@ -175,10 +173,7 @@ void Workspace::removeSession(int index)
     else if (m_current > index)
         --m_current;
     Q_EMIT sessionRemoved(index, gone);
-    for (QObject *sender : std::initializer_list<QObject *>{gone,
-                                                            gone->model(),
-                                                            gone->tokens(),
-                                                            gone->documents()->setupFile()})
+    for (QObject *sender : std::initializer_list<QObject *>{gone, gone->model(), gone->tokens()})
         sender->disconnect(this);
     gone->deleteLater();
 }

@@ -5,7 +5,6 @@
 #include "preview/previewpanel.h"
 #include "prompter.h"
 #include "slots/panestack.h"
-#include "slots/runtimefilepane.h"
 #include "slots/slotpane.h"
 #include "window/mainwindow.h"
 #include "window/personaeditor.h"
@@ -146,7 +145,7 @@ bool TestControl::run(const QString &line)
         }
         // The runtime's own file (OpenClaw's BOOTSTRAP.md), once its pane is there.
         const PersonaEditor *editor = m_window->currentEditor();
-        if (RuntimeFilePane *setup = editor ? editor->setupPane() : nullptr;
+        if (SlotPane *setup = editor ? editor->setupPane() : nullptr;
             setup && setup->objectName().endsWith(QLatin1Char('_') + name)) {
             setup->editor()->setPlainText(text);
             return true;

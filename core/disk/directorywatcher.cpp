@@ -56,7 +56,7 @@ DirectoryWatcher::DirectoryWatcher(qint64 readLimit, QObject *parent)
         m_settle.start();
     });
     connect(&m_watcher, &QFileSystemWatcher::fileChanged, this, [this](const QString &path) {
-        for (int slot = 0; slot < SlotCount; ++slot) {
+        for (int slot = 0; slot < fileCount(); ++slot) {
             if (slotFile(slot) == path)
                 markDirty(slot, true);
         }
@@ -74,29 +74,31 @@ void DirectoryWatcher::setDirectory(const QString &dir)
 void DirectoryWatcher::setDirectory(const QString &dir,
                                     const std::array<std::optional<SlotRead>, SlotCount> &read)
 {
-    std::array<QString, SlotCount> paths;
+    std::vector<QString> paths;
     const QString absolute = dir.isEmpty() ? QString() : QFileInfo(dir).absoluteFilePath();
     for (int slot = 0; slot < SlotCount && !absolute.isEmpty(); ++slot)
-        paths[size_t(slot)] = slotPath(absolute, slot);
-    setFiles(absolute, paths, read);
+        paths.push_back(slotPath(absolute, slot));
+    setFiles(absolute, paths, std::vector<std::optional<SlotRead>>(read.begin(), read.end()));
 }
 
 void DirectoryWatcher::setFiles(const QString &dir,
-                                const std::array<QString, SlotCount> &paths,
-                                const std::array<std::optional<SlotRead>, SlotCount> &read)
+                                const std::vector<QString> &paths,
+                                const std::vector<std::optional<SlotRead>> &read)
 {
     ++m_generation;
     disarm();
     m_settle.stop();
     m_poll.stop();
-    m_slots = {};
+    m_slots.clear();
+    m_paths.clear();
     m_dir = dir.isEmpty() ? QString() : QFileInfo(dir).absoluteFilePath();
-    m_paths = m_dir.isEmpty() ? std::array<QString, SlotCount>() : paths;
     m_lost = false;
     if (m_dir.isEmpty()) {
         setWatching(false);
         return;
     }
+    m_paths = paths;
+    m_slots.resize(m_paths.size());
 
     m_dirProbe = probe(m_dir);
     if (!m_dirProbe.directory) {
@@ -105,20 +107,40 @@ void DirectoryWatcher::setFiles(const QString &dir,
         enterLost(false);
         return;
     }
-    for (int slot = 0; slot < SlotCount; ++slot) {
-        const Probe now = probe(slotFile(slot));
-        const std::optional<SlotRead> &done = read[size_t(slot)];
-        const bool same = done && done->presence == SlotPresence::Present && done->complete
-                          && !done->sha256.isEmpty() && now.regular
-                          && now.size <= WholeReadLimitBytes && now.device == done->device
-                          && now.inode == done->inode && now.size == done->statSize
-                          && now.mtimeNs == done->mtimeNs && now.ctimeNs == done->ctimeNs;
-        m_slots[slot].known = same ? done->sha256 : currentKey(slot);
-        m_slots[slot].hashed = now;
-    }
+    for (int slot = 0; slot < fileCount(); ++slot)
+        takeBaseline(slot, size_t(slot) < read.size() ? read[size_t(slot)] : std::nullopt);
     armAll();
     m_poll.start();
     setWatching(true);
+}
+
+int DirectoryWatcher::addFile(const QString &path, const std::optional<SlotRead> &read)
+{
+    if (m_dir.isEmpty())
+        return -1;
+    m_paths.push_back(path);
+    m_slots.emplace_back();
+    const int slot = fileCount() - 1;
+    if (m_lost) {
+        // Read when the folder is back, as every other file.
+        m_slots.back().known = absentKey(SlotPresence::Missing);
+        return slot;
+    }
+    takeBaseline(slot, read);
+    armAll();
+    return slot;
+}
+
+void DirectoryWatcher::takeBaseline(int slot, const std::optional<SlotRead> &done)
+{
+    const Probe now = probe(slotFile(slot));
+    const bool same = done && done->presence == SlotPresence::Present && done->complete
+                      && !done->sha256.isEmpty() && now.regular && now.size <= WholeReadLimitBytes
+                      && now.device == done->device && now.inode == done->inode
+                      && now.size == done->statSize && now.mtimeNs == done->mtimeNs
+                      && now.ctimeNs == done->ctimeNs;
+    m_slots[size_t(slot)].known = same ? done->sha256 : currentKey(slot);
+    m_slots[size_t(slot)].hashed = now;
 }
 
 void DirectoryWatcher::clear()
@@ -133,20 +155,20 @@ bool DirectoryWatcher::isWatching() const
 
 void DirectoryWatcher::expectContent(int slot, const QByteArray &sha256)
 {
-    if (slot < 0 || slot >= SlotCount)
+    if (slot < 0 || slot >= fileCount())
         return;
-    m_slots[slot].known = sha256.isEmpty() ? absentKey(SlotPresence::Missing) : sha256;
+    m_slots[size_t(slot)].known = sha256.isEmpty() ? absentKey(SlotPresence::Missing) : sha256;
     // The saved file is another inode: hash it once more when its events
     // arrive, even should its stat() match the probe taken before the save.
-    m_slots[slot].hashed.reset();
+    m_slots[size_t(slot)].hashed.reset();
 }
 
 QByteArray DirectoryWatcher::knownContent(int slot) const
 {
-    if (slot < 0 || slot >= SlotCount || m_slots[slot].known.startsWith('!')
-        || m_slots[slot].known.startsWith(LargeKeyPrefix))
+    if (slot < 0 || slot >= fileCount() || m_slots[size_t(slot)].known.startsWith('!')
+        || m_slots[size_t(slot)].known.startsWith(LargeKeyPrefix))
         return {};
-    return m_slots[slot].known;
+    return m_slots[size_t(slot)].known;
 }
 
 void DirectoryWatcher::setSettleInterval(int ms)
@@ -232,10 +254,10 @@ DirectoryWatcher::KeyedRead DirectoryWatcher::readCurrent(int slot, bool keepByt
 
 std::optional<SlotRead> DirectoryWatcher::takeChangedRead(int slot)
 {
-    if (slot < 0 || slot >= SlotCount)
+    if (slot < 0 || slot >= fileCount())
         return std::nullopt;
-    std::optional<SlotRead> read = std::move(m_slots[slot].changedRead);
-    m_slots[slot].changedRead.reset();
+    std::optional<SlotRead> read = std::move(m_slots[size_t(slot)].changedRead);
+    m_slots[size_t(slot)].changedRead.reset();
     return read;
 }
 
@@ -243,7 +265,7 @@ void DirectoryWatcher::markDirty(int slot, bool mustHash)
 {
     if (m_lost || m_dir.isEmpty())
         return;
-    Slot &s = m_slots[slot];
+    Slot &s = m_slots[size_t(slot)];
     s.dirty = true;
     s.mustHash = s.mustHash || mustHash;
     s.pending = probe(slotFile(slot));
@@ -253,7 +275,7 @@ void DirectoryWatcher::markDirty(int slot, bool mustHash)
 
 void DirectoryWatcher::markAllDirty()
 {
-    for (int slot = 0; slot < SlotCount; ++slot)
+    for (int slot = 0; slot < fileCount(); ++slot)
         markDirty(slot, false);
 }
 
@@ -279,8 +301,8 @@ void DirectoryWatcher::scan()
 
     QList<int> changed;
     bool moving = false;
-    for (int slot = 0; slot < SlotCount; ++slot) {
-        Slot &s = m_slots[slot];
+    for (int slot = 0; slot < fileCount(); ++slot) {
+        Slot &s = m_slots[size_t(slot)];
         if (!s.dirty)
             continue;
         const Probe now = probe(slotFile(slot));
@@ -312,7 +334,7 @@ void DirectoryWatcher::scan()
         if (generation != m_generation)
             return;
         // Only for the receivers of this one signal: the bytes are not kept.
-        m_slots[slot].changedRead.reset();
+        m_slots[size_t(slot)].changedRead.reset();
     }
 }
 
@@ -336,8 +358,8 @@ void DirectoryWatcher::poll()
     // change on a file system without inotify: a cheap stat() of each slot
     // catches what events missed.
     bool moved = false;
-    for (int slot = 0; slot < SlotCount; ++slot) {
-        const Slot &s = m_slots[slot];
+    for (int slot = 0; slot < fileCount(); ++slot) {
+        const Slot &s = m_slots[size_t(slot)];
         if (s.dirty)
             continue;
         const Probe now = probe(slotFile(slot));
@@ -368,14 +390,14 @@ void DirectoryWatcher::restore()
     if (generation != m_generation)
         return;
     // Compare every slot with what was last reported, once things settle.
-    for (int slot = 0; slot < SlotCount; ++slot)
+    for (int slot = 0; slot < fileCount(); ++slot)
         markDirty(slot, true);
     m_settle.start();
 }
 
 void DirectoryWatcher::armSlot(int slot, const Probe &now)
 {
-    Slot &s = m_slots[slot];
+    Slot &s = m_slots[size_t(slot)];
     const QString path = slotFile(slot);
     const bool inWatcher = m_watcher.files().contains(path);
     if (now.regular) {
@@ -413,7 +435,7 @@ void DirectoryWatcher::armAll()
         if (!m_watcher.directories().contains(d))
             m_watcher.addPath(d);
     }
-    for (int slot = 0; slot < SlotCount; ++slot)
+    for (int slot = 0; slot < fileCount(); ++slot)
         armSlot(slot, probe(slotFile(slot)));
 }
 

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <optional>
+#include <vector>
 
 namespace soul {
 
@@ -60,9 +61,17 @@ public:
     // `dir` is the folder watched for being removed, and the folders holding
     // the paths are watched too. A path whose folder does not exist is still
     // polled, so a file made there later is seen.
+    // Any number of files: the seven slots first, then the documents a
+    // persona model adds (BOOTSTRAP.md, skills/NAME/SKILL.md). A file's
+    // number in slotChanged() is its place in `paths`.
     void setFiles(const QString &dir,
-                  const std::array<QString, SlotCount> &paths,
-                  const std::array<std::optional<SlotRead>, SlotCount> &read);
+                  const std::vector<QString> &paths,
+                  const std::vector<std::optional<SlotRead>> &read);
+    // Watches one more file while a directory is watched, `read` (as
+    // setFiles()'s) its baseline; returns its number, -1 when nothing is
+    // watched (the file is then not added).
+    int addFile(const QString &path, const std::optional<SlotRead> &read = std::nullopt);
+    int fileCount() const { return int(m_paths.size()); }
     // Stops watching: the same as setDirectory(QString()).
     void clear();
     QString directory() const { return m_dir; }
@@ -154,6 +163,8 @@ private:
     void poll();
     void restore();
     void armSlot(int slot, const Probe &now);
+    // What the file is now, `done` a read of it the caller just made.
+    void takeBaseline(int slot, const std::optional<SlotRead> &done);
     void updatePollInterval();
     void armAll();
     void disarm();
@@ -161,12 +172,12 @@ private:
     void setWatching(bool watching);
 
     QString m_dir;
-    std::array<QString, SlotCount> m_paths;
+    std::vector<QString> m_paths;
     qint64 m_readLimit = 0;
     QFileSystemWatcher m_watcher;
     QTimer m_settle;
     QTimer m_poll;
-    std::array<Slot, SlotCount> m_slots;
+    std::vector<Slot> m_slots;
     Probe m_dirProbe;
     bool m_lost = false;
     bool m_watching = false;

@@ -137,7 +137,9 @@ Status RecoveryStore::storeFile(const QString &name,
                                 QByteArrayView bytes,
                                 const QByteArray &diskSha256)
 {
-    if (name.isEmpty() || name.contains(u'/'))
+    // A slot's name, or a path under the folder ("skills/demo/SKILL.md").
+    if (name.isEmpty() || name.startsWith(u'/') || name.split(u'/').contains(QLatin1String(".."))
+        || name.contains(u'\\'))
         return Status::failure(
             QStringLiteral("There is no file \"%1\" to keep for recovery.").arg(name));
     if (m_storePath.isEmpty())
@@ -153,8 +155,10 @@ Status RecoveryStore::storeFile(const QString &name,
 
     // A fresh name each time, so the index never points at a half-written
     // buffer: the buffer is complete before the index switches to it.
-    const QString buffer = QStringLiteral("%1.%2").arg(name).arg(
-        QDateTime::currentMSecsSinceEpoch());
+    // The store is flat: a path's folders become part of the buffer's name.
+    const QString buffer = QStringLiteral("%1.%2")
+                               .arg(QString(name).replace(u'/', u'_'))
+                               .arg(QDateTime::currentMSecsSinceEpoch());
     QString bufferFile = QDir(m_storePath).filePath(buffer);
     for (int n = 1; QFileInfo::exists(bufferFile); ++n)
         bufferFile = QDir(m_storePath).filePath(QStringLiteral("%1-%2").arg(buffer).arg(n));

@@ -63,9 +63,10 @@ public:
     Status store(int slot, QByteArrayView bytes, const QByteArray &diskSha256);
     // Forgets slot `slot`'s buffer (it was saved or discarded).
     Status remove(int slot);
-    // The same for a file a runtime reads beside the slots (OpenClaw's
-    // BOOTSTRAP.md), kept under its own name in the same index; pending()
-    // leaves it out, pendingFile() gives it.
+    // The same for any other document of the folder (OpenClaw's
+    // BOOTSTRAP.md, a skill's skills/NAME/SKILL.md), kept under its path
+    // relative to the folder in the same index; pending() leaves it out,
+    // pendingFile() gives it. A path that leaves the folder is refused.
     Status storeFile(const QString &fileName, QByteArrayView bytes, const QByteArray &diskSha256);
     Status removeFile(const QString &fileName);
     std::optional<RecoveredSlot> pendingFile(const QString &fileName) const;

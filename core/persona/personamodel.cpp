@@ -1,5 +1,6 @@
 #include "personamodel.h"
 
+#include "disk/atomicwrite.h"
 #include "disk/directorywatcher.h"
 #include "disk/slotsaver.h"
 #include "inspection.h"
@@ -86,6 +87,7 @@ PersonaModel::PersonaModel(ComposeRule rule, QObject *parent)
     , m_rule(std::move(rule))
     , m_watcher(new DirectoryWatcher(m_rule.readLimit(), this))
 {
+    resetDocuments();
     connect(m_watcher, &DirectoryWatcher::slotChanged, this, [this](int slot, const QByteArray &) {
         // While the folder is gone every buffer stays as it is; the
         // slots are read again when it comes back.
@@ -98,7 +100,7 @@ PersonaModel::PersonaModel(ComposeRule rule, QObject *parent)
     });
     connect(m_watcher, &DirectoryWatcher::directoryRestored, this, [this] {
         m_directoryLost = false;
-        for (int k = 0; k < SlotCount; ++k)
+        for (int k = 0; k < documentCount(); ++k)
             applyDiskChange(k);
         Q_EMIT directoryLostChanged(false);
     });
@@ -175,12 +177,23 @@ void PersonaModel::openChecked(SlotLayout layout)
     } else {
         readSlots();
     }
+    std::vector<QString> paths(m_layout.paths.begin(), m_layout.paths.end());
+    std::vector<std::optional<SlotRead>> watched(reads.begin(), reads.end());
+    // The added documents after the slots, numbered as the watcher numbers them.
+    for (int k = SlotCount; k < documentCount() && m_layout.isFolder(); ++k) {
+        SlotState &state = m_slots[size_t(k)];
+        state = SlotState();
+        watched.emplace_back();
+        readFromDisk(k, state, &watched.back());
+        takeDisk(state, &m_paneTextCache[size_t(k)]);
+        paths.push_back(slotFilePath(k));
+    }
     for (int k = 0; k < SlotCount; ++k) {
         recomputeOnDisk(k);
         recomputeUnsaved(k);
     }
     openRecovery();
-    m_watcher->setFiles(m_dir, m_layout.paths, reads);
+    m_watcher->setFiles(m_dir, paths, watched);
     touchRefresh();
     Q_EMIT opened(m_dir);
 }
@@ -192,26 +205,90 @@ void PersonaModel::close()
     m_watcher->clear();
     m_recoveryTimer.stop();
     if (m_recovery) {
-        // The slots' copies go; a copy of a file beside them (BOOTSTRAP.md)
-        // is its owner's (RuntimeFile::close()). Failing to remove one only
-        // leaves a copy that the next open offers again.
-        for (int k = 0; k < SlotCount; ++k)
-            m_recovery->remove(k);
+        // Closing is the user's answer about unsaved text: the copies go.
+        // An added document's copy that a previous run left and nobody
+        // answered yet stays (its pane may show only under a runtime that
+        // reads the file), and the next open offers it again. Failing to
+        // remove one only leaves a copy that the next open offers again.
+        for (int k = 0; k < documentCount(); ++k) {
+            if (k < SlotCount || !m_recovered[size_t(k)])
+                m_recovery->removeFile(recoveryKey(k));
+        }
         m_recovery.reset();
     }
     m_recoveryLock.reset();
     m_recoveryUnavailable.clear();
-    m_recoveryDue = {};
-    m_recoveryKept = {};
-    m_recovered = {};
     m_recoveryFailing = false;
     m_dir.clear();
     m_layout = SlotLayout();
     m_directoryLost = false;
-    m_slots = {};
-    m_sections = {};
-    m_paneTextCache = {};
+    resetDocuments();
     Q_EMIT closed();
+}
+
+void PersonaModel::resetDocuments()
+{
+    const auto count = size_t(SlotCount + m_documents.size());
+    m_slots.assign(count, SlotState());
+    m_sections.assign(count, Sections());
+    m_paneTextCache.assign(count, QString());
+    m_deleted.assign(count, std::nullopt);
+    m_recoveryDue.assign(count, false);
+    m_recoveryKept.assign(count, std::nullopt);
+    m_recovered.assign(count, std::nullopt);
+}
+
+int PersonaModel::documentIndex(const QString &relativePath) const
+{
+    const qsizetype at = m_documents.indexOf(QDir::cleanPath(relativePath));
+    return at < 0 ? -1 : SlotCount + int(at);
+}
+
+int PersonaModel::addDocument(const QString &relativePath)
+{
+    const QString path = QDir::cleanPath(relativePath);
+    if (relativePath.isEmpty() || QDir::isAbsolutePath(path) || path == QLatin1String("..")
+        || path.startsWith(QLatin1String("../")) || path == QLatin1String("."))
+        return -1;
+    if (slotIndex(path) >= 0)
+        return -1;
+    if (const int known = documentIndex(path); known >= 0)
+        return known;
+    m_documents.append(path);
+    const int k = documentCount();
+    m_slots.emplace_back();
+    m_sections.emplace_back();
+    m_paneTextCache.emplace_back();
+    m_deleted.emplace_back();
+    m_recoveryDue.push_back(false);
+    m_recoveryKept.emplace_back();
+    m_recovered.emplace_back();
+    if (!isDocumentOpen(k))
+        return k;
+    SlotState &state = m_slots[size_t(k)];
+    std::optional<SlotRead> read;
+    readFromDisk(k, state, &read);
+    takeDisk(state, &m_paneTextCache[size_t(k)]);
+    m_watcher->addFile(slotFilePath(k), read);
+    if (m_recovery)
+        offerRecovered(k, m_recovery->pendingFile(recoveryKey(k)));
+    Q_EMIT bufferReplaced(k);
+    Q_EMIT slotStateChanged(k);
+    if (m_recovered[size_t(k)])
+        Q_EMIT recoveryChanged(k);
+    return k;
+}
+
+bool PersonaModel::isDocumentOpen(int slot) const
+{
+    if (!isOpen() || slot < 0 || slot >= documentCount())
+        return false;
+    return slot < SlotCount || m_layout.isFolder();
+}
+
+QString PersonaModel::recoveryKey(int slot) const
+{
+    return slot < SlotCount ? slotName(slot) : m_documents.at(slot - SlotCount);
 }
 
 bool PersonaModel::isWatching() const
@@ -237,6 +314,16 @@ bool PersonaModel::hasUnsaved() const
             return true;
     }
     return false;
+}
+
+QList<int> PersonaModel::unsavedDocuments() const
+{
+    QList<int> documents;
+    for (int k = 0; k < documentCount(); ++k) {
+        if (m_slots[size_t(k)].dirty)
+            documents.append(k);
+    }
+    return documents;
 }
 
 QList<int> PersonaModel::unsavedSlots() const
@@ -287,7 +374,8 @@ void PersonaModel::setBuffer(int slot, const QByteArray &bytes, bool present)
         state.conflict = ConflictState::None;
     recomputeUnsaved(slot);
     Q_EMIT slotStateChanged(slot);
-    Q_EMIT sectionChanged(slot);
+    if (slot < SlotCount)
+        Q_EMIT sectionChanged(slot);
 }
 
 SaveResult PersonaModel::save(int slot, SaveMode mode)
@@ -297,6 +385,8 @@ SaveResult PersonaModel::save(int slot, SaveMode mode)
         return Status::failure(tr("No persona folder is open."));
     if (!state.dirty)
         return {};
+    if (!isDocumentOpen(slot))
+        return Status::failure(tr("%1 is saved only in a persona folder.").arg(slotLabel(slot)));
     const QString path = slotFilePath(slot);
     if (m_directoryLost) {
         // Writing would recreate a lone file where the folder was; the user
@@ -333,6 +423,7 @@ SaveResult PersonaModel::save(int slot, SaveMode mode)
 
     const QByteArray digest = sha256Hex(state.bufferBytes);
     m_watcher->expectContent(slot, digest);
+    m_deleted[size_t(slot)].reset(); // a file is there again: nothing to restore
     state.presence = SlotPresence::Present;
     state.absenceReason.clear();
     state.diskBytes = state.bufferBytes;
@@ -349,14 +440,15 @@ SaveResult PersonaModel::save(int slot, SaveMode mode)
     recomputeUnsaved(slot);
     touchRefresh();
     Q_EMIT slotStateChanged(slot);
-    Q_EMIT sectionChanged(slot);
+    if (slot < SlotCount)
+        Q_EMIT sectionChanged(slot);
     return saved; // with its warning, if any
 }
 
 SaveResult PersonaModel::saveAll(SaveMode mode)
 {
     QString warnings;
-    for (int k = 0; k < SlotCount; ++k) {
+    for (int k = 0; k < documentCount(); ++k) {
         SaveResult s = save(k, mode);
         if (!s)
             return s;
@@ -368,7 +460,7 @@ SaveResult PersonaModel::saveAll(SaveMode mode)
 StaleReason PersonaModel::staleness(int slot) const
 {
     const SlotState &state = m_slots.at(size_t(slot));
-    if (!isOpen())
+    if (!isDocumentOpen(slot))
         return StaleReason::None;
     if (const StaleReason known = staleReasonOf(state.conflict); known != StaleReason::None)
         return known;
@@ -452,8 +544,14 @@ Status PersonaModel::saveAllTo(const QString &dir)
         return Status::failure(tr("No persona folder is open."));
     const QString target = QFileInfo(dir).absoluteFilePath();
     const QString shown = QDir::toNativeSeparators(target);
-    for (int k = 0; k < SlotCount; ++k) {
-        const QFileInfo existing(slotPath(target, k));
+    // The slots' names, then the added documents that have text to take.
+    const auto targetOf = [&](int k) {
+        return k < SlotCount ? slotPath(target, k) : QDir(target).filePath(recoveryKey(k));
+    };
+    for (int k = 0; k < documentCount(); ++k) {
+        if (k >= SlotCount && (!isDocumentOpen(k) || !m_slots[size_t(k)].bufferPresent))
+            continue;
+        const QFileInfo existing(targetOf(k));
         if (existing.exists() || existing.isSymLink()) {
             return Status::failure(
                 tr("%1 already exists, and saving elsewhere never overwrites a file. Pick an "
@@ -465,7 +563,7 @@ Status PersonaModel::saveAllTo(const QString &dir)
             return Status::failure(
                 tr("%1 is larger than 64 MiB and was not read whole, so it cannot be saved "
                    "elsewhere. Copy that file with another tool.")
-                    .arg(slotName(k)));
+                    .arg(slotLabel(k)));
         }
     }
     if (!QFileInfo(target).isDir() && !QDir().mkpath(target)) {
@@ -474,13 +572,19 @@ Status PersonaModel::saveAllTo(const QString &dir)
                 .arg(shown));
     }
     QString warnings;
-    for (int k = 0; k < SlotCount; ++k) {
+    for (int k = 0; k < documentCount(); ++k) {
         const SlotState &state = m_slots[size_t(k)];
-        if (!state.bufferPresent)
+        if (!state.bufferPresent || !isDocumentOpen(k))
             continue;
+        const QString to = targetOf(k);
+        if (k >= SlotCount && !QDir().mkpath(QFileInfo(to).absolutePath())) {
+            return Status::failure(
+                tr("Could not create the folder %1. Check that its parent folder is writable.")
+                    .arg(QDir::toNativeSeparators(QFileInfo(to).absolutePath())));
+        }
         // Never: a slot file another program puts there after the look above
         // stays, and the save stops.
-        const Status saved = saveSlotFile(slotPath(target, k), state.bufferBytes, Overwrite::Never);
+        const Status saved = saveSlotFile(to, state.bufferBytes, Overwrite::Never);
         if (!saved)
             return saved;
         warnings = joinedWarnings(warnings, saved.warning());
@@ -498,7 +602,8 @@ void PersonaModel::revert(int slot)
     recomputeUnsaved(slot);
     Q_EMIT bufferReplaced(slot);
     Q_EMIT slotStateChanged(slot);
-    Q_EMIT sectionChanged(slot);
+    if (slot < SlotCount)
+        Q_EMIT sectionChanged(slot);
 }
 
 void PersonaModel::keepMine(int slot)
@@ -513,6 +618,18 @@ void PersonaModel::keepMine(int slot)
 Status PersonaModel::makeRuntimeFolder(const QString &path) const
 {
     const QString folder = QFileInfo(path).absolutePath();
+    // An added document's folder inside the persona folder (skills/NAME) is
+    // made for it; the persona folder itself never is.
+    if (m_documents.contains(QDir(m_dir).relativeFilePath(path)) && !QFileInfo(folder).isDir()
+        && QFileInfo(m_dir).isDir()) {
+        if (QDir().mkpath(folder))
+            return {};
+        return Status::failure(tr("Could not save %1: the folder %2 could not be created. Check "
+                                  "that %3 is writable.")
+                                   .arg(QDir::toNativeSeparators(path),
+                                        QDir::toNativeSeparators(folder),
+                                        QDir::toNativeSeparators(m_dir)));
+    }
     if (!m_layout.madeFolders.contains(folder) || QFileInfo(folder).isDir())
         return {};
     // mkdir, not mkpath: the folder above it was there when this opened,
@@ -529,11 +646,15 @@ Status PersonaModel::makeRuntimeFolder(const QString &path) const
 
 QString PersonaModel::slotFilePath(int slot) const
 {
-    return m_layout.paths.at(size_t(slot));
+    if (slot < SlotCount)
+        return m_layout.paths.at(size_t(slot));
+    return isDocumentOpen(slot) ? QDir(m_dir).filePath(recoveryKey(slot)) : QString();
 }
 
 QString PersonaModel::slotLabel(int slot) const
 {
+    if (slot >= SlotCount)
+        return recoveryKey(slot);
     return isOpen() ? m_layout.labels.at(size_t(slot)) : slotName(slot);
 }
 
@@ -548,7 +669,7 @@ QString PersonaModel::caseVariant(int slot) const
 {
     // A runtime's own layout names its files itself; another case is
     // another file there, not a misspelt slot.
-    if (!isOpen() || !m_layout.isFolder())
+    if (!isOpen() || !m_layout.isFolder() || slot >= SlotCount)
         return {};
     const QString name = slotName(slot);
     const QStringList entries = QDir(m_dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::System
@@ -693,7 +814,10 @@ void PersonaModel::readFromDisk(int slot,
 {
     const QString path = slotFilePath(slot);
     SlotRead read;
-    if (given) {
+    if (path.isEmpty()) {
+        // An added document outside a persona folder: as a file not there.
+        read.slot = slot;
+    } else if (given) {
         // The watcher's read that found the change: the same read as below.
         read = std::move(*given);
         if (read.presence == SlotPresence::Present && !read.complete)
@@ -724,13 +848,15 @@ void PersonaModel::readFromDisk(int slot,
 
 void PersonaModel::applyDiskChange(int slot, std::optional<SlotRead> given)
 {
-    if (!isOpen())
+    if (!isDocumentOpen(slot))
         return;
     SlotState &state = m_slots.at(size_t(slot));
     SlotState fresh = state;
     readFromDisk(slot, fresh, nullptr, std::move(given));
     if (sameDisk(state, fresh))
         return;
+    if (fresh.diskPresent())
+        m_deleted[size_t(slot)].reset(); // a file is there again: nothing to restore
 
     if (!state.dirty) {
         // A clean pane follows the disk silently.
@@ -741,7 +867,8 @@ void PersonaModel::applyDiskChange(int slot, std::optional<SlotRead> given)
         touchRefresh();
         Q_EMIT bufferReplaced(slot);
         Q_EMIT slotStateChanged(slot);
-        Q_EMIT sectionChanged(slot);
+        if (slot < SlotCount)
+            Q_EMIT sectionChanged(slot);
         return;
     }
 
@@ -765,11 +892,14 @@ void PersonaModel::applyDiskChange(int slot, std::optional<SlotRead> given)
     recomputeUnsaved(slot);
     touchRefresh();
     Q_EMIT slotStateChanged(slot);
-    Q_EMIT sectionChanged(slot);
+    if (slot < SlotCount)
+        Q_EMIT sectionChanged(slot);
 }
 
 void PersonaModel::recomputeUnsaved(int slot)
 {
+    if (slot >= SlotCount)
+        return; // an added document never enters the soul
     const SlotState &state = m_slots.at(size_t(slot));
     Sections &s = m_sections.at(size_t(slot));
     if (!state.bufferPresent) {
@@ -787,6 +917,8 @@ void PersonaModel::recomputeUnsaved(int slot)
 
 void PersonaModel::recomputeOnDisk(int slot)
 {
+    if (slot >= SlotCount)
+        return;
     const SlotState &state = m_slots.at(size_t(slot));
     Sections &s = m_sections.at(size_t(slot));
     if (!state.diskPresent()) {
@@ -851,7 +983,7 @@ Status PersonaModel::replaceBuffer(int slot, const QByteArray &bytes)
         return Status::failure(
             tr("%1 was not restored: its pane offers text recovered from an earlier run. "
                "Restore or discard that first.")
-                .arg(slotName(slot)));
+                .arg(slotLabel(slot)));
     }
     takeBytes(slot, bytes);
     Q_EMIT bufferReplaced(slot);
@@ -866,7 +998,7 @@ void PersonaModel::discardRecovery(int slot)
         return;
     offer.reset();
     if (m_recovery)
-        m_recovery->remove(slot);
+        m_recovery->removeFile(recoveryKey(slot));
     m_recoveryKept.at(size_t(slot)).reset();
     Q_EMIT recoveryChanged(slot);
     Q_EMIT slotStateChanged(slot);
@@ -887,7 +1019,7 @@ void PersonaModel::scheduleRecovery(int slot)
     if (offer && state.diskPresent() && state.diskComplete && offer->bytes == state.diskBytes) {
         // The file now holds the recovered text: there is nothing to offer.
         offer.reset();
-        m_recovery->remove(slot);
+        m_recovery->removeFile(recoveryKey(slot));
         Q_EMIT recoveryChanged(slot);
     }
     m_recoveryDue.at(size_t(slot)) = true;
@@ -907,14 +1039,15 @@ void PersonaModel::flushRecovery()
     m_recoveryTimer.stop();
     if (!m_recovery)
         return;
-    for (int k = 0; k < SlotCount; ++k) {
-        if (!std::exchange(m_recoveryDue[size_t(k)], false))
+    for (int k = 0; k < documentCount(); ++k) {
+        if (!m_recoveryDue[size_t(k)])
             continue;
+        m_recoveryDue[size_t(k)] = false;
         // An offer owns the slot's entry until the user answers it.
         if (m_recovered[size_t(k)])
             continue;
         const SlotState &state = m_slots[size_t(k)];
-        const Status status = m_recovery->sync(slotName(k),
+        const Status status = m_recovery->sync(recoveryKey(k),
                                                m_recoveryKept[size_t(k)],
                                                state.dirty && state.bufferPresent
                                                    ? std::optional(state.bufferBytes)
@@ -952,15 +1085,74 @@ void PersonaModel::openRecovery()
     // reports its own failure on the first write.
     m_recovery = std::move(store);
     const QList<RecoveredSlot> pending = m_recovery->pending();
-    for (const RecoveredSlot &recovered : pending) {
-        const SlotState &state = m_slots.at(size_t(recovered.slot));
-        if (state.diskPresent() && state.diskComplete && recovered.bytes == state.diskBytes) {
-            // Saved after all (or the same text arrived another way).
-            m_recovery->remove(recovered.slot);
-            continue;
-        }
-        m_recovered.at(size_t(recovered.slot)) = recovered;
+    for (const RecoveredSlot &recovered : pending)
+        offerRecovered(recovered.slot, recovered);
+    for (int k = SlotCount; k < documentCount(); ++k) {
+        if (isDocumentOpen(k))
+            offerRecovered(k, m_recovery->pendingFile(recoveryKey(k)));
     }
+}
+
+void PersonaModel::offerRecovered(int slot, std::optional<RecoveredSlot> recovered)
+{
+    if (!recovered || !m_recovery)
+        return;
+    const SlotState &state = m_slots.at(size_t(slot));
+    if (state.diskPresent() && state.diskComplete && recovered->bytes == state.diskBytes) {
+        // Saved after all (or the same text arrived another way).
+        m_recovery->removeFile(recoveryKey(slot));
+        return;
+    }
+    recovered->slot = slot;
+    m_recovered.at(size_t(slot)) = std::move(recovered);
+}
+
+Status PersonaModel::deleteFile(int slot)
+{
+    const QString label = slotLabel(slot);
+    const SlotState &state = m_slots.at(size_t(slot));
+    if (slot < SlotCount)
+        return Status::failure(tr("%1 is a persona file; it is never deleted here.").arg(label));
+    if (!isDocumentOpen(slot) || !state.diskPresent())
+        return Status::failure(
+            tr("%1 is not in the folder: there is nothing to delete.").arg(label));
+    if (state.dirty)
+        return Status::failure(
+            tr("%1 has unsaved edits: save or drop them first, then finish setup.").arg(label));
+    if (!state.diskComplete)
+        return Status::failure(
+            tr("%1 is larger than 64 MiB and was not read whole, so it is not deleted here: it "
+               "could not be restored. Delete it with another tool.")
+                .arg(label));
+    const QString path = slotFilePath(slot);
+    if (::unlink(QFile::encodeName(path).constData()) != 0) {
+        const int error = errno;
+        return Status::failure(tr("Could not delete %1, so setup is not finished and the file "
+                                  "is kept: %2. %3.")
+                                   .arg(QDir::toNativeSeparators(path),
+                                        QString::fromLocal8Bit(std::strerror(error)),
+                                        writeErrorAdvice(error)));
+    }
+    const QByteArray bytes = state.diskBytes;
+    m_watcher->expectContent(slot, QByteArray());
+    applyDiskChange(slot);
+    m_deleted[size_t(slot)] = bytes;
+    Q_EMIT slotStateChanged(slot);
+    return {};
+}
+
+Status PersonaModel::restoreDeleted(int slot)
+{
+    const std::optional<QByteArray> bytes = m_deleted.at(size_t(slot));
+    if (!isDocumentOpen(slot) || !bytes)
+        return Status::failure(tr("There is no deleted %1 to restore.").arg(slotLabel(slot)));
+    Status written = writeFileAtomically(slotFilePath(slot), *bytes, Overwrite::Never);
+    if (!written)
+        return written;
+    m_watcher->expectContent(slot, sha256Hex(*bytes));
+    m_deleted[size_t(slot)].reset();
+    applyDiskChange(slot);
+    return written;
 }
 
 } // namespace soul

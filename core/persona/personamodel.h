@@ -19,6 +19,7 @@
 #include <array>
 #include <memory>
 #include <optional>
+#include <vector>
 
 class QLockFile;
 
@@ -73,7 +74,7 @@ private:
 // answer "Overwrite").
 enum class SaveMode { CheckDisk, Overwrite };
 
-// The rule a slot and a runtime's own file (RuntimeFile) share. The
+// The rule every document of a PersonaModel follows. The
 // conflict unsaved text meets when its file, read again, holds other bytes
 // than the buffer came from and than the buffer holds: `now` is what is at
 // the path, `reason` the phrase absenceReason() gives a path not read.
@@ -122,10 +123,19 @@ struct SlotState
     bool editingAnyway() const { return bufferPresent && !readOnly && !obstacles.isEmpty(); }
 };
 
-// One persona directory and its seven slots: what is on disk, what the
-// editor buffers hold, which are dirty and which conflict with the disk.
-// Every decision about a slot is taken here; widgets show the state and call
+// One persona directory and its documents: what is on disk, what the editor
+// buffers hold, which are dirty and which conflict with the disk. Every
+// decision about a document is taken here; widgets show the state and call
 // the intent methods below.
+//
+// Documents are numbered. The seven slots are 0..SlotCount-1 and alone make
+// the soul (sections, soul(), found(), heldReads()). Any other file the
+// editor opens in the folder (a runtime's BOOTSTRAP.md, a skill's
+// skills/NAME/SKILL.md) is added with addDocument() and numbered from
+// SlotCount on: it is read, watched, saved, reverted, kept for recovery and
+// settled on conflict exactly as a slot is, and sends the same signals
+// except sectionChanged(). "slot" below means any document unless it says
+// otherwise.
 //
 // Both flows end in sectionChanged(slot): typing (setBufferText) and the disk
 // (the watcher's report, read here). The preview asks section() for the text.
@@ -176,11 +186,47 @@ public:
     DirectoryWatcher *watcher() const { return m_watcher; }
 
     const SlotState &slot(int slot) const { return m_slots.at(size_t(slot)); }
+
+    // Adds the file at `relativePath` under the folder ("BOOTSTRAP.md",
+    // "skills/demo/SKILL.md") as a document and returns its number, at
+    // least SlotCount; the number of the document already at that path
+    // when there is one; -1 for a path that is empty, absolute, leaves the
+    // folder ("..") or names a slot. A document stays for the model's life:
+    // every open() reads it again, at once when a folder is open now, with
+    // the recovered text a previous run left for it offered. It is read only
+    // in a persona folder (a runtime's own layout names its files itself);
+    // elsewhere it is as a file that is not there, and is not saved.
+    int addDocument(const QString &relativePath);
+    // The number of the document at `relativePath`; -1 when none.
+    int documentIndex(const QString &relativePath) const;
+    // The slots and the added documents.
+    int documentCount() const { return int(m_slots.size()); }
+    // Whether `slot` is a file of an open folder: a slot while a folder is
+    // open, an added document while a persona folder is.
+    bool isDocumentOpen(int slot) const;
+    // Deletes the file of added document `slot` (after the user confirmed:
+    // OpenClaw's BOOTSTRAP.md, whose removal finishes setup); its bytes are
+    // kept for restoreDeleted(). Fails with a sentence naming the file,
+    // deleting nothing, while its text is unsaved, when it is a slot, or
+    // when there is no file.
+    Status deleteFile(int slot);
+    // Writes the bytes deleteFile() removed back, byte for byte. Fails with
+    // a sentence naming the file, writing nothing, when a file is there
+    // again. nullopt from deletedBytes() when there is nothing to restore.
+    Status restoreDeleted(int slot);
+    const std::optional<QByteArray> &deletedBytes(int slot) const
+    {
+        return m_deleted.at(size_t(slot));
+    }
     // The text a pane loads (with setPlainText) for the current buffer.
     // Not thread-safe: it hands over a cached conversion.
     QString paneText(int slot) const;
+    // Any document unsaved, slots and added documents.
     bool hasUnsaved() const;
+    // The unsaved slots (0..SlotCount-1 only: what a checkpoint leaves out).
     QList<int> unsavedSlots() const;
+    // Every unsaved document, slots first: what close asks about.
+    QList<int> unsavedDocuments() const;
 
     // Typing: the pane's text as QTextDocument::toRawText() gives it.
     void setBufferText(int slot, QStringView rawText);
@@ -196,7 +242,7 @@ public:
     // read again for comparing. A saved slot can come with a warning (its
     // folder not confirmed by the disk: writeWarningText()).
     SaveResult save(int slot, SaveMode mode = SaveMode::CheckDisk);
-    // Saves every dirty slot; stops at, and returns, the first failure or
+    // Saves every dirty document; stops at, and returns, the first failure or
     // stale slot. On success, the warnings of every save.
     SaveResult saveAll(SaveMode mode = SaveMode::CheckDisk);
     // Whether saving `slot` now would replace a change made outside: the
@@ -213,7 +259,8 @@ public:
     // slot file another program creates in `dir` meanwhile is kept, and
     // fails the save the same way. On success, the saves' warnings. A
     // layout's buffers go there by their slot names: `dir` opens as a
-    // persona folder.
+    // persona folder. Added documents go too, at their relative paths
+    // (their folders made), under the same rule.
     Status saveAllTo(const QString &dir);
     // Drops the buffer's edits: it takes what is on disk again. Also the
     // answer "Reload" and "Discard" to a conflict. The pane takes the text
@@ -330,15 +377,29 @@ private:
     QString staleText(int slot, StaleReason reason) const;
     void scheduleRecovery(int slot);
     void openRecovery();
+    // The offer of a previous run's text for document `slot`, when it
+    // differs from the file.
+    void offerRecovered(int slot, std::optional<RecoveredSlot> recovered);
+    // How the recovery store names the document: the slot's name, or the
+    // added document's relative path (BOOTSTRAP.md's copies kept before
+    // documents were numbered have that name too).
+    QString recoveryKey(int slot) const;
+    // Every per-document vector back to its empty state, keeping the count.
+    void resetDocuments();
 
     ComposeRule m_rule;
     QString m_dir;
     SlotLayout m_layout;
-    std::array<SlotState, SlotCount> m_slots;
-    std::array<Sections, SlotCount> m_sections;
+    // Per document, slots first; they grow together in addDocument().
+    std::vector<SlotState> m_slots;
+    std::vector<Sections> m_sections; // only the slots' are ever filled
     // The text a pane is about to load, kept from reading the file so that
     // 2 MiB are not converted twice; taken (and dropped) by paneText().
-    mutable std::array<QString, SlotCount> m_paneTextCache;
+    mutable std::vector<QString> m_paneTextCache;
+    // The added documents' paths under the folder, from SlotCount on.
+    QStringList m_documents;
+    // What deleteFile() removed, for restoreDeleted().
+    std::vector<std::optional<QByteArray>> m_deleted;
     DirectoryWatcher *m_watcher = nullptr;
     bool m_directoryLost = false;
     QDateTime m_lastRefresh;
@@ -347,10 +408,10 @@ private:
     std::unique_ptr<QLockFile> m_recoveryLock; // held while m_recovery is ours
     QString m_recoveryUnavailable;             // why there is no m_recovery while open
     QTimer m_recoveryTimer;
-    std::array<bool, SlotCount> m_recoveryDue = {};
+    std::vector<bool> m_recoveryDue;
     // What this run last wrote for a slot, to skip writing it again.
-    std::array<std::optional<KeptBuffer>, SlotCount> m_recoveryKept;
-    std::array<std::optional<RecoveredSlot>, SlotCount> m_recovered;
+    std::vector<std::optional<KeptBuffer>> m_recoveryKept;
+    std::vector<std::optional<RecoveredSlot>> m_recovered;
     bool m_recoveryFailing = false;
 };
 

@@ -2,7 +2,6 @@
 #include "documentcontroller.h"
 #include "guitestfiles.h"
 #include "persona/personamodel.h"
-#include "persona/runtimefile.h"
 #include "personasession.h"
 #include "preview/previewpanel.h"
 #include "quietprompter.h"
@@ -10,7 +9,6 @@
 #include "slots/diskchangedbar.h"
 #include "slots/panestack.h"
 #include "slots/recoverybar.h"
-#include "slots/runtimefilepane.h"
 #include "slots/runtimemeter.h"
 #include "slots/slotpane.h"
 #include "testwindow.h"
@@ -115,8 +113,11 @@ private:
     // The runtime preview of the session shown.
     RuntimePreview *runtimePreview() const { return window()->currentSession()->runtimePreview(); }
     PersonaEditor *editor() const { return window()->currentEditor(); }
-    RuntimeFilePane *setupPane() const { return editor()->setupPane(); }
-    RuntimeFile *setupFile() const { return editor()->session()->documents()->setupFile(); }
+    SlotPane *setupPane() const { return editor()->setupPane(); }
+    // BOOTSTRAP.md, a document of the session's model as the slots are.
+    PersonaModel *model() const { return editor()->session()->model(); }
+    int setupDocument() const { return editor()->session()->documents()->setupDocument(); }
+    const SlotState &setupState() const { return model()->slot(setupDocument()); }
     void chooseRuntime(const QString &id);
     // What the window composes from the buffers, once it is done.
     QByteArray shownText() const;
@@ -208,7 +209,7 @@ void tst_BootstrapPane::paneFollowsOpenClawsOrder()
              qint64(QString::fromUtf8(Bootstrap).trimmed().size()));
     QCOMPARE(setupPane()->runtimeMeter()->budget(), qint64(20000));
     QVERIFY(setupPane()->finishButton()->isVisible());
-    QVERIFY(!setupPane()->restoreButton()->isVisible());
+    QVERIFY(!setupPane()->restoreDeletedButton()->isVisible());
 
     chooseRuntime(QStringLiteral("toolnexus"));
     QCOMPARE(panes->shownNames(), contract);
@@ -233,7 +234,7 @@ void tst_BootstrapPane::ctrl8ReachesThePane()
     QTest::keyClick(soul, Qt::Key_8, Qt::ControlModifier);
     QTRY_VERIFY(setupPane()->editor()->hasFocus());
     QTest::keyClicks(setupPane()->editor(), QStringLiteral("typed"));
-    QTRY_VERIFY(setupFile()->dirty());
+    QTRY_VERIFY(setupState().dirty);
 }
 
 void tst_BootstrapPane::typingShowsInThePreviewAndSaveEqualsSoulc()
@@ -247,7 +248,7 @@ void tst_BootstrapPane::typingShowsInThePreviewAndSaveEqualsSoulc()
     QTest::keyClicks(text, QStringLiteral("Motto: zephyrine"));
     QTest::keyClick(text, Qt::Key_Return);
     QTRY_VERIFY(runtimePreview()->composition().text.contains(QStringLiteral("zephyrine")));
-    QVERIFY(setupPane()->stateLabel()->text().contains(QStringLiteral("unsaved")));
+    QVERIFY(setupPane()->dirtyLabel()->text().contains(QStringLiteral("unsaved")));
     // Nothing is written until it is saved.
     QCOMPARE(readAll(path(QStringLiteral("BOOTSTRAP.md"))), Bootstrap);
     const QByteArray onDisk = soulcCompose();
@@ -255,7 +256,7 @@ void tst_BootstrapPane::typingShowsInThePreviewAndSaveEqualsSoulc()
     QVERIFY(!onDisk.contains("zephyrine"));
     QVERIFY(editor()->session()->hasUnsaved());
     // The agent's row says so too, though no slot is unsaved.
-    QVERIFY(!editor()->session()->model()->hasUnsaved());
+    QVERIFY(editor()->session()->model()->unsavedSlots().isEmpty());
     QVERIFY(editor()->session()->summary().unsaved);
     QCOMPARE(summaries.count(), 1);
 
@@ -299,7 +300,7 @@ void tst_BootstrapPane::finishSetupDeletesOnlyThatFile()
     const QByteArray finished = soulcCompose();
     QVERIFY(!finished.isEmpty());
     QCOMPARE(shownText(), finished);
-    QVERIFY(setupPane()->restoreButton()->isVisible());
+    QVERIFY(setupPane()->restoreDeletedButton()->isVisible());
     QVERIFY(!setupPane()->finishButton()->isVisible());
     QVERIFY(!finish->isEnabled());
 
@@ -315,8 +316,8 @@ void tst_BootstrapPane::finishSetupDeletesOnlyThatFile()
     // And the pane's own buttons do the same.
     QTest::mouseClick(setupPane()->finishButton(), Qt::LeftButton);
     QVERIFY(!QFile::exists(path(QStringLiteral("BOOTSTRAP.md"))));
-    QTRY_VERIFY(setupPane()->restoreButton()->isVisible());
-    QTest::mouseClick(setupPane()->restoreButton(), Qt::LeftButton);
+    QTRY_VERIFY(setupPane()->restoreDeletedButton()->isVisible());
+    QTest::mouseClick(setupPane()->restoreDeletedButton(), Qt::LeftButton);
     QCOMPARE(folderFiles(m_fixture.dir()), before);
     QVERIFY(m_fixture.prompter()->errors.isEmpty());
 }
@@ -380,7 +381,7 @@ void tst_BootstrapPane::cleanPaneFollowsTheDisk()
     QTRY_VERIFY(!runtimePreview()->composition().text.contains(QStringLiteral("Say hello first.")));
     QCOMPARE(shownText(), soulcCompose());
     QVERIFY(!setupPane()->finishButton()->isVisible());
-    QVERIFY(!setupPane()->restoreButton()->isVisible());
+    QVERIFY(!setupPane()->restoreDeletedButton()->isVisible());
 }
 
 void tst_BootstrapPane::aFifoIsNeverWaitedFor()
@@ -394,10 +395,11 @@ void tst_BootstrapPane::aFifoIsNeverWaitedFor()
     QCOMPARE(::mkfifo(QFile::encodeName(bootstrap).constData(), 0600), 0);
     // Said as the slots say it: what is there, and what to do.
     QTRY_COMPARE(setupPane()->stateLabel()->text(), QStringLiteral("skipped"));
-    QVERIFY(setupPane()->unreadNote()->isVisibleTo(window()));
-    QCOMPARE(setupPane()->unreadNote()->text(),
-             QStringLiteral("BOOTSTRAP.md is a FIFO, not a regular file, so it is skipped. "
+    QTRY_VERIFY(setupPane()->lintLabel()->isVisibleTo(window()));
+    QCOMPARE(setupPane()->lintLabel()->text(),
+             QStringLiteral("⚠ BOOTSTRAP.md is a FIFO, not a regular file, so it is skipped. "
                             "Replace it with a regular file."));
+    QVERIFY(!setupPane()->editor()->isVisibleTo(window()));
     QVERIFY(!editor()->session()->hasUnsaved());
     QVERIFY(!m_fixture.action("finishSetup")->isEnabled());
 }
@@ -412,12 +414,12 @@ void tst_BootstrapPane::revertTakesTheDiskTextUndoably()
     text->setFocus();
     text->moveCursor(QTextCursor::End);
     QTest::keyClicks(text, QStringLiteral("draft line"));
-    QTRY_VERIFY(setupFile()->dirty());
+    QTRY_VERIFY(setupState().dirty);
     QVERIFY(setupPane()->revertButton()->isEnabled());
 
     QTest::mouseClick(setupPane()->revertButton(), Qt::LeftButton);
     QCOMPARE(text->toPlainText(), onDisk);
-    QVERIFY(!setupFile()->dirty());
+    QVERIFY(!setupState().dirty);
     QVERIFY(!setupPane()->revertButton()->isEnabled());
     QVERIFY(!editor()->session()->hasUnsaved());
     QCOMPARE(readAll(path(QStringLiteral("BOOTSTRAP.md"))), Bootstrap);
@@ -425,15 +427,15 @@ void tst_BootstrapPane::revertTakesTheDiskTextUndoably()
     // One undoable edit: Ctrl+Z gives the edits back, unsaved, in the file's CR LF.
     QTest::keyClick(text, Qt::Key_Z, Qt::ControlModifier);
     QCOMPARE(text->toPlainText(), onDisk + QStringLiteral("draft line"));
-    QTRY_VERIFY(setupFile()->dirty());
-    QCOMPARE(setupFile()->buffer().value_or(QByteArray()), Bootstrap + "draft line");
+    QTRY_VERIFY(setupState().dirty);
+    QCOMPARE(setupState().bufferBytes, Bootstrap + "draft line");
 
     // File > Revert does the same for this pane.
     QAction *revert = m_fixture.action("revert");
     QTRY_VERIFY(revert->isEnabled());
     revert->trigger();
     QCOMPARE(text->toPlainText(), onDisk);
-    QVERIFY(!setupFile()->dirty());
+    QVERIFY(!setupState().dirty);
     QCOMPARE(readAll(path(QStringLiteral("BOOTSTRAP.md"))), Bootstrap);
     QVERIFY(m_fixture.prompter()->errors.isEmpty());
 }
@@ -448,7 +450,7 @@ void tst_BootstrapPane::changedOnDiskWhileUnsavedOffersTheSlotsChoice()
     text->setFocus();
     text->moveCursor(QTextCursor::End);
     QTest::keyClicks(text, QStringLiteral("draft"));
-    QTRY_VERIFY(setupFile()->dirty());
+    QTRY_VERIFY(setupState().dirty);
     QVERIFY(!bar->isVisible());
 
     // Another program writes the file under the unsaved text: the text stays,
@@ -458,7 +460,7 @@ void tst_BootstrapPane::changedOnDiskWhileUnsavedOffersTheSlotsChoice()
     QCOMPARE(bar->kind(), DiskChangedBar::Kind::Changed);
     QCOMPARE(bar->text(),
              QStringLiteral("BOOTSTRAP.md changed on disk. Your edits are kept until you choose."));
-    QCOMPARE(setupFile()->buffer().value_or(QByteArray()), Bootstrap + "draft");
+    QCOMPARE(setupState().bufferBytes, Bootstrap + "draft");
     QVERIFY(text->toPlainText().endsWith(QStringLiteral("this file.\ndraft")));
 
     // Save asks Overwrite / Compare / Cancel; Compare shows the diff, then
@@ -472,16 +474,16 @@ void tst_BootstrapPane::changedOnDiskWhileUnsavedOffersTheSlotsChoice()
                  && prompter->lastDiff.contains(QStringLiteral("-Other program.")),
              qPrintable(prompter->lastDiff));
     QCOMPARE(readAll(bootstrap), QByteArray("Other program.\n"));
-    QVERIFY(setupFile()->dirty());
+    QVERIFY(setupState().dirty);
 
     // Reload takes the disk's text as one undoable edit: Undo gives the draft back.
     Q_EMIT bar->reloadRequested();
     QCOMPARE(text->toPlainText(), QStringLiteral("Other program.\n"));
     QVERIFY(!bar->isVisible());
-    QVERIFY(!setupFile()->dirty());
+    QVERIFY(!setupState().dirty);
     text->undo();
     QVERIFY(text->toPlainText().endsWith(QStringLiteral("this file.\ndraft")));
-    QTRY_VERIFY(setupFile()->dirty());
+    QTRY_VERIFY(setupState().dirty);
 
     // Changed again; Keep mine: a save then writes over the disk, without asking.
     QVERIFY(writeAtomically(bootstrap, "Third text.\n"));
@@ -491,13 +493,13 @@ void tst_BootstrapPane::changedOnDiskWhileUnsavedOffersTheSlotsChoice()
     prompter->staleAsked.clear();
     QTest::mouseClick(setupPane()->saveButton(), Qt::LeftButton);
     QVERIFY(prompter->staleAsked.isEmpty());
-    QCOMPARE(readAll(bootstrap), setupFile()->buffer().value_or(QByteArray()));
+    QCOMPARE(readAll(bootstrap), setupState().bufferBytes);
     QVERIFY(readAll(bootstrap).endsWith("this file.\ndraft"));
-    QVERIFY(!setupFile()->dirty());
+    QVERIFY(!setupState().dirty);
 
     // Deleted under unsaved text: the text stays, and Save asks before creating it again.
     QTest::keyClicks(text, QStringLiteral(" more"));
-    QTRY_VERIFY(setupFile()->dirty());
+    QTRY_VERIFY(setupState().dirty);
     QVERIFY(QFile::remove(bootstrap));
     QTRY_VERIFY(bar->isVisible());
     QCOMPARE(bar->kind(), DiskChangedBar::Kind::Deleted);
@@ -506,7 +508,7 @@ void tst_BootstrapPane::changedOnDiskWhileUnsavedOffersTheSlotsChoice()
     Q_EMIT bar->saveRequested();
     QCOMPARE(prompter->staleAsked.size(), 1);
     QVERIFY(readAll(bootstrap).endsWith("draft more"));
-    QVERIFY(!setupFile()->dirty());
+    QVERIFY(!setupState().dirty);
     QVERIFY(!bar->isVisible());
     QVERIFY2(prompter->errors.isEmpty(), qPrintable(prompter->errors.join(u'\n')));
 }
@@ -521,18 +523,23 @@ void tst_BootstrapPane::aLargeFileSaysWhatToDo()
         QVERIFY(file.open(QIODevice::ReadWrite));
         QVERIFY(file.resize(WholeReadLimitBytes + 1));
     }
-    QTRY_COMPARE(setupPane()->stateLabel()->text(), QStringLiteral("skipped"));
-    QVERIFY(setupPane()->unreadNote()->isVisibleTo(window()));
-    QCOMPARE(setupPane()->unreadNote()->text(),
-             QStringLiteral("BOOTSTRAP.md is larger than 64 MiB, so it is not opened here. Edit "
-                            "it with another tool, or shorten it."));
+    // As a slot's: read-only, only its first bytes read, and the note says
+    // what to do.
+    QTRY_COMPARE(setupPane()->stateLabel()->text(), QStringLiteral("read-only"));
+    QVERIFY(setupPane()->readOnlyNote()->isVisibleTo(window()));
+    QCOMPARE(setupPane()->readOnlyNote()->text(),
+             QStringLiteral("Read-only: This file is larger than 64 MiB, so it opens read-only "
+                            "and is not read whole. Edit it with another tool."));
+    QVERIFY(!setupPane()->editAnywayButton()->isVisibleTo(window()));
+    QVERIFY(setupPane()->editor()->isReadOnly());
     QVERIFY(!editor()->session()->hasUnsaved());
+    QVERIFY(!m_fixture.action("finishSetup")->isEnabled()); // it could not be restored
     QCOMPARE(QFileInfo(bootstrap).size(), WholeReadLimitBytes + 1);
     // A regular file again: the note goes.
     QVERIFY(QFile::remove(bootstrap));
     QVERIFY(writeAtomically(bootstrap, "Small.\n"));
     QTRY_COMPARE(setupPane()->stateLabel()->text(), QStringLiteral("present"));
-    QVERIFY(!setupPane()->unreadNote()->isVisibleTo(window()));
+    QVERIFY(!setupPane()->readOnlyNote()->isVisibleTo(window()));
 }
 
 // As on a slot's pane, Save says why nothing is written while recovered
@@ -549,7 +556,7 @@ void tst_BootstrapPane::saveWhileRecoveredTextWaitsSaysWhy()
                 .ok());
     m_fixture.reopen();
     chooseRuntime(QStringLiteral("openclaw"));
-    QTRY_VERIFY(setupFile()->hasRecovery());
+    QTRY_VERIFY(model()->hasRecovery(setupDocument()));
     QTRY_VERIFY(setupPane()->recoveryBar()->isVisible());
     QVERIFY(setupPane()->editor()->isReadOnly());
     setupPane()->editor()->setFocus(Qt::OtherFocusReason);
@@ -562,7 +569,7 @@ void tst_BootstrapPane::saveWhileRecoveredTextWaitsSaysWhy()
              qPrintable(message->text()));
     QCOMPARE(readAll(path(QStringLiteral("BOOTSTRAP.md"))), Bootstrap);
 
-    setupFile()->restoreRecovery();
+    model()->restoreRecovery(setupDocument());
     QTRY_COMPARE(setupPane()->editor()->toPlainText(),
                  QString::fromUtf8(QByteArray(recovered).replace("\r\n", "\n")));
     QVERIFY(!setupPane()->editor()->isReadOnly());

@@ -3,13 +3,11 @@
 #include "documentcontroller.h"
 #include "guitestfiles.h"
 #include "persona/personamodel.h"
-#include "persona/runtimefile.h"
 #include "personasession.h"
 #include "preview/previewpanel.h"
 #include "quietprompter.h"
 #include "slots/panestack.h"
 #include "slots/recoverybar.h"
-#include "slots/runtimefilepane.h"
 #include "slots/slotpane.h"
 #include "window/mainwindow.h"
 #include "window/personaeditor.h"
@@ -284,9 +282,11 @@ void tst_CrashRecovery::killedProcessLeavesBootstrapTextToRestore()
     QVERIFY(window.model()->isOpen());
     QComboBox *chooser = window.previewPanel()->runtimeChooser();
     chooser->setCurrentIndex(chooser->findData(QStringLiteral("openclaw")));
-    RuntimeFilePane *pane = window.currentEditor()->setupPane();
+    SlotPane *pane = window.currentEditor()->setupPane();
     QVERIFY(pane);
-    RuntimeFile *file = window.currentEditor()->session()->documents()->setupFile();
+    const PersonaModel *model = window.model();
+    const int file = pane->slot();
+    QCOMPARE(model->slotLabel(file), QStringLiteral("BOOTSTRAP.md"));
     RecoveryBar *bar = pane->recoveryBar();
     QTRY_VERIFY(bar->isVisible());
     // As a slot's offer: the keyboard is on Restore.
@@ -297,7 +297,7 @@ void tst_CrashRecovery::killedProcessLeavesBootstrapTextToRestore()
     // Offered, not applied: the pane shows the file and takes no typing.
     QCOMPARE(pane->editor()->toPlainText(), QStringLiteral("# Hello\n\nAsk who they are.\n"));
     QVERIFY(pane->editor()->isReadOnly());
-    QVERIFY(!file->dirty());
+    QVERIFY(!model->slot(file).dirty);
 
     QTest::keyClick(&window, Qt::Key_P, Qt::AltModifier); // Compare
     QTRY_VERIFY2(prompter->lastDiff.contains(QStringLiteral("+Then pick a name.")),
@@ -306,9 +306,9 @@ void tst_CrashRecovery::killedProcessLeavesBootstrapTextToRestore()
     QTest::mouseClick(bar->restoreButton(), Qt::LeftButton);
     QVERIFY(!bar->isVisible());
     QVERIFY(!pane->editor()->isReadOnly());
-    QCOMPARE(file->buffer().value_or(QByteArray()), typed);
-    QVERIFY(file->dirty());
-    QVERIFY(pane->stateLabel()->text().contains(QStringLiteral("unsaved")));
+    QCOMPARE(model->slot(file).bufferBytes, typed);
+    QVERIFY(model->slot(file).dirty);
+    QVERIFY(pane->dirtyLabel()->text().contains(QStringLiteral("unsaved")));
     QCOMPARE(personaFiles(), before);
 
     prompter->unsavedAnswer = Prompter::UnsavedAnswer::Discard;

@@ -184,6 +184,18 @@ void tst_RecoveryStore::aFileBesideTheSlotsKeepsItsOwnCopy()
     QVERIFY(!store.pendingFile(bootstrap));
     QVERIFY(!QFileInfo::exists(store.storePath()));
     QVERIFY(!store.storeFile(QStringLiteral("../x"), "no", QByteArray()).ok());
+    QVERIFY(!store.storeFile(QStringLiteral("skills/../../x"), "no", QByteArray()).ok());
+    QVERIFY(!store.storeFile(QStringLiteral("/etc/x"), "no", QByteArray()).ok());
+
+    // A path under the folder (a skill's SKILL.md) names a copy too; the copy
+    // is a file of the store's own folder, not of a folder below it.
+    const QString skill = QStringLiteral("skills/demo/SKILL.md");
+    QVERIFY(store.storeFile(skill, "Skill\r\n", QByteArray()).ok());
+    QCOMPARE(store.pendingFile(skill).value_or(RecoveredSlot()).bytes, QByteArray("Skill\r\n"));
+    QCOMPARE(QDir(store.storePath()).entryList(QDir::Dirs | QDir::NoDotAndDotDot), QStringList());
+    QVERIFY(store.pending().isEmpty()); // the slots' list leaves it out
+    QVERIFY(store.removeFile(skill).ok());
+    QVERIFY(!store.pendingFile(skill));
 }
 
 void tst_RecoveryStore::neverInsideThePersonaDirectory()

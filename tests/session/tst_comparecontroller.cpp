@@ -4,7 +4,6 @@
 #include "documentcontroller.h"
 #include "freezecontroller.h"
 #include "persona/personamodel.h"
-#include "persona/runtimefile.h"
 #include "persona/snapshot.h"
 #include "persona/snapshotfile.h"
 #include "personasession.h"
@@ -666,9 +665,9 @@ void tst_CompareController::runtimeFileBufferIsCompared()
     QVERIFY(compare->open(soulPath));
     QVERIFY(waitForCurrent(compare));
     QVERIFY(compare->result().prefix.identical);
-    RuntimeFile *bootstrap = work->documents()->setupFile();
-    QVERIFY(bootstrap->isOpen());
-    bootstrap->setBufferText(u"Say hello, then ask.\n");
+    const int bootstrap = work->documents()->setupDocument();
+    QVERIFY(work->model()->isDocumentOpen(bootstrap));
+    work->model()->setBufferText(bootstrap, u"Say hello, then ask.\n");
     QTRY_VERIFY_WITH_TIMEOUT(compare->current() && !compare->result().prefix.identical, 30000);
     QCOMPARE(fileStatusText(compare->fileStatuses()),
              QStringLiteral("SOUL.md=unchanged IDENTITY.md=unchanged USER.md=unchanged "

@@ -4,7 +4,6 @@
 #include "exportcontroller.h"
 #include "freezecontroller.h"
 #include "persona/personamodel.h"
-#include "persona/runtimefile.h"
 #include "persona/soultokencounter.h"
 #include "personasession.h"
 #include "registry/runtimeregistry.h"
@@ -274,8 +273,10 @@ void tst_PersonaSession::finishSetupInAReadOnlyFolderSaysSo()
     PersonaSession session(&prompter, m_settings.get());
     QVERIFY(session.documents()->open(m_persona));
     session.setRuntimeProfile(RuntimeProfile::of(RuntimeRegistry::instance().find(u"openclaw")));
-    const RuntimeFile *file = session.documents()->setupFile();
-    QVERIFY(file->diskPresent());
+    const PersonaModel *model = session.model();
+    const int file = session.documents()->setupDocument();
+    QVERIFY(file >= SlotCount);
+    QVERIFY(model->slot(file).diskPresent());
 
     QVERIFY(QFile::setPermissions(m_persona, QFileDevice::ReadOwner | QFileDevice::ExeOwner));
     const bool finished = session.documents()->finishSetup();
@@ -289,9 +290,9 @@ void tst_PersonaSession::finishSetupInAReadOnlyFolderSaysSo()
                                         "Check that you may write to the file and its folder.")
                              .arg(QDir::toNativeSeparators(path))));
     QCOMPARE(readFile(path), bootstrap);
-    QVERIFY(file->diskPresent());
-    QVERIFY(!file->removed());
-    QCOMPARE(file->buffer().value_or(QByteArray()), bootstrap);
+    QVERIFY(model->slot(file).diskPresent());
+    QVERIFY(!model->deletedBytes(file));
+    QCOMPARE(model->slot(file).bufferBytes, bootstrap);
     QVERIFY(!session.hasUnsaved());
 }
 
@@ -313,7 +314,8 @@ void tst_PersonaSession::setupFileCopyOutlivesAnotherRuntime()
         QVERIFY(session.documents()->open(m_persona));
         // toolnexus reads no BOOTSTRAP.md: nothing is offered here.
         QVERIFY(session.runtimeProfile().sectioned());
-        QVERIFY(!session.documents()->setupFile()->hasRecovery());
+        QCOMPARE(session.documents()->setupDocument(), -1);
+        QVERIFY(session.documents()->recoveredFiles().isEmpty());
         // Unsaved text in a slot, let go: the slots' copies go on closing.
         session.model()->setBufferText(slotIndex(u"SOUL.md"), u"You are calm and brief.");
         session.model()->flushRecovery();
@@ -336,14 +338,15 @@ void tst_PersonaSession::setupFileCopyOutlivesAnotherRuntime()
     QVERIFY2(status.last().at(0).toString().contains(
                  QStringLiteral("Unsaved text of BOOTSTRAP.md was recovered")),
              qPrintable(status.last().at(0).toString()));
-    RuntimeFile *file = session.documents()->setupFile();
-    QVERIFY(file->hasRecovery());
-    QCOMPARE(file->recovery()->bytes, unsaved);
-    file->discardRecovery();
+    PersonaModel *model = session.model();
+    const int file = session.documents()->setupDocument();
+    QVERIFY(model->hasRecovery(file));
+    QCOMPARE(model->recovery(file)->bytes, unsaved);
+    model->discardRecovery(file);
     QVERIFY(!RecoveryStore(dir).pendingFile(name));
     // This run's own copy of unsaved text, let go on closing, goes too.
-    file->setBufferText(u"Say hello.\n");
-    file->flushRecovery();
+    model->setBufferText(file, u"Say hello.\n");
+    model->flushRecovery();
     QVERIFY(RecoveryStore(dir).pendingFile(name));
     QVERIFY(session.documents()->close());
     QCOMPARE(m_prompter.askedUnsaved, QStringList{name});

@@ -3,7 +3,6 @@
 #include "documentcontroller.h"
 #include "exportcontroller.h"
 #include "persona/personamodel.h"
-#include "persona/runtimefile.h"
 #include "personasession.h"
 #include "registry/runtimeregistry.h"
 #include "registry/runtimesoul.h"
@@ -24,13 +23,16 @@ using namespace soul;
 using soul::test::readFile;
 using soul::test::writeFile;
 
-// The file a runtime reads beside the seven slots (the setup file, under
-// the runtime that names one) goes through the slots' paths of the session:
-// recovery, Revert, the question when it changed on disk, Save all and the
-// close and export questions. No window: the answers come from a double.
+// A document of the model beside the seven slots goes through the slots'
+// paths of the session: recovery, Revert, the question when it changed on
+// disk, Save all and the close and export questions. Every test runs for
+// the runtime's setup file (BOOTSTRAP.md, under the runtime that names one)
+// and for a skill's SKILL.md, added with one line. No window: the answers
+// come from a double.
 namespace {
 
-const QString Name = QStringLiteral("BOOTSTRAP.md");
+const QString Bootstrap = QStringLiteral("BOOTSTRAP.md");
+const QString Skill = QStringLiteral("skills/demo/SKILL.md");
 // A BOM and CR LF line breaks, which no edit of the pane may lose.
 const QByteArray Disk = "\xEF\xBB\xBF# First run\r\n\r\nAsk who they are.\r\n";
 
@@ -75,6 +77,7 @@ class tst_SetupFileSlot : public QObject
 
 private Q_SLOTS:
     void initTestCase();
+    void initTestCase_data();
     void init();
     void cleanup();
     void recoveryIsOfferedAndRestored();
@@ -95,13 +98,17 @@ private Q_SLOTS:
 private:
     // A session on the folder under the runtime that has a setup file.
     std::unique_ptr<PersonaSession> openSession();
-    RuntimeFile *file() const { return m_session->documents()->setupFile(); }
-    QString path() const { return QDir(m_persona).absoluteFilePath(Name); }
+    // The document under test, and its state.
+    int doc() const { return m_session->model()->documentIndex(m_name); }
+    const SlotState &state() const { return m_session->model()->slot(doc()); }
+    QByteArray buffer() const { return state().bufferPresent ? state().bufferBytes : QByteArray(); }
+    QString path() const { return QDir(m_persona).absoluteFilePath(m_name); }
 
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<QSettings> m_settings;
     Answering m_prompter;
     QString m_persona;
+    QString m_name; // the document's path in the folder
     std::unique_ptr<PersonaSession> m_session;
 };
 
@@ -110,8 +117,17 @@ void tst_SetupFileSlot::initTestCase()
     QStandardPaths::setTestModeEnabled(true);
 }
 
+void tst_SetupFileSlot::initTestCase_data()
+{
+    QTest::addColumn<QString>("document");
+    QTest::newRow("setup file") << Bootstrap;
+    QTest::newRow("skill") << Skill;
+}
+
 void tst_SetupFileSlot::init()
 {
+    QFETCH_GLOBAL(QString, document);
+    m_name = document;
     m_dir = std::make_unique<QTemporaryDir>();
     QVERIFY(m_dir->isValid());
     m_settings = std::make_unique<QSettings>(m_dir->filePath(QStringLiteral("settings.ini")),
@@ -120,6 +136,7 @@ void tst_SetupFileSlot::init()
     m_persona = QFileInfo(m_dir->filePath(QStringLiteral("work"))).absoluteFilePath();
     QVERIFY(QDir().mkpath(m_persona));
     QVERIFY(writeFile(m_persona + QStringLiteral("/SOUL.md"), "You are calm.\n"));
+    QVERIFY(QDir().mkpath(QFileInfo(path()).absolutePath()));
     QVERIFY(writeFile(path(), Disk));
 }
 
@@ -140,13 +157,19 @@ std::unique_ptr<PersonaSession> tst_SetupFileSlot::openSession()
     auto session = std::make_unique<PersonaSession>(&m_prompter, m_settings.get());
     const Runtime *withSetupFile = nullptr;
     for (const Runtime *runtime : RuntimeRegistry::instance().runtimes()) {
-        if (runtime->setupFile() == Name)
+        if (runtime->setupFile() == Bootstrap)
             withSetupFile = runtime;
     }
     if (!withSetupFile)
         return nullptr;
     session->setRuntimeProfile(RuntimeProfile::of(withSetupFile));
     if (!session->documents()->open(m_persona))
+        return nullptr;
+    // A skill is a folder plus this one line; added while the folder is
+    // open, it is read, watched and offered its recovered text at once.
+    if (m_name == Skill && session->model()->addDocument(Skill) < SlotCount)
+        return nullptr;
+    if (session->model()->documentIndex(m_name) < SlotCount)
         return nullptr;
     return session;
 }
@@ -155,45 +178,45 @@ void tst_SetupFileSlot::recoveryIsOfferedAndRestored()
 {
     const QByteArray unsaved = "\xEF\xBB\xBF# First run\r\n\r\nAsk who they are, then wait.\r\n";
     const QByteArray digest = QCryptographicHash::hash(Disk, QCryptographicHash::Sha256).toHex();
-    QVERIFY(RecoveryStore(m_persona).storeFile(Name, unsaved, digest).ok());
+    QVERIFY(RecoveryStore(m_persona).storeFile(m_name, unsaved, digest).ok());
 
     m_session = openSession();
     QVERIFY(m_session);
-    QCOMPARE(m_session->documents()->recoveredFiles(), QStringList{Name});
-    QVERIFY(file()->hasRecovery());
-    QVERIFY(!file()->recoveryPredatesDisk());
+    QCOMPARE(m_session->documents()->recoveredFiles(), QStringList{m_name});
+    QVERIFY(m_session->model()->hasRecovery(doc()));
+    QVERIFY(!m_session->model()->recoveryPredatesDisk(doc()));
     // Offered, not applied: the pane shows the file, and nothing is unsaved.
-    QCOMPARE(file()->buffer().value_or(QByteArray()), Disk);
+    QCOMPARE(buffer(), Disk);
     QVERIFY(m_session->documents()->unsavedFiles().isEmpty());
 
-    file()->restoreRecovery();
-    QVERIFY(!file()->hasRecovery());
-    QCOMPARE(file()->buffer().value_or(QByteArray()), unsaved);
-    QCOMPARE(m_session->documents()->unsavedFiles(), QStringList{Name});
+    m_session->model()->restoreRecovery(doc());
+    QVERIFY(!m_session->model()->hasRecovery(doc()));
+    QCOMPARE(buffer(), unsaved);
+    QCOMPARE(m_session->documents()->unsavedFiles(), QStringList{m_name});
     QCOMPARE(readFile(path()), Disk); // restored is not saved
     QVERIFY(m_session->documents()->saveAll());
     QCOMPARE(readFile(path()), unsaved);
     // Saved: the copy goes with the next keeping, as a slot's.
-    file()->flushRecovery();
-    QVERIFY(!RecoveryStore(m_persona).pendingFile(Name));
+    m_session->model()->flushRecovery();
+    QVERIFY(!RecoveryStore(m_persona).pendingFile(m_name));
 }
 
 void tst_SetupFileSlot::revertTakesTheDiskBytes()
 {
     m_session = openSession();
     QVERIFY(m_session);
-    QSignalSpy replaced(file(), &RuntimeFile::bufferReplaced);
-    file()->setBufferText(u"# First run\n\nSomething else.\n");
-    QVERIFY(file()->dirty());
-    QVERIFY(m_session->documents()->revertSetupFile());
+    QSignalSpy replaced(m_session->model(), &PersonaModel::bufferReplaced);
+    m_session->model()->setBufferText(doc(), u"# First run\n\nSomething else.\n");
+    QVERIFY(state().dirty);
+    QVERIFY(m_session->documents()->revert(doc()));
     QVERIFY(m_prompter.askedDrop.isEmpty()); // the file is there: undoable, not asked
     QCOMPARE(replaced.count(), 1);
-    QVERIFY(!file()->dirty());
-    QCOMPARE(file()->buffer().value_or(QByteArray()), Disk);
+    QVERIFY(!state().dirty);
+    QCOMPARE(buffer(), Disk);
     QCOMPARE(readFile(path()), Disk);
     // A save after more typing keeps the BOM and the line breaks.
-    file()->setBufferText(u"# First run\n\nAsk who they are.\nThen listen.\n");
-    QVERIFY(m_session->documents()->saveSetupFile());
+    m_session->model()->setBufferText(doc(), u"# First run\n\nAsk who they are.\nThen listen.\n");
+    QVERIFY(m_session->documents()->save(doc()));
     QCOMPARE(readFile(path()), Disk + "Then listen.\r\n");
 }
 
@@ -201,18 +224,18 @@ void tst_SetupFileSlot::revertWithoutAFileAsksFirst()
 {
     m_session = openSession();
     QVERIFY(m_session);
-    file()->setBufferText(u"Mine.\n");
+    m_session->model()->setBufferText(doc(), u"Mine.\n");
     QVERIFY(QFile::remove(path()));
-    QTRY_COMPARE(file()->conflict(), ConflictState::DeletedOnDisk);
+    QTRY_COMPARE(state().conflict, ConflictState::DeletedOnDisk);
     // Kept: the text has no file to go back to.
-    QVERIFY(!m_session->documents()->revertSetupFile());
-    QCOMPARE(m_prompter.askedDrop, QStringList{Name});
-    QVERIFY(file()->dirty());
-    QCOMPARE(file()->buffer().value_or(QByteArray()), QByteArray("\xEF\xBB\xBFMine.\r\n"));
+    QVERIFY(!m_session->documents()->revert(doc()));
+    QCOMPARE(m_prompter.askedDrop, QStringList{m_name});
+    QVERIFY(state().dirty);
+    QCOMPARE(buffer(), QByteArray("\xEF\xBB\xBFMine.\r\n"));
     m_prompter.dropAnswer = true;
-    QVERIFY(m_session->documents()->revertSetupFile());
-    QVERIFY(!file()->dirty());
-    QVERIFY(!file()->buffer());
+    QVERIFY(m_session->documents()->revert(doc()));
+    QVERIFY(!state().dirty);
+    QVERIFY(!state().bufferPresent);
     QVERIFY(!QFile::exists(path()));
 }
 
@@ -236,44 +259,44 @@ void tst_SetupFileSlot::changedOnDiskUnderUnsavedText()
     QFETCH(int, settle);
     m_session = openSession();
     QVERIFY(m_session);
-    file()->setBufferText(u"# First run\n\nMine.\n");
+    m_session->model()->setBufferText(doc(), u"# First run\n\nMine.\n");
     const QByteArray mine = "\xEF\xBB\xBF# First run\r\n\r\nMine.\r\n";
     const QByteArray theirs = "# First run\n\nTheirs.\n";
     QVERIFY(writeFile(path(), theirs));
-    QTRY_COMPARE(file()->conflict(), ConflictState::ChangedOnDisk);
-    QCOMPARE(file()->buffer().value_or(QByteArray()), mine);
+    QTRY_COMPARE(state().conflict, ConflictState::ChangedOnDisk);
+    QCOMPARE(buffer(), mine);
     QCOMPARE(readFile(path()), theirs);
 
     switch (Settle(settle)) {
     case Settle::Reload:
         // The bar's Reload is the slots' Revert.
-        QVERIFY(m_session->documents()->revertSetupFile());
-        QCOMPARE(file()->buffer().value_or(QByteArray()), theirs);
-        QVERIFY(!file()->dirty());
+        QVERIFY(m_session->documents()->revert(doc()));
+        QCOMPARE(buffer(), theirs);
+        QVERIFY(!state().dirty);
         QCOMPARE(readFile(path()), theirs);
         break;
     case Settle::KeepMineAndSave:
-        file()->keepMine();
-        QCOMPARE(file()->conflict(), ConflictState::None);
+        m_session->model()->keepMine(doc());
+        QCOMPARE(state().conflict, ConflictState::None);
         QCOMPARE(readFile(path()), theirs); // keeping writes nothing
-        QVERIFY(m_session->documents()->saveSetupFile());
+        QVERIFY(m_session->documents()->save(doc()));
         QVERIFY(m_prompter.askedStale.isEmpty());
         QCOMPARE(readFile(path()), mine);
         break;
     case Settle::SaveCancelled:
         m_prompter.staleAnswers = {Prompter::StaleAnswer::Cancel};
-        QVERIFY(!m_session->documents()->saveSetupFile());
-        QCOMPARE(m_prompter.askedStale, QStringList{Name});
+        QVERIFY(!m_session->documents()->save(doc()));
+        QCOMPARE(m_prompter.askedStale, QStringList{m_name});
         QCOMPARE(readFile(path()), theirs);
-        QCOMPARE(file()->buffer().value_or(QByteArray()), mine);
-        QCOMPARE(file()->conflict(), ConflictState::ChangedOnDisk);
+        QCOMPARE(buffer(), mine);
+        QCOMPARE(state().conflict, ConflictState::ChangedOnDisk);
         break;
     case Settle::SaveOverwrite:
         m_prompter.staleAnswers = {Prompter::StaleAnswer::Overwrite};
-        QVERIFY(m_session->documents()->saveSetupFile());
-        QCOMPARE(m_prompter.askedStale, QStringList{Name});
+        QVERIFY(m_session->documents()->save(doc()));
+        QCOMPARE(m_prompter.askedStale, QStringList{m_name});
         QCOMPARE(readFile(path()), mine);
-        QVERIFY(!file()->dirty());
+        QVERIFY(!state().dirty);
         break;
     }
 }
@@ -302,7 +325,7 @@ void tst_SetupFileSlot::staleSaveAsks()
     QFETCH(bool, written);
     m_session = openSession();
     QVERIFY(m_session);
-    file()->setBufferText(u"# First run\n\nMine.\n");
+    m_session->model()->setBufferText(doc(), u"# First run\n\nMine.\n");
     const QByteArray mine = "\xEF\xBB\xBF# First run\r\n\r\nMine.\r\n";
     const QByteArray theirs = "# First run\n\nTheirs, written a moment ago.\n";
     // No event is handled between the change and the save.
@@ -313,8 +336,8 @@ void tst_SetupFileSlot::staleSaveAsks()
     const int compares = int(answers.count(Prompter::StaleAnswer::Compare));
     m_prompter.staleAnswers = answers;
 
-    QCOMPARE(m_session->documents()->saveSetupFile(), written);
-    QCOMPARE(m_prompter.askedStale, QStringList(answers.size(), Name));
+    QCOMPARE(m_session->documents()->save(doc()), written);
+    QCOMPARE(m_prompter.askedStale, QStringList(answers.size(), m_name));
     QCOMPARE(m_prompter.staleReasons.first(),
              deleted ? StaleReason::DeletedOnDisk : StaleReason::ChangedOnDisk);
     QCOMPARE(m_prompter.compares.size(), compares);
@@ -323,15 +346,15 @@ void tst_SetupFileSlot::staleSaveAsks()
                  qPrintable(m_prompter.compares.first()));
     if (written) {
         QCOMPARE(readFile(path()), mine);
-        QVERIFY(!file()->dirty());
-        QCOMPARE(file()->conflict(), ConflictState::None);
+        QVERIFY(!state().dirty);
+        QCOMPARE(state().conflict, ConflictState::None);
         return;
     }
     QCOMPARE(QFile::exists(path()), !deleted);
     if (!deleted)
         QCOMPARE(readFile(path()), theirs);
-    QCOMPARE(file()->buffer().value_or(QByteArray()), mine);
-    QCOMPARE(file()->conflict(),
+    QCOMPARE(buffer(), mine);
+    QCOMPARE(state().conflict,
              deleted ? ConflictState::DeletedOnDisk : ConflictState::ChangedOnDisk);
 }
 
@@ -389,16 +412,16 @@ void tst_SetupFileSlot::diskChangeMeetsTheSlotsRule()
     PersonaModel *model = m_session->model();
     const int soul = slotIndex(u"SOUL.md");
     model->setBufferText(soul, u"Mine.\n");
-    file()->setBufferText(u"Mine.\n");
+    m_session->model()->setBufferText(doc(), u"Mine.\n");
     const QString soulPath = m_persona + QStringLiteral("/SOUL.md");
     QVERIFY(makeChange(soulPath, Change(change)));
     QVERIFY(makeChange(path(), Change(change)));
 
     QCOMPARE(model->staleness(soul), stale);
-    QCOMPARE(file()->staleness(), stale);
+    QCOMPARE(m_session->model()->staleness(doc()), stale);
     QTRY_COMPARE(model->slot(soul).conflict, conflict);
-    QTRY_COMPARE(file()->conflict(), conflict);
-    QCOMPARE(file()->buffer().value_or(QByteArray()), QByteArray("\xEF\xBB\xBFMine.\r\n"));
+    QTRY_COMPARE(state().conflict, conflict);
+    QCOMPARE(buffer(), QByteArray("\xEF\xBB\xBFMine.\r\n"));
     if (Change(change) == Change::Rewritten)
         QCOMPARE(readFile(path()), QByteArray("Another program's text.\n"));
     else
@@ -411,9 +434,9 @@ void tst_SetupFileSlot::closeAndExportNameIt()
     QVERIFY(m_session);
     DocumentController *documents = m_session->documents();
     m_session->model()->setBufferText(slotIndex(u"SOUL.md"), u"You are calm and brief.\n");
-    file()->setBufferText(u"# First run\n\nMine.\n");
+    m_session->model()->setBufferText(doc(), u"# First run\n\nMine.\n");
     const QByteArray mine = "\xEF\xBB\xBF# First run\r\n\r\nMine.\r\n";
-    const QStringList both = {QStringLiteral("SOUL.md"), Name};
+    const QStringList both = {QStringLiteral("SOUL.md"), m_name};
     QCOMPARE(documents->unsavedFiles(), both);
 
     // Export asks about it too, and Cancel writes nothing.
@@ -423,14 +446,14 @@ void tst_SetupFileSlot::closeAndExportNameIt()
     m_session->model()->revert(slotIndex(u"SOUL.md"));
     m_prompter.askedExport.clear();
     QVERIFY(!ExportController::settleUnsaved(documents, &m_prompter));
-    QCOMPARE(m_prompter.askedExport, QStringList{Name});
+    QCOMPARE(m_prompter.askedExport, QStringList{m_name});
     m_session->model()->setBufferText(slotIndex(u"SOUL.md"), u"You are calm and brief.\n");
 
     m_prompter.unsavedAnswer = Prompter::UnsavedAnswer::Cancel;
     QVERIFY(!documents->close());
     QCOMPARE(m_prompter.askedUnsaved, both);
     QVERIFY(m_session->model()->isOpen());
-    QCOMPARE(file()->buffer().value_or(QByteArray()), mine);
+    QCOMPARE(buffer(), mine);
     QCOMPARE(readFile(path()), Disk);
 
     m_prompter.unsavedAnswer = Prompter::UnsavedAnswer::SaveAll;
@@ -446,9 +469,10 @@ void tst_SetupFileSlot::nothingToSaveIsExplained()
     m_session = openSession();
     QVERIFY(m_session);
     QSignalSpy status(m_session->documents(), &DocumentController::statusMessage);
-    m_session->documents()->explainSetupFileNothingToSave();
+    m_session->documents()->explainNothingToSave(doc());
     QCOMPARE(status.count(), 1);
-    QCOMPARE(status.last().at(0).toString(), QStringLiteral("%1 has no unsaved changes.").arg(Name));
+    QCOMPARE(status.last().at(0).toString(),
+             QStringLiteral("%1 has no unsaved changes.").arg(m_name));
 }
 
 // Invalid UTF-8 would not pass through the pane unchanged: as for a slot,
@@ -460,25 +484,25 @@ void tst_SetupFileSlot::bytesAPaneCannotKeepAreNotEdited()
     QVERIFY(writeFile(path(), odd));
     m_session = openSession();
     QVERIFY(m_session);
-    QVERIFY(!file()->obstacles().isEmpty());
-    file()->setBufferText(u"# First run\n\nAsk who they are.\n");
-    QVERIFY(!file()->dirty());
+    QVERIFY(!state().obstacles.isEmpty());
+    m_session->model()->setBufferText(doc(), u"# First run\n\nAsk who they are.\n");
+    QVERIFY(!state().dirty);
     QVERIFY(m_session->documents()->unsavedFiles().isEmpty());
     QSignalSpy status(m_session->documents(), &DocumentController::statusMessage);
-    m_session->documents()->explainSetupFileNothingToSave();
+    m_session->documents()->explainNothingToSave(doc());
     QCOMPARE(status.count(), 1);
     QVERIFY2(status.last().at(0).toString().startsWith(
-                 QStringLiteral("%1 is read-only, so there is nothing to save: ").arg(Name)),
+                 QStringLiteral("%1 is read-only, so there is nothing to save: ").arg(m_name)),
              qPrintable(status.last().at(0).toString()));
     QVERIFY(m_session->documents()->saveAll());
     QCOMPARE(readFile(path()), odd);
 
     // Another program makes it plain text: the pane takes it and edits again.
     QVERIFY(writeFile(path(), Disk));
-    QTRY_COMPARE(file()->buffer().value_or(QByteArray()), Disk);
-    QVERIFY(file()->obstacles().isEmpty());
-    file()->setBufferText(u"# First run\n\nAsk who they are.\nThen listen.\n");
-    QVERIFY(file()->dirty());
+    QTRY_COMPARE(buffer(), Disk);
+    QVERIFY(state().obstacles.isEmpty());
+    m_session->model()->setBufferText(doc(), u"# First run\n\nAsk who they are.\nThen listen.\n");
+    QVERIFY(state().dirty);
 }
 
 QTEST_GUILESS_MAIN(tst_SetupFileSlot)
@@ -486,8 +510,8 @@ void tst_SetupFileSlot::saveAllElsewhereTakesItsText()
 {
     m_session = openSession();
     QVERIFY(m_session);
-    file()->setBufferText(u"# First run\n\nAsk who they are, then wait.\n");
-    const QByteArray unsaved = file()->buffer().value_or(QByteArray());
+    m_session->model()->setBufferText(doc(), u"# First run\n\nAsk who they are, then wait.\n");
+    const QByteArray unsaved = buffer();
     QCOMPARE(unsaved, "\xEF\xBB\xBF# First run\r\n\r\nAsk who they are, then wait.\r\n");
     // The folder goes away under the open persona.
     const QString moved = m_dir->filePath(QStringLiteral("moved"));
@@ -496,28 +520,28 @@ void tst_SetupFileSlot::saveAllElsewhereTakesItsText()
     m_prompter.saveAllDirectory = elsewhere;
     QVERIFY(m_session->documents()->saveAllElsewhere());
     QCOMPARE(readFile(elsewhere + QStringLiteral("/SOUL.md")), QByteArray("You are calm.\n"));
-    QCOMPARE(readFile(elsewhere + QLatin1Char('/') + Name), unsaved);
-    QVERIFY(!file()->dirty());
-    QCOMPARE(file()->buffer().value_or(QByteArray()), unsaved);
-    QCOMPARE(readFile(moved + QLatin1Char('/') + Name), Disk); // the old one as it was
+    QCOMPARE(readFile(elsewhere + QLatin1Char('/') + m_name), unsaved);
+    QVERIFY(!state().dirty);
+    QCOMPARE(buffer(), unsaved);
+    QCOMPARE(readFile(moved + QLatin1Char('/') + m_name), Disk); // the old one as it was
 }
 
 void tst_SetupFileSlot::saveAllElsewhereNeverOverwritesIt()
 {
     m_session = openSession();
     QVERIFY(m_session);
-    file()->setBufferText(u"Mine.\n");
+    m_session->model()->setBufferText(doc(), u"Mine.\n");
     const QString elsewhere = m_dir->filePath(QStringLiteral("elsewhere"));
-    QVERIFY(QDir().mkpath(elsewhere));
-    QVERIFY(writeFile(elsewhere + QLatin1Char('/') + Name, "Theirs.\n"));
+    QVERIFY(QDir().mkpath(QFileInfo(elsewhere + QLatin1Char('/') + m_name).absolutePath()));
+    QVERIFY(writeFile(elsewhere + QLatin1Char('/') + m_name, "Theirs.\n"));
     m_prompter.saveAllDirectory = elsewhere;
     QVERIFY(!m_session->documents()->saveAllElsewhere());
     QCOMPARE(m_prompter.errors.size(), 1);
-    QVERIFY(m_prompter.errors.first().contains(Name));
-    QCOMPARE(readFile(elsewhere + QLatin1Char('/') + Name), QByteArray("Theirs.\n"));
+    QVERIFY(m_prompter.errors.first().contains(m_name));
+    QCOMPARE(readFile(elsewhere + QLatin1Char('/') + m_name), QByteArray("Theirs.\n"));
     QVERIFY(!QFile::exists(elsewhere + QStringLiteral("/SOUL.md"))); // nothing written
-    QVERIFY(file()->dirty());                                        // and nothing lost
-    QCOMPARE(file()->paneText(), QStringLiteral("Mine.\n"));
+    QVERIFY(state().dirty);                                          // and nothing lost
+    QCOMPARE(m_session->model()->paneText(doc()), QStringLiteral("Mine.\n"));
 }
 
 #include "tst_setupfileslot.moc"

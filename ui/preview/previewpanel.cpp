@@ -3,7 +3,6 @@
 #include "counttext.h"
 #include "persona/inspection.h"
 #include "persona/personamodel.h"
-#include "persona/runtimefile.h"
 #include "registry/runtimeregistry.h"
 #include "runtimepreview.h"
 #include "runtimetextview.h"
@@ -133,8 +132,6 @@ PreviewPanel::PreviewPanel(const PersonaModel *model, RuntimePreview *runtime, Q
     connect(model, &PersonaModel::directoryLostChanged, this, [this] { refreshNote(); });
     // The runtime's file joins the note while the runtime reads it.
     connect(m_runtime, &RuntimePreview::profileChanged, this, [this] { refreshNote(); });
-    if (const RuntimeFile *file = m_runtime->runtimeFile())
-        connect(file, &RuntimeFile::changed, this, [this] { refreshNote(); });
     showProfile(m_runtime->profile());
 }
 
@@ -163,8 +160,8 @@ void PreviewPanel::refreshNote()
     for (int k : m_model->unsavedSlots())
         names.append(m_model->slotLabel(k));
     // The runtime's own file is part of what it reads, unsaved text and all.
-    if (const RuntimeFile *file = m_runtime->readRuntimeFile(); file && file->dirty())
-        names.append(file->name());
+    if (const int doc = m_runtime->readRuntimeDocument(); doc >= 0 && m_model->slot(doc).dirty)
+        names.append(m_model->slotLabel(doc));
     const bool unsavedView = m_preview->view() == SoulView::Unsaved;
     if (m_model->directoryLost()) {
         // Nothing here is on disk any more: the files went with the folder.

@@ -43,4 +43,13 @@ void ElidedLabel::paintEvent(QPaintEvent *event)
     painter.drawText(contentsRect(), Qt::AlignLeft | Qt::AlignVCenter, shownText());
 }
 
+void ElidedLabel::setText(const QString &text)
+{
+    if (text == m_text)
+        return;
+    m_text = text;
+    updateGeometry();
+    update();
+}
+
 } // namespace soul

@@ -15,6 +15,7 @@ public:
     explicit ElidedLabel(const QString &text, QWidget *parent = nullptr);
 
     QString text() const { return m_text; }
+    void setText(const QString &text);
     // What is drawn at the current width.
     QString shownText() const;
 

@@ -1,6 +1,6 @@
 #include "panestack.h"
 
-#include "runtimefilepane.h"
+#include "persona/personamodel.h"
 #include "slotpane.h"
 
 #include <QApplication>
@@ -19,6 +19,7 @@ constexpr int MinimumWidthChars = 64;
 
 PaneStack::PaneStack(const PersonaModel *model, QWidget *parent)
     : QScrollArea(parent)
+    , m_model(model)
 {
     auto *content = new QWidget(this);
     m_layout = new QVBoxLayout(content);
@@ -26,7 +27,7 @@ PaneStack::PaneStack(const PersonaModel *model, QWidget *parent)
     m_layout->setSpacing(8);
     for (int k = 0; k < SlotCount; ++k) {
         auto *pane = new SlotPane(k, model, content);
-        m_panes[size_t(k)] = pane;
+        m_panes.push_back(pane);
         m_layout->addWidget(pane);
     }
     m_layout->addStretch(1);
@@ -56,22 +57,35 @@ void PaneStack::showPane(int slot)
     focus->setFocus(Qt::ShortcutFocusReason);
 }
 
-bool PaneStack::showRuntimeFilePane()
+bool PaneStack::showDocumentPane()
 {
-    if (!m_runtimeFilePane || m_runtimeFilePane->isHidden())
-        return false;
-    ensureWidgetVisible(m_runtimeFilePane, 0, 0);
-    ensureVisible(0, m_runtimeFilePane->y(), 0, 0);
-    m_runtimeFilePane->editor()->setFocus(Qt::ShortcutFocusReason);
-    return true;
+    for (size_t k = SlotCount; k < m_panes.size(); ++k) {
+        SlotPane *target = m_panes[k];
+        if (!target || target->isHidden())
+            continue;
+        showPane(int(k));
+        return true;
+    }
+    return false;
 }
 
-void PaneStack::addRuntimeFilePane(RuntimeFilePane *pane, const QString &name)
+SlotPane *PaneStack::addDocumentPane(int doc, const QString &name)
 {
-    m_runtimeFilePane = pane;
-    m_runtimeFileName = name;
-    m_layout->insertWidget(SlotCount, pane);
-    pane->hide(); // until a runtime that reads it is chosen
+    if (doc < SlotCount)
+        return pane(doc);
+    if (SlotPane *there = pane(doc))
+        return there;
+    if (m_panes.size() <= size_t(doc)) {
+        m_panes.resize(size_t(doc) + 1, nullptr);
+        m_documentNames.resize(size_t(doc) + 1);
+    }
+    auto *made = new SlotPane(doc, m_model, widget());
+    m_panes[size_t(doc)] = made;
+    m_documentNames[size_t(doc)] = name;
+    // After the slots and the documents before it, above the stretch.
+    m_layout->insertWidget(m_layout->count() - 1, made);
+    made->hide(); // until a runtime that reads it is chosen
+    return made;
 }
 
 void PaneStack::setOrder(const QStringList &files)
@@ -83,20 +97,27 @@ void PaneStack::setOrder(const QStringList &files)
         if (slot >= 0 && !slots.contains(slot)) {
             slots.append(slot);
             wanted.append(m_panes.at(size_t(slot)));
-        } else if (m_runtimeFilePane && name == m_runtimeFileName
-                   && !wanted.contains(m_runtimeFilePane)) {
-            wanted.append(m_runtimeFilePane);
+            continue;
+        }
+        for (size_t k = SlotCount; k < m_panes.size(); ++k) {
+            if (m_panes[k] && m_documentNames[k] == name && !wanted.contains(m_panes[k]))
+                wanted.append(m_panes[k]);
         }
     }
-    const bool runtimeFileShown = m_runtimeFilePane && wanted.contains(m_runtimeFilePane);
     for (int k = 0; k < SlotCount; ++k) {
         if (!slots.contains(k))
             wanted.append(m_panes.at(size_t(k)));
     }
-    if (m_runtimeFilePane && !runtimeFileShown)
-        wanted.append(m_runtimeFilePane);
-    if (m_runtimeFilePane)
-        m_runtimeFilePane->setVisible(runtimeFileShown);
+    // A document the runtime does not read keeps its pane (and its text),
+    // hidden, after the slots.
+    for (size_t k = SlotCount; k < m_panes.size(); ++k) {
+        if (!m_panes[k])
+            continue;
+        const bool shown = wanted.contains(m_panes[k]);
+        if (!shown)
+            wanted.append(m_panes[k]);
+        m_panes[k]->setVisible(shown);
+    }
     QWidget *typing = nullptr;
     for (QWidget *pane : wanted) {
         if (pane->isAncestorOf(QApplication::focusWidget()))
@@ -121,10 +142,11 @@ QStringList PaneStack::shownNames() const
     QStringList names;
     for (int at = 0; at < m_layout->count(); ++at) {
         QWidget *widget = m_layout->itemAt(at)->widget();
-        if (auto *pane = qobject_cast<SlotPane *>(widget))
-            names.append(slotName(pane->slot()));
-        else if (widget && widget == m_runtimeFilePane && !widget->isHidden())
-            names.append(m_runtimeFileName);
+        auto *shown = qobject_cast<SlotPane *>(widget);
+        if (shown && shown->inSoul())
+            names.append(slotName(shown->slot()));
+        else if (shown && !shown->isHidden())
+            names.append(m_documentNames.at(size_t(shown->slot())));
     }
     return names;
 }
@@ -133,8 +155,9 @@ QList<int> PaneStack::order() const
 {
     QList<int> slots;
     for (int at = 0; at < m_layout->count(); ++at) {
-        if (auto *pane = qobject_cast<SlotPane *>(m_layout->itemAt(at)->widget()))
-            slots.append(pane->slot());
+        auto *shown = qobject_cast<SlotPane *>(m_layout->itemAt(at)->widget());
+        if (shown && shown->inSoul())
+            slots.append(shown->slot());
     }
     return slots;
 }

@@ -6,18 +6,18 @@
 #include <QScrollArea>
 #include <QStringList>
 
-#include <array>
+#include <vector>
 
 class QVBoxLayout;
 
 namespace soul {
 
 class PersonaModel;
-class RuntimeFilePane;
 class SlotPane;
 
 // The seven panes one under the other, all reachable by scrolling: in the
-// contract's order, or the chosen runtime's (setOrder()).
+// contract's order, or the chosen runtime's (setOrder()); after them the
+// panes of the model's other documents that have one (addDocumentPane()).
 class PaneStack : public QScrollArea
 {
     Q_OBJECT
@@ -25,20 +25,26 @@ class PaneStack : public QScrollArea
 public:
     explicit PaneStack(const PersonaModel *model, QWidget *parent = nullptr);
 
-    SlotPane *pane(int slot) const { return m_panes.at(size_t(slot)); }
+    // The pane of document `slot` (a slot, or a document the model added);
+    // null for a document without a pane.
+    SlotPane *pane(int slot) const
+    {
+        return slot >= 0 && size_t(slot) < m_panes.size() ? m_panes[size_t(slot)] : nullptr;
+    }
     // Scrolls pane `slot` into view and puts the keyboard focus in its editor.
     void showPane(int slot);
 
-    // The pane of a file a runtime reads beside the slots; not owned. It is
-    // shown only while setOrder()'s runtime reads it, in its place.
-    void addRuntimeFilePane(RuntimeFilePane *pane, const QString &name);
-    RuntimeFilePane *runtimeFilePane() const { return m_runtimeFilePane; }
-    // Scrolls the runtime's own file into view and puts the keyboard focus
-    // in it; false when the chosen runtime reads no such file.
-    bool showRuntimeFilePane();
+    // Makes the pane of the model's document `doc` (PersonaModel::
+    // addDocument(), at least SlotCount), owned by the stack, or returns the
+    // one there is. It is shown only while setOrder()'s runtime reads the
+    // file `name`, in its place.
+    SlotPane *addDocumentPane(int doc, const QString &name);
+    // Scrolls the first document pane shown into view and puts the keyboard
+    // focus in it; false when the chosen runtime reads no such file.
+    bool showDocumentPane();
 
     // Puts the panes in a runtime's order: the files it reads, as `files`
-    // lists them (addRuntimeFilePane()'s among them), then the others in slot
+    // lists them (addDocumentPane()'s among them), then the others in slot
     // order. Focus, text and undo stay
     // with each pane; the pane being typed in stays in view.
     void setOrder(const QStringList &files);
@@ -48,10 +54,12 @@ public:
     QStringList shownNames() const;
 
 private:
+    const PersonaModel *m_model = nullptr;
     QVBoxLayout *m_layout = nullptr;
-    std::array<SlotPane *, SlotCount> m_panes{};
-    RuntimeFilePane *m_runtimeFilePane = nullptr;
-    QString m_runtimeFileName;
+    // By document number; null where a document has no pane.
+    std::vector<SlotPane *> m_panes;
+    // The document panes' file names, by document number.
+    std::vector<QString> m_documentNames;
 };
 
 } // namespace soul

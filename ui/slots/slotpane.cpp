@@ -103,7 +103,7 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     , m_slot(slot)
     , m_model(model)
     , m_title(new QLabel(this))
-    , m_role(new ElidedLabel(slotRole(slot), this))
+    , m_role(new ElidedLabel(slot < SlotCount ? slotRole(slot) : QString(), this))
     , m_state(new QLabel(this))
     , m_dirty(new QLabel(this))
     , m_tokens(new QLabel(this))
@@ -116,14 +116,16 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     , m_save(new QPushButton(tr("Save"), this))
     , m_revert(new QPushButton(tr("Revert"), this))
     , m_editAnyway(new QPushButton(tr("Edit anyway"), this))
-    , m_rename(new QPushButton(tr("Rename to %1").arg(slotName(slot)), this))
+    , m_rename(new QPushButton(tr("Rename to %1").arg(model->slotLabel(slot)), this))
+    , m_finish(new QPushButton(tr("Finish setup"), this))
+    , m_restoreDeleted(new QPushButton(tr("Restore %1").arg(model->slotLabel(slot)), this))
     , m_diskBar(new DiskChangedBar(this))
     , m_recoveryBar(new RecoveryBar(this))
     , m_editor(new QPlainTextEdit(this))
     , m_runtimeMeter(new RuntimeMeter(this))
     , m_runtimeNote(new QLabel(this))
 {
-    const QString name = slotName(slot);
+    const QString name = fileName();
     setFrameShape(QFrame::StyledPanel);
     setObjectName(QStringLiteral("slotPane_%1").arg(name));
     setFocusPolicy(Qt::StrongFocus);
@@ -201,7 +203,7 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     // 2 MiB pane on load.
     m_editor->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
     m_editor->setAccessibleName(tr("%1 editor").arg(name));
-    m_editor->setAccessibleDescription(slotRole(slot));
+    m_editor->setAccessibleDescription(m_role->text());
     m_editor->setTabChangesFocus(false);
     m_editor->setMinimumHeight(160);
     m_editor->installEventFilter(this);
@@ -224,7 +226,14 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     sizes->addStretch(1);
     layout->addLayout(sizes);
     layout->addWidget(m_runtimeMeter);
-    layout->addWidget(m_runtimeNote);
+    // Finish setup sits by the runtime's note on what the file means, not in
+    // the header, which has no room left for it in a narrow pane.
+    auto *runtimeRow = new QHBoxLayout;
+    runtimeRow->setSpacing(8);
+    runtimeRow->addWidget(m_runtimeNote, 1);
+    runtimeRow->addWidget(m_finish, 0, Qt::AlignTop);
+    runtimeRow->addWidget(m_restoreDeleted, 0, Qt::AlignTop);
+    layout->addLayout(runtimeRow);
     layout->addWidget(m_lints);
     layout->addWidget(m_checkpointNote);
     layout->addWidget(m_sameNote);
@@ -235,8 +244,19 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     layout->addWidget(m_recoveryBar);
     layout->addWidget(m_editor, 1);
 
-    for (QPushButton *b : {m_create, m_save, m_revert, m_editAnyway, m_rename})
+    for (QPushButton *b :
+         {m_create, m_save, m_revert, m_editAnyway, m_rename, m_finish, m_restoreDeleted})
         b->setAutoDefault(false);
+    // Only a document whose removal means something offers them
+    // (setFinishable()).
+    m_finish->hide();
+    m_restoreDeleted->hide();
+    m_finish->setToolTip(tr("Delete %1: the first run is done").arg(name));
+    m_restoreDeleted->setToolTip(tr("Write %1 back as it was").arg(name));
+    connect(m_finish, &QPushButton::clicked, this, [this] { Q_EMIT finishRequested(m_slot); });
+    connect(m_restoreDeleted, &QPushButton::clicked, this, [this] {
+        Q_EMIT restoreDeletedRequested(m_slot);
+    });
     m_save->setAccessibleName(tr("Save %1").arg(name));
     m_revert->setAccessibleName(tr("Revert %1").arg(name));
     m_create->setAccessibleName(tr("Create %1").arg(name));
@@ -466,7 +486,7 @@ void SlotPane::setRuntimeView(const RuntimePaneView &view)
     m_runtimeNote->setText(view.note);
     // A file the runtime never reads says so even when it is not there.
     m_runtimeNote->setVisible(view.active && (present || !view.loaded) && !view.note.isEmpty());
-    m_meter->setVisible(!view.active && present);
+    m_meter->setVisible(!view.active && present && inSoul());
     refreshTokens(); // toolnexus's count gives way to the runtime meter's
     refreshMarks();
 }
@@ -613,7 +633,7 @@ void SlotPane::setEditorText(const QString &text)
                "window, so this pane shows lines over %3 characters cut into pieces of %4. The "
                "cuts are only on screen: saving writes every line whole, as it was typed. "
                "Deleting a selection across a cut cannot be undone.")
-                .arg(slotName(m_slot),
+                .arg(fileName(),
                      formatCount(longest),
                      formatCount(LongLineLength),
                      formatCount(CutLength)));
@@ -706,8 +726,10 @@ void SlotPane::refreshState()
         state = s.readOnly ? tr("read-only") : tr("present");
     else if (s.bufferPresent)
         state = tr("new, not saved yet");
+    else if (m_finishable && m_model->deletedBytes(m_slot))
+        state = tr("deleted: setup is finished");
     else if (s.presence == SlotPresence::Missing)
-        state = tr("absent");
+        state = inSoul() ? tr("absent") : tr("not in the folder");
     else
         state = tr("skipped");
     m_state->setText(state);
@@ -720,12 +742,13 @@ void SlotPane::refreshState()
                                  "is not read: names are case-sensitive. Rename it to %1 to "
                                  "use it.")
                                   .arg(name, variant));
-    } else if (missing) {
+    } else if (missing && inSoul()) {
         m_absentNote->setText(tr("There is no %1, so the soul has no %1 section. Create starts "
                                  "it from a template.")
                                   .arg(name));
     }
-    m_absentNote->setVisible(missing);
+    // A document beside the slots just folds: its header says it is not there.
+    m_absentNote->setVisible(missing && inSoul());
     m_rename->setVisible(!variant.isEmpty());
     m_rename->setToolTip(variant.isEmpty() ? QString() : tr("Rename %1 to %2").arg(variant, name));
     m_dirty->setText(s.dirty ? tr("● unsaved") : QString());
@@ -733,7 +756,8 @@ void SlotPane::refreshState()
 
     const bool hasBuffer = s.bufferPresent;
     // With a wrong-case file there, Rename is the answer, not a template.
-    m_create->setVisible(!hasBuffer && s.presence == SlotPresence::Missing && variant.isEmpty());
+    m_create->setVisible(!hasBuffer && s.presence == SlotPresence::Missing && variant.isEmpty()
+                         && inSoul());
     m_editAnyway->setVisible(s.readOnly && s.canEditAnyway);
     m_save->setEnabled(s.dirty);
     m_revert->setEnabled(s.dirty || s.editingAnyway());
@@ -741,7 +765,11 @@ void SlotPane::refreshState()
     m_revert->setVisible(hasBuffer);
     m_editor->setEnabled(hasBuffer);
     m_editor->setVisible(hasBuffer);
-    m_meter->setVisible((hasBuffer || s.diskPresent()) && !m_runtimeView.active);
+    m_meter->setVisible((hasBuffer || s.diskPresent()) && !m_runtimeView.active && inSoul());
+    m_finish->setVisible(m_finishable && s.diskPresent() && s.diskComplete);
+    m_finish->setEnabled(!s.dirty);
+    m_restoreDeleted->setVisible(m_finishable && !s.diskPresent()
+                                 && m_model->deletedBytes(m_slot).has_value());
     setMinimumHeight(hasBuffer ? EditingHeight : 0);
     // An offer of recovered text is answered before the pane takes edits.
     const bool offered = m_model->hasRecovery(m_slot);
@@ -776,7 +804,7 @@ void SlotPane::refreshState()
 
     m_meter->setBytes(m_model->sizeIn(m_slot, SoulView::Unsaved));
     refreshTokens();
-    setAccessibleName(tr("%1, %2, %3").arg(name, slotRole(m_slot), state));
+    setAccessibleName(tr("%1, %2, %3").arg(name, m_role->text(), state));
     m_lintTimer.start();
 }
 
@@ -807,15 +835,16 @@ void SlotPane::setTokenCounter(const SoulTokenCounter *counter)
 {
     m_counter = counter;
     connect(counter, &SoulTokenCounter::countsChanged, this, &SlotPane::refreshTokens);
-    m_tokens->setAccessibleName(tr("%1 tokens").arg(slotName(m_slot)));
+    m_tokens->setAccessibleName(tr("%1 tokens").arg(fileName()));
     refreshTokens();
 }
 
 void SlotPane::refreshTokens()
 {
-    const bool inSoul = m_model->isOpen() && m_model->section(m_slot, SoulView::Unsaved);
-    m_tokens->setVisible(m_counter && inSoul && !m_runtimeView.active);
-    if (!m_counter || !inSoul || m_runtimeView.active)
+    const bool counted = inSoul() && m_model->isOpen()
+                         && m_model->section(m_slot, SoulView::Unsaved);
+    m_tokens->setVisible(m_counter && counted && !m_runtimeView.active);
+    if (!m_counter || !counted || m_runtimeView.active)
         return;
     const SoulTokenCounter::Count count = m_counter->sectionTokens(m_slot, SoulView::Unsaved);
     const QString name = slotName(m_slot);
@@ -841,7 +870,13 @@ void SlotPane::refreshLints()
 {
     const SlotState &s = m_model->slot(m_slot);
     QStringList lines;
-    if (s.bufferPresent && (s.diskComplete || s.dirty || !s.diskPresent())) {
+    if (!inSoul()) {
+        // A document beside the slots has no slot's rules; a path by its
+        // name that is not read says why, as a slot's does.
+        if (!s.bufferPresent && s.presence != SlotPresence::Missing)
+            lines.append(lintMark(LintLevel::Warning) + QLatin1Char(' ')
+                         + skippedPathText(fileName(), s.presence, s.absenceReason));
+    } else if (s.bufferPresent && (s.diskComplete || s.dirty || !s.diskPresent())) {
         const ComposeRule &rule = m_model->rule();
         const QList<Lint> lints = lintSlot(factsOfBytes(m_slot, s.bufferBytes, rule),
                                            rule,
@@ -863,7 +898,24 @@ void SlotPane::refreshLints()
     }
     m_lints->setText(lines.join(QLatin1Char('\n')));
     m_lints->setVisible(!lines.isEmpty());
-    m_lints->setAccessibleName(tr("%1 lints").arg(slotName(m_slot)));
+    m_lints->setAccessibleName(tr("%1 lints").arg(fileName()));
+}
+
+QString SlotPane::fileName() const
+{
+    return inSoul() ? slotName(m_slot) : m_model->slotLabel(m_slot);
+}
+
+void SlotPane::setFinishable(bool finishable)
+{
+    m_finishable = finishable;
+    refreshState();
+}
+
+void SlotPane::setRole(const QString &role)
+{
+    m_role->setText(role);
+    m_editor->setAccessibleDescription(role);
 }
 
 } // namespace soul

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "compose/contract.h"
 #include "persona/editortext.h"
 #include "runtimepaneview.h"
 
@@ -42,11 +43,28 @@ public:
     RecoveryBar *recoveryBar() const { return m_recoveryBar; }
     SizeMeter *sizeMeter() const { return m_meter; }
     QPushButton *createButton() const { return m_create; }
+    QPushButton *saveButton() const { return m_save; }
+    QPushButton *revertButton() const { return m_revert; }
     QPushButton *editAnywayButton() const { return m_editAnyway; }
+    // A document beside the slots (PersonaModel::addDocument()) whose removal
+    // means something (OpenClaw's BOOTSTRAP.md: setup is done) offers
+    // "Finish setup" while its file is there, and "Restore NAME" once
+    // finishing removed it. Off by default.
+    void setFinishable(bool finishable);
+    QPushButton *finishButton() const { return m_finish; }
+    QPushButton *restoreDeletedButton() const { return m_restoreDeleted; }
+    // The role shown beside the name; a slot's own by default, none for
+    // another document.
+    void setRole(const QString &role);
+    // Whether the pane's document is one of the seven slots, part of the
+    // soul (sections, tokens, the cap, the slot lints).
+    bool inSoul() const { return m_slot < SlotCount; }
     // Offered when the slot's file is missing but one named like it in other
     // letter case ("soul.md") is there.
     QPushButton *renameButton() const { return m_rename; }
     QLabel *stateLabel() const { return m_state; }
+    // "● unsaved" while the buffer differs from the file; empty otherwise.
+    QLabel *dirtyLabel() const { return m_dirty; }
     ElidedLabel *roleLabel() const { return m_role; }
     QLabel *lintLabel() const { return m_lints; }
     // Why a slot without a file takes no part, and what to do about it.
@@ -140,11 +158,17 @@ Q_SIGNALS:
     void checkpointDiffRequested(int slot);
     // Another file of setFileChoices() was chosen for the pane.
     void fileChosen(int slot, const QString &label);
+    // setFinishable()'s buttons.
+    void finishRequested(int slot);
+    void restoreDeletedRequested(int slot);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    // The name a sentence gives the file: the slot's, or the document's
+    // path in the folder.
+    QString fileName() const;
     void refreshLints();
     void refreshTokens();
     void load();
@@ -187,6 +211,9 @@ private:
     QPushButton *m_revert = nullptr;
     QPushButton *m_editAnyway = nullptr;
     QPushButton *m_rename = nullptr;
+    QPushButton *m_finish = nullptr;
+    QPushButton *m_restoreDeleted = nullptr;
+    bool m_finishable = false;
     DiskChangedBar *m_diskBar = nullptr;
     RecoveryBar *m_recoveryBar = nullptr;
     QPlainTextEdit *m_editor = nullptr;

@@ -13,7 +13,6 @@
 #include "heap.h"
 #include "history/historycontroller.h"
 #include "persona/personamodel.h"
-#include "persona/runtimefile.h"
 #include "persona/soultokencounter.h"
 #include "personaeditor.h"
 #include "preview/previewpanel.h"
@@ -604,7 +603,7 @@ void MainWindow::wireActions()
         previewPanel()->preview()->setFocus(Qt::ShortcutFocusReason);
     });
     connect(m_actions->focusRuntimeFile, &QAction::triggered, this, [this] {
-        if (!panes()->showRuntimeFilePane())
+        if (!panes()->showDocumentPane())
             showMessage(tr("The chosen runtime reads no file beside the seven."), 5000);
     });
     connect(m_actions->focusHistory, &QAction::triggered, this, [this] {

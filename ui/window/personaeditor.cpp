@@ -4,7 +4,6 @@
 #include "documentcontroller.h"
 #include "findbar.h"
 #include "persona/personamodel.h"
-#include "persona/runtimefile.h"
 #include "persona/soultokencounter.h"
 #include "personasession.h"
 #include "preview/previewpanel.h"
@@ -14,7 +13,6 @@
 #include "runtimepreview.h"
 #include "slots/panestack.h"
 #include "slots/recoverybar.h"
-#include "slots/runtimefilepane.h"
 #include "slots/slotpane.h"
 
 #include <QCheckBox>
@@ -72,9 +70,11 @@ void PersonaEditor::buildUi(QSettings *settings)
 
 void PersonaEditor::reloadPanes()
 {
-    for (int k = 0; k < SlotCount; ++k) {
-        m_panes->pane(k)->reload();
-        m_panes->pane(k)->refreshState();
+    for (int k = 0; k < m_session->model()->documentCount(); ++k) {
+        if (SlotPane *pane = m_panes->pane(k)) {
+            pane->reload();
+            pane->refreshState();
+        }
     }
     m_preview->rebuild();
 }
@@ -120,19 +120,22 @@ void PersonaEditor::wireModel()
         offerProjectFiles();
         m_lostBar->hide();
         m_currentSlot = -1;
-        m_setupCurrent = false;
         m_setupUndoable = false;
         Q_EMIT editStateChanged();
     });
+    // A document without a pane here (a skill no room shows) has no one to tell.
     connect(model, &PersonaModel::bufferReplaced, this, [this](int slot) {
-        m_panes->pane(slot)->follow();
+        if (SlotPane *pane = m_panes->pane(slot))
+            pane->follow();
     });
     connect(model, &PersonaModel::slotStateChanged, this, [this](int slot) {
-        m_panes->pane(slot)->refreshState();
+        if (SlotPane *pane = m_panes->pane(slot))
+            pane->refreshState();
         Q_EMIT editStateChanged(); // unsaved, or read-only, or editable again
     });
     connect(model, &PersonaModel::recoveryChanged, this, [this](int slot) {
-        m_panes->pane(slot)->refreshState();
+        if (SlotPane *pane = m_panes->pane(slot))
+            pane->refreshState();
         Q_EMIT editStateChanged();
     });
     connect(model, &PersonaModel::directoryLostChanged, this, [this, model](bool lost) {
@@ -141,8 +144,10 @@ void PersonaEditor::wireModel()
         else
             m_lostBar->hide();
         // Every header says whether its file's folder is there.
-        for (int k = 0; k < SlotCount; ++k)
-            m_panes->pane(k)->refreshState();
+        for (int k = 0; k < model->documentCount(); ++k) {
+            if (SlotPane *pane = m_panes->pane(k))
+                pane->refreshState();
+        }
     });
     connect(m_lostBar,
             &DirectoryLostBar::saveElsewhereRequested,
@@ -153,10 +158,30 @@ void PersonaEditor::wireModel()
 
 void PersonaEditor::wirePanes()
 {
+    DocumentController *documents = m_session->documents();
+    for (int k = 0; k < SlotCount; ++k)
+        wirePane(m_panes->pane(k));
+    // Refused (unsaved text), the menu checks the file shown again.
+    connect(m_panes->pane(slotIndex(u"AGENTS.md")),
+            &SlotPane::fileChosen,
+            documents,
+            [this, documents](int, const QString &label) {
+                documents->showProjectFile(label);
+                offerProjectFiles();
+            });
+    connect(m_preview->preview(), &SoulPreview::paneRequested, m_panes, &PaneStack::showPane);
+    connect(m_preview->invisiblesToggle(),
+            &QCheckBox::toggled,
+            this,
+            &PersonaEditor::setShowInvisibles);
+}
+
+void PersonaEditor::wirePane(SlotPane *pane)
+{
     PersonaModel *model = m_session->model();
     DocumentController *documents = m_session->documents();
-    for (int k = 0; k < SlotCount; ++k) {
-        SlotPane *pane = m_panes->pane(k);
+    const int k = pane->slot();
+    {
         connect(pane, &SlotPane::textEdited, model, [model, pane](int slot) {
             model->setBufferText(slot, pane->text());
         });
@@ -182,8 +207,7 @@ void PersonaEditor::wirePanes()
         connect(pane, &SlotPane::discardRecoveryRequested, model, &PersonaModel::discardRecovery);
         connect(pane, &SlotPane::focused, this, [this, pane](int slot) {
             m_currentSlot = slot;
-            m_setupUndoable = false;
-            m_setupCurrent = false;
+            m_setupUndoable = false; // its own editor undoes typing now
             m_findBar->setTarget(pane->editor());
             Q_EMIT editStateChanged();
         });
@@ -195,19 +219,6 @@ void PersonaEditor::wirePanes()
             });
         }
     }
-    // Refused (unsaved text), the menu checks the file shown again.
-    connect(m_panes->pane(slotIndex(u"AGENTS.md")),
-            &SlotPane::fileChosen,
-            documents,
-            [this, documents](int, const QString &label) {
-                documents->showProjectFile(label);
-                offerProjectFiles();
-            });
-    connect(m_preview->preview(), &SoulPreview::paneRequested, m_panes, &PaneStack::showPane);
-    connect(m_preview->invisiblesToggle(),
-            &QCheckBox::toggled,
-            this,
-            &PersonaEditor::setShowInvisibles);
 }
 
 void PersonaEditor::wireTokens(QSettings *settings)
@@ -252,66 +263,31 @@ void PersonaEditor::wireRuntime()
 
 void PersonaEditor::ensureSetupPane()
 {
-    RuntimeFile *file = m_session->documents()->setupFile();
-    if (m_setupPane || file->name().isEmpty())
+    const int doc = m_session->documents()->setupDocument();
+    if (m_setupPane || doc < 0)
         return;
-    m_setupPane = new RuntimeFilePane(file, m_panes->widget());
-    m_panes->addRuntimeFilePane(m_setupPane, file->name());
-    DocumentController *documents = m_session->documents();
-    connect(m_setupPane, &RuntimeFilePane::textEdited, file, [this, file] {
-        file->setBufferText(m_setupPane->text());
-    });
-    connect(m_setupPane, &RuntimeFilePane::saveRequested, documents, [documents] {
-        documents->saveSetupFile();
-    });
-    connect(m_setupPane, &RuntimeFilePane::focused, this, [this] {
-        m_currentSlot = -1;
-        m_setupCurrent = true;
-        m_setupUndoable = false; // its own editor undoes typing now
-        m_findBar->setTarget(m_setupPane->editor());
-        Q_EMIT editStateChanged();
-    });
-    connect(m_setupPane, &RuntimeFilePane::finishRequested, this, &PersonaEditor::finishSetup);
-    connect(m_setupPane, &RuntimeFilePane::restoreRequested, this, &PersonaEditor::undoFinishSetup);
-    connect(m_setupPane, &RuntimeFilePane::restoreRecoveryRequested, file, [file] {
-        file->restoreRecovery();
-    });
-    connect(m_setupPane,
-            &RuntimeFilePane::compareRecoveryRequested,
-            documents,
-            &DocumentController::compareSetupRecovery);
-    connect(m_setupPane, &RuntimeFilePane::discardRecoveryRequested, file, [file] {
-        file->discardRecovery();
-    });
-    connect(file, &RuntimeFile::recoveryChanged, m_setupPane, &RuntimeFilePane::refreshState);
-    connect(m_setupPane, &RuntimeFilePane::revertRequested, documents, [documents] {
-        documents->revertSetupFile();
-    });
-    // The disk-changed bar's answers, as a slot's: Reload and Discard are a revert.
-    for (auto signal : {&RuntimeFilePane::reloadRequested, &RuntimeFilePane::discardRequested}) {
-        connect(m_setupPane, signal, documents, [documents] { documents->revertSetupFile(); });
-    }
-    connect(m_setupPane, &RuntimeFilePane::keepMineRequested, file, [file] { file->keepMine(); });
-    connect(m_setupPane,
-            &RuntimeFilePane::compareRequested,
-            documents,
-            &DocumentController::compareSetupFile);
-    connect(file, &RuntimeFile::opened, m_setupPane, &RuntimeFilePane::reload);
-    connect(file, &RuntimeFile::bufferReplaced, m_setupPane, &RuntimeFilePane::follow);
-    connect(file, &RuntimeFile::changed, this, [this] {
-        m_setupPane->refreshState();
-        Q_EMIT editStateChanged();
-    });
+    const PersonaModel *model = m_session->model();
+    // A document of the model like the slots: the same pane, the same requests.
+    m_setupPane = m_panes->addDocumentPane(doc, model->slotLabel(doc));
+    m_setupPane->setRole(tr("first-run instructions"));
+    m_setupPane->setFinishable(true);
+    wirePane(m_setupPane);
+    connect(m_setupPane, &SlotPane::finishRequested, this, &PersonaEditor::finishSetup);
+    connect(m_setupPane, &SlotPane::restoreDeletedRequested, this, &PersonaEditor::undoFinishSetup);
+    m_setupPane->setShowInvisibles(m_panes->pane(0)->showInvisibles());
+    m_setupPane->reload();
+    m_setupPane->refreshState();
 }
 
 void PersonaEditor::offerSetupRecovery()
 {
-    const RuntimeFile *file = m_session->documents()->setupFile();
-    if (!m_setupPane || !file->hasRecovery() || !m_setupPane->isVisibleTo(m_panes->widget()))
+    const PersonaModel *model = m_session->model();
+    if (!m_setupPane || !model->hasRecovery(m_setupPane->slot())
+        || !m_setupPane->isVisibleTo(m_panes->widget()))
         return;
     // A slot's offer, shown when the folder opened, keeps the keyboard.
     for (int k = 0; k < SlotCount; ++k) {
-        if (m_session->model()->hasRecovery(k))
+        if (model->hasRecovery(k))
             return;
     }
     // As a slot's offer: the pane in view, the keyboard on Restore. Once
@@ -325,11 +301,18 @@ void PersonaEditor::offerSetupRecovery()
     });
 }
 
+bool PersonaEditor::setupPaneCurrent() const
+{
+    return m_setupPane && m_currentSlot == m_setupPane->slot();
+}
+
 bool PersonaEditor::canFinishSetup() const
 {
-    const RuntimeFile *file = m_session->documents()->setupFile();
-    return m_setupPane && m_setupPane->isVisibleTo(m_panes->widget()) && file->diskPresent()
-           && !file->dirty();
+    if (!m_setupPane || !m_setupPane->isVisibleTo(m_panes->widget()))
+        return false;
+    const SlotState &s = m_session->model()->slot(m_setupPane->slot());
+    // A file not read whole could not be written back by Undo.
+    return s.diskPresent() && s.diskComplete && !s.dirty;
 }
 
 void PersonaEditor::finishSetup()
@@ -337,8 +320,7 @@ void PersonaEditor::finishSetup()
     if (!canFinishSetup() || !m_session->documents()->finishSetup())
         return;
     // Undo now means "put the file back", until a pane is focused.
-    m_currentSlot = -1;
-    m_setupCurrent = true;
+    m_currentSlot = m_setupPane->slot();
     m_setupUndoable = true;
     Q_EMIT editStateChanged();
 }
@@ -346,15 +328,8 @@ void PersonaEditor::finishSetup()
 void PersonaEditor::save()
 {
     DocumentController *documents = m_session->documents();
-    if (m_currentSlot < 0) {
-        if (!m_setupCurrent)
-            return;
-        if (documents->setupFile()->dirty())
-            documents->saveSetupFile();
-        else
-            documents->explainSetupFileNothingToSave();
+    if (m_currentSlot < 0)
         return;
-    }
     if (!m_session->model()->slot(m_currentSlot).dirty) {
         documents->explainNothingToSave(m_currentSlot);
         return;
@@ -366,16 +341,14 @@ void PersonaEditor::revert()
 {
     if (m_currentSlot >= 0)
         m_session->documents()->revert(m_currentSlot);
-    else if (m_setupCurrent)
-        m_session->documents()->revertSetupFile();
 }
 
 void PersonaEditor::undo()
 {
-    if (m_currentSlot >= 0)
-        m_panes->pane(m_currentSlot)->editor()->undo();
-    else if (canUndoFinishSetup())
+    if (canUndoFinishSetup())
         undoFinishSetup();
+    else if (m_currentSlot >= 0)
+        m_panes->pane(m_currentSlot)->editor()->undo();
 }
 
 void PersonaEditor::redo()
@@ -397,21 +370,20 @@ WindowActions::EditState PersonaEditor::editState() const
     state.canUndo = (editable && editor->document()->isUndoAvailable()) || canUndoFinishSetup();
     state.canFinishSetup = model->isOpen() && canFinishSetup();
     state.canRedo = editable && editor->document()->isRedoAvailable();
-    state.currentUnsaved = (editor && model->slot(slot).dirty)
-                           || (m_setupCurrent && m_session->documents()->setupFile()->dirty());
-    // Recovered text waiting makes a pane read-only, the setup file's too.
-    state.currentReadOnly = (editor && editor->isReadOnly())
-                            || (m_setupCurrent
-                                && (m_session->documents()->setupFile()->hasRecovery()
-                                    || !m_session->documents()->setupFile()->obstacles().isEmpty()));
+    state.currentUnsaved = editor && model->slot(slot).dirty;
+    // Recovered text waiting makes a pane read-only.
+    state.currentReadOnly = editor && editor->isReadOnly();
     state.anyUnsaved = m_session->hasUnsaved();
     return state;
 }
 
 bool PersonaEditor::canUndoFinishSetup() const
 {
-    const RuntimeFile *file = m_session->documents()->setupFile();
-    return m_setupUndoable && file->removed() && !file->diskPresent();
+    if (!m_setupUndoable || !m_setupPane)
+        return false;
+    const int doc = m_setupPane->slot();
+    const PersonaModel *model = m_session->model();
+    return model->deletedBytes(doc).has_value() && !model->slot(doc).diskPresent();
 }
 
 void PersonaEditor::undoFinishSetup()
@@ -453,8 +425,10 @@ QByteArray PersonaEditor::shownBytes() const
 
 void PersonaEditor::setShowInvisibles(bool show)
 {
-    for (int k = 0; k < SlotCount; ++k)
-        m_panes->pane(k)->setShowInvisibles(show);
+    for (int k = 0; k < m_session->model()->documentCount(); ++k) {
+        if (SlotPane *pane = m_panes->pane(k))
+            pane->setShowInvisibles(show);
+    }
 }
 
 } // namespace soul

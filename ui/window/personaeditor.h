@@ -14,7 +14,7 @@ class FindBar;
 class PaneStack;
 class PersonaSession;
 class PreviewPanel;
-class RuntimeFilePane;
+class SlotPane;
 
 // What the window shows of one persona session: its slot panes, the find
 // bar, the preview with the runtime chooser and the folder-lost bar. It is
@@ -50,8 +50,9 @@ public:
     void setShowInvisibles(bool show);
 
     // The pane of the chosen runtime's setup file (OpenClaw's BOOTSTRAP.md),
-    // made when a runtime first names one; null before.
-    RuntimeFilePane *setupPane() const { return m_setupPane; }
+    // a document of the model shown as a slot is, made when a runtime first
+    // names one; null before.
+    SlotPane *setupPane() const { return m_setupPane; }
     // The setup file is there to finish setup with (DocumentController::
     // finishSetup()), and the chosen runtime reads it.
     bool canFinishSetup() const;
@@ -59,9 +60,9 @@ public:
     // The last thing done here was finishing setup, so Undo restores the
     // file (until a slot pane is focused).
     bool canUndoFinishSetup() const;
-    // The setup file's pane was focused last (currentSlot() is then -1):
-    // Save and Undo act on it.
-    bool setupPaneCurrent() const { return m_setupCurrent; }
+    // The setup file's pane was focused last (currentSlot() is then its
+    // document): Save and Undo act on it.
+    bool setupPaneCurrent() const;
     void undoFinishSetup();
 
     // Edit menu's commands on the pane last focused (a slot's, or the setup
@@ -83,6 +84,9 @@ private:
     void buildUi(QSettings *settings);
     void wireModel();
     void wirePanes();
+    // Passes the requests of `pane` (a slot's, or another document's) to
+    // the model and the document controller.
+    void wirePane(SlotPane *pane);
     void wireTokens(QSettings *settings);
     void wireRuntime();
     void reloadPanes();
@@ -100,9 +104,8 @@ private:
     FindBar *m_findBar = nullptr;
     PreviewPanel *m_preview = nullptr;
     int m_currentSlot = -1;
-    RuntimeFilePane *m_setupPane = nullptr;
+    SlotPane *m_setupPane = nullptr;
     bool m_setupUndoable = false;
-    bool m_setupCurrent = false;
 };
 
 } // namespace soul
