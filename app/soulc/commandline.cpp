@@ -199,7 +199,7 @@ JSON5, or holds a roster OpenClaw refuses (the message names the file and
 line), or on bad usage.
 )";
 
-constexpr char CheckHelp[] = R"(Usage: soulc check [--runtime NAME] DIR
+constexpr char CheckHelp[] = R"(Usage: soulc check [--runtime NAME] [--config FILE] [--agent ID] DIR
 
 Check DIR as a CI step would: print one line for each lint,
 
@@ -208,7 +208,13 @@ Check DIR as a CI step would: print one line for each lint,
 where FILE is the file's path and LEVEL is error, warning or info. With
 --runtime openclaw the lints are OpenClaw 2026.9's: cut files with what is
 kept, refused and unloaded files, files the total leaves out, and the
-files OpenClaw would create from its templates before a run.
+files OpenClaw would create from its templates before a run; then the
+skills list's (as soulc skills prints them): skill files OpenClaw skips
+(an error each), names and descriptions over the skills limits, a skill
+replaced by one of the same name from a later source, skills left out or
+dropped and why, hidden HTML comments and invisible or bidirectional
+characters, and the skills of enabled plugins that are unknown. --config
+and --agent choose the config and agent as for soulc skills.
 
 With --runtime hermes the lints are Hermes Agent 0.21.3's: files and memory
 entries its threat scan replaces by a BLOCKED line (with the pattern and
@@ -835,7 +841,8 @@ void parseCommandArguments(Invocation &invocation,
                          .arg(count));
                 return;
             }
-        } else if ((info.command == Command::Skills || info.command == Command::Compose)
+        } else if ((info.command == Command::Skills || info.command == Command::Compose
+                    || info.command == Command::Check)
                    && isValueOption(arg, "--agent")) {
             if (!takeValue(arguments, i, "--agent", "an ID", invocation.agent, fail))
                 return;
@@ -850,7 +857,7 @@ void parseCommandArguments(Invocation &invocation,
                 return;
             }
         } else if ((info.command == Command::Agents || info.command == Command::Skills
-                    || info.command == Command::Compose)
+                    || info.command == Command::Compose || info.command == Command::Check)
                    && isValueOption(arg, "--config")) {
             if (!takeValue(arguments, i, "--config", "a FILE", invocation.config, fail))
                 return;
@@ -908,7 +915,7 @@ void parseCommandArguments(Invocation &invocation,
                  .arg(runtime ? runtime->displayName() : invocation.runtime, skillsRuntimes()));
         return;
     }
-    if (info.command == Command::Compose
+    if ((info.command == Command::Compose || info.command == Command::Check)
         && (!invocation.part.isEmpty() || !invocation.config.isEmpty()
             || !invocation.agent.isEmpty())
         && !listsSkills) {

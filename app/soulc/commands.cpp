@@ -387,12 +387,31 @@ int runCheck(const Invocation &invocation)
     const Result<RuntimeComposition> composition = profile.runtime->compose(input, profile.settings);
     if (!composition)
         return fail(composition.error());
+    QList<Lint> lints = composition->lints;
+    // A runtime that lists skills in its prompt checks them too: the list's
+    // lints, then each skill's, in the list's order.
+    if (profile.runtime->listsSkills()) {
+        const Result<SkillsList> skills = skillsPart(invocation);
+        if (!skills && !invocation.config.isEmpty())
+            return fail(skills.error());
+        if (!skills) {
+            lints.append({QString(),
+                          -1,
+                          LintLevel::Error,
+                          QStringLiteral("skills-unreadable"),
+                          QStringLiteral("The skills list cannot be read: %1").arg(skills.error())});
+        } else {
+            lints += skills->lints;
+            for (const SkillItem &skill : skills->skills)
+                lints += skill.lints;
+        }
+    }
     QByteArray out;
-    for (const Lint &lint : composition->lints)
+    for (const Lint &lint : std::as_const(lints))
         out += lintLine(profile.runtime->lintLocation(input, lint), lint);
     if (const int status = writeStandardOutput(out); status != ExitSuccess)
         return status;
-    return composition->problems || hasErrors(composition->lints) ? ExitProblems : ExitSuccess;
+    return composition->problems || hasErrors(lints) ? ExitProblems : ExitSuccess;
 }
 
 int runExport(const Invocation &invocation)

@@ -84,6 +84,7 @@ int runSkills(const Invocation &invocation)
         for (const SkillItem &skill : list.skills) {
             QJsonObject row{{QStringLiteral("name"), skill.name},
                             {QStringLiteral("source"), skill.source},
+                            {QStringLiteral("plugin"), skill.plugin},
                             {QStringLiteral("path"), skill.filePath},
                             {QStringLiteral("loaded"), skill.loaded},
                             {QStringLiteral("winner"), skill.winner},
@@ -116,6 +117,9 @@ int runSkills(const Invocation &invocation)
                                {QStringLiteral("totals"), totals},
                                {QStringLiteral("bundledDir"), list.bundledDir},
                                {QStringLiteral("bundledFrom"), list.bundledHow},
+                               {QStringLiteral("plugins"), QJsonArray::fromStringList(list.plugins)},
+                               {QStringLiteral("pluginsDir"), list.pluginsDir},
+                               {QStringLiteral("pluginsFrom"), list.pluginsHow},
                                {QStringLiteral("lints"), lintArray}};
         const int written = writeStandardOutput(QJsonDocument(root).toJson());
         return written != ExitSuccess ? written : problems ? ExitProblems : ExitSuccess;
@@ -157,6 +161,11 @@ int runSkills(const Invocation &invocation)
         text += QStringLiteral("Bundled skills: %1 (%2).\n")
                     .arg(list.bundledDir.isEmpty() ? QStringLiteral("none") : list.bundledDir,
                          list.bundledHow);
+    if (!list.pluginsHow.isEmpty())
+        text += QStringLiteral("Plugin skills: %1 (%2).\n")
+                    .arg(list.plugins.isEmpty() ? QStringLiteral("none")
+                                                : list.plugins.join(QStringLiteral(", ")),
+                         list.pluginsHow);
     for (const Lint &lint : std::as_const(lints))
         text += QStringLiteral("%1: %2: %3\n").arg(levelWord(lint.level), lint.code, lint.message);
     const int written = writeStandardOutput(text.toUtf8());

@@ -7,6 +7,7 @@
 #include <QList>
 #include <QProcessEnvironment>
 #include <QString>
+#include <QStringList>
 
 // The skills a runtime lists in its prompt (OpenClaw's skills list, Hermes's
 // skills index): each SKILL.md it finds, where from, whether it is listed
@@ -27,6 +28,7 @@ struct SkillItem
     QString problem;
     bool winner = true;    // false: a later source has a skill of this name
     QString shadowedBy;    // "openclaw-workspace:/path/SKILL.md"
+    QString plugin;        // the plugin that brings it; empty: none
     bool eligible = false; // listed unless dropped for the budget
     QString whyNot;        // ineligible, disabled, filtered, hidden from the model
     SkillFate fate = SkillFate::Unlisted;
@@ -47,6 +49,11 @@ struct SkillsList
     int descriptionMaxChars = -1; // compact: the cut; 0: descriptions dropped
     QString bundledDir;
     QString bundledHow; // how it was found ("OPENCLAW_BUNDLED_SKILLS_DIR"), "none"; empty: no such folder
+    // The runtime's plugins whose skills are listed, and the install they
+    // come from; pluginsHow empty: the runtime has no plugins, or they are off.
+    QStringList plugins;
+    QString pluginsDir;
+    QString pluginsHow;
     // The list comes before the runtime's project text in its prompt (else
     // after it).
     bool beforeText = true;

@@ -5,8 +5,10 @@
 #include "compose/utf8.h"
 #include "disk/guardedread.h"
 #include "runtime/hermes/hermesscan.h"
+#include "runtime/openclaw/openclawplugins.h"
 #include "runtime/openclaw/openclawrule.h"
 #include "runtime/openclaw/skillfrontmatter.h"
+#include "runtime/openclaw/skillpaths.h"
 
 #include <QCollator>
 #include <QDir>
@@ -16,13 +18,14 @@
 
 #include <algorithm>
 
-#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace soul {
 
 namespace {
+
+using namespace skillpaths;
 
 // OpenClaw's discovery limits (skills.limits.* in its config).
 constexpr qsizetype DefaultMaxCandidatesPerRoot = 300;
@@ -97,43 +100,6 @@ QStringList looseList(const QJsonValue &value)
     return out;
 }
 
-QString realPath(const QString &path)
-{
-    return QFileInfo(path).canonicalFilePath();
-}
-
-bool lexists(const QString &path)
-{
-    struct stat st
-    {};
-    return ::lstat(QFile::encodeName(path).constData(), &st) == 0;
-}
-
-bool isSymlink(const QString &path)
-{
-    struct stat st
-    {};
-    return ::lstat(QFile::encodeName(path).constData(), &st) == 0 && S_ISLNK(st.st_mode);
-}
-
-bool isDirectory(const QString &path)
-{
-    struct stat st
-    {};
-    return ::stat(QFile::encodeName(path).constData(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-bool isInside(const QString &root, const QString &path)
-{
-    return path == root
-           || path.startsWith(root.endsWith(QLatin1Char('/')) ? root : root + QLatin1Char('/'));
-}
-
-QString joined(const QString &dir, const QString &name)
-{
-    return QDir::cleanPath(dir + QLatin1Char('/') + name);
-}
-
 // OpenClaw lists at most this many entries of one folder, in the order the
 // system gives them.
 qsizetype rawEntryLimit(qsizetype maxCandidates)
@@ -141,48 +107,6 @@ qsizetype rawEntryLimit(qsizetype maxCandidates)
     if (maxCandidates <= 0)
         return 0;
     return qMin<qsizetype>(10000, qMax<qsizetype>(1000, maxCandidates * 10));
-}
-
-struct ChildScan
-{
-    QStringList dirs;
-    bool truncated = false;
-};
-
-// The folders (and, when `followLinks`, links to folders) in `dir`, leaving
-// out names starting with '.' and node_modules, from the first `limit`
-// entries the system lists.
-ChildScan childDirectories(const QString &dir, qsizetype limit, bool followLinks)
-{
-    ChildScan out;
-    DIR *handle = ::opendir(QFile::encodeName(dir).constData());
-    if (!handle)
-        return out;
-    qsizetype scanned = 0;
-    while (const dirent *entry = ::readdir(handle)) {
-        const QString name = QFile::decodeName(entry->d_name);
-        if (name == QLatin1String(".") || name == QLatin1String(".."))
-            continue;
-        if (scanned >= limit) {
-            out.truncated = true;
-            break;
-        }
-        ++scanned;
-        if (name.startsWith(QLatin1Char('.')) || name == QLatin1String("node_modules"))
-            continue;
-        const QString path = joined(dir, name);
-        unsigned char type = entry->d_type;
-        if (type == DT_UNKNOWN) {
-            struct stat st
-            {};
-            if (::lstat(QFile::encodeName(path).constData(), &st) == 0)
-                type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISLNK(st.st_mode) ? DT_LNK : DT_REG;
-        }
-        if (type == DT_DIR || (type == DT_LNK && followLinks && isDirectory(path)))
-            out.dirs.append(name);
-    }
-    ::closedir(handle);
-    return out;
 }
 
 QCollator &englishCollator()
@@ -199,13 +123,20 @@ struct Candidate
 {
     QString skillDir;
     QString skillDirReal;
-    QString name; // "a" or "group/a"
+    QString name;    // "a" or "group/a"
+    QString readDir; // where its SKILL.md is read from; empty: skillDir
+    QString plugin;  // the plugin it comes from; empty: the root's
 };
 
 struct Root
 {
     QString dir;
     QString source;
+    QString plugin;              // the plugin whose skills folder it is
+    bool rejectHardlinks = true; // OpenClaw trusts hard links only in its own package
+    // <state dir>/plugin-skills: the links OpenClaw makes to plugin skills,
+    // listed from the plugins, not from the folder.
+    bool pluginLinks = false;
 };
 
 bool enforcesContainment(const QString &source)
@@ -362,7 +293,7 @@ struct Discovery
         if (hasSkillFile(baseDir)) {
             out.rootIsSkill = true;
             if (skillFileAccepted(root.source, baseDir, baseReal))
-                out.candidates.append({baseDir, baseReal, QFileInfo(baseDir).fileName()});
+                out.candidates.append({baseDir, baseReal, QFileInfo(baseDir).fileName(), {}, {}});
             return out;
         }
         const qsizetype maxCandidates = qMax<qsizetype>(0, limits.maxCandidatesPerRoot);
@@ -392,7 +323,7 @@ struct Discovery
             limited.append(QString::fromUtf16(Skills));
         if (baseDir != rootDir && hasSkillFile(rootDir)
             && skillFileAccepted(root.source, rootDir, rootReal))
-            out.rootCandidate = Candidate{rootDir, rootReal, QFileInfo(rootDir).fileName()};
+            out.rootCandidate = Candidate{rootDir, rootReal, QFileInfo(rootDir).fileName(), {}, {}};
 
         struct Item
         {
@@ -412,7 +343,7 @@ struct Discovery
                 continue;
             if (hasSkillFile(item.dir)) {
                 if (skillFileAccepted(root.source, item.dir, real))
-                    out.candidates.append({item.dir, real, item.name});
+                    out.candidates.append({item.dir, real, item.name, {}, {}});
                 continue;
             }
             const bool shallow = root.source == QLatin1String("openclaw-extra") && !baseIsNested
@@ -434,6 +365,51 @@ struct Discovery
         return out;
     }
 };
+
+// The skills OpenClaw lists from <state dir>/plugin-skills: the links it
+// makes there to the enabled plugins' skills, by name, as far as its limits
+// go. soulc makes no link: each skill is read from the plugin and named by
+// the link's path. A folder or file of a link's name that is not a link
+// stays, and OpenClaw lists nothing through it.
+Discovery::Found pluginLinkCandidates(const QString &linksDir,
+                                      const QList<PluginSkillLink> &links,
+                                      const Limits &limits,
+                                      QList<Lint> &lints)
+{
+    Discovery::Found out;
+    if (limits.maxSkillsLoadedPerSource <= 0)
+        return out;
+    QHash<QString, const PluginSkillLink *> byName;
+    for (const PluginSkillLink &link : links)
+        byName.insert(link.name, &link);
+    QStringList names = byName.keys();
+    for (const QString &name :
+         childDirectories(linksDir, rawEntryLimit(limits.maxCandidatesPerRoot), false).dirs) {
+        if (!byName.contains(name))
+            names.append(name);
+    }
+    std::sort(names.begin(), names.end());
+    for (const QString &name : names.mid(0, qMax<qsizetype>(0, limits.maxCandidatesPerRoot))) {
+        const auto link = byName.constFind(name);
+        if (link == byName.cend())
+            continue;
+        const QString path = joined(linksDir, name);
+        if (lexists(path) && !isSymlink(path)) {
+            lints.append({path,
+                          -1,
+                          LintLevel::Warning,
+                          QStringLiteral("plugin-skill-blocked"),
+                          QStringLiteral("%1 is not a link OpenClaw made, so OpenClaw leaves it "
+                                         "and does not list the skill '%2' of the plugin %3 "
+                                         "through it.")
+                              .arg(path, name, (*link)->pluginId)});
+            continue;
+        }
+        out.candidates.append(
+            {path, realPath((*link)->target), name, (*link)->target, (*link)->pluginId});
+    }
+    return out;
+}
 
 struct Metadata
 {
@@ -921,24 +897,58 @@ SkillsList openClawSkills(const SkillsInput &input)
     // The sources, by rising precedence.
     QList<Root> roots;
     for (const QString &dir : stringEntries(at(config, {"skills", "load", "extraDirs"})))
-        roots.append({paths.userPath(dir), QStringLiteral("openclaw-extra")});
+        roots.append(
+            {paths.userPath(dir), QStringLiteral("openclaw-extra"), QString(), true, false});
+    const QString workspace = QDir::cleanPath(
+        QDir(paths.workingDirectory).absoluteFilePath(input.workspaceDir));
+    // Enabled plugins' skills folders count as extra folders; OpenClaw then
+    // lists them again through its links, which win.
+    const PluginSkills plugins = openClawPluginSkills(paths, config, workspace);
+    out.lints += plugins.lints;
+    if (plugins.enabled) {
+        out.plugins = plugins.activePlugins;
+        out.pluginsDir = plugins.pluginsDir;
+        out.pluginsHow = plugins.known ? plugins.how : QStringLiteral("unknown: ") + plugins.how;
+    }
+    for (const PluginSkillRoot &root : plugins.roots)
+        roots.append({root.dir, QStringLiteral("openclaw-extra"), root.pluginId, false, false});
+    if (!plugins.links.isEmpty())
+        roots.append({joined(stateDir, QStringLiteral("plugin-skills")),
+                      QStringLiteral("openclaw-extra"),
+                      QString(),
+                      false,
+                      true});
     if (!out.bundledDir.isEmpty())
         roots.append({QDir(paths.workingDirectory).absoluteFilePath(out.bundledDir),
-                      QStringLiteral("openclaw-bundled")});
-    roots.append({joined(stateDir, QString::fromUtf16(Skills)), QStringLiteral("openclaw-managed")});
+                      QStringLiteral("openclaw-bundled"),
+                      QString(),
+                      false,
+                      false});
+    roots.append({joined(stateDir, QString::fromUtf16(Skills)),
+                  QStringLiteral("openclaw-managed"),
+                  QString(),
+                  true,
+                  false});
     const QString stateOverride = paths.variable("OPENCLAW_STATE_DIR");
     const bool defaultState = stateOverride.isEmpty()
                               || QDir::cleanPath(paths.userPath(stateOverride))
                                      == joined(paths.home(), QStringLiteral(".openclaw"));
     if (defaultState && !home.isEmpty())
         roots.append({joined(home, QStringLiteral(".agents/skills")),
-                      QStringLiteral("agents-skills-personal")});
-    const QString workspace = QDir::cleanPath(
-        QDir(paths.workingDirectory).absoluteFilePath(input.workspaceDir));
+                      QStringLiteral("agents-skills-personal"),
+                      QString(),
+                      true,
+                      false});
     roots.append({joined(workspace, QStringLiteral(".agents/skills")),
-                  QStringLiteral("agents-skills-project")});
-    roots.append(
-        {joined(workspace, QString::fromUtf16(Skills)), QStringLiteral("openclaw-workspace")});
+                  QStringLiteral("agents-skills-project"),
+                  QString(),
+                  true,
+                  false});
+    roots.append({joined(workspace, QString::fromUtf16(Skills)),
+                  QStringLiteral("openclaw-workspace"),
+                  QString(),
+                  true,
+                  false});
 
     QStringList allowedTargets;
     for (const QString &dir : stringEntries(at(config, {"skills", "load", "allowSymlinkTargets"}))) {
@@ -956,13 +966,17 @@ SkillsList openClawSkills(const SkillsInput &input)
 
     QList<Loaded> all;
     for (const Root &root : std::as_const(roots)) {
-        const Discovery::Found found = discovery.discover(root);
-        const bool bundled = root.source == QLatin1String("openclaw-bundled");
+        const Discovery::Found found
+            = root.pluginLinks ? pluginLinkCandidates(root.dir, plugins.links, limits, out.lints)
+                               : discovery.discover(root);
         const auto load = [&](const Candidate &candidate) -> bool {
             Loaded loaded;
             SkillItem &item = loaded.item;
             item.source = root.source;
-            const QString file = joined(candidate.skillDir, QStringLiteral("SKILL.md"));
+            item.plugin = candidate.plugin.isEmpty() ? root.plugin : candidate.plugin;
+            const QString file = joined(candidate.readDir.isEmpty() ? candidate.skillDir
+                                                                    : candidate.readDir,
+                                        QStringLiteral("SKILL.md"));
             const QString canonicalDir = enforcesContainment(root.source) ? candidate.skillDir
                                                                           : candidate.skillDirReal;
             item.filePath = joined(canonicalDir, QStringLiteral("SKILL.md"));
@@ -991,7 +1005,7 @@ SkillsList openClawSkills(const SkillsInput &input)
                     struct stat st
                     {};
                     const bool statted = ::stat(QFile::encodeName(real).constData(), &st) == 0;
-                    if (statted && S_ISREG(st.st_mode) && st.st_nlink > 1 && !bundled) {
+                    if (statted && S_ISREG(st.st_mode) && st.st_nlink > 1 && root.rejectHardlinks) {
                         item.problem = QStringLiteral("%1 has other hard links; OpenClaw refuses "
                                                       "a hard-linked skill file.")
                                            .arg(file);

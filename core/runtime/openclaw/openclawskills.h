@@ -15,11 +15,13 @@
 // (buildSkillSnapshot(...).prompt of the npm package openclaw@2026.9.6),
 // computed from the same folders, config and environment, byte for byte;
 // .ci/skills-oracle holds the two together. The sources, by rising
-// precedence: the config's skills.load.extraDirs, the bundled skills
-// folder, <state dir>/skills, ~/.agents/skills (only with the default state
-// dir), <workspace>/.agents/skills, <workspace>/skills. Not read: plugin
-// skills, an agent's workshop-skills and custodian skills, which need
-// OpenClaw's plugin registry and agent runtime; skills.limits caps are read.
+// precedence: the config's skills.load.extraDirs, the skills of the enabled
+// plugins of the OpenClaw install (openclawplugins.h; when plugins are on
+// and no install is found, a lint says their skills are unknown), the
+// bundled skills folder, <state dir>/skills, ~/.agents/skills (only with the
+// default state dir), <workspace>/.agents/skills, <workspace>/skills. Not
+// read: an agent's workshop-skills and custodian skills, which need
+// OpenClaw's agent runtime; skills.limits caps are read.
 //
 // Every file is read through the guard (disk/guardedread.h) and at most
 // OpenClaw's own cap (256,000 bytes unless skills.limits.maxSkillFileBytes);
