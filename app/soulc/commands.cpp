@@ -389,7 +389,9 @@ int runCheck(const Invocation &invocation)
         return fail(composition.error());
     QList<Lint> lints = composition->lints;
     // A runtime that lists skills in its prompt checks them too: the list's
-    // lints, then each skill's, in the list's order.
+    // lints, then each skill's, in the list's order. What the list says of
+    // this machine rather than of the persona (an install it cannot find
+    // for its plugins' skills) is left to `soulc skills`.
     if (profile.runtime->listsSkills()) {
         const Result<SkillsList> skills = skillsPart(invocation);
         if (!skills && !invocation.config.isEmpty())
@@ -401,7 +403,10 @@ int runCheck(const Invocation &invocation)
                           QStringLiteral("skills-unreadable"),
                           QStringLiteral("The skills list cannot be read: %1").arg(skills.error())});
         } else {
-            lints += skills->lints;
+            for (const Lint &lint : skills->lints) {
+                if (!lint.code.startsWith(QLatin1String("plugin-skills-")))
+                    lints += lint;
+            }
             for (const SkillItem &skill : skills->skills)
                 lints += skill.lints;
         }
