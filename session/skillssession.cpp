@@ -1,5 +1,6 @@
 #include "skillssession.h"
 
+#include "compose/contract.h"
 #include "disk/atomicwrite.h"
 #include "disk/guardedread.h"
 #include "persona/personamodel.h"
@@ -83,6 +84,16 @@ SkillsSession::SkillsSession(PersonaSession *session, QObject *parent)
             &SkillsSession::schedule);
     connect(session->model(), &PersonaModel::opened, this, &SkillsSession::schedule);
     connect(session->model(), &PersonaModel::closed, this, &SkillsSession::schedule);
+    // Typing in a skill's pane: its unsaved text stands for the file.
+    connect(session->model(), &PersonaModel::slotStateChanged, this, [this](int doc) {
+        if (doc < SlotCount)
+            return;
+        const QHash<QString, QByteArray> now = allBuffers();
+        if (now != m_documentBuffers) {
+            m_documentBuffers = now;
+            schedule();
+        }
+    });
     schedule();
 }
 
@@ -111,6 +122,20 @@ void SkillsSession::refreshNow()
 {
     m_timer.stop();
     start();
+}
+
+QHash<QString, QByteArray> SkillsSession::allBuffers() const
+{
+    QHash<QString, QByteArray> buffers = m_buffers;
+    const PersonaModel *model = m_session->model();
+    const QString folder = skillsFolder() + QLatin1Char('/');
+    for (int doc = SlotCount; doc < model->documentCount(); ++doc) {
+        const SlotState &state = model->slot(doc);
+        const QString path = model->slotFilePath(doc);
+        if (state.dirty && state.bufferPresent && path.startsWith(folder))
+            buffers.insert(path, state.bufferBytes);
+    }
+    return buffers;
 }
 
 QString SkillsSession::skillsFolder() const
@@ -143,7 +168,7 @@ void SkillsSession::start()
     job.request.input.project = layout.project;
     job.request.input.dir = layout.home.isEmpty() ? m_session->model()->directory()
                                                   : layout.project;
-    job.request.input.buffers = m_buffers;
+    job.request.input.buffers = allBuffers();
     job.request.agentId = m_session->agent().id;
     job.request.workingDirectory = QDir::currentPath();
     job.request.accountHome = QDir::homePath();
@@ -258,7 +283,7 @@ Result<QString> SkillsSession::renameSkill(const QString &skillFile, const QStri
                            "comes from.")
                 .arg(skillFile, folder));
     }
-    if (m_buffers.contains(skillFile)) {
+    if (allBuffers().contains(skillFile)) {
         return Result<QString>::failure(
             QStringLiteral("%1 has unsaved text. Save or revert it, then rename the skill.")
                 .arg(skillFile));
@@ -318,7 +343,7 @@ Result<QString> SkillsSession::removeSkill(const QString &skillFile)
             QStringLiteral("%1 is not one of this persona's skills (in %2); it is not removed.")
                 .arg(skillFile, folder));
     }
-    if (m_buffers.contains(skillFile)) {
+    if (allBuffers().contains(skillFile)) {
         return Result<QString>::failure(
             QStringLiteral("%1 has unsaved text. Save or revert it, then remove the skill.")
                 .arg(skillFile));

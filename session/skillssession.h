@@ -46,7 +46,9 @@ public:
     quint64 generation() const { return m_shown; }
 
     // Unsaved texts of skill files, by absolute path: they stand for the
-    // files, as the runtime would read them once saved.
+    // files, as the runtime would read them once saved. The persona model's
+    // documents under skillsFolder() give them as they are typed; more may
+    // be given here (tests, texts of no document).
     void setBuffers(const QHash<QString, QByteArray> &buffers);
     const QHash<QString, QByteArray> &buffers() const { return m_buffers; }
     // Reads again after the pause, or at once.
@@ -81,9 +83,12 @@ private:
     void start();
     void finished(quint64 generation, const std::shared_ptr<Output> &output);
     void watch();
+    // The model's unsaved skill documents, with setBuffers()'s.
+    QHash<QString, QByteArray> allBuffers() const;
 
     PersonaSession *m_session;
     QHash<QString, QByteArray> m_buffers;
+    QHash<QString, QByteArray> m_documentBuffers; // the model's, as last read
     SkillsList m_list;
     QString m_error;
     qint64 m_promptTokens = -1;

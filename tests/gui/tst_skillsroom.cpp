@@ -3,20 +3,27 @@
 // prints), a runtime without a skills list said, and New, Rename and Remove
 // with their questions and keys.
 
+#include "compose/contract.h"
 #include "guitestfiles.h"
+#include "persona/personamodel.h"
 #include "quietprompter.h"
 #include "skills/skillsroom.h"
 #include "skillssession.h"
+#include "slots/panestack.h"
+#include "slots/slotpane.h"
 #include "testwindow.h"
 #include "window/mainwindow.h"
+#include "window/personaeditor.h"
 
 #include <QAction>
 #include <QDockWidget>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
+#include <QTextCursor>
 #include <QTreeWidget>
 
 using namespace soul;
@@ -107,6 +114,46 @@ private Q_SLOTS:
         QVERIFY(row("brew")->foreground(0).color() != row("tidy")->foreground(0).color());
     }
 
+    // Typing in a SKILL.md opened from the room: the list follows the
+    // unsaved text, and is what soulc prints once it is saved.
+    void typingInASkill()
+    {
+        m_fixture.open(m_fixture.dir());
+        QVERIFY(m_fixture.window()->chooseRuntime(QStringLiteral("openclaw")));
+        QTest::keyClick(m_fixture.window(), Qt::Key_K, Qt::ControlModifier | Qt::AltModifier);
+        QTRY_VERIFY(room()->skills() && room()->skills()->available() && !room()->skills()->busy());
+        QTRY_VERIFY(
+            !room()->skillTree()->findItems(QStringLiteral("tidy"), Qt::MatchExactly).isEmpty());
+        room()->skillTree()->setCurrentItem(
+            room()->skillTree()->findItems(QStringLiteral("tidy"), Qt::MatchExactly).first());
+        room()->openSkill();
+        PersonaEditor *editor = m_fixture.window()->currentEditor();
+        const int doc = m_fixture.window()->currentSession()->model()->documentIndex(
+            QStringLiteral("skills/tidy/SKILL.md"));
+        QVERIFY(doc >= SlotCount);
+        SlotPane *pane = editor->findChild<PaneStack *>()->pane(doc);
+        QVERIFY(pane && pane->isVisible());
+        QTRY_VERIFY(pane->editor()->hasFocus());
+        // Into the description: after "Tidy ".
+        QTextCursor cursor = pane->editor()->textCursor();
+        cursor.setPosition(pane->editor()->toPlainText().indexOf(QLatin1String("Tidy ")) + 5);
+        pane->editor()->setTextCursor(cursor);
+        const QString before = room()->shownText();
+        QTest::keyClicks(pane->editor(), QStringLiteral("up & sort "));
+        QTRY_VERIFY(room()->shownText().contains(QLatin1String("Tidy up &amp; sort &lt;the&gt;")));
+        QTRY_VERIFY(!room()->skills()->busy());
+        const QString unsaved = room()->shownText();
+        QVERIFY(unsaved != before);
+        // Nothing written yet.
+        QVERIFY(!readAll(skillPath("tidy")).contains("sort"));
+        QCOMPARE(soulcSkills(QStringLiteral("openclaw"), m_fixture.dir()), before.toUtf8());
+        // Saved: soulc prints what the room showed for the unsaved text.
+        QTest::keyClick(pane->editor(), Qt::Key_S, Qt::ControlModifier);
+        QTRY_VERIFY(readAll(skillPath("tidy")).contains("sort"));
+        QCOMPARE(soulcSkills(QStringLiteral("openclaw"), m_fixture.dir()), unsaved.toUtf8());
+        QTRY_COMPARE(room()->shownText(), unsaved);
+    }
+
     void newRenameRemove()
     {
         m_fixture.open(m_fixture.dir());
@@ -139,6 +186,9 @@ private Q_SLOTS:
         QCOMPARE(opened.first().first().toString(), skillPath("kettle"));
         QVERIFY(readAll(skillPath("kettle")).startsWith("---\nname: kettle\ndescription: "));
         // Never over a skill that is there: said, nothing written.
+        // The new skill's pane took the keyboard; back to the list.
+        QTRY_VERIFY(!room()->skillTree()->hasFocus());
+        room()->skillTree()->setFocus();
         answer = QStringLiteral("tidy");
         QTest::keyClick(room()->skillTree(), Qt::Key_Insert);
         QCOMPARE(opened.size(), 1);

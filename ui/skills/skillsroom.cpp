@@ -110,6 +110,9 @@ SkillsRoom::SkillsRoom(RoomHost *host)
     buttons->addStretch(1);
     layout->addLayout(buttons);
     m_dock->setWidget(inside);
+    // The room's key puts the keyboard in the list.
+    inside->setFocusProxy(m_tree);
+    m_dock->setFocusProxy(m_tree);
 
     const auto addKey = [this](const QKeySequence &key, void (SkillsRoom::*slot)()) {
         auto *action = new QAction(m_dock);
@@ -252,6 +255,8 @@ void SkillsRoom::show()
         if (column != StateColumn)
             m_tree->resizeColumnToContents(column);
     }
+    if (!current && m_tree->topLevelItemCount() > 0)
+        current = m_tree->topLevelItem(0);
     if (current)
         m_tree->setCurrentItem(current);
     if (m_text->toPlainText() != list.prompt)

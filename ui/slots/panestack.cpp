@@ -46,6 +46,8 @@ PaneStack::PaneStack(const PersonaModel *model, QWidget *parent)
 void PaneStack::showPane(int slot)
 {
     SlotPane *target = pane(slot);
+    // A pane just made or shown has its place once the layout has run.
+    widget()->layout()->activate();
     ensureWidgetVisible(target, 0, 0);
     // Put the pane's top at the top, so its header is what the user sees.
     ensureVisible(0, target->y(), 0, 0);
@@ -69,7 +71,7 @@ bool PaneStack::showDocumentPane()
     return false;
 }
 
-SlotPane *PaneStack::addDocumentPane(int doc, const QString &name)
+SlotPane *PaneStack::addDocumentPane(int doc, const QString &name, bool followsRuntime)
 {
     if (doc < SlotCount)
         return pane(doc);
@@ -78,13 +80,15 @@ SlotPane *PaneStack::addDocumentPane(int doc, const QString &name)
     if (m_panes.size() <= size_t(doc)) {
         m_panes.resize(size_t(doc) + 1, nullptr);
         m_documentNames.resize(size_t(doc) + 1);
+        m_alwaysShown.resize(size_t(doc) + 1, false);
     }
     auto *made = new SlotPane(doc, m_model, widget());
     m_panes[size_t(doc)] = made;
     m_documentNames[size_t(doc)] = name;
+    m_alwaysShown[size_t(doc)] = !followsRuntime;
     // After the slots and the documents before it, above the stretch.
     m_layout->insertWidget(m_layout->count() - 1, made);
-    made->hide(); // until a runtime that reads it is chosen
+    made->setVisible(!followsRuntime); // else until a runtime that reads it is chosen
     return made;
 }
 
@@ -113,8 +117,8 @@ void PaneStack::setOrder(const QStringList &files)
     for (size_t k = SlotCount; k < m_panes.size(); ++k) {
         if (!m_panes[k])
             continue;
-        const bool shown = wanted.contains(m_panes[k]);
-        if (!shown)
+        const bool shown = wanted.contains(m_panes[k]) || m_alwaysShown[k];
+        if (!wanted.contains(m_panes[k]))
             wanted.append(m_panes[k]);
         m_panes[k]->setVisible(shown);
     }

@@ -36,9 +36,11 @@ public:
 
     // Makes the pane of the model's document `doc` (PersonaModel::
     // addDocument(), at least SlotCount), owned by the stack, or returns the
-    // one there is. It is shown only while setOrder()'s runtime reads the
-    // file `name`, in its place.
-    SlotPane *addDocumentPane(int doc, const QString &name);
+    // one there is. With `followsRuntime`, it is shown only while
+    // setOrder()'s runtime reads the file `name`, in its place; without (a
+    // skill the author opened), it is shown after the slots whatever the
+    // runtime.
+    SlotPane *addDocumentPane(int doc, const QString &name, bool followsRuntime = true);
     // Scrolls the first document pane shown into view and puts the keyboard
     // focus in it; false when the chosen runtime reads no such file.
     bool showDocumentPane();
@@ -58,6 +60,8 @@ private:
     QVBoxLayout *m_layout = nullptr;
     // By document number; null where a document has no pane.
     std::vector<SlotPane *> m_panes;
+    // By document number: shown whatever the runtime reads.
+    std::vector<bool> m_alwaysShown;
     // The document panes' file names, by document number.
     std::vector<QString> m_documentNames;
 };

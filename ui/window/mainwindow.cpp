@@ -22,10 +22,10 @@
 #include "roomhost.h"
 #include "runtimepreview.h"
 #include "sameslotnotes.h"
+#include "skills/skillsroom.h"
 #include "slots/panestack.h"
 #include "slots/slotpane.h"
 #include "startview.h"
-#include "skills/skillsroom.h"
 #include "tests/testsroom.h"
 #include "windowactions.h"
 #include "workspace.h"
@@ -422,7 +422,11 @@ void MainWindow::wireRooms()
     m_rooms = new RoomHost(this, m_actions->roomsMenu, m_settings.get());
     new ChatRoom(m_rooms);
     new TestsRoom(m_rooms);
-    new SkillsRoom(m_rooms);
+    auto *skills = new SkillsRoom(m_rooms);
+    connect(skills, &SkillsRoom::openRequested, this, [this](const QString &path) {
+        if (PersonaEditor *editor = currentEditor())
+            editor->openDocument(path);
+    });
     m_rooms->setSession(currentSession());
 }
 

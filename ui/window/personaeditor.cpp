@@ -16,6 +16,7 @@
 #include "slots/slotpane.h"
 
 #include <QCheckBox>
+#include <QDir>
 #include <QFileInfo>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -277,6 +278,35 @@ void PersonaEditor::ensureSetupPane()
     m_setupPane->setShowInvisibles(m_panes->pane(0)->showInvisibles());
     m_setupPane->reload();
     m_setupPane->refreshState();
+}
+
+bool PersonaEditor::openDocument(const QString &path)
+{
+    PersonaModel *model = m_session->model();
+    const QString relative = QDir(model->directory()).relativeFilePath(path);
+    const int doc = model->isOpen() ? model->addDocument(relative) : -1;
+    if (doc < 0) {
+        Q_EMIT message(tr("%1 is not a file of the persona folder %2, so it is not opened here.")
+                           .arg(QDir::toNativeSeparators(path),
+                                QDir::toNativeSeparators(model->directory())),
+                       8000);
+        return false;
+    }
+    SlotPane *pane = m_panes->pane(doc);
+    if (!pane) {
+        // A document like the slots: the same pane, the same requests.
+        pane = m_panes->addDocumentPane(doc, relative, false);
+        pane->setRole(tr("skill"));
+        wirePane(pane);
+        pane->setShowInvisibles(m_panes->pane(0)->showInvisibles());
+        pane->reload();
+        pane->refreshState();
+        // Once the stack has grown to hold it.
+        QTimer::singleShot(0, m_panes, [this, doc] { m_panes->showPane(doc); });
+        return true;
+    }
+    m_panes->showPane(doc);
+    return true;
 }
 
 void PersonaEditor::offerSetupRecovery()

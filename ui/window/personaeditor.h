@@ -65,6 +65,11 @@ public:
     bool setupPaneCurrent() const;
     void undoFinishSetup();
 
+    // Opens the persona's file `path` (a skill's SKILL.md) as a document in
+    // a pane after the slots, and puts the keyboard in it; false, with a
+    // message, for a file outside the persona's folder.
+    bool openDocument(const QString &path);
+
     // Edit menu's commands on the pane last focused (a slot's, or the setup
     // file's): Save explains why nothing is saved when it is clean.
     void save();
