@@ -1255,7 +1255,9 @@ private Q_SLOTS:
             {QStringLiteral("stat"),
              QStringLiteral(
                  "Usage: soulc stat [--runtime NAME | --rev REV] [--encoding NAME] [--json] DIR")},
-            {QStringLiteral("check"), QStringLiteral("Usage: soulc check [--runtime NAME] [--config FILE] [--agent ID] DIR")},
+            {QStringLiteral("check"),
+             QStringLiteral(
+                 "Usage: soulc check [--runtime NAME] [--config FILE] [--agent ID] DIR")},
             {QStringLiteral("export"),
              QStringLiteral("Usage: soulc export [--runtime NAME] [--force] DIR OUT")},
             {QStringLiteral("count"),
