@@ -71,6 +71,8 @@
 #include "preview/soulpreview.h"
 #include "prompter.h"
 #include "runtimepreview.h"
+#include "skills/skillsroom.h"
+#include "skillssession.h"
 #include "slots/panestack.h"
 #include "slots/slotpane.h"
 #include "tokens/tokenizer.h"
@@ -1063,6 +1065,122 @@ QJsonObject runAgents(const QString &settings, int count, int switches)
 
 } // namespace
 
+// skills_300: the typical persona under OpenClaw with the Skills room shown,
+// opened with 300 skills in its skills/ folder and without any (each opened
+// in a window of its own, alternately, three times; the medians): start(dir)
+// until the preview and the skills list are shown (open_with_list_ms,
+// open_without_skills_ms, open_ratio; the goal: at most 1.3). Then 60
+// keystrokes in a SKILL.md opened in a pane: the GUI thread's CPU from the
+// key until the skills list holds it (skill_keystroke_p50_ms,
+// skill_keystroke_p95_ms; the goal: p95 at most 16 ms), and the wall time
+// until then (skill_list_update_p95_ms, its pause in typing included).
+double openWithList(const QString &settings, const QString &dir, MainWindow **kept = nullptr)
+{
+    MainWindow::Options options;
+    options.settingsFile = settings;
+    auto *window = new MainWindow(options);
+    window->setPrompter(std::make_unique<BenchPrompter>());
+    window->show();
+    auto *room = window->findChild<SkillsRoom *>();
+    room->dock()->show();
+    settle(*window);
+    QElapsedTimer timer;
+    timer.start();
+    window->start(dir);
+    window->chooseRuntime(QStringLiteral("openclaw"));
+    const double shown = waitFor(
+        [&] {
+            return room->skills() && room->skills()->generation() > 0 && !room->skills()->busy()
+                   && !window->currentSession()->runtimePreview()->busy();
+        },
+        60000);
+    const double ms = shown < 0 ? -1 : double(timer.nsecsElapsed()) / 1e6;
+    settle(*window);
+    if (kept)
+        *kept = window;
+    else
+        delete window;
+    return ms;
+}
+
+QJsonObject runSkills(const QString &settings, int count)
+{
+    const Persona typical = persona(QStringLiteral("typical"));
+    QTemporaryDir with;
+    QTemporaryDir without;
+    for (int k = 0; k < SlotCount; ++k) {
+        if (typical.files[size_t(k)].isEmpty())
+            continue;
+        writeFile(slotPath(with.path(), k), typical.files[size_t(k)], false);
+        writeFile(slotPath(without.path(), k), typical.files[size_t(k)], false);
+    }
+    for (int i = 0; i < count; ++i) {
+        const QString name = QStringLiteral("skill-%1").arg(i, 3, 10, QLatin1Char('0'));
+        QDir().mkpath(QDir(with.path()).filePath(QStringLiteral("skills/") + name));
+        writeFile(QDir(with.path()).filePath(QStringLiteral("skills/%1/SKILL.md").arg(name)),
+                  QStringLiteral("---\nname: %1\ndescription: Use %1 when the team asks for the "
+                                 "weekly report on item %2 & its <sources>.\n---\n\n# %1\n\n")
+                          .arg(name)
+                          .arg(i)
+                          .toUtf8()
+                      + makeText(2000, i),
+                  false);
+    }
+    std::vector<double> withMs;
+    std::vector<double> withoutMs;
+    for (int round = 0; round < 3; ++round) {
+        withoutMs.push_back(openWithList(settings, without.path()));
+        withMs.push_back(openWithList(settings, with.path()));
+    }
+    MainWindow *window = nullptr;
+    openWithList(settings, with.path(), &window);
+    auto *room = window->findChild<SkillsRoom *>();
+    const QString file = QDir(with.path()).filePath(QStringLiteral("skills/skill-000/SKILL.md"));
+    window->currentEditor()->openDocument(file);
+    settle(*window);
+    const int doc = window->model()->documentIndex(QStringLiteral("skills/skill-000/SKILL.md"));
+    QPlainTextEdit *editor = window->panes()->pane(doc)->editor();
+    QTextCursor cursor = editor->textCursor();
+    cursor.setPosition(int(editor->toPlainText().indexOf(QLatin1String("description: ")) + 13));
+    editor->setTextCursor(cursor);
+    editor->setFocus();
+    std::vector<double> keystrokes;
+    std::vector<double> toList;
+    for (int i = 0; i < Keystrokes; ++i) {
+        const quint64 before = room->skills()->generation();
+        const QChar c = QLatin1Char(char('a' + i % 26));
+        const double cpu = threadCpuMs();
+        QElapsedTimer timer;
+        timer.start();
+        QKeyEvent press(QEvent::KeyPress, Qt::Key_A + i % 26, Qt::NoModifier, QString(c));
+        QKeyEvent release(QEvent::KeyRelease, Qt::Key_A + i % 26, Qt::NoModifier, QString(c));
+        QApplication::sendEvent(editor, &press);
+        QApplication::sendEvent(editor, &release);
+        // Waiting for the worker is idle: the CPU figure keeps only the work.
+        for (;;) {
+            settle(*window);
+            if (room->skills()->generation() > before && !room->skills()->busy())
+                break;
+            QAbstractEventDispatcher::instance()->processEvents(QEventLoop::WaitForMoreEvents);
+        }
+        toList.push_back(double(timer.nsecsElapsed()) / 1e6);
+        keystrokes.push_back(threadCpuMs() - cpu);
+    }
+    window->model()->revert(doc);
+    delete window;
+    const double withMedian = percentile(withMs, 0.5);
+    const double withoutMedian = percentile(withoutMs, 0.5);
+    return QJsonObject{
+        {QStringLiteral("skills"), count},
+        {QStringLiteral("open_with_list_ms"), round2(withMedian)},
+        {QStringLiteral("open_without_skills_ms"), round2(withoutMedian)},
+        {QStringLiteral("open_ratio"), round2(withMedian / withoutMedian)},
+        {QStringLiteral("skill_keystroke_p50_ms"), round2(percentile(keystrokes, 0.50))},
+        {QStringLiteral("skill_keystroke_p95_ms"), round2(percentile(keystrokes, 0.95))},
+        {QStringLiteral("skill_list_update_p95_ms"), round2(percentile(toList, 0.95))},
+    };
+}
+
 int main(int argc, char *argv[])
 {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
@@ -1086,7 +1204,8 @@ int main(int argc, char *argv[])
                                QStringLiteral("typical_compare"),
                                QStringLiteral("typical_history"),
                                QStringLiteral("large_compare"),
-                               QStringLiteral("agents_20")};
+                               QStringLiteral("agents_20"),
+                               QStringLiteral("skills_300")};
     // "--only NAME" runs one persona in this process (also for profiling).
     const QStringList args = QCoreApplication::arguments();
     const qsizetype only = args.indexOf(QStringLiteral("--only"));
@@ -1125,6 +1244,8 @@ int main(int argc, char *argv[])
         }
         if (which == QLatin1String("agents_20"))
             result.insert(which, runAgents(settings, 20, 200));
+        else if (which == QLatin1String("skills_300"))
+            result.insert(which, runSkills(settings, 300));
         else
             result.insert(which, run(settings, persona(which)));
     } else {

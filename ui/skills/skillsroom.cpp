@@ -3,6 +3,7 @@
 #include "personasession.h"
 #include "runtime/runtime.h"
 #include "skillssession.h"
+#include "text/documentchange.h"
 #include "window/roomhost.h"
 
 #include <QAction>
@@ -90,6 +91,7 @@ SkillsRoom::SkillsRoom(RoomHost *host)
     m_text = new QPlainTextEdit(split);
     m_text->setObjectName(QStringLiteral("skillsText"));
     m_text->setReadOnly(true);
+    m_text->setUndoRedoEnabled(false);
     m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_text->setPlaceholderText(tr("No skill reaches the prompt."));
     split->setStretchFactor(0, 3);
@@ -225,42 +227,65 @@ void SkillsRoom::show()
         summary += QLatin1Char(' ') + tr("Updating…");
     m_summary->setText(summary);
 
+    // Rows are updated in place while the skills are the same ones (typing in
+    // a SKILL.md changes a row's figures, not the rows): a keystroke does not
+    // rebuild a list of hundreds.
     const QSignalBlocker quiet(m_tree);
-    m_tree->clear();
+    bool sameRows = m_tree->topLevelItemCount() == list.skills.size();
+    for (int i = 0; sameRows && i < list.skills.size(); ++i) {
+        sameRows = m_tree->topLevelItem(i)->data(NameColumn, Qt::UserRole).toString()
+                   == list.skills.at(i).filePath;
+    }
+    if (!sameRows)
+        m_tree->clear();
     QTreeWidgetItem *current = nullptr;
     const QColor grey = m_tree->palette().color(QPalette::Disabled, QPalette::Text);
-    for (const SkillItem &skill : list.skills) {
-        auto *item = new QTreeWidgetItem(m_tree);
+    const QColor normal = m_tree->palette().color(QPalette::Active, QPalette::Text);
+    for (int i = 0; i < list.skills.size(); ++i) {
+        const SkillItem &skill = list.skills.at(i);
+        QTreeWidgetItem *item = sameRows ? m_tree->topLevelItem(i) : new QTreeWidgetItem(m_tree);
+        const QString chars = inPrompt(skill) ? locale.toString(qint64(skill.entryChars))
+                                              : QString();
+        const QString state = stateText(skill);
+        if (sameRows && item->text(NameColumn) == skill.name && item->text(StateColumn) == state
+            && item->text(CharsColumn) == chars && item->text(SourceColumn) == skill.source) {
+            if (skill.filePath == selected)
+                current = item;
+            continue;
+        }
         item->setText(NameColumn, skill.name);
         item->setText(SourceColumn, skill.source);
-        item->setText(StateColumn, stateText(skill));
-        item->setText(CharsColumn,
-                      inPrompt(skill) ? locale.toString(qint64(skill.entryChars)) : QString());
+        item->setText(StateColumn, state);
+        item->setText(CharsColumn, chars);
         item->setTextAlignment(CharsColumn, Qt::AlignRight | Qt::AlignVCenter);
         item->setData(NameColumn, Qt::UserRole, skill.filePath);
-        QStringList tip{skill.filePath, stateText(skill)};
+        QStringList tip{skill.filePath, state};
         for (const Lint &lint : skill.lints)
             tip << lint.message;
         for (int column = 0; column < ColumnCount; ++column) {
             item->setToolTip(column, tip.join(QLatin1Char('\n')));
-            if (!inPrompt(skill))
-                item->setForeground(column, grey);
+            item->setForeground(column, inPrompt(skill) ? normal : grey);
         }
-        if (!skill.lints.isEmpty())
-            item->setIcon(NameColumn, m_tree->style()->standardIcon(QStyle::SP_MessageBoxWarning));
+        item->setIcon(NameColumn,
+                      skill.lints.isEmpty()
+                          ? QIcon()
+                          : m_tree->style()->standardIcon(QStyle::SP_MessageBoxWarning));
         if (skill.filePath == selected)
             current = item;
     }
-    for (int column = 0; column < ColumnCount; ++column) {
-        if (column != StateColumn)
-            m_tree->resizeColumnToContents(column);
+    if (!sameRows) {
+        for (int column = 0; column < ColumnCount; ++column) {
+            if (column != StateColumn)
+                m_tree->resizeColumnToContents(column);
+        }
     }
     if (!current && m_tree->topLevelItemCount() > 0)
         current = m_tree->topLevelItem(0);
     if (current)
         m_tree->setCurrentItem(current);
-    if (m_text->toPlainText() != list.prompt)
-        m_text->setPlainText(list.prompt);
+    // The text follows as one edit of the range that changed.
+    replaceAsOneEdit(m_text, list.prompt);
+
     updateButtons();
 }
 
