@@ -112,6 +112,17 @@ private Q_SLOTS:
         QVERIFY2(row("brew")->text(2).startsWith(QLatin1String("left out:")),
                  qPrintable(row("brew")->text(2)));
         QVERIFY(row("brew")->foreground(0).color() != row("tidy")->foreground(0).color());
+
+        // Its pane says so too.
+        room()->skillTree()->setCurrentItem(row("brew"));
+        room()->openSkill();
+        const int doc = m_fixture.window()->currentSession()->model()->documentIndex(
+            QStringLiteral("skills/brew/SKILL.md"));
+        QVERIFY(doc >= SlotCount);
+        SlotPane *pane = m_fixture.window()->currentEditor()->findChild<PaneStack *>()->pane(doc);
+        QVERIFY(pane);
+        QTRY_VERIFY(
+            pane->lintLabel()->text().contains(QLatin1String("Not in the prompt: left out")));
     }
 
     // Typing in a SKILL.md opened from the room: the list follows the

@@ -51,6 +51,22 @@ QString stateText(const SkillItem &skill)
     return QObject::tr("not listed");
 }
 
+bool sameLints(const QHash<QString, QList<Lint>> &a, const QHash<QString, QList<Lint>> &b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (auto it = a.cbegin(); it != a.cend(); ++it) {
+        const auto other = b.constFind(it.key());
+        if (other == b.cend() || other->size() != it->size())
+            return false;
+        for (qsizetype i = 0; i < it->size(); ++i) {
+            if (it->at(i).level != other->at(i).level || it->at(i).message != other->at(i).message)
+                return false;
+        }
+    }
+    return true;
+}
+
 bool inPrompt(const SkillItem &skill)
 {
     return skill.loaded && skill.winner && skill.eligible
@@ -283,6 +299,22 @@ void SkillsRoom::show()
         current = m_tree->topLevelItem(0);
     if (current)
         m_tree->setCurrentItem(current);
+    QHash<QString, QList<Lint>> byFile;
+    for (const SkillItem &skill : list.skills) {
+        QList<Lint> lints = skill.lints;
+        if (!inPrompt(skill)) {
+            lints.prepend({skill.filePath,
+                           -1,
+                           LintLevel::Info,
+                           QStringLiteral("skill-state"),
+                           tr("Not in the prompt: %1.").arg(stateText(skill))});
+        }
+        byFile.insert(skill.filePath, lints);
+    }
+    if (!sameLints(byFile, m_lints)) {
+        m_lints = byFile;
+        Q_EMIT skillLintsChanged(m_lints);
+    }
     // The text follows as one edit of the range that changed.
     replaceAsOneEdit(m_text, list.prompt);
 

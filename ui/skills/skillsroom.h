@@ -1,5 +1,9 @@
 #pragma once
 
+#include "runtime/lintitem.h"
+
+#include <QHash>
+#include <QList>
 #include <QObject>
 #include <QString>
 
@@ -40,6 +44,8 @@ public:
     // The shown persona's skills; null while the dock is hidden or no
     // persona is shown.
     SkillsSession *skills() const { return m_skills.get(); }
+    // What skillLintsChanged() said last.
+    const QHash<QString, QList<Lint>> &skillLints() const { return m_lints; }
     // The list's text as shown.
     QString shownText() const;
     QTreeWidget *skillTree() const { return m_tree; }
@@ -59,6 +65,9 @@ public:
 Q_SIGNALS:
     // The author asked to edit `path` (a SKILL.md of the persona).
     void openRequested(const QString &path);
+    // What the runtime says of each skill file (its lints, and why it is
+    // not listed), by absolute path: for the skills' panes.
+    void skillLintsChanged(const QHash<QString, QList<soul::Lint>> &lints);
 
 private:
     void sessionShown();
@@ -79,6 +88,7 @@ private:
     QPushButton *m_rename = nullptr;
     QPushButton *m_remove = nullptr;
     QPushButton *m_open = nullptr;
+    QHash<QString, QList<Lint>> m_lints;
     NameQuestion m_askName;
     Confirmation m_confirm;
 };

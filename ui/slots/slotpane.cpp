@@ -876,6 +876,8 @@ void SlotPane::refreshLints()
         if (!s.bufferPresent && s.presence != SlotPresence::Missing)
             lines.append(lintMark(LintLevel::Warning) + QLatin1Char(' ')
                          + skippedPathText(fileName(), s.presence, s.absenceReason));
+        for (const Lint &lint : std::as_const(m_documentLints))
+            lines.append(lintMark(lint.level) + QLatin1Char(' ') + lint.message);
     } else if (s.bufferPresent && (s.diskComplete || s.dirty || !s.diskPresent())) {
         const ComposeRule &rule = m_model->rule();
         const QList<Lint> lints = lintSlot(factsOfBytes(m_slot, s.bufferBytes, rule),
@@ -904,6 +906,20 @@ void SlotPane::refreshLints()
 QString SlotPane::fileName() const
 {
     return inSoul() ? slotName(m_slot) : m_model->slotLabel(m_slot);
+}
+
+void SlotPane::setDocumentLints(const QList<Lint> &lints)
+{
+    if (m_documentLints.size() == lints.size()
+        && std::equal(lints.cbegin(),
+                      lints.cend(),
+                      m_documentLints.cbegin(),
+                      [](const Lint &a, const Lint &b) {
+                          return a.level == b.level && a.message == b.message;
+                      }))
+        return;
+    m_documentLints = lints;
+    refreshLints();
 }
 
 void SlotPane::setFinishable(bool finishable)

@@ -2,6 +2,7 @@
 
 #include "compose/contract.h"
 #include "persona/editortext.h"
+#include "runtime/lintitem.h"
 #include "runtimepaneview.h"
 
 #include <QFrame>
@@ -56,6 +57,9 @@ public:
     // The role shown beside the name; a slot's own by default, none for
     // another document.
     void setRole(const QString &role);
+    // For a document beside the slots: what its runtime says of it (a
+    // skill's lints from the skills list), shown with the pane's own lints.
+    void setDocumentLints(const QList<Lint> &lints);
     // Whether the pane's document is one of the seven slots, part of the
     // soul (sections, tokens, the cap, the slot lints).
     bool inSoul() const { return m_slot < SlotCount; }
@@ -219,6 +223,7 @@ private:
     QPlainTextEdit *m_editor = nullptr;
     MarkdownHighlighter *m_highlighter = nullptr;
     QTimer m_lintTimer;
+    QList<Lint> m_documentLints;
     RuntimeMeter *m_runtimeMeter = nullptr;
     QLabel *m_runtimeNote = nullptr;
     QLabel *m_checkpointNote = nullptr;

@@ -423,10 +423,17 @@ void MainWindow::wireRooms()
     new ChatRoom(m_rooms);
     new TestsRoom(m_rooms);
     auto *skills = new SkillsRoom(m_rooms);
-    connect(skills, &SkillsRoom::openRequested, this, [this](const QString &path) {
-        if (PersonaEditor *editor = currentEditor())
-            editor->openDocument(path);
+    connect(skills, &SkillsRoom::openRequested, this, [this, skills](const QString &path) {
+        if (PersonaEditor *editor = currentEditor(); editor && editor->openDocument(path))
+            editor->setDocumentLints(skills->skillLints());
     });
+    connect(skills,
+            &SkillsRoom::skillLintsChanged,
+            this,
+            [this](const QHash<QString, QList<Lint>> &lints) {
+                if (PersonaEditor *editor = currentEditor())
+                    editor->setDocumentLints(lints);
+            });
     m_rooms->setSession(currentSession());
 }
 

@@ -309,6 +309,15 @@ bool PersonaEditor::openDocument(const QString &path)
     return true;
 }
 
+void PersonaEditor::setDocumentLints(const QHash<QString, QList<Lint>> &lints)
+{
+    const PersonaModel *model = m_session->model();
+    for (int doc = SlotCount; doc < model->documentCount(); ++doc) {
+        if (SlotPane *pane = m_panes->pane(doc); pane && pane != m_setupPane)
+            pane->setDocumentLints(lints.value(model->slotFilePath(doc)));
+    }
+}
+
 void PersonaEditor::offerSetupRecovery()
 {
     const PersonaModel *model = m_session->model();

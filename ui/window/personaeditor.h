@@ -1,7 +1,10 @@
 #pragma once
 
+#include "runtime/lintitem.h"
 #include "windowactions.h"
 
+#include <QHash>
+#include <QList>
 #include <QWidget>
 
 class QSettings;
@@ -69,6 +72,9 @@ public:
     // a pane after the slots, and puts the keyboard in it; false, with a
     // message, for a file outside the persona's folder.
     bool openDocument(const QString &path);
+    // What the runtime says of each document beside the slots, by absolute
+    // path (a skill's lints): shown in its pane.
+    void setDocumentLints(const QHash<QString, QList<Lint>> &lints);
 
     // Edit menu's commands on the pane last focused (a slot's, or the setup
     // file's): Save explains why nothing is saved when it is clean.
