@@ -153,9 +153,18 @@ its characters (code points, stripped) and how many reach the prompt, its
 cap or limit and whether it is cut; the memory files' entries; each
 block's characters and tokens; the lints; the prompt's size, tokens and
 SHA-256.
+
+With a runtime that lists skills (openclaw, hermes), then one line of the
+skills list the same prompt carries (what 'soulc compose --part skills'
+writes): its characters (UTF-16 code units), exact tokens, the skills it
+lists and its SHA-256; --json adds them as "skills" {"chars", "tokens",
+"listed", "sha256"}, or {"error"} when the list cannot be read. --config
+and --agent choose the config and agent as for soulc skills.
 @RUNTIMEOPTIONS@
 Options:
   --runtime NAME    @RUNTIMES@
+  --config FILE     openclaw: read FILE instead of OpenClaw's config
+  --agent ID        openclaw: the agent whose skills filter applies
   --rev REV         DIR as commit REV has it (toolnexus only)
   --encoding NAME   count with NAME: o200k_base (the default) or cl100k_base
   --all             every persona folder under PARENT, one row each
@@ -842,7 +851,8 @@ void parseCommandArguments(Invocation &invocation,
                 return;
             }
         } else if ((info.command == Command::Skills || info.command == Command::Compose
-                    || info.command == Command::Check)
+                    || info.command == Command::Check || info.command == Command::Stat
+                    || info.command == Command::Export)
                    && isValueOption(arg, "--agent")) {
             if (!takeValue(arguments, i, "--agent", "an ID", invocation.agent, fail))
                 return;
@@ -857,7 +867,8 @@ void parseCommandArguments(Invocation &invocation,
                 return;
             }
         } else if ((info.command == Command::Agents || info.command == Command::Skills
-                    || info.command == Command::Compose || info.command == Command::Check)
+                    || info.command == Command::Compose || info.command == Command::Check
+                    || info.command == Command::Stat || info.command == Command::Export)
                    && isValueOption(arg, "--config")) {
             if (!takeValue(arguments, i, "--config", "a FILE", invocation.config, fail))
                 return;
@@ -915,7 +926,8 @@ void parseCommandArguments(Invocation &invocation,
                  .arg(runtime ? runtime->displayName() : invocation.runtime, skillsRuntimes()));
         return;
     }
-    if ((info.command == Command::Compose || info.command == Command::Check)
+    if ((info.command == Command::Compose || info.command == Command::Check
+         || info.command == Command::Stat || info.command == Command::Export)
         && (!invocation.part.isEmpty() || !invocation.config.isEmpty()
             || !invocation.agent.isEmpty())
         && !listsSkills) {

@@ -280,16 +280,57 @@ Result<QByteArray> composedSoul(const Invocation &invocation)
 
 namespace {
 
+// The skills list's part of `soulc stat`, after the runtime's report: one
+// line, or a "skills" object in its JSON. A list that cannot be read is
+// said there, as soulc check says it, unless --config named the config.
+Result<QByteArray> withSkillsFigures(const Invocation &invocation,
+                                     const Tokenizer &tokenizer,
+                                     const QByteArray &report)
+{
+    const Result<SkillsList> list = skillsPart(invocation);
+    if (!list && !invocation.config.isEmpty())
+        return Result<QByteArray>::failure(list.error());
+    QJsonObject figures;
+    QString line;
+    if (list) {
+        const QByteArray utf8 = list->prompt.toUtf8();
+        const qint64 tokens = tokenizer.count(utf8);
+        const QString sha256 = QString::fromLatin1(
+            QCryptographicHash::hash(utf8, QCryptographicHash::Sha256).toHex());
+        figures = QJsonObject{{QStringLiteral("chars"), qint64(list->prompt.size())},
+                              {QStringLiteral("tokens"), tokens},
+                              {QStringLiteral("listed"), qint64(list->listed)},
+                              {QStringLiteral("sha256"), sha256}};
+        line = QStringLiteral("skills list: %1 characters, %2 tokens (%3), %4 skills listed, "
+                              "SHA-256 %5\n")
+                   .arg(list->prompt.size())
+                   .arg(tokens)
+                   .arg(tokenizer.name())
+                   .arg(list->listed)
+                   .arg(sha256);
+    } else {
+        figures = QJsonObject{{QStringLiteral("error"), list.error()}};
+        line = QStringLiteral("skills list: cannot be read: %1\n").arg(list.error());
+    }
+    if (!invocation.json)
+        return report + line.toUtf8();
+    QJsonObject root = QJsonDocument::fromJson(report).object();
+    root.insert(QStringLiteral("skills"), figures);
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
 int runStat(const Invocation &invocation)
 {
     const auto tokenizer = encodingFor(invocation);
     if (!tokenizer)
         return ExitFailure;
     const RuntimeProfile profile = profileOf(invocation);
-    const Result<QByteArray> report = profile.runtime->statReport(inputOf(invocation),
-                                                                  profile.settings,
-                                                                  *tokenizer,
-                                                                  invocation.json);
+    Result<QByteArray> report = profile.runtime->statReport(inputOf(invocation),
+                                                            profile.settings,
+                                                            *tokenizer,
+                                                            invocation.json);
+    if (report && profile.runtime->listsSkills())
+        report = withSkillsFigures(invocation, *tokenizer, *report);
     if (!report)
         return fail(report.error());
     return writeStandardOutput(*report);

@@ -5,6 +5,7 @@
 #include "runtime/runtimeskills.h"
 #include "soulcrun.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -54,6 +55,11 @@ const QJsonObject *findSkill(const QJsonArray &skills, const QString &name, QJso
         }
     }
     return nullptr;
+}
+
+QString sha256Of(const QByteArray &bytes)
+{
+    return QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
 }
 
 } // namespace
@@ -184,6 +190,78 @@ private:
         QDir().mkpath(bin);
         QFile::link(QStringLiteral("../openclaw/openclaw.mjs"), bin + QStringLiteral("/openclaw"));
         return bin;
+    }
+
+    static QStringList openclawOptions(const QString &config)
+    {
+        return {QStringLiteral("--runtime"),
+                QStringLiteral("openclaw"),
+                QStringLiteral("--config"),
+                config};
+    }
+
+    // The options that name the runtime, and for OpenClaw its config, of a
+    // fresh persona of that runtime with its skills (one described beyond
+    // ASCII, so characters and bytes differ); the persona's folder.
+    QString persona(const QString &runtime, QStringList *options)
+    {
+        if (runtime == QLatin1String("hermes")) {
+            const QString home = path(QStringLiteral("hermes%1").arg(++m_n));
+            writeBytes(home + QStringLiteral("/SOUL.md"), "I am Hermes's agent.\n");
+            writeBytes(home + QStringLiteral("/skills/research/arxiv/SKILL.md"),
+                       skillText("arxiv", "Search papers \xc3\xa9t\xc3\xa9 \xe2\x9c\x88"));
+            writeBytes(home + QStringLiteral("/skills/notes/jot/SKILL.md"),
+                       skillText("jot", "Jot things down"));
+            *options = {QStringLiteral("--runtime"), QStringLiteral("hermes")};
+            return home;
+        }
+        QString config;
+        const QString ws = workspace(&config);
+        writeBytes(ws + QStringLiteral("/skills/fly/SKILL.md"),
+                   skillText("fly", "Book a flight \xe2\x9c\x88 \xc3\xa9t\xc3\xa9"));
+        *options = openclawOptions(config);
+        return ws;
+    }
+
+    // What `soulc compose --part skills` writes for the persona.
+    QByteArray skillsBytes(const QStringList &options, const QString &dir) const
+    {
+        const Run run = soulc(
+            QStringList{QStringLiteral("compose")} + options
+            + QStringList{QStringLiteral("--part"), QStringLiteral("skills"), dir});
+        return run.exitCode == ExitSuccess ? run.out : QByteArray();
+    }
+
+    // `soulc count --encoding ENCODING` of `bytes`, as soulc prints it.
+    qint64 countedTokens(const QByteArray &bytes, const QString &encoding)
+    {
+        const QString file = path(QStringLiteral("count%1.txt").arg(++m_n));
+        if (!writeBytes(file, bytes))
+            return -1;
+        const Run run = soulc(
+            {QStringLiteral("count"), QStringLiteral("--encoding"), encoding, file});
+        if (run.exitCode != ExitSuccess)
+            return -1;
+        bool ok = false;
+        const qint64 n
+            = run.out.trimmed().split('\t').constFirst().split(' ').constFirst().toLongLong(&ok);
+        return ok ? n : -1;
+    }
+
+    // The names `soulc skills --json` lists in the prompt (kept or
+    // shortened), in its order.
+    QStringList listedNames(const QStringList &options, const QString &dir) const
+    {
+        const Run run = soulc(QStringList{QStringLiteral("skills"), QStringLiteral("--json")}
+                              + options + QStringList{dir});
+        QStringList names;
+        for (const QJsonValue &value : jsonOf(run.out).value(QStringLiteral("skills")).toArray()) {
+            const QJsonObject skill = value.toObject();
+            const QString fate = skill.value(QStringLiteral("fate")).toString();
+            if (fate == QLatin1String("kept") || fate == QLatin1String("shortened"))
+                names.append(skill.value(QStringLiteral("name")).toString());
+        }
+        return names;
     }
 
 private Q_SLOTS:
@@ -418,6 +496,78 @@ private Q_SLOTS:
         QCOMPARE(run.exitCode, ExitProblems);
         QVERIFY2(run.out.contains(fifo.toUtf8()), run.out.constData());
         QVERIFY2(run.out.contains("skill-invalid"), run.out.constData());
+    }
+
+    void statSkillsFigures_data()
+    {
+        QTest::addColumn<QString>("runtime");
+        QTest::addColumn<QString>("encoding"); // empty: the default, o200k_base
+        QTest::newRow("openclaw") << QStringLiteral("openclaw") << QString();
+        QTest::newRow("openclaw cl100k_base")
+            << QStringLiteral("openclaw") << QStringLiteral("cl100k_base");
+        QTest::newRow("hermes") << QStringLiteral("hermes") << QString();
+        QTest::newRow("hermes cl100k_base")
+            << QStringLiteral("hermes") << QStringLiteral("cl100k_base");
+    }
+
+    // soulc stat's skills line and "skills" object give the figures of
+    // exactly what compose --part skills writes.
+    void statSkillsFigures()
+    {
+        QFETCH(QString, runtime);
+        QFETCH(QString, encoding);
+        QStringList options;
+        const QString dir = persona(runtime, &options);
+        const QByteArray bytes = skillsBytes(options, dir);
+        QVERIFY(!bytes.isEmpty());
+        const QString named = encoding.isEmpty() ? QStringLiteral("o200k_base") : encoding;
+        const qint64 tokens = countedTokens(bytes, named);
+        QVERIFY(tokens > 0);
+        const qint64 chars = QString::fromUtf8(bytes).size();
+        QVERIFY(chars < bytes.size()); // the test's text is not all ASCII
+        const QStringList encodingOption = encoding.isEmpty()
+                                               ? QStringList()
+                                               : QStringList{QStringLiteral("--encoding"), encoding};
+        const QStringList stat = QStringList{QStringLiteral("stat")} + options + encodingOption;
+
+        const Run json = soulc(stat + QStringList{QStringLiteral("--json"), dir});
+        QCOMPARE(json.exitCode, ExitSuccess);
+        const QJsonObject root = jsonOf(json.out);
+        const QJsonObject skills = root.value(QStringLiteral("skills")).toObject();
+        QCOMPARE(skills.value(QStringLiteral("chars")).toInteger(), chars);
+        QCOMPARE(skills.value(QStringLiteral("tokens")).toInteger(), tokens);
+        QCOMPARE(skills.value(QStringLiteral("listed")).toInteger(),
+                 qint64(listedNames(options, dir).size()));
+        QCOMPARE(skills.value(QStringLiteral("sha256")).toString(), sha256Of(bytes));
+        QVERIFY(root.size() > 1); // the runtime's own report is still there
+
+        const Run text = soulc(stat + QStringList{dir});
+        QCOMPARE(text.exitCode, ExitSuccess);
+        const QByteArray line = QStringLiteral("skills list: %1 characters, %2 tokens (%3), %4 "
+                                               "skills listed, SHA-256 %5\n")
+                                    .arg(chars)
+                                    .arg(tokens)
+                                    .arg(named)
+                                    .arg(listedNames(options, dir).size())
+                                    .arg(sha256Of(bytes))
+                                    .toUtf8();
+        QVERIFY2(text.out.endsWith(line), text.out.constData());
+    }
+
+    // A config that cannot be read fails stat when --config names it.
+    void statSkillsBadConfig()
+    {
+        QString config;
+        const QString ws = workspace(&config);
+        QVERIFY(writeBytes(config, "{ plugins: "));
+        const Run run = soulc({QStringLiteral("stat"),
+                               QStringLiteral("--runtime"),
+                               QStringLiteral("openclaw"),
+                               QStringLiteral("--config"),
+                               config,
+                               ws});
+        QCOMPARE(run.exitCode, ExitFailure);
+        QVERIFY2(run.err.contains(QFileInfo(config).fileName().toUtf8()), run.err.constData());
     }
 
     void manyFolders()
