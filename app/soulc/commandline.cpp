@@ -346,7 +346,8 @@ with an error), the export cannot be written (OUTDIR not writable, its
 files already there without --force) or bad usage.
 )";
 
-constexpr char ExportHelp[] = R"(Usage: soulc export [--runtime NAME] [--force] DIR OUT
+constexpr char ExportHelp[]
+    = R"(Usage: soulc export [--runtime NAME] [--config FILE] [--agent ID] [--force] DIR OUT
 
 Write a frozen snapshot of DIR: the soul to OUT and a manifest of what shaped
 it (found files, their sizes, truncation, SHA-256 digests) to
@@ -354,10 +355,16 @@ OUT.manifest.json. Each file is written atomically.
 
 With --runtime openclaw or hermes, the snapshot is of what that runtime
 injects (what soulc compose --runtime NAME writes), and its manifest names the
-runtime, its settings and what it kept of each file.
+runtime, its settings and what it kept of each file. The manifest (schema 3)
+also holds the skills list of the same prompt, as "skills": its SHA-256,
+characters, tokens, the names it lists in order and its exact text (what
+soulc compose --part skills writes); a list that cannot be read fails the
+export.
 
 Options:
   --runtime NAME  @RUNTIMES@
+  --config FILE   openclaw: read FILE instead of OpenClaw's config
+  --agent ID      openclaw: the agent whose skills filter applies
   -f, --force     overwrite OUT and OUT.manifest.json when they exist
   -h, --help    show this help
 

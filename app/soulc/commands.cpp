@@ -464,10 +464,11 @@ int runExport(const Invocation &invocation)
 {
     const RuntimeProfile profile = profileOf(invocation);
     const RuntimeInput input = inputOf(invocation);
-    const Result<Snapshot> snapshot = profile.sectioned() ? takeSnapshot(input.dir, profile.rule)
-                                                          : takeRuntimeSnapshot(input,
-                                                                                *profile.runtime,
-                                                                                profile.settings);
+    const SkillsRequest skills = skillsRequest(invocation);
+    const Result<Snapshot> snapshot
+        = profile.sectioned()
+              ? takeSnapshot(input.dir, profile.rule)
+              : takeRuntimeSnapshot(input, *profile.runtime, profile.settings, nullptr, &skills);
     if (!snapshot)
         return fail(snapshot.error());
     const Status written = writeSnapshot(*snapshot,

@@ -57,6 +57,12 @@ const QJsonObject *findSkill(const QJsonArray &skills, const QString &name, QJso
     return nullptr;
 }
 
+QByteArray readBytes(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
 QString sha256Of(const QByteArray &bytes)
 {
     return QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
@@ -198,6 +204,14 @@ private:
                 QStringLiteral("openclaw"),
                 QStringLiteral("--config"),
                 config};
+    }
+
+    // `soulc export OPTIONS DIR OUT`'s exit status.
+    int exportSoul(const QStringList &options, const QString &dir, const QString &out) const
+    {
+        const Run run = soulc(QStringList{QStringLiteral("export")} + options
+                              + QStringList{dir, out});
+        return run.exitCode;
     }
 
     // The options that name the runtime, and for OpenClaw its config, of a
@@ -568,6 +582,46 @@ private Q_SLOTS:
                                ws});
         QCOMPARE(run.exitCode, ExitFailure);
         QVERIFY2(run.err.contains(QFileInfo(config).fileName().toUtf8()), run.err.constData());
+    }
+
+    void exportRecordsSkills_data()
+    {
+        QTest::addColumn<QString>("runtime");
+        QTest::newRow("openclaw") << QStringLiteral("openclaw");
+        QTest::newRow("hermes") << QStringLiteral("hermes");
+    }
+
+    // The manifest (schema 3) holds the list's exact text, its SHA-256,
+    // characters, tokens and listed names, as compose, count and skills
+    // give them.
+    void exportRecordsSkills()
+    {
+        QFETCH(QString, runtime);
+        QStringList options;
+        const QString dir = persona(runtime, &options);
+        const QByteArray bytes = skillsBytes(options, dir);
+        QVERIFY(!bytes.isEmpty());
+        const QString out = path(QStringLiteral("export%1.soul.md").arg(++m_n));
+        const Run exported = soulc(QStringList{QStringLiteral("export")} + options
+                                   + QStringList{dir, out});
+        QVERIFY2(exported.exitCode == ExitSuccess, exported.err.constData());
+        const QJsonObject manifest = jsonOf(readBytes(out + QStringLiteral(".manifest.json")));
+        QCOMPARE(manifest.value(QStringLiteral("schema")).toInt(), 3);
+        const QJsonObject skills = manifest.value(QStringLiteral("skills")).toObject();
+        QCOMPARE(skills.value(QStringLiteral("text")).toString().toUtf8(), bytes);
+        QCOMPARE(skills.value(QStringLiteral("sha256")).toString(), sha256Of(bytes));
+        QCOMPARE(skills.value(QStringLiteral("chars")).toInteger(),
+                 qint64(QString::fromUtf8(bytes).size()));
+        QCOMPARE(skills.value(QStringLiteral("tokens")).toInteger(),
+                 countedTokens(bytes, QStringLiteral("o200k_base")));
+        QStringList names;
+        for (const QJsonValue &name : skills.value(QStringLiteral("names")).toArray())
+            names.append(name.toString());
+        QCOMPARE(names, listedNames(options, dir));
+        QCOMPARE(names.size(), runtime == QLatin1String("hermes") ? 2 : 3);
+        // The soul itself is still only the runtime's text.
+        QCOMPARE(readBytes(out),
+                 soulc(QStringList{QStringLiteral("compose")} + options + QStringList{dir}).out);
     }
 
     void manyFolders()
