@@ -420,7 +420,12 @@ snapshot's manifest records. The diff of the two texts is followed by a line
 naming the runtime and each file it injects on either side (unchanged,
 changed, added or removed), then the stable prefix line, whose first change
 names only the file. Exports of two different runtimes, or one of a runtime
-and one of the toolnexus soul, are refused.
+and one of the toolnexus soul, are refused. When both sides have a skills
+list (an export whose manifest, schema 3, records one, or a folder, read by
+the runtime's own config), the list is compared too: its diff lines follow
+the texts', headed '--- A (skills list)' and '+++ B (skills list)', and a
+line 'skills list: STATUS' (unchanged, changed, added or removed) follows
+the files' statuses; a changed list counts as a difference.
 
 Options:
   --encoding NAME   count in NAME's tokens: o200k_base (the default) or
@@ -428,7 +433,8 @@ Options:
   --json            print each section's status (unchanged, changed, added,
                     removed, absent), the prefix in units and in bytes, and
                     the first change as JSON instead (for a runtime's text:
-                    the runtime with its settings and each file's status)
+                    the runtime with its settings, each file's status and
+                    the skills list's)
   --rev REV         take DIR at commit REV as A (given twice: as A, then B)
   -h, --help        show this help
 

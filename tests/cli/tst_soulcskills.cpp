@@ -68,6 +68,11 @@ QString sha256Of(const QByteArray &bytes)
     return QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
 }
 
+bool writeJson(const QString &path, const QJsonObject &object)
+{
+    return writeBytes(path, QJsonDocument(object).toJson());
+}
+
 } // namespace
 
 class TestSoulcSkills : public QObject
@@ -622,6 +627,139 @@ private Q_SLOTS:
         // The soul itself is still only the runtime's text.
         QCOMPARE(readBytes(out),
                  soulc(QStringList{QStringLiteral("compose")} + options + QStringList{dir}).out);
+    }
+
+    void diffSkills_data()
+    {
+        QTest::addColumn<QString>("change");  // what happens to the persona after the export
+        QTest::addColumn<bool>("twoExports"); // B exported too, else the folder
+        QTest::addColumn<QString>("status");  // empty: no skills comparison
+        QTest::addColumn<int>("exitCode");
+        QTest::newRow("unchanged")
+            << QString() << false << QStringLiteral("unchanged") << ExitSuccess;
+        QTest::newRow("changed") << QStringLiteral("describe") << false << QStringLiteral("changed")
+                                 << ExitProblems;
+        QTest::newRow("changed, two exports")
+            << QStringLiteral("describe") << true << QStringLiteral("changed") << ExitProblems;
+        QTest::newRow("added") << QStringLiteral("add") << false << QStringLiteral("added")
+                               << ExitProblems;
+        QTest::newRow("removed") << QStringLiteral("remove") << true << QStringLiteral("removed")
+                                 << ExitProblems;
+        QTest::newRow("schema 2 manifest")
+            << QStringLiteral("schema2") << false << QString() << ExitSuccess;
+    }
+
+    void diffSkills()
+    {
+        QFETCH(QString, change);
+        QFETCH(bool, twoExports);
+        QFETCH(QString, status);
+        QFETCH(int, exitCode);
+        QString config;
+        const QString ws = workspace(&config);
+        const QString skillsDir = ws + QStringLiteral("/skills");
+        const QStringList options = openclawOptions(config);
+        // "add": exported without a skill, then they come.
+        const QString aside = path(QStringLiteral("aside%1").arg(++m_n));
+        if (change == QLatin1String("add"))
+            QVERIFY(QDir().rename(skillsDir, aside));
+        const QString a = path(QStringLiteral("a%1.soul.md").arg(++m_n));
+        QCOMPARE(exportSoul(options, ws, a), ExitSuccess);
+        if (change == QLatin1String("add"))
+            QVERIFY(QDir().rename(aside, skillsDir));
+        if (change == QLatin1String("remove"))
+            QVERIFY(QDir(skillsDir).removeRecursively());
+        if (change == QLatin1String("describe")) {
+            QVERIFY(writeBytes(ws + QStringLiteral("/skills/trip/SKILL.md"),
+                               skillText("trip", "Plan a journey")));
+        }
+        if (change == QLatin1String("schema2")) {
+            // As export wrote it before schema 3: no skills list.
+            QJsonObject manifest = jsonOf(readBytes(a + QStringLiteral(".manifest.json")));
+            manifest.remove(QStringLiteral("skills"));
+            manifest.insert(QStringLiteral("schema"), 2);
+            QVERIFY(writeJson(a + QStringLiteral(".manifest.json"), manifest));
+        }
+        QString b = ws;
+        if (twoExports) {
+            b = path(QStringLiteral("b%1.soul.md").arg(++m_n));
+            QCOMPARE(exportSoul(options, ws, b), ExitSuccess);
+        }
+        // Diff reads a folder by the runtime's own config: the same one here.
+        SoulcCall call;
+        call.environment = environment();
+        call.environment->insert(QStringLiteral("OPENCLAW_CONFIG_PATH"), config);
+        call.workingDir = m_tmp.path();
+        call.arguments = {QStringLiteral("diff"), a, b};
+        const Run text = runSoulc(call);
+        QVERIFY2(text.exitCode == exitCode, text.out + text.err);
+        call.arguments = {QStringLiteral("diff"), QStringLiteral("--json"), a, b};
+        const Run json = runSoulc(call);
+        QCOMPARE(json.exitCode, exitCode);
+        const QJsonValue skills = jsonOf(json.out).value(QStringLiteral("skills"));
+        if (status.isEmpty()) {
+            QVERIFY2(!text.out.contains("skills list"), text.out.constData());
+            QVERIFY(skills.isNull());
+            return;
+        }
+        QVERIFY2(text.out.contains("skills list: " + status.toUtf8() + '\n'), text.out.constData());
+        QCOMPARE(skills.toObject().value(QStringLiteral("status")).toString(), status);
+        const QByteArray header = "--- " + a.toUtf8() + " (skills list)\n";
+        if (status == QLatin1String("unchanged")) {
+            QVERIFY2(!text.out.contains(header), text.out.constData());
+            return;
+        }
+        // The list's lines follow the files' (SOUL.md did not change: none).
+        QVERIFY2(text.out.startsWith(header), text.out.constData());
+        QVERIFY2(text.out.contains("+++ " + b.toUtf8() + " (skills list)\n"), text.out.constData());
+        if (change == QLatin1String("describe")) {
+            QVERIFY2(text.out.contains("\n-") && text.out.contains("Plan a trip"),
+                     text.out.constData());
+            QVERIFY2(text.out.contains("\n+") && text.out.contains("Plan a journey"),
+                     text.out.constData());
+        }
+    }
+
+    // The list's lines come after the files' when both changed.
+    void diffSkillsAfterFiles()
+    {
+        QString config;
+        const QString ws = workspace(&config);
+        const QStringList options = openclawOptions(config);
+        const QString a = path(QStringLiteral("a%1.soul.md").arg(++m_n));
+        QCOMPARE(exportSoul(options, ws, a), ExitSuccess);
+        QVERIFY(writeBytes(ws + QStringLiteral("/SOUL.md"), "# SOUL.md\n\nAnother soul.\n"));
+        QVERIFY(writeBytes(ws + QStringLiteral("/skills/trip/SKILL.md"),
+                           skillText("trip", "Plan a journey")));
+        const QString b = path(QStringLiteral("b%1.soul.md").arg(++m_n));
+        QCOMPARE(exportSoul(options, ws, b), ExitSuccess);
+        const Run run = soulc({QStringLiteral("diff"), a, b});
+        QCOMPARE(run.exitCode, ExitProblems);
+        const qsizetype files = run.out.indexOf("--- " + a.toUtf8() + '\n');
+        const qsizetype list = run.out.indexOf("--- " + a.toUtf8() + " (skills list)\n");
+        QVERIFY2(files == 0 && list > files, run.out.constData());
+        QVERIFY2(run.out.indexOf("Another soul") < list, run.out.constData());
+        QVERIFY2(run.out.indexOf("Plan a journey") > list, run.out.constData());
+    }
+
+    // A skills list changed in the manifest after export is refused.
+    void diffRefusesTamperedSkills()
+    {
+        QString config;
+        const QString ws = workspace(&config);
+        const QString a = path(QStringLiteral("a%1.soul.md").arg(++m_n));
+        QCOMPARE(exportSoul(openclawOptions(config), ws, a), ExitSuccess);
+        const QString manifestPath = a + QStringLiteral(".manifest.json");
+        QJsonObject manifest = jsonOf(readBytes(manifestPath));
+        QJsonObject skills = manifest.value(QStringLiteral("skills")).toObject();
+        skills.insert(QStringLiteral("text"),
+                      skills.value(QStringLiteral("text")).toString() + QStringLiteral("x"));
+        manifest.insert(QStringLiteral("skills"), skills);
+        QVERIFY(writeJson(manifestPath, manifest));
+        const Run run = soulc({QStringLiteral("diff"), a, a});
+        QCOMPARE(run.exitCode, ExitFailure);
+        QVERIFY2(run.err.contains(manifestPath.toUtf8()) && run.err.contains("skills list"),
+                 run.err.constData());
     }
 
     void manyFolders()
