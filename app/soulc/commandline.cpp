@@ -153,9 +153,18 @@ its characters (code points, stripped) and how many reach the prompt, its
 cap or limit and whether it is cut; the memory files' entries; each
 block's characters and tokens; the lints; the prompt's size, tokens and
 SHA-256.
+
+With a runtime that lists skills (openclaw, hermes), then one line of the
+skills list the same prompt carries (what 'soulc compose --part skills'
+writes): its characters (UTF-16 code units), exact tokens, the skills it
+lists and its SHA-256; --json adds them as "skills" {"chars", "tokens",
+"listed", "sha256"}, or {"error"} when the list cannot be read. --config
+and --agent choose the config and agent as for soulc skills.
 @RUNTIMEOPTIONS@
 Options:
   --runtime NAME    @RUNTIMES@
+  --config FILE     openclaw: read FILE instead of OpenClaw's config
+  --agent ID        openclaw: the agent whose skills filter applies
   --rev REV         DIR as commit REV has it (toolnexus only)
   --encoding NAME   count with NAME: o200k_base (the default) or cl100k_base
   --all             every persona folder under PARENT, one row each
@@ -337,7 +346,8 @@ with an error), the export cannot be written (OUTDIR not writable, its
 files already there without --force) or bad usage.
 )";
 
-constexpr char ExportHelp[] = R"(Usage: soulc export [--runtime NAME] [--force] DIR OUT
+constexpr char ExportHelp[]
+    = R"(Usage: soulc export [--runtime NAME] [--config FILE] [--agent ID] [--force] DIR OUT
 
 Write a frozen snapshot of DIR: the soul to OUT and a manifest of what shaped
 it (found files, their sizes, truncation, SHA-256 digests) to
@@ -345,10 +355,16 @@ OUT.manifest.json. Each file is written atomically.
 
 With --runtime openclaw or hermes, the snapshot is of what that runtime
 injects (what soulc compose --runtime NAME writes), and its manifest names the
-runtime, its settings and what it kept of each file.
+runtime, its settings and what it kept of each file. The manifest (schema 3)
+also holds the skills list of the same prompt, as "skills": its SHA-256,
+characters, tokens, the names it lists in order and its exact text (what
+soulc compose --part skills writes); a list that cannot be read fails the
+export.
 
 Options:
   --runtime NAME  @RUNTIMES@
+  --config FILE   openclaw: read FILE instead of OpenClaw's config
+  --agent ID      openclaw: the agent whose skills filter applies
   -f, --force     overwrite OUT and OUT.manifest.json when they exist
   -h, --help    show this help
 
@@ -404,7 +420,12 @@ snapshot's manifest records. The diff of the two texts is followed by a line
 naming the runtime and each file it injects on either side (unchanged,
 changed, added or removed), then the stable prefix line, whose first change
 names only the file. Exports of two different runtimes, or one of a runtime
-and one of the toolnexus soul, are refused.
+and one of the toolnexus soul, are refused. When both sides have a skills
+list (an export whose manifest, schema 3, records one, or a folder, read by
+the runtime's own config), the list is compared too: its diff lines follow
+the texts', headed '--- A (skills list)' and '+++ B (skills list)', and a
+line 'skills list: STATUS' (unchanged, changed, added or removed) follows
+the files' statuses; a changed list counts as a difference.
 
 Options:
   --encoding NAME   count in NAME's tokens: o200k_base (the default) or
@@ -412,7 +433,8 @@ Options:
   --json            print each section's status (unchanged, changed, added,
                     removed, absent), the prefix in units and in bytes, and
                     the first change as JSON instead (for a runtime's text:
-                    the runtime with its settings and each file's status)
+                    the runtime with its settings, each file's status and
+                    the skills list's)
   --rev REV         take DIR at commit REV as A (given twice: as A, then B)
   -h, --help        show this help
 
@@ -842,7 +864,8 @@ void parseCommandArguments(Invocation &invocation,
                 return;
             }
         } else if ((info.command == Command::Skills || info.command == Command::Compose
-                    || info.command == Command::Check)
+                    || info.command == Command::Check || info.command == Command::Stat
+                    || info.command == Command::Export)
                    && isValueOption(arg, "--agent")) {
             if (!takeValue(arguments, i, "--agent", "an ID", invocation.agent, fail))
                 return;
@@ -857,7 +880,8 @@ void parseCommandArguments(Invocation &invocation,
                 return;
             }
         } else if ((info.command == Command::Agents || info.command == Command::Skills
-                    || info.command == Command::Compose || info.command == Command::Check)
+                    || info.command == Command::Compose || info.command == Command::Check
+                    || info.command == Command::Stat || info.command == Command::Export)
                    && isValueOption(arg, "--config")) {
             if (!takeValue(arguments, i, "--config", "a FILE", invocation.config, fail))
                 return;
@@ -915,7 +939,8 @@ void parseCommandArguments(Invocation &invocation,
                  .arg(runtime ? runtime->displayName() : invocation.runtime, skillsRuntimes()));
         return;
     }
-    if ((info.command == Command::Compose || info.command == Command::Check)
+    if ((info.command == Command::Compose || info.command == Command::Check
+         || info.command == Command::Stat || info.command == Command::Export)
         && (!invocation.part.isEmpty() || !invocation.config.isEmpty()
             || !invocation.agent.isEmpty())
         && !listsSkills) {

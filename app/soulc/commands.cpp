@@ -40,6 +40,7 @@
 #include <cerrno>
 #include <cmath>
 #include <future>
+#include <optional>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -280,16 +281,57 @@ Result<QByteArray> composedSoul(const Invocation &invocation)
 
 namespace {
 
+// The skills list's part of `soulc stat`, after the runtime's report: one
+// line, or a "skills" object in its JSON. A list that cannot be read is
+// said there, as soulc check says it, unless --config named the config.
+Result<QByteArray> withSkillsFigures(const Invocation &invocation,
+                                     const Tokenizer &tokenizer,
+                                     const QByteArray &report)
+{
+    const Result<SkillsList> list = skillsPart(invocation);
+    if (!list && !invocation.config.isEmpty())
+        return Result<QByteArray>::failure(list.error());
+    QJsonObject figures;
+    QString line;
+    if (list) {
+        const QByteArray utf8 = list->prompt.toUtf8();
+        const qint64 tokens = tokenizer.count(utf8);
+        const QString sha256 = QString::fromLatin1(
+            QCryptographicHash::hash(utf8, QCryptographicHash::Sha256).toHex());
+        figures = QJsonObject{{QStringLiteral("chars"), qint64(list->prompt.size())},
+                              {QStringLiteral("tokens"), tokens},
+                              {QStringLiteral("listed"), qint64(list->listed)},
+                              {QStringLiteral("sha256"), sha256}};
+        line = QStringLiteral("skills list: %1 characters, %2 tokens (%3), %4 skills listed, "
+                              "SHA-256 %5\n")
+                   .arg(list->prompt.size())
+                   .arg(tokens)
+                   .arg(tokenizer.name())
+                   .arg(list->listed)
+                   .arg(sha256);
+    } else {
+        figures = QJsonObject{{QStringLiteral("error"), list.error()}};
+        line = QStringLiteral("skills list: cannot be read: %1\n").arg(list.error());
+    }
+    if (!invocation.json)
+        return report + line.toUtf8();
+    QJsonObject root = QJsonDocument::fromJson(report).object();
+    root.insert(QStringLiteral("skills"), figures);
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
 int runStat(const Invocation &invocation)
 {
     const auto tokenizer = encodingFor(invocation);
     if (!tokenizer)
         return ExitFailure;
     const RuntimeProfile profile = profileOf(invocation);
-    const Result<QByteArray> report = profile.runtime->statReport(inputOf(invocation),
-                                                                  profile.settings,
-                                                                  *tokenizer,
-                                                                  invocation.json);
+    Result<QByteArray> report = profile.runtime->statReport(inputOf(invocation),
+                                                            profile.settings,
+                                                            *tokenizer,
+                                                            invocation.json);
+    if (report && profile.runtime->listsSkills())
+        report = withSkillsFigures(invocation, *tokenizer, *report);
     if (!report)
         return fail(report.error());
     return writeStandardOutput(*report);
@@ -423,10 +465,11 @@ int runExport(const Invocation &invocation)
 {
     const RuntimeProfile profile = profileOf(invocation);
     const RuntimeInput input = inputOf(invocation);
-    const Result<Snapshot> snapshot = profile.sectioned() ? takeSnapshot(input.dir, profile.rule)
-                                                          : takeRuntimeSnapshot(input,
-                                                                                *profile.runtime,
-                                                                                profile.settings);
+    const SkillsRequest skills = skillsRequest(invocation);
+    const Result<Snapshot> snapshot
+        = profile.sectioned()
+              ? takeSnapshot(input.dir, profile.rule)
+              : takeRuntimeSnapshot(input, *profile.runtime, profile.settings, nullptr, &skills);
     if (!snapshot)
         return fail(snapshot.error());
     const Status written = writeSnapshot(*snapshot,
@@ -532,14 +575,47 @@ Result<RuntimeSnapshot> composedSide(const QString &path,
     const Result<RuntimeComposition> composed = runtime.compose(input, snapshot.settings);
     if (!composed)
         return R::failure(composed.error());
-    return runtimeTextOf(runtime, snapshot.settings, *composed, path);
+    RuntimeSnapshot side = runtimeTextOf(runtime, snapshot.settings, *composed, path);
+    // The folder's skills list as export would record it, when the snapshot
+    // records one to compare it with.
+    if (snapshot.skills && runtime.listsSkills()) {
+        const Result<SkillsList> list = runtime.skills(defaultSkillsRequest(input));
+        if (!list)
+            return R::failure(list.error());
+        side.skills = SnapshotSkills{list->prompt, listedSkillNames(*list), 0};
+    }
+    return side;
+}
+
+// The skills lists' status when both sides have one (added or removed: a
+// list with no skill on one side), as a section's.
+std::optional<SectionStatus> skillsStatus(const RuntimeSnapshot &a, const RuntimeSnapshot &b)
+{
+    if (!a.skills || !b.skills)
+        return std::nullopt;
+    const QString &before = a.skills->text;
+    const QString &after = b.skills->text;
+    if (before.isEmpty() && after.isEmpty())
+        return SectionStatus::Absent;
+    if (before.isEmpty())
+        return SectionStatus::Added;
+    if (after.isEmpty())
+        return SectionStatus::Removed;
+    return before == after ? SectionStatus::Unchanged : SectionStatus::Changed;
+}
+
+// Whether the skills lists do not differ (or are not both there).
+bool skillsSame(std::optional<SectionStatus> status)
+{
+    return !status || *status == SectionStatus::Unchanged || *status == SectionStatus::Absent;
 }
 
 QByteArray runtimeDiffJson(const RuntimeSnapshot &a,
                            const RuntimeSnapshot &b,
                            const Runtime &runtime,
                            const TokenEncoding &encoding,
-                           const RuntimeTextComparison &c)
+                           const RuntimeTextComparison &c,
+                           std::optional<SectionStatus> skills)
 {
     QJsonArray files;
     for (const RuntimeFileStatus &file : c.files) {
@@ -554,10 +630,20 @@ QByteArray runtimeDiffJson(const RuntimeSnapshot &a,
         return QJsonObject{{QStringLiteral("path"), s.soulPath},
                            {QStringLiteral("bytes"), qint64(s.text.toUtf8().size())}};
     };
+    const auto skillsSide = [](const RuntimeSnapshot &s) {
+        return QJsonObject{{QStringLiteral("chars"), qint64(s.skills->text.size())},
+                           {QStringLiteral("names"), QJsonArray::fromStringList(s.skills->names)}};
+    };
+    const QJsonValue skillsPart = skills ? QJsonObject{{QStringLiteral("status"),
+                                                        sectionStatusName(*skills)},
+                                                       {QStringLiteral("a"), skillsSide(a)},
+                                                       {QStringLiteral("b"), skillsSide(b)}}
+                                         : QJsonValue();
     const QJsonObject root{
         {QStringLiteral("a"), side(a)},
         {QStringLiteral("b"), side(b)},
-        {QStringLiteral("identical"), c.prefix.identical},
+        {QStringLiteral("identical"), c.prefix.identical && skillsSame(skills)},
+        {QStringLiteral("skills"), skillsPart},
         {QStringLiteral("encoding"), encoding.name},
         {QStringLiteral("runtime"),
          QJsonObject{{QStringLiteral("id"), runtime.id()},
@@ -611,11 +697,19 @@ int runRuntimeDiff(const Invocation &invocation,
     const RuntimeSnapshot &a = idA.isEmpty() ? *other : *frozen;
     const RuntimeSnapshot &b = idA.isEmpty() ? *frozen : *other;
     const RuntimeTextComparison c = compareRuntimeText(a, b, encoding);
+    const std::optional<SectionStatus> skills = skillsStatus(a, b);
     QByteArray out;
     if (invocation.json) {
-        out = runtimeDiffJson(a, b, **runtime, encoding, c);
+        out = runtimeDiffJson(a, b, **runtime, encoding, c, skills);
     } else {
         out = runtimeTextDiff(a.text, pathA, b.text, pathB);
+        // The skills list's lines after the files', each side labelled so.
+        if (skills) {
+            out += runtimeTextDiff(a.skills->text,
+                                   pathA + QStringLiteral(" (skills list)"),
+                                   b.skills->text,
+                                   pathB + QStringLiteral(" (skills list)"));
+        }
         QStringList files;
         for (const RuntimeFileStatus &file : c.files)
             files.append(file.name + QLatin1Char(' ') + sectionStatusName(file.status));
@@ -624,6 +718,10 @@ int runRuntimeDiff(const Invocation &invocation,
                         files.isEmpty() ? QStringLiteral("no files")
                                         : files.join(QStringLiteral(", ")))
                    .toUtf8();
+        // Neither side listing a skill is said in the JSON only: most
+        // personas have none.
+        if (skills && *skills != SectionStatus::Absent)
+            out += QStringLiteral("skills list: %1\n").arg(sectionStatusName(*skills)).toUtf8();
         out += QStringLiteral("stable prefix: %1 of %2 %3 (%4%)")
                    .arg(c.prefix.tokens)
                    .arg(c.prefix.totalTokens)
@@ -636,7 +734,7 @@ int runRuntimeDiff(const Invocation &invocation,
     }
     if (const int written = writeStandardOutput(out); written != ExitSuccess)
         return written;
-    return c.prefix.identical ? ExitSuccess : ExitProblems;
+    return c.prefix.identical && skillsSame(skills) ? ExitSuccess : ExitProblems;
 }
 
 int runDiff(const Invocation &invocation)

@@ -17,10 +17,23 @@ namespace soul {
 
 namespace {
 
-// What the invocation's runtime reads the skills from: DIR (or the home
-// and project), the config named with --config, the agent of --agent, and
-// the process's environment.
-SkillsRequest requestOf(const Invocation &invocation)
+Result<SkillsList> skillsOf(const Invocation &invocation)
+{
+    const Runtime *runtime = RuntimeRegistry::instance().find(invocation.runtime);
+    if (!runtime)
+        return Result<SkillsList>::failure(
+            QStringLiteral("unknown runtime '%1'.").arg(invocation.runtime));
+    return runtime->skills(skillsRequest(invocation));
+}
+
+QString levelWord(LintLevel level)
+{
+    return lintLevelName(level);
+}
+
+} // namespace
+
+SkillsRequest skillsRequest(const Invocation &invocation)
 {
     SkillsRequest request;
     request.input.home = invocation.hermesHome;
@@ -33,22 +46,6 @@ SkillsRequest requestOf(const Invocation &invocation)
     request.accountHome = QDir::homePath();
     return request;
 }
-
-Result<SkillsList> skillsOf(const Invocation &invocation)
-{
-    const Runtime *runtime = RuntimeRegistry::instance().find(invocation.runtime);
-    if (!runtime)
-        return Result<SkillsList>::failure(
-            QStringLiteral("unknown runtime '%1'.").arg(invocation.runtime));
-    return runtime->skills(requestOf(invocation));
-}
-
-QString levelWord(LintLevel level)
-{
-    return lintLevelName(level);
-}
-
-} // namespace
 
 Result<SkillsList> skillsPart(const Invocation &invocation)
 {

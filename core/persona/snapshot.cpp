@@ -3,6 +3,7 @@
 #include "disk/atomicwrite.h"
 
 #include <QCryptographicHash>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -65,10 +66,25 @@ QJsonObject withPlaces(QJsonObject part, const RuntimeComposition &composition)
 
 } // namespace
 
+QString skillsSha256(const QString &text)
+{
+    return QString::fromLatin1(
+        QCryptographicHash::hash(text.toUtf8(), QCryptographicHash::Sha256).toHex());
+}
+
+SkillsRequest defaultSkillsRequest(const RuntimeInput &input)
+{
+    SkillsRequest request;
+    request.input = input;
+    request.workingDirectory = QDir::currentPath();
+    request.accountHome = QDir::homePath();
+    return request;
+}
+
 QJsonObject Snapshot::manifest() const
 {
     if (ofRuntime()) {
-        return QJsonObject{
+        QJsonObject manifest{
             {QStringLiteral("format"), QLatin1String(ManifestFormat)},
             {QStringLiteral("version"), ManifestVersion},
             {QStringLiteral("schema"), ManifestSchema},
@@ -86,6 +102,18 @@ QJsonObject Snapshot::manifest() const
                       QCryptographicHash::hash(runtimeText, QCryptographicHash::Sha256).toHex())},
              }},
         };
+        if (skills) {
+            manifest.insert(QStringLiteral("skills"),
+                            QJsonObject{
+                                {QStringLiteral("sha256"), skillsSha256(skills->text)},
+                                {QStringLiteral("chars"), qint64(skills->text.size())},
+                                {QStringLiteral("tokens"), skills->tokens},
+                                {QStringLiteral("encoding"), tokens.encoding},
+                                {QStringLiteral("names"), QJsonArray::fromStringList(skills->names)},
+                                {QStringLiteral("text"), skills->text},
+                            });
+        }
+        return manifest;
     }
     QJsonArray files;
     for (int slot = 0; slot < SlotCount; ++slot) {
@@ -147,7 +175,8 @@ Result<Snapshot> takeSnapshot(const QString &dir,
 Result<Snapshot> takeRuntimeSnapshot(const RuntimeInput &input,
                                      const Runtime &runtime,
                                      const RuntimeSettings &settings,
-                                     const Tokenizer *tokenizer)
+                                     const Tokenizer *tokenizer,
+                                     const SkillsRequest *skillsRequest)
 {
     const QDateTime createdAt = QDateTime::currentDateTimeUtc();
     Result<RuntimeComposition> composition = runtime.compose(input, settings);
@@ -163,6 +192,15 @@ Result<Snapshot> takeRuntimeSnapshot(const RuntimeInput &input,
     const Tokenizer &counter = tokenizer ? *tokenizer : *fallback;
     snapshot.tokens.encoding = counter.name();
     snapshot.tokens.soul = counter.count(snapshot.runtimeText);
+    if (runtime.listsSkills()) {
+        const Result<SkillsList> list = runtime.skills(skillsRequest ? *skillsRequest
+                                                                     : defaultSkillsRequest(input));
+        if (!list)
+            return Result<Snapshot>::failure(list.error());
+        snapshot.skills = SnapshotSkills{list->prompt,
+                                         listedSkillNames(*list),
+                                         counter.count(list->prompt.toUtf8())};
+    }
     return snapshot;
 }
 

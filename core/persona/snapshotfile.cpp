@@ -68,6 +68,8 @@ struct Manifest
     // A snapshot of what a runtime other than toolnexus injects: its part of
     // the manifest (Runtime::compose()); empty for a toolnexus soul.
     QJsonObject runtime;
+    // Its skills list (schema 3); empty when it records none.
+    QJsonObject skills;
 };
 
 // A snapshot of another runtime's text has no toolnexus sections to read.
@@ -135,6 +137,8 @@ Result<Manifest> readManifest(const QString &soulPath)
                               .arg(ManifestSchema));
     }
     m.runtime = manifest.value(QStringLiteral("runtime")).toObject();
+    if (m.schema >= 3)
+        m.skills = manifest.value(QStringLiteral("skills")).toObject();
     m.bytes = soulFacts.value(QStringLiteral("bytes")).toInteger(-1);
     for (const QJsonValue &name : manifest.value(QStringLiteral("found")).toArray())
         m.found.append(name.toString());
@@ -496,6 +500,23 @@ Result<RuntimeSnapshot> loadRuntimeSnapshot(const QString &soulPath)
             f.inText = KeptRange{offset, length};
         f.injected = f.placed || !f.kept.isEmpty();
         out.files.append(f);
+    }
+    if (!m.skills.isEmpty()) {
+        SnapshotSkills skills;
+        skills.text = m.skills.value(QStringLiteral("text")).toString();
+        skills.tokens = m.skills.value(QStringLiteral("tokens")).toInteger();
+        for (const QJsonValue &name : m.skills.value(QStringLiteral("names")).toArray())
+            skills.names.append(name.toString());
+        const QString recorded = m.skills.value(QStringLiteral("sha256")).toString();
+        const QString actual = skillsSha256(skills.text);
+        if (recorded != actual) {
+            return R::failure(QStringLiteral("%1: the skills list it holds does not match its "
+                                             "SHA-256 (recorded %2, the text has %3). The "
+                                             "manifest was changed after it was exported; "
+                                             "export the persona again.")
+                                  .arg(m.path, recorded, actual));
+        }
+        out.skills = std::move(skills);
     }
     return out;
 }

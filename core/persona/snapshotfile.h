@@ -5,6 +5,7 @@
 #include "result.h"
 #include "runtime/keptrange.h"
 #include "runtime/runtime.h"
+#include "snapshot.h"
 
 #include <QByteArray>
 #include <QList>
@@ -12,6 +13,7 @@
 #include <QStringList>
 
 #include <array>
+#include <optional>
 
 // Reading a frozen snapshot back: the soul file and the manifest beside it.
 namespace soul {
@@ -88,6 +90,10 @@ struct RuntimeSnapshot : SnapshotFacts
     RuntimeSettings settings;
     QString text;
     QList<RuntimeSnapshotFile> files;
+    // The skills list of the same prompt, when the manifest records one
+    // (schema 3, a runtime that lists skills), checked against its SHA-256;
+    // or, for a folder composed now, the list read for it.
+    std::optional<SnapshotSkills> skills;
 };
 
 // The id of the runtime whose text the snapshot at `soulPath` holds, empty
@@ -96,8 +102,9 @@ struct RuntimeSnapshot : SnapshotFacts
 Result<QString> snapshotRuntimeId(const QString &soulPath);
 
 // Reads a snapshot of a runtime's text, checked against its manifest's size
-// and SHA-256. Fails with a sentence naming the file, as loadSnapshot(), or
-// for a toolnexus soul (loadSnapshot() reads those).
+// and SHA-256, and its skills list when the manifest records one, against
+// the list's SHA-256. Fails with a sentence naming the file, as
+// loadSnapshot(), or for a toolnexus soul (loadSnapshot() reads those).
 Result<RuntimeSnapshot> loadRuntimeSnapshot(const QString &soulPath);
 
 // What a comparison takes as one side: a persona folder, composed now, or a

@@ -17,4 +17,14 @@ QString skillFateName(SkillFate fate)
     return {};
 }
 
+QStringList listedSkillNames(const SkillsList &list)
+{
+    QStringList names;
+    for (const SkillItem &skill : list.skills) {
+        if (skill.fate == SkillFate::Kept || skill.fate == SkillFate::Shortened)
+            names.append(skill.name);
+    }
+    return names;
+}
+
 } // namespace soul

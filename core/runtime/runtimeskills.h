@@ -63,6 +63,10 @@ struct SkillsList
 // "kept", "shortened", "dropped", "unlisted"
 QString skillFateName(SkillFate fate);
 
+// The names of the skills the list's text holds (kept or shortened), in the
+// list's order.
+QStringList listedSkillNames(const SkillsList &list);
+
 // What a runtime reads an agent's skills from.
 struct SkillsRequest
 {

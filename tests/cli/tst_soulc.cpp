@@ -1259,7 +1259,8 @@ private Q_SLOTS:
              QStringLiteral(
                  "Usage: soulc check [--runtime NAME] [--config FILE] [--agent ID] DIR")},
             {QStringLiteral("export"),
-             QStringLiteral("Usage: soulc export [--runtime NAME] [--force] DIR OUT")},
+             QStringLiteral("Usage: soulc export [--runtime NAME] [--config FILE] [--agent ID] "
+                            "[--force] DIR OUT")},
             {QStringLiteral("count"),
              QStringLiteral("Usage: soulc count [--encoding NAME | --tokenizer FILE] FILE...")},
             {QStringLiteral("diff"),

@@ -5,6 +5,7 @@
 #include "runtime/runtimeskills.h"
 #include "soulcrun.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -54,6 +55,22 @@ const QJsonObject *findSkill(const QJsonArray &skills, const QString &name, QJso
         }
     }
     return nullptr;
+}
+
+QByteArray readBytes(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+QString sha256Of(const QByteArray &bytes)
+{
+    return QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
+}
+
+bool writeJson(const QString &path, const QJsonObject &object)
+{
+    return writeBytes(path, QJsonDocument(object).toJson());
 }
 
 } // namespace
@@ -184,6 +201,86 @@ private:
         QDir().mkpath(bin);
         QFile::link(QStringLiteral("../openclaw/openclaw.mjs"), bin + QStringLiteral("/openclaw"));
         return bin;
+    }
+
+    static QStringList openclawOptions(const QString &config)
+    {
+        return {QStringLiteral("--runtime"),
+                QStringLiteral("openclaw"),
+                QStringLiteral("--config"),
+                config};
+    }
+
+    // `soulc export OPTIONS DIR OUT`'s exit status.
+    int exportSoul(const QStringList &options, const QString &dir, const QString &out) const
+    {
+        const Run run = soulc(QStringList{QStringLiteral("export")} + options
+                              + QStringList{dir, out});
+        return run.exitCode;
+    }
+
+    // The options that name the runtime, and for OpenClaw its config, of a
+    // fresh persona of that runtime with its skills (one described beyond
+    // ASCII, so characters and bytes differ); the persona's folder.
+    QString persona(const QString &runtime, QStringList *options)
+    {
+        if (runtime == QLatin1String("hermes")) {
+            const QString home = path(QStringLiteral("hermes%1").arg(++m_n));
+            writeBytes(home + QStringLiteral("/SOUL.md"), "I am Hermes's agent.\n");
+            writeBytes(home + QStringLiteral("/skills/research/arxiv/SKILL.md"),
+                       skillText("arxiv", "Search papers \xc3\xa9t\xc3\xa9 \xe2\x9c\x88"));
+            writeBytes(home + QStringLiteral("/skills/notes/jot/SKILL.md"),
+                       skillText("jot", "Jot things down"));
+            *options = {QStringLiteral("--runtime"), QStringLiteral("hermes")};
+            return home;
+        }
+        QString config;
+        const QString ws = workspace(&config);
+        writeBytes(ws + QStringLiteral("/skills/fly/SKILL.md"),
+                   skillText("fly", "Book a flight \xe2\x9c\x88 \xc3\xa9t\xc3\xa9"));
+        *options = openclawOptions(config);
+        return ws;
+    }
+
+    // What `soulc compose --part skills` writes for the persona.
+    QByteArray skillsBytes(const QStringList &options, const QString &dir) const
+    {
+        const Run run = soulc(
+            QStringList{QStringLiteral("compose")} + options
+            + QStringList{QStringLiteral("--part"), QStringLiteral("skills"), dir});
+        return run.exitCode == ExitSuccess ? run.out : QByteArray();
+    }
+
+    // `soulc count --encoding ENCODING` of `bytes`, as soulc prints it.
+    qint64 countedTokens(const QByteArray &bytes, const QString &encoding)
+    {
+        const QString file = path(QStringLiteral("count%1.txt").arg(++m_n));
+        if (!writeBytes(file, bytes))
+            return -1;
+        const Run run = soulc(
+            {QStringLiteral("count"), QStringLiteral("--encoding"), encoding, file});
+        if (run.exitCode != ExitSuccess)
+            return -1;
+        bool ok = false;
+        const qint64 n
+            = run.out.trimmed().split('\t').constFirst().split(' ').constFirst().toLongLong(&ok);
+        return ok ? n : -1;
+    }
+
+    // The names `soulc skills --json` lists in the prompt (kept or
+    // shortened), in its order.
+    QStringList listedNames(const QStringList &options, const QString &dir) const
+    {
+        const Run run = soulc(QStringList{QStringLiteral("skills"), QStringLiteral("--json")}
+                              + options + QStringList{dir});
+        QStringList names;
+        for (const QJsonValue &value : jsonOf(run.out).value(QStringLiteral("skills")).toArray()) {
+            const QJsonObject skill = value.toObject();
+            const QString fate = skill.value(QStringLiteral("fate")).toString();
+            if (fate == QLatin1String("kept") || fate == QLatin1String("shortened"))
+                names.append(skill.value(QStringLiteral("name")).toString());
+        }
+        return names;
     }
 
 private Q_SLOTS:
@@ -418,6 +515,251 @@ private Q_SLOTS:
         QCOMPARE(run.exitCode, ExitProblems);
         QVERIFY2(run.out.contains(fifo.toUtf8()), run.out.constData());
         QVERIFY2(run.out.contains("skill-invalid"), run.out.constData());
+    }
+
+    void statSkillsFigures_data()
+    {
+        QTest::addColumn<QString>("runtime");
+        QTest::addColumn<QString>("encoding"); // empty: the default, o200k_base
+        QTest::newRow("openclaw") << QStringLiteral("openclaw") << QString();
+        QTest::newRow("openclaw cl100k_base")
+            << QStringLiteral("openclaw") << QStringLiteral("cl100k_base");
+        QTest::newRow("hermes") << QStringLiteral("hermes") << QString();
+        QTest::newRow("hermes cl100k_base")
+            << QStringLiteral("hermes") << QStringLiteral("cl100k_base");
+    }
+
+    // soulc stat's skills line and "skills" object give the figures of
+    // exactly what compose --part skills writes.
+    void statSkillsFigures()
+    {
+        QFETCH(QString, runtime);
+        QFETCH(QString, encoding);
+        QStringList options;
+        const QString dir = persona(runtime, &options);
+        const QByteArray bytes = skillsBytes(options, dir);
+        QVERIFY(!bytes.isEmpty());
+        const QString named = encoding.isEmpty() ? QStringLiteral("o200k_base") : encoding;
+        const qint64 tokens = countedTokens(bytes, named);
+        QVERIFY(tokens > 0);
+        const qint64 chars = QString::fromUtf8(bytes).size();
+        QVERIFY(chars < bytes.size()); // the test's text is not all ASCII
+        const QStringList encodingOption = encoding.isEmpty()
+                                               ? QStringList()
+                                               : QStringList{QStringLiteral("--encoding"), encoding};
+        const QStringList stat = QStringList{QStringLiteral("stat")} + options + encodingOption;
+
+        const Run json = soulc(stat + QStringList{QStringLiteral("--json"), dir});
+        QCOMPARE(json.exitCode, ExitSuccess);
+        const QJsonObject root = jsonOf(json.out);
+        const QJsonObject skills = root.value(QStringLiteral("skills")).toObject();
+        QCOMPARE(skills.value(QStringLiteral("chars")).toInteger(), chars);
+        QCOMPARE(skills.value(QStringLiteral("tokens")).toInteger(), tokens);
+        QCOMPARE(skills.value(QStringLiteral("listed")).toInteger(),
+                 qint64(listedNames(options, dir).size()));
+        QCOMPARE(skills.value(QStringLiteral("sha256")).toString(), sha256Of(bytes));
+        QVERIFY(root.size() > 1); // the runtime's own report is still there
+
+        const Run text = soulc(stat + QStringList{dir});
+        QCOMPARE(text.exitCode, ExitSuccess);
+        const QByteArray line = QStringLiteral("skills list: %1 characters, %2 tokens (%3), %4 "
+                                               "skills listed, SHA-256 %5\n")
+                                    .arg(chars)
+                                    .arg(tokens)
+                                    .arg(named)
+                                    .arg(listedNames(options, dir).size())
+                                    .arg(sha256Of(bytes))
+                                    .toUtf8();
+        QVERIFY2(text.out.endsWith(line), text.out.constData());
+    }
+
+    // A config that cannot be read fails stat when --config names it.
+    void statSkillsBadConfig()
+    {
+        QString config;
+        const QString ws = workspace(&config);
+        QVERIFY(writeBytes(config, "{ plugins: "));
+        const Run run = soulc({QStringLiteral("stat"),
+                               QStringLiteral("--runtime"),
+                               QStringLiteral("openclaw"),
+                               QStringLiteral("--config"),
+                               config,
+                               ws});
+        QCOMPARE(run.exitCode, ExitFailure);
+        QVERIFY2(run.err.contains(QFileInfo(config).fileName().toUtf8()), run.err.constData());
+    }
+
+    void exportRecordsSkills_data()
+    {
+        QTest::addColumn<QString>("runtime");
+        QTest::newRow("openclaw") << QStringLiteral("openclaw");
+        QTest::newRow("hermes") << QStringLiteral("hermes");
+    }
+
+    // The manifest (schema 3) holds the list's exact text, its SHA-256,
+    // characters, tokens and listed names, as compose, count and skills
+    // give them.
+    void exportRecordsSkills()
+    {
+        QFETCH(QString, runtime);
+        QStringList options;
+        const QString dir = persona(runtime, &options);
+        const QByteArray bytes = skillsBytes(options, dir);
+        QVERIFY(!bytes.isEmpty());
+        const QString out = path(QStringLiteral("export%1.soul.md").arg(++m_n));
+        const Run exported = soulc(QStringList{QStringLiteral("export")} + options
+                                   + QStringList{dir, out});
+        QVERIFY2(exported.exitCode == ExitSuccess, exported.err.constData());
+        const QJsonObject manifest = jsonOf(readBytes(out + QStringLiteral(".manifest.json")));
+        QCOMPARE(manifest.value(QStringLiteral("schema")).toInt(), 3);
+        const QJsonObject skills = manifest.value(QStringLiteral("skills")).toObject();
+        QCOMPARE(skills.value(QStringLiteral("text")).toString().toUtf8(), bytes);
+        QCOMPARE(skills.value(QStringLiteral("sha256")).toString(), sha256Of(bytes));
+        QCOMPARE(skills.value(QStringLiteral("chars")).toInteger(),
+                 qint64(QString::fromUtf8(bytes).size()));
+        QCOMPARE(skills.value(QStringLiteral("tokens")).toInteger(),
+                 countedTokens(bytes, QStringLiteral("o200k_base")));
+        QStringList names;
+        for (const QJsonValue &name : skills.value(QStringLiteral("names")).toArray())
+            names.append(name.toString());
+        QCOMPARE(names, listedNames(options, dir));
+        QCOMPARE(names.size(), runtime == QLatin1String("hermes") ? 2 : 3);
+        // The soul itself is still only the runtime's text.
+        QCOMPARE(readBytes(out),
+                 soulc(QStringList{QStringLiteral("compose")} + options + QStringList{dir}).out);
+    }
+
+    void diffSkills_data()
+    {
+        QTest::addColumn<QString>("change");  // what happens to the persona after the export
+        QTest::addColumn<bool>("twoExports"); // B exported too, else the folder
+        QTest::addColumn<QString>("status");  // empty: no skills comparison
+        QTest::addColumn<int>("exitCode");
+        QTest::newRow("unchanged")
+            << QString() << false << QStringLiteral("unchanged") << ExitSuccess;
+        QTest::newRow("changed") << QStringLiteral("describe") << false << QStringLiteral("changed")
+                                 << ExitProblems;
+        QTest::newRow("changed, two exports")
+            << QStringLiteral("describe") << true << QStringLiteral("changed") << ExitProblems;
+        QTest::newRow("added") << QStringLiteral("add") << false << QStringLiteral("added")
+                               << ExitProblems;
+        QTest::newRow("removed") << QStringLiteral("remove") << true << QStringLiteral("removed")
+                                 << ExitProblems;
+        QTest::newRow("schema 2 manifest")
+            << QStringLiteral("schema2") << false << QString() << ExitSuccess;
+    }
+
+    void diffSkills()
+    {
+        QFETCH(QString, change);
+        QFETCH(bool, twoExports);
+        QFETCH(QString, status);
+        QFETCH(int, exitCode);
+        QString config;
+        const QString ws = workspace(&config);
+        const QString skillsDir = ws + QStringLiteral("/skills");
+        const QStringList options = openclawOptions(config);
+        // "add": exported without a skill, then they come.
+        const QString aside = path(QStringLiteral("aside%1").arg(++m_n));
+        if (change == QLatin1String("add"))
+            QVERIFY(QDir().rename(skillsDir, aside));
+        const QString a = path(QStringLiteral("a%1.soul.md").arg(++m_n));
+        QCOMPARE(exportSoul(options, ws, a), ExitSuccess);
+        if (change == QLatin1String("add"))
+            QVERIFY(QDir().rename(aside, skillsDir));
+        if (change == QLatin1String("remove"))
+            QVERIFY(QDir(skillsDir).removeRecursively());
+        if (change == QLatin1String("describe")) {
+            QVERIFY(writeBytes(ws + QStringLiteral("/skills/trip/SKILL.md"),
+                               skillText("trip", "Plan a journey")));
+        }
+        if (change == QLatin1String("schema2")) {
+            // As export wrote it before schema 3: no skills list.
+            QJsonObject manifest = jsonOf(readBytes(a + QStringLiteral(".manifest.json")));
+            manifest.remove(QStringLiteral("skills"));
+            manifest.insert(QStringLiteral("schema"), 2);
+            QVERIFY(writeJson(a + QStringLiteral(".manifest.json"), manifest));
+        }
+        QString b = ws;
+        if (twoExports) {
+            b = path(QStringLiteral("b%1.soul.md").arg(++m_n));
+            QCOMPARE(exportSoul(options, ws, b), ExitSuccess);
+        }
+        // Diff reads a folder by the runtime's own config: the same one here.
+        SoulcCall call;
+        call.environment = environment();
+        call.environment->insert(QStringLiteral("OPENCLAW_CONFIG_PATH"), config);
+        call.workingDir = m_tmp.path();
+        call.arguments = {QStringLiteral("diff"), a, b};
+        const Run text = runSoulc(call);
+        QVERIFY2(text.exitCode == exitCode, text.out + text.err);
+        call.arguments = {QStringLiteral("diff"), QStringLiteral("--json"), a, b};
+        const Run json = runSoulc(call);
+        QCOMPARE(json.exitCode, exitCode);
+        const QJsonValue skills = jsonOf(json.out).value(QStringLiteral("skills"));
+        if (status.isEmpty()) {
+            QVERIFY2(!text.out.contains("skills list"), text.out.constData());
+            QVERIFY(skills.isNull());
+            return;
+        }
+        QVERIFY2(text.out.contains("skills list: " + status.toUtf8() + '\n'), text.out.constData());
+        QCOMPARE(skills.toObject().value(QStringLiteral("status")).toString(), status);
+        const QByteArray header = "--- " + a.toUtf8() + " (skills list)\n";
+        if (status == QLatin1String("unchanged")) {
+            QVERIFY2(!text.out.contains(header), text.out.constData());
+            return;
+        }
+        // The list's lines follow the files' (SOUL.md did not change: none).
+        QVERIFY2(text.out.startsWith(header), text.out.constData());
+        QVERIFY2(text.out.contains("+++ " + b.toUtf8() + " (skills list)\n"), text.out.constData());
+        if (change == QLatin1String("describe")) {
+            QVERIFY2(text.out.contains("\n-") && text.out.contains("Plan a trip"),
+                     text.out.constData());
+            QVERIFY2(text.out.contains("\n+") && text.out.contains("Plan a journey"),
+                     text.out.constData());
+        }
+    }
+
+    // The list's lines come after the files' when both changed.
+    void diffSkillsAfterFiles()
+    {
+        QString config;
+        const QString ws = workspace(&config);
+        const QStringList options = openclawOptions(config);
+        const QString a = path(QStringLiteral("a%1.soul.md").arg(++m_n));
+        QCOMPARE(exportSoul(options, ws, a), ExitSuccess);
+        QVERIFY(writeBytes(ws + QStringLiteral("/SOUL.md"), "# SOUL.md\n\nAnother soul.\n"));
+        QVERIFY(writeBytes(ws + QStringLiteral("/skills/trip/SKILL.md"),
+                           skillText("trip", "Plan a journey")));
+        const QString b = path(QStringLiteral("b%1.soul.md").arg(++m_n));
+        QCOMPARE(exportSoul(options, ws, b), ExitSuccess);
+        const Run run = soulc({QStringLiteral("diff"), a, b});
+        QCOMPARE(run.exitCode, ExitProblems);
+        const qsizetype files = run.out.indexOf("--- " + a.toUtf8() + '\n');
+        const qsizetype list = run.out.indexOf("--- " + a.toUtf8() + " (skills list)\n");
+        QVERIFY2(files == 0 && list > files, run.out.constData());
+        QVERIFY2(run.out.indexOf("Another soul") < list, run.out.constData());
+        QVERIFY2(run.out.indexOf("Plan a journey") > list, run.out.constData());
+    }
+
+    // A skills list changed in the manifest after export is refused.
+    void diffRefusesTamperedSkills()
+    {
+        QString config;
+        const QString ws = workspace(&config);
+        const QString a = path(QStringLiteral("a%1.soul.md").arg(++m_n));
+        QCOMPARE(exportSoul(openclawOptions(config), ws, a), ExitSuccess);
+        const QString manifestPath = a + QStringLiteral(".manifest.json");
+        QJsonObject manifest = jsonOf(readBytes(manifestPath));
+        QJsonObject skills = manifest.value(QStringLiteral("skills")).toObject();
+        skills.insert(QStringLiteral("text"),
+                      skills.value(QStringLiteral("text")).toString() + QStringLiteral("x"));
+        manifest.insert(QStringLiteral("skills"), skills);
+        QVERIFY(writeJson(manifestPath, manifest));
+        const Run run = soulc({QStringLiteral("diff"), a, a});
+        QCOMPARE(run.exitCode, ExitFailure);
+        QVERIFY2(run.err.contains(manifestPath.toUtf8()) && run.err.contains("skills list"),
+                 run.err.constData());
     }
 
     void manyFolders()

@@ -3,10 +3,15 @@
 #include "persona/freeze.h"
 #include "persona/snapshot.h"
 #include "persona/snapshotfile.h"
+#include "registry/runtimeregistry.h"
+#include "runtime/runtimeskills.h"
 #include "testfiles.h"
 
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -28,6 +33,7 @@ private Q_SLOTS:
     void sameSecondGetsItsOwnName();
     void failsWithASentence();
     void recentNewestFirst();
+    void recordsSkillsList();
 
 private:
     std::unique_ptr<QTemporaryDir> m_root;
@@ -149,6 +155,56 @@ void tst_Freeze::recentNewestFirst()
     QCOMPARE(recentSnapshots(m_snapshots, QStringLiteral("ava")).size(), 4);
     QCOMPARE(recentSnapshots(m_snapshots, QStringLiteral("avalon")),
              QStringList({dir.filePath(names.at(4))}));
+}
+
+// Freeze with each runtime that lists skills records the list its prompt
+// carries in the manifest, as Runtime::skills() gives it, and reads it back.
+void tst_Freeze::recordsSkillsList()
+{
+    // The runtimes read their own places from the environment: all of them
+    // inside this test's folder.
+    const QString home = m_root->filePath(QStringLiteral("home"));
+    QVERIFY(QDir().mkpath(home));
+    qputenv("HOME", QFile::encodeName(home));
+    for (const char *variable : {"OPENCLAW_STATE_DIR",
+                                 "OPENCLAW_BUNDLED_SKILLS_DIR",
+                                 "OPENCLAW_CONFIG_PATH",
+                                 "HERMES_HOME"})
+        qputenv(variable, QFile::encodeName(m_root->filePath(QStringLiteral("none"))));
+    QVERIFY(QDir().mkpath(m_persona + QStringLiteral("/skills/tea")));
+    QVERIFY(writeFile(m_persona + QStringLiteral("/skills/tea/SKILL.md"),
+                      "---\nname: tea\ndescription: Brew tea\n---\n\nSteps.\n"));
+    int runtimes = 0;
+    for (const Runtime *runtime : RuntimeRegistry::instance().runtimes()) {
+        if (!runtime->listsSkills() || runtime->sectionRule())
+            continue;
+        ++runtimes;
+        RuntimeInput input;
+        input.dir = m_persona;
+        const Result<SkillsList> list = runtime->skills(defaultSkillsRequest(input));
+        QVERIFY2(list.ok(), qPrintable(list.error()));
+        const QString folder = m_snapshots + QLatin1Char('/') + runtime->id();
+        const Result<QString> frozen = freezeSnapshot(m_persona, folder, {}, {}, runtime);
+        QVERIFY2(frozen.ok(), qPrintable(frozen.error()));
+        const QJsonObject skills = QJsonDocument::fromJson(readFile(manifestPathFor(*frozen)))
+                                       .object()
+                                       .value(QStringLiteral("skills"))
+                                       .toObject();
+        QCOMPARE(skills.value(QStringLiteral("text")).toString(), list->prompt);
+        QCOMPARE(skills.value(QStringLiteral("sha256")).toString(), skillsSha256(list->prompt));
+        QCOMPARE(skills.value(QStringLiteral("chars")).toInteger(), qint64(list->prompt.size()));
+        QCOMPARE(skills.value(QStringLiteral("names")).toArray(),
+                 QJsonArray::fromStringList(listedSkillNames(*list)));
+        QVERIFY2(skills.value(QStringLiteral("names")).toArray().contains(QStringLiteral("tea")),
+                 qPrintable(runtime->id()));
+        const Result<RuntimeSnapshot> loaded = loadRuntimeSnapshot(*frozen);
+        QVERIFY2(loaded.ok(), qPrintable(loaded.error()));
+        QCOMPARE(loaded->schema, ManifestSchema);
+        QVERIFY(loaded->skills);
+        QCOMPARE(loaded->skills->text, list->prompt);
+        QCOMPARE(loaded->skills->names, listedSkillNames(*list));
+    }
+    QVERIFY(runtimes >= 2);
 }
 
 QTEST_GUILESS_MAIN(tst_Freeze)
