@@ -17,7 +17,9 @@ namespace {
 // comparison maps bytes to slots without parsing the soul again.
 void addSectionLayout(QJsonObject &manifest, const Composition &c)
 {
-    manifest.insert(QStringLiteral("schema"), ManifestSchema);
+    // A toolnexus soul records no skills list: schema 2, which an older
+    // Soul Studio still reads.
+    manifest.insert(QStringLiteral("schema"), ManifestSchema - 1);
     QJsonArray files = manifest.value(QStringLiteral("files")).toArray();
     for (qsizetype i = 0; i < files.size(); ++i) {
         QJsonObject file = files.at(i).toObject();
@@ -87,7 +89,9 @@ QJsonObject Snapshot::manifest() const
         QJsonObject manifest{
             {QStringLiteral("format"), QLatin1String(ManifestFormat)},
             {QStringLiteral("version"), ManifestVersion},
-            {QStringLiteral("schema"), ManifestSchema},
+            // Schema 3 only with a skills list: without one the manifest is
+            // schema 2's, which an older Soul Studio still reads.
+            {QStringLiteral("schema"), skills ? ManifestSchema : ManifestSchema - 1},
             {QStringLiteral("createdAt"), createdAt.toString(Qt::ISODateWithMs)},
             {QStringLiteral("directory"), inspection.directory},
             {QStringLiteral("runtime"), runtimePart},
