@@ -87,6 +87,16 @@ private:
     {
         return QDir(dir).filePath(QLatin1String(agent) + QLatin1Char('/') + QLatin1String(file));
     }
+    // soulc links add: the group "g" of USER.md for a and b; its exit code.
+    static int linkUserOfAB(const QString &dir)
+    {
+        return links({QStringLiteral("add"),
+                      QStringLiteral("--name=g"),
+                      QStringLiteral("--file=USER.md"),
+                      QStringLiteral("--agents=a,b"),
+                      dir})
+            .exitCode;
+    }
     static Run links(const QStringList &arguments)
     {
         SoulcCall call;
@@ -296,13 +306,7 @@ private Q_SLOTS:
     void copyOutOfFolderRefused()
     {
         const QString dir = place();
-        QCOMPARE(links({QStringLiteral("add"),
-                        QStringLiteral("--name=g"),
-                        QStringLiteral("--file=USER.md"),
-                        QStringLiteral("--agents=a,b"),
-                        dir})
-                     .exitCode,
-                 ExitSuccess);
+        QCOMPARE(linkUserOfAB(dir), ExitSuccess);
         const QString outside = m_tmp.filePath(QStringLiteral("outside%1.md").arg(m_n));
         QVERIFY(writeBytes(outside, "elsewhere\n"));
         QFile::remove(copy(dir, "b"));
@@ -434,13 +438,7 @@ private Q_SLOTS:
                                   "--file USER.md --agents a,b,c,d"),
                  run.out.constData());
         QVERIFY(!run.out.contains("SOUL.md in"));
-        QCOMPARE(links({QStringLiteral("add"),
-                        QStringLiteral("--name=g"),
-                        QStringLiteral("--file=USER.md"),
-                        QStringLiteral("--agents=a,b"),
-                        dir})
-                     .exitCode,
-                 ExitSuccess);
+        QCOMPARE(linkUserOfAB(dir), ExitSuccess);
         run = links({dir});
         QVERIFY2(run.out.contains("USER.md in c, d (22 bytes)"), run.out.constData());
     }
