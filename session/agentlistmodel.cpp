@@ -22,8 +22,12 @@ QVariant AgentListModel::data(const QModelIndex &index, int role) const
         return {};
     const Row &r = row(index.row());
     switch (role) {
-    case Qt::DisplayRole:
-        return r.detail.isEmpty() ? r.title : r.title + QLatin1Char('\n') + r.detail;
+    case Qt::DisplayRole: {
+        QString text = r.detail.isEmpty() ? r.title : r.title + QLatin1Char('\n') + r.detail;
+        if (!r.links.isEmpty())
+            text += QLatin1Char('\n') + r.links;
+        return text;
+    }
     case Qt::ToolTipRole:
         return r.toolTip;
     case TitleRole:
@@ -34,6 +38,8 @@ QVariant AgentListModel::data(const QModelIndex &index, int role) const
         return r.available;
     case UnsavedRole:
         return r.unsaved;
+    case LinksRole:
+        return r.links;
     default:
         return {};
     }

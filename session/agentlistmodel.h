@@ -23,6 +23,7 @@ public:
         DetailRole,                   // QString: "1,234 tokens · OpenClaw 900/60,000"
         AvailableRole,                // bool: false while the workspace folder is missing
         UnsavedRole,                  // bool: some pane holds unsaved text
+        LinksRole,                    // QString: "USER.md differs from its group"; empty when none
     };
 
     struct Row
@@ -32,11 +33,13 @@ public:
         QString toolTip; // the folder, where each budget came from
         bool available = true;
         bool unsaved = false;
+        QString links; // the linked files that went their own way, or wait
 
         bool operator==(const Row &other) const
         {
             return title == other.title && detail == other.detail && toolTip == other.toolTip
-                   && available == other.available && unsaved == other.unsaved;
+                   && available == other.available && unsaved == other.unsaved
+                   && links == other.links;
         }
     };
 

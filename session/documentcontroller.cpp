@@ -297,10 +297,18 @@ QStringList DocumentController::recoveredFiles() const
     return names;
 }
 
+void DocumentController::setGroupSave(std::function<bool(int)> claims, std::function<bool(int)> save)
+{
+    m_groupClaims = std::move(claims);
+    m_groupSave = std::move(save);
+}
+
 bool DocumentController::save(int slot)
 {
     if (!confirmChangedBytes(slot))
         return false;
+    if (savesGroup(slot))
+        return m_groupSave(slot);
     if (!saveFile(
             m_model->slotLabel(slot),
             [this, slot](SaveMode mode) { return m_model->save(slot, mode); },

@@ -60,6 +60,10 @@ public:
     // Cancel first. False when cancelled or failed (the failure is shown);
     // the buffer then stays dirty.
     bool save(int slot);
+    // Saving the document `doc` may be its link group's (every member's copy
+    // written): `claims(doc)` says so, `save(doc)` does it.
+    void setGroupSave(std::function<bool(int)> claims, std::function<bool(int)> save);
+    bool savesGroup(int slot) const { return m_groupClaims && m_groupClaims(slot); }
     // Save on a pane without unsaved edits: says in the status bar why there
     // is nothing to save (read-only, recovered text waiting, no edits).
     void explainNothingToSave(int slot);
@@ -199,6 +203,8 @@ private:
 
     PersonaModel *m_model = nullptr;
     Prompter *m_prompter = nullptr;
+    std::function<bool(int)> m_groupClaims;
+    std::function<bool(int)> m_groupSave;
     QSettings *m_settings = nullptr;
     QTimer m_follow; // followProjectFile() once the change that started it is done
     QFileSystemWatcher m_projectFolders;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "linktexts.h"
 #include "persona/personamodel.h"
 
 #include <QList>
@@ -16,6 +17,9 @@ class Prompter
 {
 public:
     virtual ~Prompter() = default;
+
+    // What askDivergedCopy() answers.
+    enum class DivergedAnswer { Close, Adopt, Leave };
 
     enum class UnsavedAnswer { SaveAll, Discard, Cancel };
     // Closing or quitting with unsaved panes; `files` are their names.
@@ -149,6 +153,34 @@ public:
         return {};
     }
 
+    enum class LinkedChangeAnswer { Overwrite, TakeTheirs, Compare, Cancel };
+    // Saving the linked file `file` of a group would replace a change
+    // another program made to `agent`'s copy (`why` says which): overwrite
+    // it, take that copy into the group (every member's pane takes it), or
+    // compare. Asked per changed copy before anything is written; a double
+    // that does not answer it writes nothing.
+    virtual LinkedChangeAnswer askLinkedCopyChanged(const QString &file,
+                                                    const QString &agent,
+                                                    const QString &why)
+    {
+        Q_UNUSED(file);
+        Q_UNUSED(agent);
+        Q_UNUSED(why);
+        return LinkedChangeAnswer::Cancel;
+    }
+
+    // The name of a new link group of `file` for `agents` (the same bytes in
+    // each), prefilled with `suggested`; empty when cancelled.
+    virtual QString askLinkName(const QString &file,
+                                const QStringList &agents,
+                                const QString &suggested)
+    {
+        Q_UNUSED(file);
+        Q_UNUSED(agents);
+        Q_UNUSED(suggested);
+        return {};
+    }
+
     // One of the agents `names` (the window's, in its order; `current` is
     // the one shown, not offered), asked as `question`. -1 when cancelled.
     virtual int askAgent(const QString &question, const QStringList &names, int current)
@@ -166,6 +198,14 @@ public:
         Q_UNUSED(names);
         Q_UNUSED(current);
         return {};
+    }
+
+    // A member's copy of a linked file differs from the group's text: the
+    // three texts shown, Adopt / Leave / Close asked.
+    virtual DivergedAnswer askDivergedCopy(const ThreeWayTexts &texts)
+    {
+        Q_UNUSED(texts);
+        return DivergedAnswer::Close;
     }
 };
 

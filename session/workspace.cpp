@@ -1,5 +1,7 @@
 #include "workspace.h"
 
+#include "linksession.h"
+
 #include "agentlistmodel.h"
 #include "agents/openclawpaths.h"
 #include "agents/openclawroster.h"
@@ -43,7 +45,10 @@ Workspace::Workspace(Prompter *prompter, QSettings *settings, QObject *parent)
     , m_prompter(prompter)
     , m_settings(settings)
     , m_agents(new AgentListModel(this))
+    , m_links(new LinkSession(this, prompter, this))
 {
+    connect(m_links, &LinkSession::changed, this, &Workspace::scheduleAllSummaries);
+    connect(m_links, &LinkSession::message, this, &Workspace::message);
     m_openTimer.setSingleShot(true);
     m_openTimer.setInterval(0);
     connect(&m_openTimer, &QTimer::timeout, this, &Workspace::openNextWaiting);
@@ -57,6 +62,7 @@ Workspace::~Workspace() = default;
 void Workspace::setPrompter(Prompter *prompter)
 {
     m_prompter = prompter;
+    m_links->setPrompter(prompter);
     for (PersonaSession *s : m_sessions)
         s->setPrompter(prompter);
 }
@@ -153,7 +159,11 @@ int Workspace::addSession()
         Q_EMIT message(whose(s, error), 15000);
     };
     connect(s->model(), &PersonaModel::recoveryFailed, this, recoveryFailed);
-    m_agents->insertRow(index, AgentListModel::Row{s->agent().id, {}, {}, true, false});
+    // Saving a linked file is its group's save.
+    s->documents()->setGroupSave([this, s](int doc) { return m_links->savesGroup(indexOf(s), doc); },
+                                 [this, s](int doc) { return m_links->save(indexOf(s), doc); });
+    m_links->follow(s);
+    m_agents->insertRow(index, AgentListModel::Row{s->agent().id, {}, {}, true, false, {}});
     Q_EMIT sessionAdded(index);
     return index;
 }
@@ -366,6 +376,7 @@ void Workspace::leaveRoster()
         removeSession(count() - 1);
     current()->setAgent({});
     m_agents->setSource(QString());
+    m_links->setPlace(std::nullopt);
     if (m_roster) {
         m_roster = false;
         Q_EMIT rosterChanged(false);
@@ -436,6 +447,7 @@ bool Workspace::openOpenClawAgents(const QString &configFile)
     if (!closeAll())
         return false;
     openRoster(agents, source);
+    m_links->setPlace(openClawPlace(roster.value()));
     return true;
 }
 
@@ -465,6 +477,10 @@ bool Workspace::openPersonaFolder(const QString &parent)
     if (!closeAll())
         return false;
     openRoster(agents, tr("Personas in %1").arg(QDir::toNativeSeparators(parent)));
+    if (const Result<LinkPlace> place = personaFoldersPlace(parent))
+        m_links->setPlace(*place);
+    else
+        m_links->setPlace(std::nullopt);
     return true;
 }
 
@@ -584,7 +600,9 @@ void Workspace::showSummaries()
             return;
         }
         m_summaryPending.remove(s);
-        m_agents->setRow(i, AgentListModel::describe(*s, isWaiting(i)));
+        AgentListModel::Row row = AgentListModel::describe(*s, isWaiting(i));
+        row.links = m_links->rosterNote(i);
+        m_agents->setRow(i, row);
     }
     m_summaryPending.clear();
 }

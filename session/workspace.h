@@ -15,6 +15,7 @@ class QSettings;
 namespace soul {
 
 class AgentListModel;
+class LinkSession;
 class Prompter;
 class Runtime;
 struct RecentPlace;
@@ -75,6 +76,8 @@ public:
     QString missingNote() const;
     // One row per session, in order; their text is made while a roster is held.
     AgentListModel *agents() const { return m_agents; }
+    // The link groups of the roster held (none while no roster is).
+    LinkSession *links() const { return m_links; }
 
     // Opens `dir` in the one session, or, while a roster is held, shows the
     // agent of that folder or adds it as another one. False when it was not
@@ -170,6 +173,7 @@ private:
     int m_current = 0;
     bool m_roster = false;
     AgentListModel *m_agents = nullptr;
+    LinkSession *m_links = nullptr;
     QList<PersonaSession *> m_waiting;  // folders still to read, in turn
     QSet<PersonaSession *> m_announced; // waiting ones whose sessionOpening() came
     QStringList m_failed;               // agents whose folder could not be read

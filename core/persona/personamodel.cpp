@@ -341,7 +341,11 @@ void PersonaModel::setBufferText(int slot, QStringView rawText)
     const SlotState &state = m_slots.at(size_t(slot));
     if (!state.bufferPresent || state.readOnly || hasRecovery(slot))
         return;
-    setBuffer(slot, fromEditorText(rawText, state.format), true);
+    QByteArray bytes = fromEditorText(rawText, state.format);
+    if (bytes == state.bufferBytes)
+        return;
+    setBuffer(slot, bytes, true);
+    Q_EMIT bufferEdited(slot);
 }
 
 void PersonaModel::createSlot(int slot, const QByteArray &bytes)

@@ -331,6 +331,10 @@ Q_SIGNALS:
     // The buffer was replaced from outside the pane (disk, revert, create):
     // the pane reloads paneText(), keeping its cursor and scroll.
     void bufferReplaced(int slot);
+    // The pane's text changed the buffer (typing, undo, paste): what a link
+    // group hands on to its other copies; a change from outside is
+    // bufferReplaced().
+    void bufferEdited(int slot);
     // Section `slot` may differ in either view.
     void sectionChanged(int slot);
     void directoryLostChanged(bool lost);

@@ -3,6 +3,7 @@
 #include "counttext.h"
 #include "diskchangedbar.h"
 #include "elidedlabel.h"
+#include "linkbar.h"
 #include "markdownhighlighter.h"
 #include "persona/inspection.h"
 #include "persona/lint.h"
@@ -172,6 +173,19 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     m_sameNote->setForegroundRole(QPalette::PlaceholderText);
     m_sameNote->setAccessibleName(tr("%1 in other agents").arg(name));
     m_sameNote->hide();
+    m_linkBar = new LinkBar(this);
+    connect(m_linkBar, &LinkBar::threeWayRequested, this, [this] {
+        Q_EMIT linkThreeWayRequested(m_slot);
+    });
+    connect(m_linkBar, &LinkBar::adoptRequested, this, [this] {
+        Q_EMIT linkAdoptRequested(m_slot);
+    });
+    connect(m_linkBar, &LinkBar::leaveRequested, this, [this] {
+        Q_EMIT linkLeaveRequested(m_slot);
+    });
+    connect(m_linkBar, &LinkBar::finishRequested, this, [this] {
+        Q_EMIT linkFinishRequested(m_slot);
+    });
 
     // Hidden until the pane has files to choose from (setFileChoices()).
     m_fileChoice = new QPushButton(this);
@@ -237,6 +251,7 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     layout->addWidget(m_lints);
     layout->addWidget(m_checkpointNote);
     layout->addWidget(m_sameNote);
+    layout->addWidget(m_linkBar);
     layout->addWidget(m_readOnly);
     layout->addWidget(m_absentNote);
     layout->addWidget(m_longLineNote);

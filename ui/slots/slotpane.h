@@ -19,6 +19,8 @@ class QPushButton;
 
 namespace soul {
 
+class LinkBar;
+
 class DiskChangedBar;
 class ElidedLabel;
 class MarkdownHighlighter;
@@ -130,6 +132,8 @@ public:
     // The note that other agents in the window hold the same bytes of this
     // file ("Same as in work, coach"); empty hides it.
     void setSameNote(const QString &text, const QString &toolTip = {});
+    // The bar of a file linked in a group (LinkBar::Kind::None hides it).
+    LinkBar *linkBar() const { return m_linkBar; }
     QLabel *sameNote() const { return m_sameNote; }
     // The files the pane can show instead of its own, `current` among them
     // (a Hermes home's project pane: the files of the project-context
@@ -165,6 +169,11 @@ Q_SIGNALS:
     // setFinishable()'s buttons.
     void finishRequested(int slot);
     void restoreDeletedRequested(int slot);
+    // The link bar's buttons.
+    void linkThreeWayRequested(int slot);
+    void linkAdoptRequested(int slot);
+    void linkLeaveRequested(int slot);
+    void linkFinishRequested(int slot);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -227,6 +236,7 @@ private:
     RuntimeMeter *m_runtimeMeter = nullptr;
     QLabel *m_runtimeNote = nullptr;
     QLabel *m_checkpointNote = nullptr;
+    LinkBar *m_linkBar = nullptr;
     QLabel *m_sameNote = nullptr;
     QPushButton *m_fileChoice = nullptr;
     QStringList m_fileChoices;

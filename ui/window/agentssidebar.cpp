@@ -5,6 +5,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QSignalBlocker>
+#include <QStyle>
 #include <QVBoxLayout>
 
 namespace soul {
@@ -71,6 +72,10 @@ void AgentsSidebar::showRows(int first, int last)
         font.setItalic(!available);
         item->setFont(font);
         item->setForeground(available ? palette().text() : palette().placeholderText());
+        // A linked file that went its own way, or waits for a save to finish.
+        const bool linkNote = !at.data(AgentListModel::LinksRole).toString().isEmpty();
+        if (linkNote != !item->icon().isNull())
+            item->setIcon(linkNote ? style()->standardIcon(QStyle::SP_MessageBoxWarning) : QIcon());
     }
 }
 

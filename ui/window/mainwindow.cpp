@@ -12,6 +12,7 @@
 #include "freezecontroller.h"
 #include "heap.h"
 #include "history/historycontroller.h"
+#include "linkpanes.h"
 #include "persona/personamodel.h"
 #include "persona/soultokencounter.h"
 #include "personaeditor.h"
@@ -95,6 +96,8 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     buildUi();
     m_sameNotes = new SameSlotNotes(this);
     m_workspace = new Workspace(m_prompter.get(), m_settings.get(), this);
+    m_linkPanes = new LinkPanes(m_workspace, this);
+    connect(m_linkPanes, &LinkPanes::message, this, &MainWindow::showMessage);
     m_sidebar->setModel(m_workspace->agents());
     wireWorkspace();
     showCurrent(m_workspace->currentIndex());
@@ -192,6 +195,7 @@ void MainWindow::wireWorkspace()
                 if (!gone)
                     return;
                 m_sameNotes->remove(session);
+                m_linkPanes->remove(session);
                 if (gone == m_shown) {
                     m_splitterState = gone->splitter()->saveState();
                     m_shown = nullptr;
@@ -271,6 +275,7 @@ PersonaEditor *MainWindow::ensureEditor(int index)
     if (m_editors->currentWidget() != editor)
         editor->setUpdatesEnabled(false); // see showPage()
     m_sameNotes->add(session, editor);
+    m_linkPanes->add(session, editor);
     if (!m_splitterState.isEmpty())
         editor->splitter()->restoreState(m_splitterState);
     connect(editor, &PersonaEditor::editStateChanged, this, [this, editor] {
@@ -655,6 +660,21 @@ void MainWindow::wireActions()
                                                          currentIndex());
         copySlotToAgents(slot, targets);
     });
+    const auto onLinkedFile = [this](void (LinkPanes::*act)(int)) {
+        return [this, act] {
+            const int doc = currentEditor() ? currentEditor()->currentSlot() : -1;
+            if (doc < 0) {
+                showMessage(tr("Click into the pane of the linked file first."), 5000);
+                return;
+            }
+            (m_linkPanes->*act)(doc);
+        };
+    };
+    connect(m_actions->linkThreeWay, &QAction::triggered, this, onLinkedFile(&LinkPanes::threeWay));
+    connect(m_actions->linkAdopt, &QAction::triggered, this, onLinkedFile(&LinkPanes::adopt));
+    connect(m_actions->linkLeave, &QAction::triggered, this, onLinkedFile(&LinkPanes::leave));
+    connect(m_actions->linkFinish, &QAction::triggered, this, onLinkedFile(&LinkPanes::finish));
+    connect(m_actions->linkIdentical, &QAction::triggered, m_linkPanes, &LinkPanes::linkIdentical);
     connect(m_startView, &StartView::openRequested, m_workspace, &Workspace::askAndOpenFolder);
     connect(m_startView, &StartView::newPersonaRequested, m_workspace, &Workspace::newPersona);
     connect(m_startView, &StartView::exampleRequested, this, [this] {

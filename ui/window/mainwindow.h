@@ -29,6 +29,7 @@ class PreviewPanel;
 class RoomHost;
 class Prompter;
 struct RecentPlace;
+class LinkPanes;
 class SameSlotNotes;
 class SoulTokenCounter;
 class StartView;
@@ -173,6 +174,7 @@ private:
     QSplitter *m_body = nullptr;
     AgentsSidebar *m_sidebar = nullptr;
     SameSlotNotes *m_sameNotes = nullptr; // "Same as in work, coach" in the panes
+    LinkPanes *m_linkPanes = nullptr;     // the link groups' bars in the panes
     QStackedWidget *m_editors = nullptr;
     QLabel *m_missing = nullptr; // stands in for an agent without a workspace
     QLabel *m_statusDir = nullptr;

@@ -206,6 +206,13 @@ void PersonaEditor::wirePane(SlotPane *pane)
                 documents,
                 &DocumentController::compareRecovery);
         connect(pane, &SlotPane::discardRecoveryRequested, model, &PersonaModel::discardRecovery);
+        const auto link = [this](LinkAction action) {
+            return [this, action](int doc) { Q_EMIT linkRequested(doc, action); };
+        };
+        connect(pane, &SlotPane::linkThreeWayRequested, this, link(LinkAction::ThreeWay));
+        connect(pane, &SlotPane::linkAdoptRequested, this, link(LinkAction::Adopt));
+        connect(pane, &SlotPane::linkLeaveRequested, this, link(LinkAction::Leave));
+        connect(pane, &SlotPane::linkFinishRequested, this, link(LinkAction::Finish));
         connect(pane, &SlotPane::focused, this, [this, pane](int slot) {
             m_currentSlot = slot;
             m_setupUndoable = false; // its own editor undoes typing now
@@ -369,7 +376,7 @@ void PersonaEditor::save()
     DocumentController *documents = m_session->documents();
     if (m_currentSlot < 0)
         return;
-    if (!m_session->model()->slot(m_currentSlot).dirty) {
+    if (!m_session->model()->slot(m_currentSlot).dirty && !documents->savesGroup(m_currentSlot)) {
         documents->explainNothingToSave(m_currentSlot);
         return;
     }

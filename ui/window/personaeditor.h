@@ -30,6 +30,9 @@ class PersonaEditor : public QWidget
     Q_OBJECT
 
 public:
+    // What a pane's link bar asks for (linkRequested()).
+    enum class LinkAction { ThreeWay, Adopt, Leave, Finish };
+
     // `session` and `settings` must outlive the editor.
     PersonaEditor(PersonaSession *session, QSettings *settings, QWidget *parent = nullptr);
     ~PersonaEditor() override;
@@ -90,6 +93,8 @@ Q_SIGNALS:
     void editStateChanged();
     // A sentence for the status bar, shown for `ms` milliseconds.
     void message(const QString &text, int ms);
+    // A button of a pane's link bar (LinkBar) was pressed, for document `doc`.
+    void linkRequested(int doc, soul::PersonaEditor::LinkAction action);
 
 private:
     void buildUi(QSettings *settings);

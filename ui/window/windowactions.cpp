@@ -36,6 +36,21 @@ WindowActions::WindowActions(QWidget *window)
                          QKeySequence(Qt::CTRL | Qt::Key_PageUp));
     compareAgents = make("compareAgents", tr("Compare with &Agent…"), {});
     copySlotToAgents = make("copySlotToAgents", tr("Copy This File to A&gents…"), {});
+    linkThreeWay = make("linkThreeWay",
+                        tr("Compare &Three Ways…"),
+                        QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_3));
+    linkAdopt = make("linkAdopt",
+                     tr("&Adopt This Copy into the Group"),
+                     QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_A));
+    linkLeave = make("linkLeave",
+                     tr("&Leave the Group"),
+                     QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_L));
+    linkFinish = make("linkFinish",
+                      tr("&Finish the Group's Save"),
+                      QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_F));
+    linkIdentical = make("linkIdentical",
+                         tr("Link &Identical Files…"),
+                         QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_I));
     closeFolder = make("closeFolder", tr("&Close Folder"), QKeySequence(Qt::CTRL | Qt::Key_W));
     save = make("save", tr("&Save"), QKeySequence(Qt::CTRL | Qt::Key_S));
     saveAll = make("saveAll", tr("Save &All"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
@@ -125,6 +140,11 @@ void WindowActions::fillMenuBar(QMenuBar *bar) const
     edit->addSeparator();
     edit->addAction(copySoul);
     edit->addAction(copySlotToAgents);
+    QMenu *links = edit->addMenu(tr("Lin&ked Files"));
+    links->setObjectName(QStringLiteral("linksMenu"));
+    links->addActions({linkThreeWay, linkAdopt, linkLeave, linkFinish});
+    links->addSeparator();
+    links->addAction(linkIdentical);
     edit->addSeparator();
     edit->addAction(finishSetup);
 
@@ -179,7 +199,15 @@ void WindowActions::setEditState(const EditState &state)
 
 void WindowActions::setAgentCount(int count)
 {
-    for (QAction *action : {nextAgent, previousAgent, compareAgents, copySlotToAgents})
+    for (QAction *action : {nextAgent,
+                            previousAgent,
+                            compareAgents,
+                            copySlotToAgents,
+                            linkThreeWay,
+                            linkAdopt,
+                            linkLeave,
+                            linkFinish,
+                            linkIdentical})
         action->setEnabled(count > 1);
 }
 

@@ -58,6 +58,12 @@ public:
     QAction *previousAgent = nullptr;
     QAction *compareAgents = nullptr;
     QAction *copySlotToAgents = nullptr;
+    // A linked file (a link group's) in the pane last focused.
+    QAction *linkThreeWay = nullptr;
+    QAction *linkAdopt = nullptr;
+    QAction *linkLeave = nullptr;
+    QAction *linkFinish = nullptr;
+    QAction *linkIdentical = nullptr; // identical files of several agents into groups
     QAction *closeFolder = nullptr;
     QAction *save = nullptr;
     QAction *saveAll = nullptr;

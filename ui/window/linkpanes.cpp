@@ -1,0 +1,169 @@
+#include "linkpanes.h"
+
+#include "documentcontroller.h"
+#include "linksession.h"
+#include "persona/personamodel.h"
+#include "personaeditor.h"
+#include "personasession.h"
+#include "slots/linkbar.h"
+#include "slots/panestack.h"
+#include "slots/slotpane.h"
+#include "workspace.h"
+
+#include <algorithm>
+
+namespace soul {
+
+LinkPanes::LinkPanes(Workspace *workspace, QObject *parent)
+    : QObject(parent)
+    , m_workspace(workspace)
+{
+    connect(links(), &LinkSession::changed, this, [this] {
+        refresh();
+        showCandidates();
+    });
+    connect(m_workspace, &Workspace::rosterChanged, this, [this] { m_offered = false; });
+    connect(links(), &LinkSession::compareRequested, this, [this](int index, int doc) {
+        if (PersonaSession *s = m_workspace->session(index))
+            s->documents()->compare(doc);
+    });
+}
+
+LinkSession *LinkPanes::links() const
+{
+    return m_workspace->links();
+}
+
+void LinkPanes::add(PersonaSession *session, PersonaEditor *editor)
+{
+    m_entries.push_back({session, editor});
+    connect(editor,
+            &PersonaEditor::linkRequested,
+            this,
+            [this](int doc, PersonaEditor::LinkAction action) {
+                switch (action) {
+                case PersonaEditor::LinkAction::ThreeWay:
+                    threeWay(doc);
+                    break;
+                case PersonaEditor::LinkAction::Adopt:
+                    adopt(doc);
+                    break;
+                case PersonaEditor::LinkAction::Leave:
+                    leave(doc);
+                    break;
+                case PersonaEditor::LinkAction::Finish:
+                    finish(doc);
+                    break;
+                }
+            });
+    refresh();
+}
+
+void LinkPanes::remove(PersonaSession *session)
+{
+    m_entries.erase(std::remove_if(m_entries.begin(),
+                                   m_entries.end(),
+                                   [session](const Entry &e) { return e.session == session; }),
+                    m_entries.end());
+}
+
+void LinkPanes::refresh()
+{
+    for (const Entry &e : m_entries) {
+        const int index = m_workspace->indexOf(e.session);
+        const PaneStack *panes = e.editor->panes();
+        for (int doc = 0; doc < e.session->model()->documentCount(); ++doc) {
+            SlotPane *pane = panes->pane(doc);
+            if (!pane)
+                continue;
+            LinkSession::NoteKind kind = LinkSession::NoteKind::None;
+            QString tip;
+            const QString text = links()->note(index, doc, &kind, &tip);
+            pane->linkBar()->showNote(LinkBar::Kind(int(kind)), text, tip);
+        }
+    }
+}
+
+void LinkPanes::showCandidates()
+{
+    if (m_offered || !links()->isReady() || links()->candidates().isEmpty())
+        return;
+    m_offered = true;
+    const LinkCandidate &first = links()->candidates().constFirst();
+    const qsizetype more = links()->candidates().size() - 1;
+    QString text
+        = tr("%1 is the same in %2").arg(first.file, first.agents.join(QStringLiteral(", ")));
+    if (more == 1)
+        text += tr(", and one other file is the same in several agents");
+    else if (more > 1)
+        text += tr(", and %1 other files are the same in several agents").arg(more);
+    Q_EMIT message(text
+                       + tr(": Edit > Linked Files > Link Identical Files (Ctrl+Alt+I) makes "
+                            "each one file, edited once."),
+                   15000);
+}
+
+void LinkPanes::threeWay(int doc)
+{
+    const int index = m_workspace->currentIndex();
+    if (!links()->groupOf(index, doc)) {
+        Q_EMIT message(tr("This file is in no link group."), 5000);
+        return;
+    }
+    links()->resolve(index, doc);
+}
+
+void LinkPanes::adopt(int doc)
+{
+    const int index = m_workspace->currentIndex();
+    if (!links()->groupOf(index, doc)) {
+        Q_EMIT message(tr("This file is in no link group."), 5000);
+        return;
+    }
+    links()->adopt(index, doc);
+}
+
+void LinkPanes::leave(int doc)
+{
+    const int index = m_workspace->currentIndex();
+    if (!links()->groupOf(index, doc)) {
+        Q_EMIT message(tr("This file is in no link group."), 5000);
+        return;
+    }
+    links()->leave(index, doc);
+}
+
+void LinkPanes::finish(int doc)
+{
+    const int index = m_workspace->currentIndex();
+    if (!links()->groupOf(index, doc)) {
+        Q_EMIT message(tr("This file is in no link group."), 5000);
+        return;
+    }
+    links()->finish(index, doc);
+}
+
+void LinkPanes::linkIdentical()
+{
+    if (!links()->place()) {
+        Q_EMIT message(tr("Link groups need several agents: open OpenClaw's agents or a folder "
+                          "of personas."),
+                       8000);
+        return;
+    }
+    if (!links()->problem().isEmpty()) {
+        Q_EMIT message(links()->problem(), 15000);
+        return;
+    }
+    const QList<LinkCandidate> candidates = links()->candidates();
+    if (candidates.isEmpty()) {
+        Q_EMIT message(tr("No file is the same in several agents outside a group."), 8000);
+        return;
+    }
+    for (const LinkCandidate &candidate : candidates) {
+        if (!links()->link(candidate))
+            break;
+    }
+}
+
+} // namespace soul

@@ -1,0 +1,56 @@
+#pragma once
+
+#include <QObject>
+
+#include <vector>
+
+namespace soul {
+
+class LinkSession;
+class PersonaEditor;
+class PersonaSession;
+class Workspace;
+struct LinkCandidate;
+
+// Shows the workspace's link groups in the panes (each linked file's bar:
+// shared with whom, a copy that went its own way, a save that stopped part
+// way) and passes the bars' and the menu's requests to the LinkSession.
+class LinkPanes : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit LinkPanes(Workspace *workspace, QObject *parent = nullptr);
+
+    // Shows `session`'s notes in `editor` until remove(); both must outlive that.
+    void add(PersonaSession *session, PersonaEditor *editor);
+    void remove(PersonaSession *session);
+    // Every pane's bar, now.
+    void refresh();
+
+    // The menu's actions, on document `doc` of the session shown.
+    void threeWay(int doc);
+    void adopt(int doc);
+    void leave(int doc);
+    void finish(int doc);
+    // Offers each candidate group of the roster (identical files) in turn.
+    void linkIdentical();
+
+Q_SIGNALS:
+    void message(const QString &text, int ms);
+
+private:
+    struct Entry
+    {
+        PersonaSession *session = nullptr;
+        PersonaEditor *editor = nullptr;
+    };
+    void showCandidates();
+    LinkSession *links() const;
+
+    Workspace *m_workspace = nullptr;
+    std::vector<Entry> m_entries;
+    bool m_offered = false; // the candidates of the roster held were said once
+};
+
+} // namespace soul
