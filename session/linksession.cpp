@@ -538,6 +538,19 @@ bool LinkSession::save(int index, int doc)
                 break;
         }
     }
+    bool unsaved = false;
+    for (const QString &agent : groupNamed(name)->members) {
+        const int i = sessionOf(agent);
+        const int d = documentOf(i, file, false);
+        if (const PersonaSession *s = m_workspace->at(i); s && d >= 0 && s->model()->isOpen())
+            unsaved = unsaved || s->model()->slot(d).dirty;
+    }
+    if (!unsaved) {
+        Q_EMIT message(tr("%1 has no unsaved changes in any copy of the group \"%2\".")
+                           .arg(file, name),
+                       5000);
+        return true;
+    }
     // The group records its new text (and the one it replaces) before any
     // copy is written, so a save killed part way is finished by the next.
     const Result<QByteArray> kept = keepGroupText(*m_place, text);
@@ -549,7 +562,12 @@ bool LinkSession::save(int index, int doc)
     LinkGroup *group = groupNamed(name);
     m_texts.insert(*kept, text);
     if (group->sha256 != *kept) {
-        if (group->pendingFrom.isEmpty())
+        // The text the copies hold now, unless a stopped save left some
+        // with an older one (they are still to be finished).
+        bool behind = false;
+        for (const QString &agent : group->members)
+            behind = behind || stateOf(*group, sessionOf(agent)) == CopyNow::Behind;
+        if (group->pendingFrom.isEmpty() || !behind)
             group->pendingFrom = group->sha256;
         group->sha256 = *kept;
         if (const Status written = writeLinkGroups(m_groups); !written) {

@@ -419,6 +419,7 @@ WindowActions::EditState PersonaEditor::editState() const
     state.currentUnsaved = editor && model->slot(slot).dirty;
     // Recovered text waiting makes a pane read-only.
     state.currentReadOnly = editor && editor->isReadOnly();
+    state.currentLinked = editor && m_session->documents()->savesGroup(slot);
     state.anyUnsaved = m_session->hasUnsaved();
     return state;
 }

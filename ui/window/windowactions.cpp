@@ -191,7 +191,7 @@ void WindowActions::setEditState(const EditState &state)
 {
     undo->setEnabled(state.canUndo);
     redo->setEnabled(state.canRedo);
-    save->setEnabled(state.currentUnsaved || state.currentReadOnly);
+    save->setEnabled(state.currentUnsaved || state.currentReadOnly || state.currentLinked);
     revert->setEnabled(state.currentUnsaved);
     saveAll->setEnabled(state.anyUnsaved);
     finishSetup->setEnabled(state.canFinishSetup);
