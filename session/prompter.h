@@ -1,5 +1,6 @@
 #pragma once
 
+#include "linktexts.h"
 #include "persona/personamodel.h"
 
 #include <QList>
@@ -16,6 +17,9 @@ class Prompter
 {
 public:
     virtual ~Prompter() = default;
+
+    // What askDivergedCopy() answers.
+    enum class DivergedAnswer { Close, Adopt, Leave };
 
     enum class UnsavedAnswer { SaveAll, Discard, Cancel };
     // Closing or quitting with unsaved panes; `files` are their names.
@@ -166,6 +170,14 @@ public:
         Q_UNUSED(names);
         Q_UNUSED(current);
         return {};
+    }
+
+    // A member's copy of a linked file differs from the group's text: the
+    // three texts shown, Adopt / Leave / Close asked.
+    virtual DivergedAnswer askDivergedCopy(const ThreeWayTexts &texts)
+    {
+        Q_UNUSED(texts);
+        return DivergedAnswer::Close;
     }
 };
 
