@@ -131,7 +131,8 @@ QString textDiffHtml(const QString &title, const QByteArray &unifiedDiff, bool i
     QString html = diffStyle();
     if (unifiedDiff.isEmpty())
         return html;
-    html += QStringLiteral("<h3>%1</h3>").arg(title.toHtmlEscaped());
+    if (!title.isEmpty())
+        html += QStringLiteral("<h3>%1</h3>").arg(title.toHtmlEscaped());
     // As for a section: the words of a last line changed are marked, not
     // split by the note that it has no line break.
     QString diff = displayText(utf8::decode(unifiedDiff)

@@ -24,8 +24,8 @@ QString unifiedDiffHtml(const QString &diff, bool invisibles);
 // unified diff of the two bodies as displayText() shows it, with the style
 // sheet of the classes above first.
 // A unified diff of two whole texts (runtimeTextDiff()) under the heading
-// `title`, as displayText() shows it, with the style sheet first; only the
-// style sheet for an empty diff.
+// `title` (none when empty), as displayText() shows it, with the style sheet
+// first; only the style sheet for an empty diff.
 QString textDiffHtml(const QString &title, const QByteArray &unifiedDiff, bool invisibles);
 
 QString sectionsDiffHtml(const LiveSections &snapshot,

@@ -2,6 +2,7 @@
 
 #include "compose/contract.h"
 #include "history/checkpointdialog.h"
+#include "links/threewaydialog.h"
 
 #include <QCheckBox>
 #include <QCoreApplication>
@@ -366,6 +367,22 @@ int DialogPrompter::askAgent(const QString &question, const QStringList &names, 
 QList<int> DialogPrompter::askAgents(const QString &question, const QStringList &names, int current)
 {
     return chooseAgents(m_parent, question, names, current, true);
+}
+
+Prompter::DivergedAnswer DialogPrompter::askDivergedCopy(const ThreeWayTexts &texts)
+{
+    ThreeWayDialog dialog(m_parent);
+    dialog.setTexts(texts);
+    dialog.exec();
+    switch (dialog.choice()) {
+    case ThreeWayDialog::Choice::Adopt:
+        return DivergedAnswer::Adopt;
+    case ThreeWayDialog::Choice::Leave:
+        return DivergedAnswer::Leave;
+    case ThreeWayDialog::Choice::Close:
+        break;
+    }
+    return DivergedAnswer::Close;
 }
 
 } // namespace soul

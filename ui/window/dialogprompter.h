@@ -34,6 +34,7 @@ public:
     QString askCheckpointMessage(const QString &suggested, const QString &note) override;
     int askAgent(const QString &question, const QStringList &names, int current) override;
     QList<int> askAgents(const QString &question, const QStringList &names, int current) override;
+    DivergedAnswer askDivergedCopy(const ThreeWayTexts &texts) override;
 
 private:
     QPointer<QWidget> m_parent;
