@@ -84,7 +84,7 @@ void LinkSession::reload()
             out.problem = groups.error();
             return out;
         }
-        out.groups = std::move(*groups);
+        out.groups = *groups;
         for (const LinkGroup &g : std::as_const(out.groups.groups)) {
             for (const QByteArray &sha : {g.sha256, g.pendingFrom}) {
                 if (sha.isEmpty() || out.texts.contains(sha))
@@ -133,6 +133,11 @@ void LinkSession::follow(PersonaSession *session)
         handOn(session, doc);
     });
     connect(model, &PersonaModel::slotStateChanged, this, &LinkSession::scheduleChanged);
+    // How the member's runtime cuts its copy.
+    connect(session->runtimePreview(),
+            &RuntimePreview::compositionChanged,
+            this,
+            &LinkSession::scheduleChanged);
     connect(model, &PersonaModel::opened, this, [this, session] {
         const int index = m_workspace->indexOf(session);
         for (const LinkGroup &g : std::as_const(m_groups.groups)) {
@@ -479,16 +484,17 @@ bool LinkSession::save(int index, int doc)
             const CopyNow now = stateOf(*group, i);
             QString why;
             const SlotState &copy = s->model()->slot(d);
+            // A copy that holds the text already (an adopted one) is not asked about.
+            const bool holdsText = copy.diskPresent() && copy.diskComplete
+                                   && copy.diskBytes == text;
             if (stale != StaleReason::None)
                 why = staleSaveText(s->model()->slotFilePath(d), stale);
-            else if (copy.diskPresent() && copy.diskComplete && copy.diskBytes == text)
-                continue; // it holds the text already (an adopted copy)
-            else if (now == CopyNow::Differs)
+            else if (now == CopyNow::Differs && !holdsText)
                 why = tr("%1's copy went its own way: it is not the text the group last wrote.")
                           .arg(agent);
             else if (now == CopyNow::Missing)
                 why = tr("%1 has no copy of %2 (it was deleted, or never written).").arg(agent, file);
-            else
+            if (why.isEmpty())
                 continue;
             switch (m_prompter->askLinkedCopyChanged(file, agent, why)) {
             case Prompter::LinkedChangeAnswer::Overwrite:
@@ -666,6 +672,7 @@ bool LinkSession::adopt(int index, int doc)
                       "writes it to every copy; Ctrl+Z in a pane takes it back there.")
                        .arg(agentName(index), file, name),
                    12000);
+    Q_EMIT changed();
     return true;
 }
 

@@ -1,9 +1,12 @@
+#include "agents/openclawpaths.h"
+#include "agents/openclawroster.h"
 #include "compose/contract.h"
 #include "disk/fileio.h"
 #include "guitestfiles.h"
 #include "links/linkgroups.h"
 #include "linksession.h"
 #include "persona/personamodel.h"
+#include "runtimepreview.h"
 #include "slots/linkbar.h"
 #include "slots/panestack.h"
 #include "slots/slotpane.h"
@@ -19,6 +22,8 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPlainTextEdit>
+#include <QProcess>
+#include <QScopeGuard>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -48,7 +53,9 @@ public:
         return linkName;
     }
 
-    LinkedChangeAnswer askLinkedCopyChanged(const QString &, const QString &agent, const QString &) override
+    LinkedChangeAnswer askLinkedCopyChanged(const QString &,
+                                            const QString &agent,
+                                            const QString &) override
     {
         changedAsked.append(agent);
         return changeAnswers.isEmpty() ? LinkedChangeAnswer::Cancel : changeAnswers.takeFirst();
@@ -83,6 +90,7 @@ private Q_SLOTS:
     void changedCopyAskedBeforeAnythingIsWritten();
     void failurePartWayFinishes();
     void identicalFilesOffered();
+    void openClawRosterOfSix();
 
 private:
     QString parent() const { return m_fixture.filePath(QStringLiteral("team")); }
@@ -188,8 +196,7 @@ QByteArray tst_LinkGroups::soulcLinksStates() const
     for (const QJsonValue group : out.value(QStringLiteral("groups")).toArray()) {
         for (const QJsonValue member : group.toObject().value(QStringLiteral("members")).toArray())
             states += member.toObject().value(QStringLiteral("agent")).toString().toUtf8() + '='
-                      + member.toObject().value(QStringLiteral("state")).toString().toUtf8()
-                      + ' ';
+                      + member.toObject().value(QStringLiteral("state")).toString().toUtf8() + ' ';
     }
     return states.trimmed();
 }
@@ -214,7 +221,8 @@ void tst_LinkGroups::typingEditsEveryMember()
     for (int agent : {0, 1, 3}) {
         QTemporaryDir copy;
         const QString name = window()->session(agent)->agent().id;
-        QVERIFY(writeFile(copy.filePath(QStringLiteral("SOUL.md")), "I am " + name.toUtf8() + ".\n"));
+        QVERIFY(
+            writeFile(copy.filePath(QStringLiteral("SOUL.md")), "I am " + name.toUtf8() + ".\n"));
         QVERIFY(writeFile(copy.filePath(QStringLiteral("USER.md")), typed));
         const QByteArray expected = soulcOutput({QStringLiteral("compose"), copy.path()});
         QVERIFY2(!expected.startsWith("soulc failed"), expected.constData());
@@ -269,6 +277,8 @@ void tst_LinkGroups::divergedCopyAdopted()
     QTRY_VERIFY(window()->sidebar()->list()->item(3)->text().contains(
         QStringLiteral("USER.md differs from its group")));
     QVERIFY(!window()->sidebar()->list()->item(0)->text().contains(QStringLiteral("differs")));
+    QCOMPARE(soulcLinksStates(), QByteArray("ava=same coach=same writer=differs"));
+    QVERIFY(userPane(0)->sameNote()->isHidden());
     QTRY_VERIFY(userPane(0)->linkBar()->text().contains(QStringLiteral("own way in writer")));
     // Typing in ava leaves writer's own text alone.
     typeInUser(0, QStringLiteral("x"));
@@ -404,7 +414,7 @@ void tst_LinkGroups::failurePartWayFinishes()
             for (const char *agent : {"ava", "coach", "writer"}) {
                 if (hasNew.contains(QString::fromLatin1(agent)))
                     continue;
-                const int index = QString::fromLatin1(agent) == QStringLiteral("ava") ? 0
+                const int index = QString::fromLatin1(agent) == QStringLiteral("ava")     ? 0
                                   : QString::fromLatin1(agent) == QStringLiteral("coach") ? 1
                                                                                           : 3;
                 QTRY_COMPARE(userPane(index)->linkBar()->kind(), LinkBar::Kind::Behind);
@@ -444,11 +454,135 @@ void tst_LinkGroups::identicalFilesOffered()
     QTRY_COMPARE(links()->groups().groups.size(), 2);
     QTRY_VERIFY(links()->candidates().isEmpty());
     const int tools = slotIndex(u"TOOLS.md");
-    QTRY_COMPARE(window()->editor(0)->panes()->pane(tools)->linkBar()->kind(), LinkBar::Kind::Shared);
+    QTRY_COMPARE(window()->editor(0)->panes()->pane(tools)->linkBar()->kind(),
+                 LinkBar::Kind::Shared);
     window()->setCurrentIndex(0);
     window()->goToLine(tools, 1);
-    QTest::keyClicks(window()->editor(0)->panes()->pane(tools)->editor(), QStringLiteral("Always: "));
-    QCOMPARE(window()->session(2)->model()->slot(tools).bufferBytes, QByteArray("Always: Use the web.\n"));
+    QTest::keyClicks(window()->editor(0)->panes()->pane(tools)->editor(),
+                     QStringLiteral("Always: "));
+    QCOMPARE(window()->session(2)->model()->slot(tools).bufferBytes,
+             QByteArray("Always: Use the web.\n"));
+}
+
+// Six agents of OpenClaw's roster, four in OpenClaw's own workspaces and two
+// in a folder of personas, three groups; coach's budget cuts the shared
+// USER.md where the others keep it whole.
+void tst_LinkGroups::openClawRosterOfSix()
+{
+    const QString state = m_fixture.filePath(QStringLiteral("state"));
+    const QString personas = m_fixture.filePath(QStringLiteral("personas"));
+    QVERIFY(QDir().mkpath(state));
+    QVERIFY(writeFile(state + QStringLiteral("/openclaw.json"),
+                      "{ agents: { ownership: 'explicit',\n"
+                      "  entries: { work: {}, coach: { bootstrapMaxChars: 300 }, ops: {},\n"
+                      "    writer: {}, ana: { workspace: '"
+                          + personas.toUtf8()
+                          + "/ana' },\n"
+                            "    ben: { workspace: '"
+                          + personas.toUtf8() + "/ben' }, }, }, }\n"));
+    for (const char *name :
+         {"OPENCLAW_CONFIG_PATH", "OPENCLAW_PROFILE", "OPENCLAW_WORKSPACE_DIR", "OPENCLAW_HOME"})
+        qunsetenv(name);
+    qputenv("OPENCLAW_STATE_DIR", QFile::encodeName(state));
+    const auto unset = qScopeGuard([] { qunsetenv("OPENCLAW_STATE_DIR"); });
+    const Result<OpenClawRoster> roster = readOpenClawRoster(OpenClawPaths::system());
+    QVERIFY2(roster.ok(), qPrintable(roster.error()));
+    QCOMPARE(roster.value().agents.size(), 6);
+    QMap<QString, QString> folderOf;
+    for (const OpenClawAgent &agent : roster.value().agents) {
+        folderOf.insert(agent.id, agent.workspace);
+        QVERIFY(QDir().mkpath(agent.workspace));
+        QVERIFY(writeFile(agent.workspace + QStringLiteral("/SOUL.md"),
+                          "You are " + agent.id.toUtf8() + ".\n"));
+        QVERIFY(writeFile(agent.workspace + QStringLiteral("/USER.md"), UserText));
+        QVERIFY(writeFile(agent.workspace + QStringLiteral("/TOOLS.md"), "Use the shell.\n"));
+        QVERIFY(writeFile(agent.workspace + QStringLiteral("/AGENTS.md"), "House rules.\n"));
+    }
+    QVERIFY(folderOf.value(QStringLiteral("ana")).startsWith(personas));
+    const auto add = [](const char *name, const char *file, const char *agents) {
+        return soulcOutput({QStringLiteral("links"),
+                            QStringLiteral("add"),
+                            QStringLiteral("--name"),
+                            QString::fromLatin1(name),
+                            QStringLiteral("--file"),
+                            QString::fromLatin1(file),
+                            QStringLiteral("--agents"),
+                            QString::fromLatin1(agents),
+                            QStringLiteral("--openclaw")});
+    };
+    for (const QByteArray &added : {add("user", "USER.md", "work,coach,ana,ben"),
+                                    add("tools", "TOOLS.md", "ops,writer"),
+                                    add("house", "AGENTS.md", "work,ana")})
+        QVERIFY2(!added.startsWith("soulc failed"), added.constData());
+    QVERIFY(QFileInfo::exists(state + QStringLiteral("/soul-links.json")));
+
+    m_fixture.create();
+    QVERIFY(window()->openOpenClawAgents());
+    QCOMPARE(window()->sessionCount(), 6);
+    QTRY_VERIFY(links()->isReady());
+    QVERIFY2(links()->problem().isEmpty(), qPrintable(links()->problem()));
+    QCOMPARE(links()->groups().groups.size(), 3);
+    QMap<QString, int> index;
+    for (int i = 0; i < window()->sessionCount(); ++i) {
+        index.insert(window()->session(i)->agent().id, i);
+        // Each agent previewed as OpenClaw runs it, with its own budgets.
+        window()->session(i)->setRuntimeProfile(window()->session(i)->agent().openClaw);
+    }
+    // Typing in work's USER.md past coach's 300 characters: coach's copy is
+    // cut, work's is whole, and work's bar says so.
+    const int work = index.value(QStringLiteral("work"));
+    const int coach = index.value(QStringLiteral("coach"));
+    const QString longer = QString(QLatin1Char('w')).repeated(400) + QLatin1Char(' ');
+    typeInUser(work, longer);
+    for (const char *agent : {"coach", "ana", "ben"})
+        QCOMPARE(buffer(index.value(QString::fromLatin1(agent))), longer.toUtf8() + UserText);
+    const int user = slotIndex(u"USER.md");
+    QTRY_VERIFY(!window()->session(coach)->runtimePreview()->paneView(user).whole);
+    QTRY_VERIFY(window()->session(work)->runtimePreview()->paneView(user).whole);
+    QTRY_VERIFY2(userPane(work)->linkBar()->text().contains(
+                     QStringLiteral("Cut by the runtime in coach")),
+                 qPrintable(userPane(work)->linkBar()->text()));
+    QVERIFY(!userPane(work)->linkBar()->text().contains(QStringLiteral("in work")));
+    // Another process rewrites ops's TOOLS.md while the author types in
+    // writer's: soulc names exactly that copy, and the save asks about it.
+    const int tools = slotIndex(u"TOOLS.md");
+    const int writer = index.value(QStringLiteral("writer"));
+    window()->setCurrentIndex(writer);
+    window()->goToLine(tools, 1);
+    QPlainTextEdit *toolsEditor = window()->editor(writer)->panes()->pane(tools)->editor();
+    QTest::keyClicks(toolsEditor, QStringLiteral("Always "));
+    QVERIFY(writeAtomically(folderOf.value(QStringLiteral("ops")) + QStringLiteral("/TOOLS.md"),
+                            "Use the shell, carefully.\n"));
+    QTest::keyClicks(toolsEditor, QStringLiteral("and "));
+    QProcess soulc;
+    soulc.start(QStringLiteral(SOUL_BIN_DIR "/soulc"),
+                {QStringLiteral("links"), QStringLiteral("--json"), QStringLiteral("--openclaw")});
+    QVERIFY(soulc.waitForFinished(30000));
+    QCOMPARE(soulc.exitCode(), 1);
+    QStringList divergent;
+    const QJsonArray groups = QJsonDocument::fromJson(soulc.readAllStandardOutput())
+                                  .object()
+                                  .value(QStringLiteral("groups"))
+                                  .toArray();
+    for (const QJsonValue group : groups) {
+        for (const QJsonValue member : group.toObject().value(QStringLiteral("members")).toArray()) {
+            if (member.toObject().value(QStringLiteral("state")).toString()
+                != QStringLiteral("same"))
+                divergent.append(member.toObject().value(QStringLiteral("agent")).toString());
+        }
+    }
+    QCOMPARE(divergent, QStringList{QStringLiteral("ops")});
+    m_fixture.prompter()->changeAnswers = {Prompter::LinkedChangeAnswer::Overwrite};
+    QTest::keyClick(toolsEditor, Qt::Key_S, Qt::ControlModifier);
+    QCOMPARE(m_fixture.prompter()->changedAsked, QStringList{QStringLiteral("ops")});
+    for (const char *agent : {"ops", "writer"})
+        QTRY_COMPARE(readFile(folderOf.value(QString::fromLatin1(agent))
+                              + QStringLiteral("/TOOLS.md")),
+                     QByteArray("Always and Use the shell.\n"));
+    // The other groups were not touched.
+    QCOMPARE(readFile(folderOf.value(QStringLiteral("ana")) + QStringLiteral("/AGENTS.md")),
+             QByteArray("House rules.\n"));
+    QCOMPARE(readFile(folderOf.value(QStringLiteral("ana")) + QStringLiteral("/USER.md")), UserText);
 }
 
 QTEST_MAIN(tst_LinkGroups)

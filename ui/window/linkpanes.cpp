@@ -80,6 +80,8 @@ void LinkPanes::refresh()
             QString tip;
             const QString text = links()->note(index, doc, &kind, &tip);
             pane->linkBar()->showNote(LinkBar::Kind(int(kind)), text, tip);
+            if (kind != LinkSession::NoteKind::None)
+                pane->setSameNote({}); // the bar names the other copies
         }
     }
 }

@@ -13,6 +13,7 @@
 #include "heap.h"
 #include "history/historycontroller.h"
 #include "linkpanes.h"
+#include "linksession.h"
 #include "persona/personamodel.h"
 #include "persona/soultokencounter.h"
 #include "personaeditor.h"
@@ -98,6 +99,8 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     m_workspace = new Workspace(m_prompter.get(), m_settings.get(), this);
     m_linkPanes = new LinkPanes(m_workspace, this);
     connect(m_linkPanes, &LinkPanes::message, this, &MainWindow::showMessage);
+    // Save on a linked pane follows its group's state.
+    connect(m_workspace->links(), &LinkSession::changed, this, &MainWindow::showEditState);
     m_sidebar->setModel(m_workspace->agents());
     wireWorkspace();
     showCurrent(m_workspace->currentIndex());

@@ -3,6 +3,7 @@
 #include "persona/personamodel.h"
 #include "personaeditor.h"
 #include "personasession.h"
+#include "slots/linkbar.h"
 #include "slots/panestack.h"
 #include "slots/slotpane.h"
 
@@ -105,7 +106,12 @@ void SameSlotNotes::refresh()
                                         ? QString()
                                         : tr("%1 is byte for byte the same in %2.")
                                               .arg(slotName(k), others.join(QStringLiteral(", ")));
-            m_entries[i].editor->panes()->pane(k)->setSameNote(text, toolTip);
+            SlotPane *pane = m_entries[i].editor->panes()->pane(k);
+            // A linked file's bar says more: with whom it is shared, and how.
+            if (pane->linkBar()->kind() != LinkBar::Kind::None)
+                pane->setSameNote({});
+            else
+                pane->setSameNote(text, toolTip);
         }
     }
 }

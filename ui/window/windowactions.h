@@ -43,7 +43,7 @@ public:
         bool canRedo = false;
         bool currentUnsaved = false;
         bool currentReadOnly = false; // Save then says why nothing is saved
-        bool currentLinked = false; // a linked file: Save is its group's save
+        bool currentLinked = false;   // a linked file: Save is its group's save
         bool anyUnsaved = false;
         bool canFinishSetup = false; // the chosen runtime's setup file is there
     };
