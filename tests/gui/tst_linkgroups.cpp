@@ -89,6 +89,7 @@ private Q_SLOTS:
     void divergedCopyLeaves();
     void changedCopyAskedBeforeAnythingIsWritten();
     void failurePartWayFinishes();
+    void killedSaveFinishedInNextWindow();
     void identicalFilesOffered();
     void openClawRosterOfSix();
 
@@ -429,6 +430,49 @@ void tst_LinkGroups::failurePartWayFinishes()
     }
     QVERIFY2(stoppedPartWay >= 2, qPrintable(QString::number(stoppedPartWay)));
     QCOMPARE(soulcLinksStates(), QByteArray("ava=same coach=same writer=same"));
+}
+
+// What a save killed after its second copy leaves: the group file records
+// the new text and the one it replaces, ava and coach hold the new text,
+// writer the old. The next window says so and finishes the job.
+void tst_LinkGroups::killedSaveFinishedInNextWindow()
+{
+    openTeam();
+    if (QTest::currentTestFailed())
+        return;
+    m_fixture.close();
+    const QByteArray next = "# User\n\nSam. Answers with one source each.\n";
+    const Result<LinkPlace> place = personaFoldersPlace(parent());
+    QVERIFY(place.ok());
+    Result<LinkGroups> groups = readLinkGroups(place.value());
+    QVERIFY(groups.ok());
+    const Result<QByteArray> kept = keepGroupText(place.value(), next);
+    QVERIFY(kept.ok());
+    LinkGroup &group = groups.value().groups.first();
+    group.pendingFrom = group.sha256;
+    group.sha256 = kept.value();
+    QVERIFY(writeLinkGroups(groups.value()).ok());
+    for (const char *agent : {"ava", "coach"})
+        QVERIFY(writeAtomically(userPath(QString::fromLatin1(agent)), next));
+
+    m_fixture.create();
+    QVERIFY(window()->openPersonaFolder(parent()));
+    QTRY_VERIFY(links()->isReady());
+    QTRY_COMPARE(userPane(3)->linkBar()->kind(), LinkBar::Kind::Behind);
+    QCOMPARE(userPane(0)->linkBar()->kind(), LinkBar::Kind::Shared);
+    QVERIFY(
+        userPane(0)->linkBar()->text().contains(QStringLiteral("Still the old text in writer")));
+    QTRY_VERIFY(window()->sidebar()->list()->item(3)->text().contains(
+        QStringLiteral("USER.md waits for a save to finish")));
+    window()->setCurrentIndex(3);
+    window()->goToLine(slotIndex(u"USER.md"), 1);
+    m_fixture.action("linkFinish")->trigger();
+    QTRY_COMPARE(readFile(userPath(QStringLiteral("writer"))), next);
+    QCOMPARE(readFile(userPath(QStringLiteral("ava"))), next);
+    QVERIFY(!groupOnDisk().contains(QStringLiteral("pendingFrom")));
+    QTRY_COMPARE(userPane(3)->linkBar()->kind(), LinkBar::Kind::Shared);
+    QCOMPARE(soulcLinksStates(), QByteArray("ava=same coach=same writer=same"));
+    QVERIFY(m_fixture.prompter()->errors.isEmpty());
 }
 
 void tst_LinkGroups::identicalFilesOffered()

@@ -93,15 +93,14 @@ void LinkPanes::showCandidates()
     m_offered = true;
     const LinkCandidate &first = links()->candidates().constFirst();
     const qsizetype more = links()->candidates().size() - 1;
-    QString text
-        = tr("%1 is the same in %2").arg(first.file, first.agents.join(QStringLiteral(", ")));
-    if (more == 1)
-        text += tr(", and one other file is the same in several agents");
-    else if (more > 1)
-        text += tr(", and %1 other files are the same in several agents").arg(more);
-    Q_EMIT message(text
-                       + tr(": Edit > Linked Files > Link Identical Files (Ctrl+Alt+I) makes "
-                            "each one file, edited once."),
+    QString text;
+    if (more == 0)
+        text = tr("%1 is the same in %2").arg(first.file, first.agents.join(QStringLiteral(", ")));
+    else if (more == 1)
+        text = tr("%1 and one other file are the same in several agents").arg(first.file);
+    else
+        text = tr("%1 and %2 other files are the same in several agents").arg(first.file).arg(more);
+    Q_EMIT message(text + tr(": Link Identical Files (Ctrl+Alt+I) makes each one file, edited once."),
                    15000);
 }
 
