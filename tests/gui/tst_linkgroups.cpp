@@ -91,6 +91,8 @@ private Q_SLOTS:
     void failurePartWayFinishes();
     void killedSaveFinishedInNextWindow();
     void identicalFilesOffered();
+    void brokenGroupFileSaid();
+    void bootstrapGroup();
     void openClawRosterOfSix();
 
 private:
@@ -506,6 +508,78 @@ void tst_LinkGroups::identicalFilesOffered()
                      QStringLiteral("Always: "));
     QCOMPARE(window()->session(2)->model()->slot(tools).bufferBytes,
              QByteArray("Always: Use the web.\n"));
+}
+
+// A group file naming an agent the place does not have: a sentence naming
+// the file and the line; no bar, nothing handed on, nothing written.
+void tst_LinkGroups::brokenGroupFileSaid()
+{
+    for (const char *agent : {"ava", "coach"}) {
+        QVERIFY(QDir().mkpath(parent() + QLatin1Char('/') + QString::fromLatin1(agent)));
+        QVERIFY(writeFile(userPath(QString::fromLatin1(agent)), UserText));
+    }
+    const QByteArray broken = "{\n  \"version\": 1,\n  \"groups\": [\n    {\"name\": \"u\", "
+                              "\"file\": \"USER.md\",\n     \"members\": [\"ava\", \"ghost\"], "
+                              "\"sha256\": \"00\"}\n  ]\n}\n";
+    QVERIFY(writeFile(parent() + QStringLiteral("/soul-links.json"), broken));
+    m_fixture.create();
+    QVERIFY(window()->openPersonaFolder(parent()));
+    QTRY_VERIFY(links()->isReady());
+    QVERIFY(links()->problem().contains(parent() + QStringLiteral("/soul-links.json")));
+    QVERIFY2(links()->problem().contains(QStringLiteral("ghost")), qPrintable(links()->problem()));
+    QVERIFY2(links()->problem().contains(QStringLiteral("line")), qPrintable(links()->problem()));
+    QTRY_VERIFY(window()->statusMessage()->text().contains(QStringLiteral("soul-links.json")));
+    QVERIFY(userPane(0)->linkBar()->isHidden());
+    typeInUser(0, QStringLiteral("z"));
+    QCOMPARE(buffer(1), UserText);
+    QTest::keyClick(userPane(0)->editor(), Qt::Key_S, Qt::ControlModifier);
+    QTRY_COMPARE(readFile(userPath(QStringLiteral("ava"))), "z" + UserText);
+    QCOMPARE(readFile(userPath(QStringLiteral("coach"))), UserText);
+    QCOMPARE(readFile(parent() + QStringLiteral("/soul-links.json")), broken);
+}
+
+// A group of BOOTSTRAP.md (a document after the slots, no pane until opened):
+// an edit in one member's pane reaches the other's buffer, and Save writes both.
+void tst_LinkGroups::bootstrapGroup()
+{
+    for (const char *agent : {"ava", "coach"}) {
+        const QString dir = parent() + QLatin1Char('/') + QString::fromLatin1(agent);
+        QVERIFY(QDir().mkpath(dir));
+        QVERIFY(writeFile(dir + QStringLiteral("/SOUL.md"), "Soul.\n"));
+        QVERIFY(writeFile(dir + QStringLiteral("/BOOTSTRAP.md"), "Say hello.\n"));
+    }
+    const QByteArray added = soulcOutput({QStringLiteral("links"),
+                                          QStringLiteral("add"),
+                                          QStringLiteral("--name"),
+                                          QStringLiteral("boot"),
+                                          QStringLiteral("--file"),
+                                          QStringLiteral("BOOTSTRAP.md"),
+                                          QStringLiteral("--agents"),
+                                          QStringLiteral("ava,coach"),
+                                          parent()});
+    QVERIFY2(!added.startsWith("soulc failed"), added.constData());
+    m_fixture.create();
+    QVERIFY(window()->openPersonaFolder(parent()));
+    QTRY_VERIFY(links()->isReady());
+    PersonaEditor *ava = window()->editor(0);
+    QVERIFY(ava->openDocument(QStringLiteral("BOOTSTRAP.md")));
+    const int doc = window()->session(0)->model()->documentIndex(QStringLiteral("BOOTSTRAP.md"));
+    QVERIFY(doc >= SlotCount);
+    SlotPane *pane = ava->panes()->pane(doc);
+    QVERIFY(pane);
+    QTRY_COMPARE(pane->linkBar()->kind(), LinkBar::Kind::Shared);
+    pane->editor()->setFocus();
+    QTRY_VERIFY(pane->editor()->hasFocus());
+    QTest::keyClicks(pane->editor(), QStringLiteral("First: "));
+    const PersonaModel *coach = window()->session(1)->model();
+    const int coachDoc = coach->documentIndex(QStringLiteral("BOOTSTRAP.md"));
+    QVERIFY(coachDoc >= SlotCount);
+    QCOMPARE(coach->slot(coachDoc).bufferBytes, QByteArray("First: Say hello.\n"));
+    QTest::keyClick(pane->editor(), Qt::Key_S, Qt::ControlModifier);
+    for (const char *agent : {"ava", "coach"})
+        QTRY_COMPARE(readFile(parent() + QLatin1Char('/') + QString::fromLatin1(agent)
+                              + QStringLiteral("/BOOTSTRAP.md")),
+                     QByteArray("First: Say hello.\n"));
 }
 
 // Six agents of OpenClaw's roster, four in OpenClaw's own workspaces and two
