@@ -2,6 +2,8 @@
 
 #include "persona/personamodel.h"
 
+#include "bartint.h"
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -19,16 +21,9 @@ DiskChangedBar::DiskChangedBar(QWidget *parent)
 {
     setFrameShape(QFrame::StyledPanel);
     setAutoFillBackground(true);
-    QPalette pal = palette();
     // A warm tint over the system's own window colour, so it reads in light
     // and dark palettes alike.
-    const QColor base = pal.color(QPalette::Window);
-    const QColor tint(0xe0, 0xa0, 0x20);
-    pal.setColor(QPalette::Window,
-                 QColor((base.red() * 3 + tint.red()) / 4,
-                        (base.green() * 3 + tint.green()) / 4,
-                        (base.blue() * 3 + tint.blue()) / 4));
-    setPalette(pal);
+    setPalette(tintedWindow(palette(), QColor(0xe0, 0xa0, 0x20)));
 
     m_reload->setToolTip(tr("Drop my edits and load the file from disk"));
     m_keepMine->setToolTip(tr("Keep my edits; saving will overwrite the file on disk"));

@@ -1,5 +1,7 @@
 #include "linkbar.h"
 
+#include "bartint.h"
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -49,17 +51,9 @@ void LinkBar::showNote(Kind kind, const QString &text, const QString &tip)
     setAccessibleDescription(text);
     const bool acts = kind == Kind::Diverged || kind == Kind::Behind;
     setFrameShape(acts ? QFrame::StyledPanel : QFrame::NoFrame);
-    QPalette pal = parentWidget() ? parentWidget()->palette() : palette();
-    if (acts) {
-        // A cool tint over the system's window colour (the disk bar's is warm).
-        const QColor base = pal.color(QPalette::Window);
-        const QColor tint(0x40, 0x80, 0xe0);
-        pal.setColor(QPalette::Window,
-                     QColor((base.red() * 3 + tint.red()) / 4,
-                            (base.green() * 3 + tint.green()) / 4,
-                            (base.blue() * 3 + tint.blue()) / 4));
-    }
-    setPalette(pal);
+    const QPalette plain = parentWidget() ? parentWidget()->palette() : palette();
+    // A green tint: the disk bar's is warm, the recovery bar's blue.
+    setPalette(acts ? tintedWindow(plain, QColor(0x40, 0xb0, 0x70)) : plain);
     m_label->setForegroundRole(acts ? QPalette::WindowText : QPalette::PlaceholderText);
     m_threeWay->setVisible(kind == Kind::Diverged);
     m_adopt->setVisible(kind == Kind::Diverged);

@@ -1,5 +1,7 @@
 #include "recoverybar.h"
 
+#include "bartint.h"
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
@@ -17,16 +19,9 @@ RecoveryBar::RecoveryBar(QWidget *parent)
     setObjectName(QStringLiteral("recoveryBar"));
     setFrameShape(QFrame::StyledPanel);
     setAutoFillBackground(true);
-    QPalette pal = palette();
     // A cool tint over the system's own window colour, told apart from the
     // warm changed-on-disk bar, and readable in light and dark palettes.
-    const QColor base = pal.color(QPalette::Window);
-    const QColor tint(0x30, 0x80, 0xe0);
-    pal.setColor(QPalette::Window,
-                 QColor((base.red() * 3 + tint.red()) / 4,
-                        (base.green() * 3 + tint.green()) / 4,
-                        (base.blue() * 3 + tint.blue()) / 4));
-    setPalette(pal);
+    setPalette(tintedWindow(palette(), QColor(0x30, 0x80, 0xe0)));
 
     m_restore->setToolTip(
         tr("Put the recovered text in the pane; it stays unsaved until you save"));

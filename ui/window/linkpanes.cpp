@@ -37,25 +37,7 @@ LinkSession *LinkPanes::links() const
 void LinkPanes::add(PersonaSession *session, PersonaEditor *editor)
 {
     m_entries.push_back({session, editor});
-    connect(editor,
-            &PersonaEditor::linkRequested,
-            this,
-            [this](int doc, PersonaEditor::LinkAction action) {
-                switch (action) {
-                case PersonaEditor::LinkAction::ThreeWay:
-                    threeWay(doc);
-                    break;
-                case PersonaEditor::LinkAction::Adopt:
-                    adopt(doc);
-                    break;
-                case PersonaEditor::LinkAction::Leave:
-                    leave(doc);
-                    break;
-                case PersonaEditor::LinkAction::Finish:
-                    finish(doc);
-                    break;
-                }
-            });
+    connect(editor, &PersonaEditor::linkRequested, this, &LinkPanes::act);
     refresh();
 }
 
@@ -104,44 +86,27 @@ void LinkPanes::showCandidates()
                    15000);
 }
 
-void LinkPanes::threeWay(int doc)
+void LinkPanes::act(int doc, PersonaEditor::LinkAction action)
 {
     const int index = m_workspace->currentIndex();
     if (!links()->groupOf(index, doc)) {
         Q_EMIT message(tr("This file is in no link group."), 5000);
         return;
     }
-    links()->resolve(index, doc);
-}
-
-void LinkPanes::adopt(int doc)
-{
-    const int index = m_workspace->currentIndex();
-    if (!links()->groupOf(index, doc)) {
-        Q_EMIT message(tr("This file is in no link group."), 5000);
-        return;
+    switch (action) {
+    case PersonaEditor::LinkAction::ThreeWay:
+        links()->resolve(index, doc);
+        break;
+    case PersonaEditor::LinkAction::Adopt:
+        links()->adopt(index, doc);
+        break;
+    case PersonaEditor::LinkAction::Leave:
+        links()->leave(index, doc);
+        break;
+    case PersonaEditor::LinkAction::Finish:
+        links()->finish(index, doc);
+        break;
     }
-    links()->adopt(index, doc);
-}
-
-void LinkPanes::leave(int doc)
-{
-    const int index = m_workspace->currentIndex();
-    if (!links()->groupOf(index, doc)) {
-        Q_EMIT message(tr("This file is in no link group."), 5000);
-        return;
-    }
-    links()->leave(index, doc);
-}
-
-void LinkPanes::finish(int doc)
-{
-    const int index = m_workspace->currentIndex();
-    if (!links()->groupOf(index, doc)) {
-        Q_EMIT message(tr("This file is in no link group."), 5000);
-        return;
-    }
-    links()->finish(index, doc);
 }
 
 void LinkPanes::linkIdentical()

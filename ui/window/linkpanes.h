@@ -1,5 +1,7 @@
 #pragma once
 
+#include "personaeditor.h"
+
 #include <QObject>
 
 #include <vector>
@@ -7,7 +9,6 @@
 namespace soul {
 
 class LinkSession;
-class PersonaEditor;
 class PersonaSession;
 class Workspace;
 struct LinkCandidate;
@@ -28,11 +29,8 @@ public:
     // Every pane's bar, now.
     void refresh();
 
-    // The menu's actions, on document `doc` of the session shown.
-    void threeWay(int doc);
-    void adopt(int doc);
-    void leave(int doc);
-    void finish(int doc);
+    // A bar's button or the menu's action, on document `doc` of the session shown.
+    void act(int doc, PersonaEditor::LinkAction action);
     // Offers each candidate group of the roster (identical files) in turn.
     void linkIdentical();
 
