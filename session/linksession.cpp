@@ -474,7 +474,9 @@ bool LinkSession::save(int index, int doc)
         const LinkGroup *group = groupNamed(name);
         if (!group)
             return false;
-        for (const QString &agent : group->members) {
+        // The group file may be read again while a question is open.
+        const QStringList members = group->members;
+        for (const QString &agent : members) {
             const int i = sessionOf(agent);
             PersonaSession *s = m_workspace->session(i);
             if (!s || !s->model()->isOpen() || modes.value(i) == SaveMode::Overwrite)
@@ -496,7 +498,18 @@ bool LinkSession::save(int index, int doc)
                 why = tr("%1 has no copy of %2 (it was deleted, or never written).").arg(agent, file);
             if (why.isEmpty())
                 continue;
-            switch (m_prompter->askLinkedCopyChanged(file, agent, why)) {
+            const Prompter::LinkedChangeAnswer answer = m_prompter->askLinkedCopyChanged(file,
+                                                                                         agent,
+                                                                                         why);
+            group = groupNamed(name);
+            if (!group || group->members != members || group->file != file) {
+                m_prompter->showError(tr("Did not save %1").arg(file),
+                                      tr("The group \"%1\" changed in %2 while you were asked. "
+                                         "Nothing was written; save again.")
+                                          .arg(name, QDir::toNativeSeparators(m_groups.path)));
+                return false;
+            }
+            switch (answer) {
             case Prompter::LinkedChangeAnswer::Overwrite:
                 modes.insert(i, SaveMode::Overwrite);
                 overwritten.insert(i);
@@ -566,6 +579,8 @@ bool LinkSession::save(int index, int doc)
         return false;
     }
     LinkGroup *group = groupNamed(name);
+    if (!group)
+        return false;
     m_texts.insert(*kept, text);
     if (group->sha256 != *kept) {
         // The text the copies hold now, unless a stopped save left some

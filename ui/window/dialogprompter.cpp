@@ -12,7 +12,9 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
+#include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -308,6 +310,53 @@ bool DialogPrompter::askCreateRepository(const QString &dir, const QString &why)
     box.setDefaultButton(create);
     box.exec();
     return box.clickedButton() == create;
+}
+
+Prompter::LinkedChangeAnswer DialogPrompter::askLinkedCopyChanged(const QString &file,
+                                                                  const QString &agent,
+                                                                  const QString &why)
+{
+    QMessageBox box(QMessageBox::Warning,
+                    tr("%1 of %2 changed").arg(file, agent),
+                    why,
+                    QMessageBox::NoButton,
+                    m_parent);
+    box.setInformativeText(
+        tr("%1 is linked: saving writes the group's text to every copy, and nothing is written "
+           "until each changed copy is answered. Overwrite %2's copy with the group's text, take "
+           "%2's copy into the group (every member's pane takes it), or compare?")
+            .arg(file, agent));
+    QPushButton *overwrite = box.addButton(tr("Overwrite"), QMessageBox::DestructiveRole);
+    QPushButton *theirs = box.addButton(tr("Take %1's").arg(agent), QMessageBox::ActionRole);
+    QPushButton *compare = box.addButton(tr("Compare"), QMessageBox::ActionRole);
+    QPushButton *cancel = box.addButton(QMessageBox::Cancel);
+    // Enter must not replace another program's text.
+    box.setDefaultButton(cancel);
+    box.exec();
+    if (box.clickedButton() == overwrite)
+        return LinkedChangeAnswer::Overwrite;
+    if (box.clickedButton() == theirs)
+        return LinkedChangeAnswer::TakeTheirs;
+    if (box.clickedButton() == compare)
+        return LinkedChangeAnswer::Compare;
+    return LinkedChangeAnswer::Cancel;
+}
+
+QString DialogPrompter::askLinkName(const QString &file,
+                                    const QStringList &agents,
+                                    const QString &suggested)
+{
+    bool ok = false;
+    const QString name = QInputDialog::getText(
+        m_parent,
+        tr("Link %1").arg(file),
+        tr("%1 is the same in %2. Link it as one group, edited once and written to every copy; "
+           "its name (1 to 64 letters, digits, '.', '_' or '-'):")
+            .arg(file, agents.join(QStringLiteral(", "))),
+        QLineEdit::Normal,
+        suggested,
+        &ok);
+    return ok ? name.trimmed() : QString();
 }
 
 QString DialogPrompter::askCheckpointMessage(const QString &suggested, const QString &note)

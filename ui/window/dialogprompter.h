@@ -35,6 +35,12 @@ public:
     int askAgent(const QString &question, const QStringList &names, int current) override;
     QList<int> askAgents(const QString &question, const QStringList &names, int current) override;
     DivergedAnswer askDivergedCopy(const ThreeWayTexts &texts) override;
+    LinkedChangeAnswer askLinkedCopyChanged(const QString &file,
+                                            const QString &agent,
+                                            const QString &why) override;
+    QString askLinkName(const QString &file,
+                        const QStringList &agents,
+                        const QString &suggested) override;
 
 private:
     QPointer<QWidget> m_parent;
