@@ -47,6 +47,9 @@
 // agents_20: twenty copies of the typical persona opened in one window as a
 // folder of personas, then 200 switches between them round-robin (see
 // runAgents()).
+// group_20: twenty agents of examples/ava's files in one window, USER.md
+// in one link group over all twenty against in none: a keystroke in agent
+// 0's USER.md and the Save of it (see typeInRoster()).
 // floor_open_ms: the same files opened into plain QPlainTextEdits (seven and
 // a preview) in a window of the same size, in the same process, after the
 // persona's other figures (see floorOpenMs()); open_floor_ratio is open_ms
@@ -58,12 +61,15 @@
 
 #include "compare/comparedialog.h"
 #include "comparecontroller.h"
+#include "documentcontroller.h"
 #include "freezecontroller.h"
 #include "history/historycontroller.h"
 #include "history/historycounts.h"
 #include "history/historylistmodel.h"
 #include "history/historyloader.h"
 #include "history/historytimeline.h"
+#include "links/linkgroups.h"
+#include "linksession.h"
 #include "persona/personamodel.h"
 #include "persona/soultokencounter.h"
 #include "personasession.h"
@@ -78,8 +84,10 @@
 #include "tokens/tokenizer.h"
 #include "window/mainwindow.h"
 #include "window/personaeditor.h"
+#include "workspace.h"
 
 #include <QAbstractEventDispatcher>
+#include <QAction>
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
@@ -263,6 +271,16 @@ double threadCpuMs()
     return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
 }
 
+// Key `n` of a run of typing: a press and release of a letter, a to z in turn.
+void typeKey(QWidget *editor, int n)
+{
+    const QChar c = QLatin1Char(char('a' + n % 26));
+    QKeyEvent press(QEvent::KeyPress, Qt::Key_A + n % 26, Qt::NoModifier, QString(c));
+    QKeyEvent release(QEvent::KeyRelease, Qt::Key_A + n % 26, Qt::NoModifier, QString(c));
+    QApplication::sendEvent(editor, &press);
+    QApplication::sendEvent(editor, &release);
+}
+
 // Runs the event loop until nothing is posted or due.
 void drain()
 {
@@ -272,19 +290,30 @@ void drain()
     } while (dispatcher->processEvents(QEventLoop::AllEvents));
 }
 
-// Runs the event loop until nothing is posted and no pane or the preview
-// panel waits to do more (lints, totals).
+// Runs the event loop until nothing is posted and no pane or preview panel
+// waits to do more (lints, totals). In a folder of personas that is every
+// agent's editor made so far: an edit handed on to a linked copy settles in
+// its agent's editor too.
 void settle(MainWindow &window)
 {
+    // The editors are the pages of one stack: its children, found without
+    // walking every widget of twenty editors (which took milliseconds a
+    // call, counted in the CPU figures).
+    const QList<PersonaEditor *> editors
+        = window.currentEditor()->parentWidget()->findChildren<PersonaEditor *>(
+            Qt::FindDirectChildrenOnly);
     auto waiting = [&] {
-        if (window.previewPanel()->settling() || window.previewPanel()->preview()->rebuildPending()
-            || window.currentSession()->runtimePreview()->busy())
-            return true;
-        for (int k = 0; k < SlotCount; ++k) {
-            if (window.panes()->pane(k)->settling())
+        return std::any_of(editors.begin(), editors.end(), [](const PersonaEditor *editor) {
+            if (editor->previewPanel()->settling()
+                || editor->previewPanel()->preview()->rebuildPending()
+                || editor->session()->runtimePreview()->busy())
                 return true;
-        }
-        return false;
+            for (int k = 0; k < SlotCount; ++k) {
+                if (editor->panes()->pane(k)->settling())
+                    return true;
+            }
+            return false;
+        });
     };
     for (;;) {
         drain();
@@ -733,13 +762,9 @@ QJsonObject run(const QString &settings, const Persona &persona)
     for (int i = 0; i < Keystrokes; ++i) {
         const int before = preview->rangeEditCount();
         const quint64 runtimeBefore = composer->shownGeneration();
-        const QChar c = QLatin1Char(char('a' + i % 26));
         const double cpu = threadCpuMs();
         timer.restart();
-        QKeyEvent press(QEvent::KeyPress, Qt::Key_A + i % 26, Qt::NoModifier, QString(c));
-        QKeyEvent release(QEvent::KeyRelease, Qt::Key_A + i % 26, Qt::NoModifier, QString(c));
-        QApplication::sendEvent(editor, &press);
-        QApplication::sendEvent(editor, &release);
+        typeKey(editor, i);
         toPreview.push_back(double(timer.nsecsElapsed()) / 1e6);
         // Another runtime's text is made after the pause in typing, and the
         // soul preview rests meanwhile.
@@ -954,6 +979,21 @@ protected:
     }
 };
 
+// `count` agents in the folder of personas `parent` (agent00, agent01...),
+// each with `files` (one per slot; an empty one is not written).
+void writeRoster(const QString &parent, int count, const std::vector<QByteArray> &files)
+{
+    for (int a = 0; a < count; ++a) {
+        const QString dir = QDir(parent).filePath(
+            QStringLiteral("agent%1").arg(a, 2, 10, QLatin1Char('0')));
+        QDir().mkpath(dir);
+        for (int k = 0; k < SlotCount; ++k) {
+            if (!files[size_t(k)].isEmpty())
+                writeFile(slotPath(dir, k), files[size_t(k)], false);
+        }
+    }
+}
+
 // `count` copies of the typical persona in one folder, opened in one window
 // as a folder of personas (MainWindow::openPersonaFolder), then switched
 // between round-robin. agents_open_ms: the call until every agent's panes
@@ -967,14 +1007,7 @@ protected:
 QJsonObject runAgents(const QString &settings, int count, int switches)
 {
     QTemporaryDir parent;
-    const Persona typical = persona(QStringLiteral("typical"));
-    for (int a = 0; a < count; ++a) {
-        const QString dir = parent.filePath(
-            QStringLiteral("agent%1").arg(a, 2, 10, QLatin1Char('0')));
-        QDir().mkpath(dir);
-        for (int k = 0; k < SlotCount; ++k)
-            writeFile(slotPath(dir, k), typical.files[size_t(k)], false);
-    }
+    writeRoster(parent.path(), count, persona(QStringLiteral("typical")).files);
     QSettings(settings, QSettings::IniFormat).setValue(QStringLiteral("history/visible"), false);
 
     MainWindow::Options options;
@@ -1148,14 +1181,10 @@ QJsonObject runSkills(const QString &settings, int count)
     std::vector<double> toList;
     for (int i = 0; i < Keystrokes; ++i) {
         const quint64 before = room->skills()->generation();
-        const QChar c = QLatin1Char(char('a' + i % 26));
         const double cpu = threadCpuMs();
         QElapsedTimer timer;
         timer.start();
-        QKeyEvent press(QEvent::KeyPress, Qt::Key_A + i % 26, Qt::NoModifier, QString(c));
-        QKeyEvent release(QEvent::KeyRelease, Qt::Key_A + i % 26, Qt::NoModifier, QString(c));
-        QApplication::sendEvent(editor, &press);
-        QApplication::sendEvent(editor, &release);
+        typeKey(editor, i);
         // Waiting for the worker is idle: the CPU figure keeps only the work.
         for (;;) {
             settle(*window);
@@ -1178,6 +1207,184 @@ QJsonObject runSkills(const QString &settings, int count)
         {QStringLiteral("skill_keystroke_p50_ms"), round2(percentile(keystrokes, 0.50))},
         {QStringLiteral("skill_keystroke_p95_ms"), round2(percentile(keystrokes, 0.95))},
         {QStringLiteral("skill_list_update_p95_ms"), round2(percentile(toList, 0.95))},
+    };
+}
+
+// group_20: a folder of 20 personas, each examples/ava's files, opened in one
+// window; every agent is shown once (so every editor exists, the worst case)
+// before agent 0 is shown again and typed in. Once with USER.md in one link
+// group of all 20 (core's addGroup(), as `soulc links add` writes it), once in
+// no group (the baseline), in the same process.
+// Keystroke: 60 keys in the middle of agent 0's USER.md pane, each timed as
+// the plain keystroke rows are (the window thread's CPU), here until every
+// agent's token counts are exact, every editor has settled and the link
+// groups' notes were shown again (LinkSession::changed(), after its pause):
+// in the group, until every member's model and the preview shown hold the
+// key (keystroke_p50_ms, keystroke_p95_ms; baseline_*; keystroke_ratio, p95
+// over p95, the goal: at most 1.5).
+// Save: a key, then the window's Save action on that pane, wall time of the
+// action (the group's save writes all 20 copies, the baseline's one file),
+// ten times, the median (save_ms, baseline_save_ms; save_ratio, the goal: at
+// most 20).
+struct RosterFigures
+{
+    std::vector<double> keystrokes; // the window thread's CPU, ms
+    std::vector<double> saves;      // wall, ms
+};
+
+// Declares one link group of `file` over every agent of the folder of
+// personas `parent`, as `soulc links add` does; what fails is printed.
+void linkAll(const QString &parent, const QString &file)
+{
+    const Result<LinkPlace> place = personaFoldersPlace(parent);
+    Result<LinkGroups> groups = place ? readLinkGroups(*place)
+                                      : Result<LinkGroups>::failure(place.error());
+    if (!groups) {
+        std::fprintf(stderr, "soulstudio-bench: %s\n", qPrintable(groups.error()));
+        return;
+    }
+    QStringList members;
+    for (const LinkAgent &agent : place->agents)
+        members.append(agent.name);
+    if (const Status added
+        = addGroup(*place, groups.value(), QStringLiteral("shared-user"), file, members, {});
+        !added)
+        std::fprintf(stderr, "soulstudio-bench: %s\n", qPrintable(added.error()));
+}
+
+RosterFigures typeInRoster(const QString &settings, int count, bool linked)
+{
+    constexpr int Saves = 10;
+    RosterFigures figures;
+    const QString example = DocumentController::exampleDirectory();
+    std::vector<QByteArray> files;
+    for (int k = 0; k < SlotCount; ++k) {
+        QFile file(slotPath(example, k));
+        files.push_back(file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray());
+    }
+    const int user = slotIndex(u"USER.md");
+    if (files[size_t(user)].isEmpty())
+        std::fprintf(stderr, "soulstudio-bench: no USER.md in %s\n", qPrintable(example));
+    QTemporaryDir parent;
+    writeRoster(parent.path(), count, files);
+    if (linked)
+        linkAll(parent.path(), QStringLiteral("USER.md"));
+    QSettings(settings, QSettings::IniFormat).setValue(QStringLiteral("history/visible"), false);
+
+    MainWindow::Options options;
+    options.settingsFile = settings;
+    MainWindow window(options);
+    window.setPrompter(std::make_unique<BenchPrompter>());
+    window.show();
+    QApplication::setActiveWindow(&window);
+    settle(window);
+    window.openPersonaFolder(parent.path());
+    LinkSession *links = window.workspace()->links();
+    waitFor([&] { return links->isReady(); });
+    if (window.sessionCount() != count
+        || (linked
+            && (links->groups().groups.size() != 1
+                || links->groups().groups.constFirst().members.size() != count)))
+        std::fprintf(stderr,
+                     "soulstudio-bench: %d agents, %d link groups\n",
+                     window.sessionCount(),
+                     int(links->groups().groups.size()));
+    int notesShown = 0;
+    QObject::connect(links, &LinkSession::changed, &window, [&] { ++notesShown; });
+    // After a key: every agent's counts, every editor and the groups' notes.
+    const auto settleAll = [&](int notesBefore) {
+        for (int i = 0; i < window.sessionCount(); ++i) {
+            SoulTokenCounter *counter = window.workspace()->at(i)->tokens();
+            waitForCounts(counter, [&] { return counter->isSettled(); });
+        }
+        QElapsedTimer waited;
+        waited.start();
+        for (;;) {
+            settle(window);
+            if (notesShown > notesBefore || waited.elapsed() > 5000)
+                break;
+            QAbstractEventDispatcher::instance()->processEvents(QEventLoop::WaitForMoreEvents);
+        }
+        if (notesShown == notesBefore)
+            std::fprintf(stderr, "soulstudio-bench: the link notes were not shown again\n");
+    };
+    for (int i = 0; i < count; ++i) {
+        window.setCurrentIndex(i);
+        settle(window);
+    }
+    window.setCurrentIndex(0);
+    settleAll(-1);
+
+    window.panes()->showPane(user);
+    QPlainTextEdit *editor = window.panes()->pane(user)->editor();
+    editor->setFocus();
+    QTextCursor cursor = editor->textCursor();
+    cursor.setPosition(editor->document()->characterCount() / 2);
+    editor->setTextCursor(cursor);
+    if (waitFor([&] { return window.currentEditor()->currentSlot() == user; }) < 0)
+        std::fprintf(stderr, "soulstudio-bench: USER.md's pane did not take the focus\n");
+    settle(window);
+    SoulPreview *preview = window.previewPanel()->preview();
+    const auto followed = [&] {
+        const QByteArray &typed = window.model()->slot(user).bufferBytes;
+        int behind = 0;
+        for (int i = 1; i < window.sessionCount(); ++i)
+            behind += window.session(i)->model()->slot(user).bufferBytes == typed ? 0 : 1;
+        return linked ? behind : count - 1 - behind; // the baseline's agents keep their text
+    };
+
+    for (int i = 0; i < Keystrokes; ++i) {
+        const int before = preview->rangeEditCount();
+        const int notesBefore = notesShown;
+        const double cpu = threadCpuMs();
+        typeKey(editor, i);
+        settleAll(notesBefore);
+        figures.keystrokes.push_back(threadCpuMs() - cpu);
+        if (preview->rangeEditCount() == before || followed() != 0)
+            std::fprintf(stderr,
+                         "soulstudio-bench: keystroke %d: the preview %s, %d agents wrong\n",
+                         i,
+                         preview->rangeEditCount() == before ? "missed it" : "holds it",
+                         followed());
+    }
+
+    QAction *save = window.findChild<QAction *>(QStringLiteral("save"));
+    for (int i = 0; i < Saves; ++i) {
+        typeKey(editor, i);
+        settleAll(notesShown);
+        QElapsedTimer timer;
+        timer.start();
+        save->trigger();
+        figures.saves.push_back(double(timer.nsecsElapsed()) / 1e6);
+        settleAll(notesShown);
+        int unsaved = 0;
+        for (int a = 0; a < window.sessionCount(); ++a)
+            unsaved += window.session(a)->model()->slot(user).dirty ? 1 : 0;
+        if (unsaved != 0)
+            std::fprintf(stderr, "soulstudio-bench: save %d left %d copies unsaved\n", i, unsaved);
+    }
+    return figures;
+}
+
+QJsonObject runGroup(const QString &settings, int count)
+{
+    const RosterFigures alone = typeInRoster(settings, count, false);
+    const RosterFigures group = typeInRoster(settings, count, true);
+    const double keyP95 = percentile(group.keystrokes, 0.95);
+    const double aloneKeyP95 = percentile(alone.keystrokes, 0.95);
+    const double saveMs = percentile(group.saves, 0.5);
+    const double aloneSaveMs = percentile(alone.saves, 0.5);
+    return QJsonObject{
+        {QStringLiteral("agents"), count},
+        {QStringLiteral("keystroke_p50_ms"), round2(percentile(group.keystrokes, 0.50))},
+        {QStringLiteral("keystroke_p95_ms"), round2(keyP95)},
+        {QStringLiteral("baseline_keystroke_p50_ms"), round2(percentile(alone.keystrokes, 0.50))},
+        {QStringLiteral("baseline_keystroke_p95_ms"), round2(aloneKeyP95)},
+        {QStringLiteral("keystroke_ratio"), round2(keyP95 / aloneKeyP95)},
+        {QStringLiteral("save_ms"), round2(saveMs)},
+        {QStringLiteral("save_max_ms"), round2(percentile(group.saves, 1.0))},
+        {QStringLiteral("baseline_save_ms"), round2(aloneSaveMs)},
+        {QStringLiteral("save_ratio"), round2(saveMs / aloneSaveMs)},
     };
 }
 
@@ -1205,7 +1412,8 @@ int main(int argc, char *argv[])
                                QStringLiteral("typical_history"),
                                QStringLiteral("large_compare"),
                                QStringLiteral("agents_20"),
-                               QStringLiteral("skills_300")};
+                               QStringLiteral("skills_300"),
+                               QStringLiteral("group_20")};
     // "--only NAME" runs one persona in this process (also for profiling).
     const QStringList args = QCoreApplication::arguments();
     const qsizetype only = args.indexOf(QStringLiteral("--only"));
@@ -1246,6 +1454,8 @@ int main(int argc, char *argv[])
             result.insert(which, runAgents(settings, 20, 200));
         else if (which == QLatin1String("skills_300"))
             result.insert(which, runSkills(settings, 300));
+        else if (which == QLatin1String("group_20"))
+            result.insert(which, runGroup(settings, 20));
         else
             result.insert(which, run(settings, persona(which)));
     } else {
