@@ -17,6 +17,7 @@
 #include <QtConcurrent>
 
 #include <algorithm>
+#include <utility>
 
 namespace soul {
 
@@ -33,6 +34,9 @@ LinkSession::LinkSession(Workspace *workspace, Prompter *prompter, QObject *pare
     , m_workspace(workspace)
     , m_prompter(prompter)
 {
+    m_handOn.setSingleShot(true);
+    m_handOn.setInterval(HandOnDelayMs);
+    connect(&m_handOn, &QTimer::timeout, this, &LinkSession::flush);
     m_changed.setSingleShot(true);
     m_changed.setInterval(100);
     connect(&m_changed, &QTimer::timeout, this, &LinkSession::changed);
@@ -51,6 +55,8 @@ void LinkSession::setPlace(std::optional<LinkPlace> place)
     if (!m_watcher.directories().isEmpty())
         m_watcher.removePaths(m_watcher.directories());
     m_place = std::move(place);
+    m_pending.clear();
+    m_handOn.stop();
     m_groups = {};
     m_texts.clear();
     m_candidates.clear();
@@ -388,11 +394,34 @@ void LinkSession::handOn(PersonaSession *from, int doc)
     if (const CopyNow now = stateOf(*group, index);
         now == CopyNow::Differs || now == CopyNow::Missing)
         return;
-    const QStringList refused = spread(*group, from->model()->slot(doc).bufferBytes, index);
-    if (!refused.isEmpty())
-        Q_EMIT message(tr("%1 did not follow in %2")
-                           .arg(group->file, refused.join(QStringLiteral("; "))),
-                       8000);
+    // The other members' panes are not shown: they take the text after a
+    // pause in the typing, once for many keys.
+    m_pending.insert(group->name, Pending{from, doc});
+    m_handOn.start();
+}
+
+void LinkSession::flush()
+{
+    m_handOn.stop();
+    const QHash<QString, Pending> pending = std::exchange(m_pending, {});
+    for (auto it = pending.cbegin(); it != pending.cend(); ++it) {
+        if (!it->from)
+            continue;
+        const int index = m_workspace->indexOf(it->from);
+        const LinkGroup *group = groupOf(index, it->doc);
+        if (!group || group->name != it.key())
+            continue;
+        if (const CopyNow now = stateOf(*group, index);
+            now == CopyNow::Differs || now == CopyNow::Missing)
+            continue;
+        const QStringList refused = spread(*group,
+                                           it->from->model()->slot(it->doc).bufferBytes,
+                                           index);
+        if (!refused.isEmpty())
+            Q_EMIT message(tr("%1 did not follow in %2")
+                               .arg(group->file, refused.join(QStringLiteral("; "))),
+                           8000);
+    }
 }
 
 QStringList LinkSession::spread(const LinkGroup &group,
@@ -450,6 +479,7 @@ QByteArray LinkSession::liveText(const LinkGroup &group, int preferred) const
 
 bool LinkSession::save(int index, int doc)
 {
+    flush();
     const LinkGroup *found = groupOf(index, doc);
     if (!found || !m_place)
         return false;
@@ -644,6 +674,7 @@ bool LinkSession::save(int index, int doc)
 
 bool LinkSession::finish(int index, int doc)
 {
+    flush();
     const LinkGroup *group = groupOf(index, doc);
     if (!group)
         return false;
@@ -662,6 +693,7 @@ bool LinkSession::finish(int index, int doc)
 
 bool LinkSession::adopt(int index, int doc)
 {
+    flush();
     const LinkGroup *group = groupOf(index, doc);
     PersonaSession *s = m_workspace->session(index);
     if (!group || !s)
@@ -693,6 +725,7 @@ bool LinkSession::adopt(int index, int doc)
 
 bool LinkSession::leave(int index, int doc)
 {
+    flush();
     const LinkGroup *group = groupOf(index, doc);
     if (!group || !m_place)
         return false;
@@ -728,6 +761,7 @@ bool LinkSession::leave(int index, int doc)
 
 void LinkSession::resolve(int index, int doc)
 {
+    flush();
     const LinkGroup *group = groupOf(index, doc);
     const PersonaSession *s = m_workspace->at(index);
     if (!group || !s)
@@ -768,6 +802,7 @@ void LinkSession::resolve(int index, int doc)
 
 bool LinkSession::link(const LinkCandidate &candidate)
 {
+    flush();
     if (!m_place)
         return false;
     QString suggested = QFileInfo(candidate.file).completeBaseName().toLower();

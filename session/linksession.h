@@ -5,6 +5,7 @@
 #include <QFileSystemWatcher>
 #include <QHash>
 #include <QObject>
+#include <QPointer>
 #include <QSet>
 #include <QTimer>
 
@@ -50,6 +51,12 @@ public:
 
     // Follows the edits of `session`'s panes (a session of the workspace).
     void follow(PersonaSession *session);
+    // An edit reaches the other members' buffers this long after the last
+    // keystroke (their panes are not shown), or at once on flush().
+    static constexpr int HandOnDelayMs = 300;
+    // Hands every edit still waiting on to the other members now: before a
+    // save, a switch to another agent, a close, and each action here.
+    void flush();
 
     // The group session `index`'s document `doc` is a member of; null when none.
     const LinkGroup *groupOf(int index, int doc) const;
@@ -139,6 +146,13 @@ private:
     QString m_problem;
     bool m_ready = false;
     bool m_handingOn = false;
+    struct Pending
+    {
+        QPointer<PersonaSession> from;
+        int doc = -1;
+    };
+    QHash<QString, Pending> m_pending; // by group name
+    QTimer m_handOn;
     quint64 m_generation = 0;
     QFileSystemWatcher m_watcher;
     QTimer m_changed;

@@ -48,6 +48,8 @@ Workspace::Workspace(Prompter *prompter, QSettings *settings, QObject *parent)
     , m_links(new LinkSession(this, prompter, this))
 {
     connect(m_links, &LinkSession::changed, this, &Workspace::scheduleAllSummaries);
+    // The agent shown next holds every edit of its group.
+    connect(this, &Workspace::currentChanged, m_links, &LinkSession::flush);
     connect(m_links, &LinkSession::message, this, &Workspace::message);
     m_openTimer.setSingleShot(true);
     m_openTimer.setInterval(0);
@@ -350,6 +352,7 @@ bool Workspace::newPersona()
 
 bool Workspace::closeAt(int index)
 {
+    m_links->flush();
     PersonaSession *s = session(index);
     if (!s || !s->documents()->close())
         return false;
@@ -385,6 +388,7 @@ void Workspace::leaveRoster()
 
 bool Workspace::closeAll()
 {
+    m_links->flush();
     QStringList names;
     for (const PersonaSession *s : m_sessions) {
         if (!s->hasUnsaved())
@@ -609,6 +613,7 @@ void Workspace::showSummaries()
 
 void Workspace::compareWithAgent(int other, SoulView view)
 {
+    m_links->flush();
     PersonaSession *theirs = session(other);
     if (!theirs || other == m_current || !current()->model()->isOpen())
         return;
@@ -629,6 +634,7 @@ void Workspace::compareWithAgent(int other, SoulView view)
 
 void Workspace::copySlotToAgents(int slot, const QList<int> &targets)
 {
+    m_links->flush();
     const PersonaModel *model = current()->model();
     if (slot < 0 || slot >= SlotCount || !model->isOpen())
         return;

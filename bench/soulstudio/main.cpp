@@ -264,6 +264,24 @@ double waitFor(Done done, int timeoutMs = 10000)
     return double(timer.nsecsElapsed()) / 1e6;
 }
 
+// Waits until `done` holds without spinning: the thread sleeps until an
+// event comes (a 20 ms timer wakes it at the latest), so the thread's CPU
+// time over the wait is the window's own work. False after `timeoutMs`.
+template<typename Done>
+bool idleUntil(Done done, int timeoutMs = 10000)
+{
+    QTimer tick;
+    tick.start(20);
+    QElapsedTimer timer;
+    timer.start();
+    while (!done()) {
+        if (timer.elapsed() > timeoutMs)
+            return false;
+        QAbstractEventDispatcher::instance()->processEvents(QEventLoop::WaitForMoreEvents);
+    }
+    return true;
+}
+
 double threadCpuMs()
 {
     timespec t{};
@@ -1229,6 +1247,7 @@ QJsonObject runSkills(const QString &settings, int count)
 struct RosterFigures
 {
     std::vector<double> keystrokes; // the window thread's CPU, ms
+    double typingPerKeyMs = 0;      // the window thread's CPU over a burst, per key
     std::vector<double> saves;      // wall, ms
 };
 
@@ -1333,12 +1352,19 @@ RosterFigures typeInRoster(const QString &settings, int count, bool linked)
         return linked ? behind : count - 1 - behind; // the baseline's agents keep their text
     };
 
+    // Until every member holds the key (the hand-on comes after a pause).
+    const auto settleFollowed = [&](int notesBefore) {
+        settleAll(notesBefore);
+        if (!idleUntil([&] { return followed() == 0; }))
+            std::fprintf(stderr, "soulstudio-bench: the members did not take the key\n");
+        settleAll(-1);
+    };
     for (int i = 0; i < Keystrokes; ++i) {
         const int before = preview->rangeEditCount();
         const int notesBefore = notesShown;
         const double cpu = threadCpuMs();
         typeKey(editor, i);
-        settleAll(notesBefore);
+        settleFollowed(notesBefore);
         figures.keystrokes.push_back(threadCpuMs() - cpu);
         if (preview->rangeEditCount() == before || followed() != 0)
             std::fprintf(stderr,
@@ -1348,10 +1374,27 @@ RosterFigures typeInRoster(const QString &settings, int count, bool linked)
                          followed());
     }
 
+    // Typing: a burst of keys at 8 a second, as a person types, then until
+    // every member and every count holds the last one; the window thread's
+    // CPU over it all, per key.
+    {
+        constexpr int BurstKeys = 40;
+        constexpr int KeyGapMs = 125;
+        const double cpu = threadCpuMs();
+        for (int i = 0; i < BurstKeys; ++i) {
+            typeKey(editor, i);
+            QElapsedTimer gap;
+            gap.start();
+            idleUntil([&] { return gap.elapsed() >= KeyGapMs; });
+        }
+        settleFollowed(-1);
+        figures.typingPerKeyMs = (threadCpuMs() - cpu) / BurstKeys;
+    }
+
     QAction *save = window.findChild<QAction *>(QStringLiteral("save"));
     for (int i = 0; i < Saves; ++i) {
         typeKey(editor, i);
-        settleAll(notesShown);
+        settleFollowed(notesShown);
         QElapsedTimer timer;
         timer.start();
         save->trigger();
@@ -1381,6 +1424,9 @@ QJsonObject runGroup(const QString &settings, int count)
         {QStringLiteral("baseline_keystroke_p50_ms"), round2(percentile(alone.keystrokes, 0.50))},
         {QStringLiteral("baseline_keystroke_p95_ms"), round2(aloneKeyP95)},
         {QStringLiteral("keystroke_ratio"), round2(keyP95 / aloneKeyP95)},
+        {QStringLiteral("typing_per_key_ms"), round2(group.typingPerKeyMs)},
+        {QStringLiteral("baseline_typing_per_key_ms"), round2(alone.typingPerKeyMs)},
+        {QStringLiteral("typing_ratio"), round2(group.typingPerKeyMs / alone.typingPerKeyMs)},
         {QStringLiteral("save_ms"), round2(saveMs)},
         {QStringLiteral("save_max_ms"), round2(percentile(group.saves, 1.0))},
         {QStringLiteral("baseline_save_ms"), round2(aloneSaveMs)},
