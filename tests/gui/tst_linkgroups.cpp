@@ -88,7 +88,9 @@ private Q_SLOTS:
     void divergedCopyAdopted();
     void divergedCopyLeaves();
     void changedCopyAskedBeforeAnythingIsWritten();
+    void failurePartWayFinishes_data();
     void failurePartWayFinishes();
+    void keysForEveryAction();
     void killedSaveFinishedInNextWindow();
     void identicalFilesOffered();
     void brokenGroupFileSaid();
@@ -382,8 +384,18 @@ void tst_LinkGroups::changedCopyAskedBeforeAnythingIsWritten()
         QTRY_COMPARE(readFile(userPath(QString::fromLatin1(agent))), "Again " + theirs);
 }
 
+void tst_LinkGroups::failurePartWayFinishes_data()
+{
+    QTest::addColumn<int>("error");
+    QTest::addColumn<QString>("said");
+    QTest::newRow("full disk") << ENOSPC << QStringLiteral("disk");
+    QTest::newRow("read-only copy") << EROFS << QStringLiteral("read-only");
+}
+
 void tst_LinkGroups::failurePartWayFinishes()
 {
+    QFETCH(int, error);
+    QFETCH(QString, said);
     openTeam();
     if (QTest::currentTestFailed())
         return;
@@ -396,7 +408,7 @@ void tst_LinkGroups::failurePartWayFinishes()
         typeInUser(0, QString::number(k) + QLatin1Char(' '));
         QCOMPARE(buffer(0), next);
         m_fixture.prompter()->errors.clear();
-        fileio::injectFault(fileio::Op::Rename, k, ENOSPC);
+        fileio::injectFault(fileio::Op::Rename, k, error);
         QTest::keyClick(userPane(0)->editor(), Qt::Key_S, Qt::ControlModifier);
         fileio::clearFault();
         QStringList hasNew;
@@ -413,14 +425,13 @@ void tst_LinkGroups::failurePartWayFinishes()
             continue;
         }
         QCOMPARE(m_fixture.prompter()->errors.size(), 1);
-        const QString said = m_fixture.prompter()->errors.constFirst();
-        QVERIFY2(said.contains(QStringLiteral("disk")) || said.contains(QStringLiteral("space")),
-                 qPrintable(said));
+        const QString sentence = m_fixture.prompter()->errors.constFirst();
+        QVERIFY2(sentence.contains(said), qPrintable(sentence));
         if (!hasNew.isEmpty()) {
             ++stoppedPartWay;
             // The sentence names who holds the new text; the copies left
             // behind say so, and Finish (Ctrl+Alt+F) writes them.
-            QVERIFY2(said.contains(hasNew.join(QStringLiteral(", "))), qPrintable(said));
+            QVERIFY2(sentence.contains(hasNew.join(QStringLiteral(", "))), qPrintable(sentence));
             QVERIFY(groupOnDisk().contains(QStringLiteral("pendingFrom")));
             for (const char *agent : {"ava", "coach", "writer"}) {
                 if (hasNew.contains(QString::fromLatin1(agent)))
@@ -440,6 +451,30 @@ void tst_LinkGroups::failurePartWayFinishes()
     }
     QVERIFY2(stoppedPartWay >= 2, qPrintable(QString::number(stoppedPartWay)));
     QCOMPARE(soulcLinksStates(), QByteArray("ava=same coach=same writer=same"));
+}
+
+// Every action of a linked file has a key of its own, and is in the menu.
+void tst_LinkGroups::keysForEveryAction()
+{
+    openTeam();
+    if (QTest::currentTestFailed())
+        return;
+    QMenu *menu = m_fixture.menu("linksMenu");
+    for (const char *name :
+         {"linkThreeWay", "linkAdopt", "linkLeave", "linkFinish", "linkIdentical"}) {
+        QAction *action = m_fixture.action(name);
+        QVERIFY2(!action->shortcut().isEmpty(), name);
+        QVERIFY2(action->isEnabled(), name);
+        QVERIFY2(menu->actions().contains(action), name);
+    }
+    // Each key is the window's only one of its kind.
+    QList<QKeySequence> keys;
+    for (QAction *action : window()->findChildren<QAction *>()) {
+        if (action->shortcut().isEmpty())
+            continue;
+        QVERIFY2(!keys.contains(action->shortcut()), qPrintable(action->shortcut().toString()));
+        keys.append(action->shortcut());
+    }
 }
 
 // What a save killed after its second copy leaves: the group file records
