@@ -35,7 +35,10 @@ GroupHistory::GroupHistory(Workspace *workspace, Prompter *prompter, QObject *pa
             Q_EMIT textFailed(row, text.error());
     });
     // A group saved (a new text), a member added or gone: the list follows.
-    connect(m_workspace->links(), &LinkSession::changed, this, [this] { follow(m_index, m_doc); });
+    connect(m_workspace->links(), &LinkSession::changed, this, [this] {
+        follow(m_index, m_doc);
+        Q_EMIT groupsChanged();
+    });
 }
 
 GroupHistory::~GroupHistory()
@@ -78,6 +81,12 @@ void GroupHistory::follow(int index, int doc)
     m_file = group->file;
     m_stale = true;
     load();
+}
+
+bool GroupHistory::hasGroups() const
+{
+    const LinkSession *links = m_workspace->links();
+    return links->place() && !links->groups().groups.isEmpty();
 }
 
 void GroupHistory::setShown(bool shown)
@@ -225,9 +234,14 @@ bool GroupHistory::checkpoint(int index, int doc)
     QStringList committed;
     QStringList nothing;
     QStringList failed;
+    QStringList withoutRepository;
     for (const MemberCheckpoint &member : checkpointGroup(place, group, message, *counts, false)) {
         if (!member.ok()) {
-            failed.append(tr("%1 (%2)").arg(member.agent, member.error));
+            // The question said so already; the status bar keeps it short.
+            if (noRepository.contains(member.agent))
+                withoutRepository.append(member.agent);
+            else
+                failed.append(tr("%1 (%2)").arg(member.agent, member.error));
             continue;
         }
         if (member.made.nothingToCommit) {
@@ -247,6 +261,9 @@ bool GroupHistory::checkpoint(int index, int doc)
         said.append(tr("committed in %1").arg(committed.join(QStringLiteral(", "))));
     if (!nothing.isEmpty())
         said.append(tr("nothing to commit in %1").arg(nothing.join(QStringLiteral(", "))));
+    if (!withoutRepository.isEmpty()) {
+        said.append(tr("no repository in %1").arg(withoutRepository.join(QStringLiteral(", "))));
+    }
     if (!failed.isEmpty())
         said.append(tr("no commit in %1").arg(failed.join(QStringLiteral("; "))));
     Q_EMIT statusMessage(

@@ -67,6 +67,8 @@ public:
     // repository, one that cannot be read) or not all listed.
     QStringList memberNotes() const { return m_memberNotes; }
     QString groupName() const { return m_group; }
+    // Whether the workspace holds a place with link groups at all.
+    bool hasGroups() const;
     QString file() const { return m_file; }
 
     // Reads the file as commit `row` has it, on a worker: textRead() or
@@ -82,6 +84,8 @@ public:
 
 Q_SIGNALS:
     void stateChanged();
+    // The place or its groups changed (hasGroups() may say otherwise now).
+    void groupsChanged();
     void textRead(int row, const QByteArray &text);
     void textFailed(int row, const QString &error);
     void statusMessage(const QString &text);

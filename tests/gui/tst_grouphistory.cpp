@@ -22,6 +22,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QStandardPaths>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTest>
 #include <QTreeView>
@@ -215,6 +216,7 @@ void tst_GroupHistory::listsTheFilesCommitsOfEveryMember()
         return;
     showGroupHistory();
     QCOMPARE(window()->history()->tabs()->tabText(1), QStringLiteral("Linked File: USER.md"));
+    QVERIFY(window()->history()->tabs()->tabBar()->isVisible());
 
     // Exactly the commits that changed USER.md, newest first, with their agents.
     QCOMPARE(rows()->count(), 3);
@@ -292,7 +294,7 @@ void tst_GroupHistory::checkpointTheGroup()
     QVERIFY2(said.contains(QLatin1String("committed in coach (")), qPrintable(said));
     QVERIFY2(said.contains(QLatin1String("writer (")), qPrintable(said));
     QVERIFY2(said.contains(QLatin1String("nothing to commit in ava")), qPrintable(said));
-    QVERIFY2(said.contains(QLatin1String("no commit in nomad")), qPrintable(said));
+    QVERIFY2(said.contains(QLatin1String("no repository in nomad")), qPrintable(said));
     QVERIFY(prompter()->errors.isEmpty());
 
     // The group's history lists the new commits, holding the group's text.

@@ -4,6 +4,7 @@
 #include "history/grouphistorypanel.h"
 #include "history/historycontroller.h"
 
+#include <QTabBar>
 #include <QTabWidget>
 
 namespace soul {
@@ -26,8 +27,10 @@ GroupHistoryController::GroupHistoryController(GroupHistory *group,
     connect(group, &GroupHistory::textFailed, m_panel, &GroupHistoryPanel::showTextError);
     connect(group, &GroupHistory::stateChanged, this, &GroupHistoryController::showState);
     connect(group, &GroupHistory::statusMessage, this, &GroupHistoryController::statusMessage);
+    connect(group, &GroupHistory::groupsChanged, this, &GroupHistoryController::showTab);
     group->setShown(m_panel->isVisible());
     showState();
+    showTab();
 }
 
 void GroupHistoryController::follow(int index, int doc)
@@ -39,7 +42,25 @@ void GroupHistoryController::follow(int index, int doc)
 
 void GroupHistoryController::show()
 {
+    if (!m_group->hasGroups()) {
+        Q_EMIT statusMessage(tr("No link groups here: Edit > Linked Files > Link Identical Files "
+                                "makes one, or soulc links add."));
+        return;
+    }
     m_history->showPage(m_panel);
+}
+
+void GroupHistoryController::showTab()
+{
+    QTabWidget *tabs = m_history->tabs();
+    const int at = tabs->indexOf(m_panel);
+    if (at < 0)
+        return;
+    const bool shown = m_group->hasGroups();
+    if (!shown && tabs->currentIndex() == at)
+        tabs->setCurrentIndex(0);
+    tabs->setTabVisible(at, shown);
+    tabs->tabBar()->setVisible(shown);
 }
 
 bool GroupHistoryController::checkpoint()

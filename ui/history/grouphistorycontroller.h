@@ -38,6 +38,8 @@ Q_SIGNALS:
 
 private:
     void showState();
+    // The tab is there only while the workspace has link groups.
+    void showTab();
 
     GroupHistory *m_group = nullptr;
     HistoryController *m_history = nullptr;

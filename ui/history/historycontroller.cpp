@@ -13,6 +13,7 @@
 #include <QEvent>
 #include <QMainWindow>
 #include <QSettings>
+#include <QTabBar>
 #include <QTabWidget>
 
 namespace soul {
@@ -141,11 +142,12 @@ void HistoryController::attach(QMainWindow *window,
     m_dock = new QDockWidget(tr("History"), window);
     m_dock->setObjectName(QStringLiteral("historyDock"));
     // The persona's history, and beside it the pages added later (a linked
-    // file's history across members); the tab bar shows once there are two.
+    // file's history across members); the tab bar stays hidden until the
+    // one who adds a page shows it.
     m_tabs = new QTabWidget(m_dock);
     m_tabs->setObjectName(QStringLiteral("historyTabs"));
     m_tabs->setDocumentMode(true);
-    m_tabs->setTabBarAutoHide(true);
+    m_tabs->tabBar()->hide();
     m_panel = new HistoryPanel(rows(), m_tabs);
     m_tabs->addTab(m_panel, tr("This Agent"));
     m_dock->setWidget(m_tabs);
