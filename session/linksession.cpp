@@ -459,6 +459,14 @@ QStringList LinkSession::spread(const LinkGroup &group,
     return refused;
 }
 
+std::optional<QByteArray> LinkSession::keptText(const LinkGroup &group) const
+{
+    const auto found = m_texts.constFind(group.sha256);
+    if (found == m_texts.cend())
+        return std::nullopt;
+    return *found;
+}
+
 QByteArray LinkSession::liveText(const LinkGroup &group, int preferred) const
 {
     const auto bufferOf = [&](int index) -> std::optional<QByteArray> {

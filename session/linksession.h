@@ -49,6 +49,10 @@ public:
     // groups were read.
     const QList<LinkCandidate> &candidates() const { return m_candidates; }
 
+    // The text `group` last wrote to its members, as kept by digest; nullopt
+    // while it is not read (or not kept).
+    std::optional<QByteArray> keptText(const LinkGroup &group) const;
+
     // Follows the edits of `session`'s panes (a session of the workspace).
     void follow(PersonaSession *session);
     // An edit reaches the other members' buffers this long after the last

@@ -1,5 +1,6 @@
 #include "workspace.h"
 
+#include "history/grouphistory.h"
 #include "linksession.h"
 
 #include "agentlistmodel.h"
@@ -46,6 +47,7 @@ Workspace::Workspace(Prompter *prompter, QSettings *settings, QObject *parent)
     , m_settings(settings)
     , m_agents(new AgentListModel(this))
     , m_links(new LinkSession(this, prompter, this))
+    , m_groupHistory(new GroupHistory(this, prompter, this))
 {
     connect(m_links, &LinkSession::changed, this, &Workspace::scheduleAllSummaries);
     // The agent shown next holds every edit of its group.
@@ -65,6 +67,7 @@ void Workspace::setPrompter(Prompter *prompter)
 {
     m_prompter = prompter;
     m_links->setPrompter(prompter);
+    m_groupHistory->setPrompter(prompter);
     for (PersonaSession *s : m_sessions)
         s->setPrompter(prompter);
 }

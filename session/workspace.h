@@ -15,6 +15,7 @@ class QSettings;
 namespace soul {
 
 class AgentListModel;
+class GroupHistory;
 class LinkSession;
 class Prompter;
 class Runtime;
@@ -78,6 +79,8 @@ public:
     AgentListModel *agents() const { return m_agents; }
     // The link groups of the roster held (none while no roster is).
     LinkSession *links() const { return m_links; }
+    // The history of a linked file across the members' repositories.
+    GroupHistory *groupHistory() const { return m_groupHistory; }
 
     // Opens `dir` in the one session, or, while a roster is held, shows the
     // agent of that folder or adds it as another one. False when it was not
@@ -174,6 +177,7 @@ private:
     bool m_roster = false;
     AgentListModel *m_agents = nullptr;
     LinkSession *m_links = nullptr;
+    GroupHistory *m_groupHistory = nullptr;
     QList<PersonaSession *> m_waiting;  // folders still to read, in turn
     QSet<PersonaSession *> m_announced; // waiting ones whose sessionOpening() came
     QStringList m_failed;               // agents whose folder could not be read

@@ -4,8 +4,8 @@
 #include "agents/openclawroster.h"
 #include "commands.h"
 #include "compose/contract.h"
-#include "history/commitreader.h"
 #include "history/historycounts.h"
+#include "links/grouphistory.h"
 #include "links/linkgroups.h"
 #include "output.h"
 #include "tokens/tokenizer.h"
@@ -362,35 +362,27 @@ int checkpoint(const LinkPlace &place, const LinkGroups &groups, const LinksOpti
                                        "a group of a slot file with --name.")
                             .arg(group->name, group->file));
         }
-        const QString message
-            = options.message.isEmpty()
-                  ? QStringLiteral("Link group %1: %2").arg(group->name, group->file)
-                  : options.message;
-        for (const QString &member : group->members) {
-            const LinkAgent *agent = place.agent(member);
-            const Result<Checkpoint> made
-                = agent
-                      ? checkpointFolder(agent->folder, message, counts)
-                      : Result<Checkpoint>::failure(
-                          QStringLiteral("\"%1\" is not an agent of %2.").arg(member, place.what));
-            if (!made) {
+        for (const MemberCheckpoint &member :
+             checkpointGroup(place, *group, options.message, counts, true)) {
+            if (!member.ok()) {
                 writeStandardOutput(text);
-                return fail(
-                    QStringLiteral("%1 (group \"%2\"): %3").arg(member, group->name, made.error()));
+                return fail(QStringLiteral("%1 (group \"%2\"): %3")
+                                .arg(member.agent, group->name, member.error));
             }
-            for (const QString &note : made->recovered)
+            const Checkpoint &made = member.made;
+            for (const QString &note : made.recovered)
                 text += (note + QLatin1Char('\n')).toUtf8();
-            if (made->nothingToCommit) {
-                text += QStringLiteral("%1: nothing to checkpoint\n").arg(member).toUtf8();
+            if (made.nothingToCommit) {
+                text += QStringLiteral("%1: nothing to checkpoint\n").arg(member.agent).toUtf8();
             } else {
                 committed = true;
                 text += QStringLiteral("%1: checkpoint %2: %3\n")
-                            .arg(member,
-                                 made->shortId,
-                                 made->message.section(QLatin1Char('\n'), 0, 0))
+                            .arg(member.agent,
+                                 made.shortId,
+                                 made.message.section(QLatin1Char('\n'), 0, 0))
                             .toUtf8();
             }
-            for (const QString &left : made->leftovers)
+            for (const QString &left : made.leftovers)
                 text += (left + QLatin1Char('\n')).toUtf8();
         }
     }

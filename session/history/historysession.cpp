@@ -502,11 +502,16 @@ Result<Checkpoint> HistorySession::commitCheckpoint(const QString &message)
     Result<Checkpoint> made = checkpointFolder(m_model->directory(), message, *counts);
     if (!made || made->nothingToCommit)
         return made;
-    Q_EMIT checkpointMade(made->shortId, made->message);
-    m_repository->headMovedHere(made->id);
+    checkpointMadeHere(*made);
+    return made;
+}
+
+void HistorySession::checkpointMadeHere(const Checkpoint &made)
+{
+    Q_EMIT checkpointMade(made.shortId, made.message);
+    m_repository->headMovedHere(made.id);
     readHeadFiles();
     refresh();
-    return made;
 }
 
 bool HistorySession::makeCheckpoint(Asking asking)

@@ -102,6 +102,10 @@ public:
     // Commits the plan's files with `message`; on success HEAD's files are
     // read again and the list reloaded. Not shown to the user.
     Result<Checkpoint> commitCheckpoint(const QString &message);
+    // A checkpoint of this folder was made elsewhere in the window (a link
+    // group's): HEAD's files are read again and the list reloaded, as after
+    // commitCheckpoint().
+    void checkpointMadeHere(const Checkpoint &made);
     bool checkpointOnSave() const;
     void setCheckpointOnSave(bool on);
     // Makes the open folder a repository of its own.

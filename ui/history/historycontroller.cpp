@@ -13,6 +13,8 @@
 #include <QEvent>
 #include <QMainWindow>
 #include <QSettings>
+#include <QTabBar>
+#include <QTabWidget>
 
 namespace soul {
 
@@ -55,6 +57,21 @@ RepositoryWatcher *HistoryController::repositoryWatcher() const
 bool HistoryController::listShown() const
 {
     return m_panel && m_panel->isVisible();
+}
+
+void HistoryController::addPage(QWidget *page, const QString &title)
+{
+    m_tabs->addTab(page, title);
+}
+
+void HistoryController::showPage(QWidget *page)
+{
+    if (m_dock->isHidden()) {
+        m_dock->show();
+        m_settings->setValue(VisibleKey, true);
+    }
+    m_dock->raise();
+    m_tabs->setCurrentWidget(page);
 }
 
 void HistoryController::setSession(PersonaSession *session)
@@ -113,6 +130,7 @@ void HistoryController::focusCommits()
         m_settings->setValue(VisibleKey, true);
     }
     m_dock->raise(); // in front of a dock it is tabbed with
+    m_tabs->setCurrentWidget(m_panel);
     m_panel->focusCommits();
 }
 
@@ -123,8 +141,16 @@ void HistoryController::attach(QMainWindow *window,
 {
     m_dock = new QDockWidget(tr("History"), window);
     m_dock->setObjectName(QStringLiteral("historyDock"));
-    m_panel = new HistoryPanel(rows(), m_dock);
-    m_dock->setWidget(m_panel);
+    // The persona's history, and beside it the pages added later (a linked
+    // file's history across members); the tab bar stays hidden until the
+    // one who adds a page shows it.
+    m_tabs = new QTabWidget(m_dock);
+    m_tabs->setObjectName(QStringLiteral("historyTabs"));
+    m_tabs->setDocumentMode(true);
+    m_tabs->tabBar()->hide();
+    m_panel = new HistoryPanel(rows(), m_tabs);
+    m_tabs->addTab(m_panel, tr("This Agent"));
+    m_dock->setWidget(m_tabs);
     window->addDockWidget(Qt::RightDockWidgetArea, m_dock);
     m_dock->setVisible(m_settings->value(VisibleKey, false).toBool());
     m_panel->timeline()->setCapBytes(m_session->model()->rule().capBytes);
@@ -135,7 +161,10 @@ void HistoryController::attach(QMainWindow *window,
     connect(m_dock, &QDockWidget::visibilityChanged, this, [this, toggle](bool visible) {
         // A dock tabbed behind another one is not visible but still open.
         toggle->setChecked(!m_dock->isHidden());
-        session()->setListShown(visible);
+        session()->setListShown(visible && m_tabs->currentWidget() == m_panel);
+    });
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        session()->setListShown(listShown());
     });
     // Remembered when the user shows or hides it (the menu, its key, the
     // dock's close button), not when the window hides it on the way out:

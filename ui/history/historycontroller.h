@@ -9,6 +9,7 @@
 
 class QAction;
 class QMainWindow;
+class QTabWidget;
 class QSettings;
 
 namespace soul {
@@ -45,6 +46,12 @@ public:
     void attach(QMainWindow *window, QAction *toggle, QAction *checkpoint, QAction *onSave);
 
     HistoryPanel *panel() const { return m_panel; }
+    // Adds `page` as a tab of the History dock after the persona's panel
+    // (after attach()); the dock owns it.
+    void addPage(QWidget *page, const QString &title);
+    // Shows the History dock with `page` (a tab of it) in front.
+    void showPage(QWidget *page);
+    QTabWidget *tabs() const { return m_tabs; }
     // Shows the History dock (as its action does) and puts the keyboard
     // focus in the commit list.
     void focusCommits();
@@ -96,6 +103,7 @@ private:
     QSettings *m_settings = nullptr;
     QPointer<HistoryPanel> m_panel;
     QPointer<QDockWidget> m_dock;
+    QPointer<QTabWidget> m_tabs; // the persona's panel, then the pages added
     QAction *m_onSave = nullptr;
 };
 

@@ -11,6 +11,7 @@
 #include "freedmemory.h"
 #include "freezecontroller.h"
 #include "heap.h"
+#include "history/grouphistorycontroller.h"
 #include "history/historycontroller.h"
 #include "linkpanes.h"
 #include "linksession.h"
@@ -423,6 +424,19 @@ void MainWindow::wireHistory()
             &HistoryController::checkpointNoteChanged,
             this,
             [this](int slot, const QString &note) { panes()->pane(slot)->setCheckpointNote(note); });
+
+    m_groupHistory = new GroupHistoryController(m_workspace->groupHistory(), m_history, this);
+    connect(m_groupHistory,
+            &GroupHistoryController::statusMessage,
+            this,
+            [this](const QString &text) { showMessage(text, 10000); });
+    connect(m_actions->linkHistory, &QAction::triggered, m_groupHistory, [this] {
+        m_groupHistory->show();
+    });
+    connect(m_actions->linkCheckpoint, &QAction::triggered, m_groupHistory, [this] {
+        m_groupHistory->checkpoint();
+    });
+    showEditState();
 }
 
 void MainWindow::wireRooms()
@@ -757,6 +771,9 @@ void MainWindow::showPage(QWidget *page)
 void MainWindow::showEditState()
 {
     m_actions->setEditState(currentEditor()->editState());
+    // The linked file's history follows the pane last focused.
+    if (m_groupHistory)
+        m_groupHistory->follow(currentIndex(), currentEditor()->currentSlot());
 }
 
 void MainWindow::followShownRuntime(const RuntimeProfile &shown)

@@ -21,6 +21,7 @@ class DocumentController;
 class ExportController;
 class FreezeController;
 class FreedMemory;
+class GroupHistoryController;
 class HistoryController;
 class PaneStack;
 class PersonaEditor;
@@ -114,6 +115,8 @@ public:
     ExportController *exporter() const;
     FreezeController *freezer() const;
     HistoryController *history() const { return m_history; }
+    // The History dock's page of a linked file across members.
+    GroupHistoryController *groupHistory() const { return m_groupHistory; }
     // The compare dialog, once a comparison was asked for.
     CompareDialog *compareDialog() const { return m_compare; }
     // Opens the compare dialog on the snapshot at `soulPath`.
@@ -166,6 +169,7 @@ private:
     PersonaEditor *m_shown = nullptr;
     FreedMemory *m_freedMemory = nullptr;
     HistoryController *m_history = nullptr;
+    GroupHistoryController *m_groupHistory = nullptr;
     CompareDialog *m_compare = nullptr;
     RoomHost *m_rooms = nullptr;
     WindowActions *m_actions = nullptr;

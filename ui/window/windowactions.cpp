@@ -51,6 +51,12 @@ WindowActions::WindowActions(QWidget *window)
     linkIdentical = make("linkIdentical",
                          tr("Link &Identical Files…"),
                          QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_I));
+    linkHistory = make("linkHistory",
+                       tr("Linked File &History"),
+                       QKeySequence(Qt::CTRL | Qt::ALT | Qt::SHIFT | Qt::Key_H));
+    linkCheckpoint = make("linkCheckpoint",
+                          tr("&Checkpoint the Group…"),
+                          QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_G));
     closeFolder = make("closeFolder", tr("&Close Folder"), QKeySequence(Qt::CTRL | Qt::Key_W));
     save = make("save", tr("&Save"), QKeySequence(Qt::CTRL | Qt::Key_S));
     saveAll = make("saveAll", tr("Save &All"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
@@ -144,6 +150,8 @@ void WindowActions::fillMenuBar(QMenuBar *bar) const
     links->setObjectName(QStringLiteral("linksMenu"));
     links->addActions({linkThreeWay, linkAdopt, linkLeave, linkFinish});
     links->addSeparator();
+    links->addActions({linkHistory, linkCheckpoint});
+    links->addSeparator();
     links->addAction(linkIdentical);
     edit->addSeparator();
     edit->addAction(finishSetup);
@@ -207,7 +215,9 @@ void WindowActions::setAgentCount(int count)
                             linkAdopt,
                             linkLeave,
                             linkFinish,
-                            linkIdentical})
+                            linkIdentical,
+                            linkHistory,
+                            linkCheckpoint})
         action->setEnabled(count > 1);
 }
 

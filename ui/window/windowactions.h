@@ -64,7 +64,9 @@ public:
     QAction *linkAdopt = nullptr;
     QAction *linkLeave = nullptr;
     QAction *linkFinish = nullptr;
-    QAction *linkIdentical = nullptr; // identical files of several agents into groups
+    QAction *linkIdentical = nullptr;  // identical files of several agents into groups
+    QAction *linkHistory = nullptr;    // the linked file's commits in every member
+    QAction *linkCheckpoint = nullptr; // a checkpoint of every member of the group
     QAction *closeFolder = nullptr;
     QAction *save = nullptr;
     QAction *saveAll = nullptr;
