@@ -281,6 +281,7 @@ void tst_LinkGroups::divergedCopyAdopted()
     openTeam();
     if (QTest::currentTestFailed())
         return;
+    QVERIFY(window()->chooseRuntime(QStringLiteral("openclaw")));
     // writer's agent rewrites its own copy.
     const QByteArray own = "# User\n\nSam. Long answers, with sources.\n";
     QVERIFY(writeAtomically(userPath(QStringLiteral("writer")), own));
