@@ -26,6 +26,25 @@ inline QByteArray soulcOutput(const QStringList &arguments)
     return soulc.readAllStandardOutput();
 }
 
+// `soulc links add --name NAME --file FILE --agents AGENTS` and then `place`
+// (a folder of personas, or "--openclaw"): soulc's output, or its error
+// after "soulc failed: ".
+inline QByteArray soulcLinkAdd(const QString &name,
+                               const QString &file,
+                               const QString &agents,
+                               const QString &place)
+{
+    return soulcOutput({QStringLiteral("links"),
+                        QStringLiteral("add"),
+                        QStringLiteral("--name"),
+                        name,
+                        QStringLiteral("--file"),
+                        file,
+                        QStringLiteral("--agents"),
+                        agents,
+                        place});
+}
+
 // Rewrites the file where it is (same inode), as most editors and `echo >` do.
 inline bool writeInPlace(const QString &path, const QByteArray &bytes)
 {

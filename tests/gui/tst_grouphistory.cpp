@@ -153,15 +153,10 @@ void tst_GroupHistory::openTeam()
         QVERIFY(
             test::writeBytes(folder(QLatin1String(agent)) + QStringLiteral("/USER.md"), UserText));
     }
-    const QByteArray added = soulcOutput({QStringLiteral("links"),
-                                          QStringLiteral("add"),
-                                          QStringLiteral("--name"),
-                                          QStringLiteral("house"),
-                                          QStringLiteral("--file"),
+    const QByteArray added = soulcLinkAdd(QStringLiteral("house"),
                                           QStringLiteral("USER.md"),
-                                          QStringLiteral("--agents"),
                                           QStringLiteral("ava,coach,nomad,writer"),
-                                          parent()});
+                                          parent());
     QVERIFY2(!added.startsWith("soulc failed"), added.constData());
 
     m_fixture.create();

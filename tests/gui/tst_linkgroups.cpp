@@ -152,15 +152,10 @@ void tst_LinkGroups::openTeam()
                           "I am " + agent.toUtf8() + ".\n"));
         QVERIFY(writeFile(userPath(agent), UserText));
     }
-    const QByteArray added = soulcOutput({QStringLiteral("links"),
-                                          QStringLiteral("add"),
-                                          QStringLiteral("--name"),
-                                          QStringLiteral("house"),
-                                          QStringLiteral("--file"),
+    const QByteArray added = soulcLinkAdd(QStringLiteral("house"),
                                           QStringLiteral("USER.md"),
-                                          QStringLiteral("--agents"),
                                           QStringLiteral("ava,coach,writer"),
-                                          parent()});
+                                          parent());
     QVERIFY2(!added.startsWith("soulc failed"), added.constData());
     m_fixture.create();
     QVERIFY(window()->openPersonaFolder(parent()));
@@ -593,15 +588,10 @@ void tst_LinkGroups::bootstrapGroup()
         QVERIFY(writeFile(dir + QStringLiteral("/SOUL.md"), "Soul.\n"));
         QVERIFY(writeFile(dir + QStringLiteral("/BOOTSTRAP.md"), "Say hello.\n"));
     }
-    const QByteArray added = soulcOutput({QStringLiteral("links"),
-                                          QStringLiteral("add"),
-                                          QStringLiteral("--name"),
-                                          QStringLiteral("boot"),
-                                          QStringLiteral("--file"),
+    const QByteArray added = soulcLinkAdd(QStringLiteral("boot"),
                                           QStringLiteral("BOOTSTRAP.md"),
-                                          QStringLiteral("--agents"),
                                           QStringLiteral("ava,coach"),
-                                          parent()});
+                                          parent());
     QVERIFY2(!added.startsWith("soulc failed"), added.constData());
     m_fixture.create();
     QVERIFY(window()->openPersonaFolder(parent()));
@@ -663,15 +653,10 @@ void tst_LinkGroups::openClawRosterOfSix()
     }
     QVERIFY(folderOf.value(QStringLiteral("ana")).startsWith(personas));
     const auto add = [](const char *name, const char *file, const char *agents) {
-        return soulcOutput({QStringLiteral("links"),
-                            QStringLiteral("add"),
-                            QStringLiteral("--name"),
-                            QString::fromLatin1(name),
-                            QStringLiteral("--file"),
+        return soulcLinkAdd(QString::fromLatin1(name),
                             QString::fromLatin1(file),
-                            QStringLiteral("--agents"),
                             QString::fromLatin1(agents),
-                            QStringLiteral("--openclaw")});
+                            QStringLiteral("--openclaw"));
     };
     for (const QByteArray &added : {add("user", "USER.md", "work,coach,ana,ben"),
                                     add("tools", "TOOLS.md", "ops,writer"),

@@ -80,6 +80,22 @@ QTextBrowser *diffView(QWidget *parent)
     return view;
 }
 
+// A bold caption over a diff view, a little room above it for the
+// sentences over the panel.
+QWidget *captionedView(QWidget *parent, const QFont &bold, QLabel **caption, QTextBrowser **view)
+{
+    auto *panel = new QWidget(parent);
+    *caption = wrappedLabel(panel);
+    (*caption)->setFont(bold);
+    *view = diffView(panel);
+    (*caption)->setBuddy(*view);
+    auto *layout = new QVBoxLayout(panel);
+    layout->setContentsMargins(0, 6, 0, 0);
+    layout->addWidget(*caption);
+    layout->addWidget(*view, 1);
+    return panel;
+}
+
 } // namespace
 
 ThreeWayDialog::ThreeWayDialog(QWidget *parent)
@@ -94,26 +110,8 @@ ThreeWayDialog::ThreeWayDialog(QWidget *parent)
     m_heading->setFont(bold);
     m_note = wrappedLabel(this);
 
-    auto *copyPanel = new QWidget(this);
-    m_copyCaption = wrappedLabel(copyPanel);
-    m_copyCaption->setFont(bold);
-    m_copyView = diffView(copyPanel);
-    m_copyCaption->setBuddy(m_copyView);
-    auto *copyLayout = new QVBoxLayout(copyPanel);
-    // A little room between the sentences above and each caption.
-    copyLayout->setContentsMargins(0, 6, 0, 0);
-    copyLayout->addWidget(m_copyCaption);
-    copyLayout->addWidget(m_copyView, 1);
-
-    m_groupPanel = new QWidget(this);
-    m_groupCaption = wrappedLabel(m_groupPanel);
-    m_groupCaption->setFont(bold);
-    m_groupView = diffView(m_groupPanel);
-    m_groupCaption->setBuddy(m_groupView);
-    auto *groupLayout = new QVBoxLayout(m_groupPanel);
-    groupLayout->setContentsMargins(0, 6, 0, 0);
-    groupLayout->addWidget(m_groupCaption);
-    groupLayout->addWidget(m_groupView, 1);
+    QWidget *copyPanel = captionedView(this, bold, &m_copyCaption, &m_copyView);
+    m_groupPanel = captionedView(this, bold, &m_groupCaption, &m_groupView);
 
     // Stacked: a persona file's lines are long paragraphs, and a unified
     // diff reads better at full width than in half of it.

@@ -8,7 +8,10 @@
 #include "slots/linkbar.h"
 #include "slots/panestack.h"
 #include "slots/slotpane.h"
+#include "windowactions.h"
 #include "workspace.h"
+
+#include <QAction>
 
 #include <algorithm>
 
@@ -107,6 +110,24 @@ void LinkPanes::act(int doc, PersonaEditor::LinkAction action)
         links()->finish(index, doc);
         break;
     }
+}
+
+void LinkPanes::attach(const WindowActions *actions, std::function<int()> currentDoc)
+{
+    const auto onLinkedFile = [this, currentDoc](PersonaEditor::LinkAction action) {
+        return [this, currentDoc, action] {
+            if (const int doc = currentDoc(); doc < 0)
+                Q_EMIT message(tr("Click into the pane of the linked file first."), 5000);
+            else
+                act(doc, action);
+        };
+    };
+    using Action = PersonaEditor::LinkAction;
+    connect(actions->linkThreeWay, &QAction::triggered, this, onLinkedFile(Action::ThreeWay));
+    connect(actions->linkAdopt, &QAction::triggered, this, onLinkedFile(Action::Adopt));
+    connect(actions->linkLeave, &QAction::triggered, this, onLinkedFile(Action::Leave));
+    connect(actions->linkFinish, &QAction::triggered, this, onLinkedFile(Action::Finish));
+    connect(actions->linkIdentical, &QAction::triggered, this, &LinkPanes::linkIdentical);
 }
 
 void LinkPanes::linkIdentical()

@@ -4,6 +4,8 @@
 
 #include <QObject>
 
+#include <functional>
+
 #include <vector>
 
 namespace soul {
@@ -11,6 +13,7 @@ namespace soul {
 class LinkSession;
 class PersonaSession;
 class Workspace;
+class WindowActions;
 struct LinkCandidate;
 
 // Shows the workspace's link groups in the panes (each linked file's bar:
@@ -31,6 +34,9 @@ public:
 
     // A bar's button or the menu's action, on document `doc` of the session shown.
     void act(int doc, PersonaEditor::LinkAction action);
+    // The Linked Files menu's actions of `actions`, on the document
+    // `currentDoc()` says (the pane last focused; -1 for none).
+    void attach(const WindowActions *actions, std::function<int()> currentDoc);
     // Offers each candidate group of the roster (identical files) in turn.
     void linkIdentical();
 

@@ -677,32 +677,8 @@ void MainWindow::wireActions()
                                                          currentIndex());
         copySlotToAgents(slot, targets);
     });
-    const auto onLinkedFile = [this](PersonaEditor::LinkAction action) {
-        return [this, action] {
-            const int doc = currentEditor() ? currentEditor()->currentSlot() : -1;
-            if (doc < 0)
-                showMessage(tr("Click into the pane of the linked file first."), 5000);
-            else
-                m_linkPanes->act(doc, action);
-        };
-    };
-    connect(m_actions->linkThreeWay,
-            &QAction::triggered,
-            this,
-            onLinkedFile(PersonaEditor::LinkAction::ThreeWay));
-    connect(m_actions->linkAdopt,
-            &QAction::triggered,
-            this,
-            onLinkedFile(PersonaEditor::LinkAction::Adopt));
-    connect(m_actions->linkLeave,
-            &QAction::triggered,
-            this,
-            onLinkedFile(PersonaEditor::LinkAction::Leave));
-    connect(m_actions->linkFinish,
-            &QAction::triggered,
-            this,
-            onLinkedFile(PersonaEditor::LinkAction::Finish));
-    connect(m_actions->linkIdentical, &QAction::triggered, m_linkPanes, &LinkPanes::linkIdentical);
+    m_linkPanes->attach(m_actions,
+                        [this] { return currentEditor() ? currentEditor()->currentSlot() : -1; });
     connect(m_startView, &StartView::openRequested, m_workspace, &Workspace::askAndOpenFolder);
     connect(m_startView, &StartView::newPersonaRequested, m_workspace, &Workspace::newPersona);
     connect(m_startView, &StartView::exampleRequested, this, [this] {
