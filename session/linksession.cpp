@@ -1,5 +1,6 @@
 #include "linksession.h"
 
+#include "agentnames.h"
 #include "compose/contract.h"
 #include "documentcontroller.h"
 #include "persona/personamodel.h"
@@ -331,31 +332,28 @@ QString LinkSession::note(int index, int doc, NoteKind *kind, QString *toolTip) 
         *kind = NoteKind::Behind;
         text = tr("The last save of the group \"%1\" stopped part way: this copy still holds the "
                   "old text. Finish writes the group's text to %2.")
-                   .arg(group->name, behind.join(QStringLiteral(", ")));
+                   .arg(group->name, someAgents(behind));
     } else if (mine == CopyNow::Differs || mine == CopyNow::Missing) {
         *kind = NoteKind::Diverged;
         text = mine == CopyNow::Missing
                    ? tr("Linked in \"%1\" with %2, but this copy is missing. Adopt or leave the "
                         "group, or save to write the group's text here.")
-                         .arg(group->name, others.join(QStringLiteral(", ")))
+                         .arg(group->name, someAgents(others))
                    : tr("This copy went its own way: it differs from the text the group \"%1\" "
                         "last wrote (shared with %2).")
-                         .arg(group->name, others.join(QStringLiteral(", ")));
+                         .arg(group->name, someAgents(others));
     } else {
         *kind = NoteKind::Shared;
         text = tr("Shared in \"%1\" with %2: typing here edits every copy; Save writes them all.")
-                   .arg(group->name, others.join(QStringLiteral(", ")));
+                   .arg(group->name, someAgents(others));
         if (!diverged.isEmpty())
-            text += QLatin1Char(' ')
-                    + tr("Went its own way in %1.").arg(diverged.join(QStringLiteral(", ")));
+            text += QLatin1Char(' ') + tr("Went its own way in %1.").arg(someAgents(diverged));
         if (!behind.isEmpty())
-            text += QLatin1Char(' ')
-                    + tr("Still the old text in %1.").arg(behind.join(QStringLiteral(", ")));
+            text += QLatin1Char(' ') + tr("Still the old text in %1.").arg(someAgents(behind));
     }
     if (!cuts.isEmpty())
         text += QLatin1Char(' ')
-                + tr("Cut by the runtime in %1 (its own limits).")
-                      .arg(cuts.join(QStringLiteral(", ")));
+                + tr("Cut by the runtime in %1 (its own limits).").arg(someAgents(cuts));
     return text;
 }
 
@@ -377,7 +375,7 @@ QString LinkSession::rosterNote(int index) const
     if (!own.isEmpty())
         parts.append(tr("%1 differs from its group").arg(own.join(QStringLiteral(", "))));
     if (!behind.isEmpty())
-        parts.append(tr("%1 waits for a save to finish").arg(behind.join(QStringLiteral(", "))));
+        parts.append(tr("%1 waits for a save to finish").arg(someAgents(behind)));
     return parts.join(QStringLiteral("; "));
 }
 

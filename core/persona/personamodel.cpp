@@ -11,6 +11,8 @@
 #include <QFileInfo>
 #include <QLockFile>
 #include <QThread>
+#include <QThreadPool>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <atomic>
 #include <cerrno>
@@ -27,6 +29,40 @@ namespace {
 // Often enough that a crash loses only the last seconds of typing, seldom
 // enough that writing copies never competes with typing.
 constexpr int DefaultRecoveryIntervalMs = 2500;
+// How long a close, an open or a discarded offer waits for the recovery
+// copies on their way before touching the store itself.
+constexpr int RecoveryWaitMs = 5000;
+// A kept copy whose write failed: it matches no buffer, so the next change
+// writes (or removes) it again.
+const QByteArray UnknownCopy = QByteArrayLiteral("unknown");
+
+// Every recovery copy of the program is written on this one thread, in the
+// order asked: two models never write one store's index at once, and a
+// model's copies land in the order its buffers changed.
+class RecoveryThread : public QThreadPool
+{
+public:
+    RecoveryThread() { setMaxThreadCount(1); }
+};
+QThreadPool *recoveryThread()
+{
+    static RecoveryThread thread;
+    return &thread;
+}
+
+// One copy to write (`unsaved`) or to remove (no `unsaved`).
+struct RecoveryWrite
+{
+    QString key;
+    std::optional<QByteArray> unsaved;
+    QByteArray diskSha256;
+};
+
+// The copies on their way are on disk, or RecoveryWaitMs passed.
+bool waitForRecoveryWrites()
+{
+    return recoveryThread()->waitForDone(RecoveryWaitMs);
+}
 
 QByteArray sha256Hex(QByteArrayView bytes)
 {
@@ -210,12 +246,14 @@ void PersonaModel::close()
         // answered yet stays (its pane may show only under a runtime that
         // reads the file), and the next open offers it again. Failing to
         // remove one only leaves a copy that the next open offers again.
+        waitForRecoveryWrites();
         for (int k = 0; k < documentCount(); ++k) {
             if (k < SlotCount || !m_recovered[size_t(k)])
                 m_recovery->removeFile(recoveryKey(k));
         }
         m_recovery.reset();
     }
+    ++m_recoveryGeneration;
     m_recoveryLock.reset();
     m_recoveryUnavailable.clear();
     m_recoveryFailing = false;
@@ -1001,8 +1039,7 @@ void PersonaModel::discardRecovery(int slot)
     if (!offer)
         return;
     offer.reset();
-    if (m_recovery)
-        m_recovery->removeFile(recoveryKey(slot));
+    removeRecoveryNow(slot);
     m_recoveryKept.at(size_t(slot)).reset();
     Q_EMIT recoveryChanged(slot);
     Q_EMIT slotStateChanged(slot);
@@ -1023,7 +1060,7 @@ void PersonaModel::scheduleRecovery(int slot)
     if (offer && state.diskPresent() && state.diskComplete && offer->bytes == state.diskBytes) {
         // The file now holds the recovered text: there is nothing to offer.
         offer.reset();
-        m_recovery->removeFile(recoveryKey(slot));
+        removeRecoveryNow(slot);
         Q_EMIT recoveryChanged(slot);
     }
     m_recoveryDue.at(size_t(slot)) = true;
@@ -1031,7 +1068,7 @@ void PersonaModel::scheduleRecovery(int slot)
     // at once, so a crash just after a save leaves nothing to offer, however
     // the file changes after it.
     if (!state.dirty && m_recoveryKept.at(size_t(slot))) {
-        flushRecovery();
+        writeRecovery();
         return;
     }
     if (!m_recoveryTimer.isActive())
@@ -1040,9 +1077,16 @@ void PersonaModel::scheduleRecovery(int slot)
 
 void PersonaModel::flushRecovery()
 {
+    writeRecovery();
+    waitForRecoveryWrites();
+}
+
+void PersonaModel::writeRecovery()
+{
     m_recoveryTimer.stop();
     if (!m_recovery)
         return;
+    std::vector<RecoveryWrite> writes;
     for (int k = 0; k < documentCount(); ++k) {
         if (!m_recoveryDue[size_t(k)])
             continue;
@@ -1051,23 +1095,80 @@ void PersonaModel::flushRecovery()
         if (m_recovered[size_t(k)])
             continue;
         const SlotState &state = m_slots[size_t(k)];
-        const Status status = m_recovery->sync(recoveryKey(k),
-                                               m_recoveryKept[size_t(k)],
-                                               state.dirty && state.bufferPresent
-                                                   ? std::optional(state.bufferBytes)
-                                                   : std::nullopt,
-                                               state.diskSha256);
-        if (!status && !m_recoveryFailing) {
-            m_recoveryFailing = true;
-            Q_EMIT recoveryFailed(status.error());
-        } else if (status) {
-            m_recoveryFailing = false;
+        // What the store is to hold from here: written ahead of the disk,
+        // and marked unknown again if the write fails.
+        std::optional<KeptBuffer> &kept = m_recoveryKept[size_t(k)];
+        if (state.dirty && state.bufferPresent) {
+            if (kept && kept->bytes == state.bufferBytes && kept->diskSha256 == state.diskSha256)
+                continue;
+            kept = KeptBuffer{state.bufferBytes, state.diskSha256};
+            writes.push_back({recoveryKey(k), state.bufferBytes, state.diskSha256});
+        } else if (kept) {
+            kept.reset();
+            writes.push_back({recoveryKey(k), std::nullopt, {}});
         }
     }
+    if (writes.empty())
+        return;
+    // The store is two paths: the thread has its own copy, and nothing of
+    // this model, which may be gone when the copies are written.
+    QtConcurrent::run(recoveryThread(),
+                      [store = *m_recovery, writes = std::move(writes)]() mutable {
+                          QStringList failed;
+                          QString error;
+                          for (const RecoveryWrite &write : writes) {
+                              const Status status = write.unsaved
+                                                        ? store.storeFile(write.key,
+                                                                          *write.unsaved,
+                                                                          write.diskSha256)
+                                                        : store.removeFile(write.key);
+                              if (!status) {
+                                  failed.append(write.key);
+                                  if (error.isEmpty())
+                                      error = status.error();
+                              }
+                          }
+                          return std::make_pair(failed, error);
+                      })
+        .then(this,
+              [this,
+               generation = m_recoveryGeneration](const std::pair<QStringList, QString> &written) {
+                  recoveryWritten(generation, written.first, written.second);
+              });
+}
+
+void PersonaModel::recoveryWritten(quint64 generation,
+                                   const QStringList &failedKeys,
+                                   const QString &error)
+{
+    if (generation != m_recoveryGeneration || !m_recovery)
+        return;
+    if (failedKeys.isEmpty()) {
+        m_recoveryFailing = false;
+        return;
+    }
+    for (int k = 0; k < documentCount(); ++k) {
+        if (failedKeys.contains(recoveryKey(k)))
+            m_recoveryKept[size_t(k)] = KeptBuffer{UnknownCopy, UnknownCopy};
+    }
+    if (!m_recoveryFailing) {
+        m_recoveryFailing = true;
+        Q_EMIT recoveryFailed(error);
+    }
+}
+
+void PersonaModel::removeRecoveryNow(int slot)
+{
+    if (!m_recovery)
+        return;
+    waitForRecoveryWrites();
+    m_recovery->removeFile(recoveryKey(slot));
 }
 
 void PersonaModel::openRecovery()
 {
+    // A copy on its way (this folder's, closed a moment ago) lands first.
+    waitForRecoveryWrites();
     // A layout's files depend on its project too: each project has copies of its own.
     auto store = std::make_unique<RecoveryStore>(m_dir, m_layout.project);
     if (!store->storePath().isEmpty() && QDir().mkpath(RecoveryStore::rootPath())) {

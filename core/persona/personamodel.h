@@ -320,7 +320,8 @@ public:
     // How long after a change the dirty buffers are written (tests shorten it).
     void setRecoveryInterval(int ms) { m_recoveryTimer.setInterval(ms); }
     int recoveryInterval() const { return m_recoveryTimer.interval(); }
-    // Writes what is due now instead of when the timer fires.
+    // Writes what is due now instead of when the timer fires, and waits (a
+    // few seconds at most) until every copy asked for is on disk.
     void flushRecovery();
 
 Q_SIGNALS:
@@ -380,6 +381,12 @@ private:
     void touchRefresh();
     QString staleText(int slot, StaleReason reason) const;
     void scheduleRecovery(int slot);
+    // Hands the copies due to the recovery thread: the window's thread never
+    // waits on the disk for them. A failure comes back as recoveryFailed().
+    void writeRecovery();
+    void recoveryWritten(quint64 generation, const QStringList &failedKeys, const QString &error);
+    // Removes document `slot`'s copy now, after the copies on their way.
+    void removeRecoveryNow(int slot);
     void openRecovery();
     // The offer of a previous run's text for document `slot`, when it
     // differs from the file.
@@ -417,6 +424,9 @@ private:
     std::vector<std::optional<KeptBuffer>> m_recoveryKept;
     std::vector<std::optional<RecoveredSlot>> m_recovered;
     bool m_recoveryFailing = false;
+    // Which open the copies on their way belong to: a report of an earlier
+    // folder's is not this one's.
+    quint64 m_recoveryGeneration = 0;
 };
 
 } // namespace soul

@@ -458,8 +458,11 @@ void tst_AgentsWindow::copySlotToAgentsIsUnsavedAndUndoable()
     QVERIFY(!window->session(indexOf(QStringLiteral("writer")))->hasUnsaved());
     QCOMPARE(readAll(workspace(QStringLiteral("coach")) + QStringLiteral("/SOUL.md")),
              QByteArray("You are coach.\n"));
-    // Undo in coach's pane brings its own text back.
+    // Coach's pane, not shown, lays out nothing; shown, it holds the copied
+    // text, and Undo there brings its own text back.
     QPlainTextEdit *coachSoul = editorOf(QStringLiteral("coach"), Soul);
+    QCOMPARE(coachSoul->toPlainText(), QStringLiteral("You are coach.\n"));
+    window->setCurrentIndex(coach);
     QTRY_COMPARE(coachSoul->toPlainText(), QStringLiteral("Shared soul.\n"));
     QVERIFY(coachSoul->document()->isUndoAvailable());
     coachSoul->undo();

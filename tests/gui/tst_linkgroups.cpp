@@ -660,7 +660,7 @@ void tst_LinkGroups::openClawRosterOfSix()
     };
     for (const QByteArray &added : {add("user", "USER.md", "work,coach,ana,ben"),
                                     add("tools", "TOOLS.md", "ops,writer"),
-                                    add("house", "AGENTS.md", "work,ana")})
+                                    add("house", "AGENTS.md", "work,coach,ana,ben,ops,writer")})
         QVERIFY2(!added.startsWith("soulc failed"), added.constData());
     QVERIFY(QFileInfo::exists(state + QStringLiteral("/soul-links.json")));
 
@@ -691,6 +691,14 @@ void tst_LinkGroups::openClawRosterOfSix()
                      QStringLiteral("Cut by the runtime in coach")),
                  qPrintable(userPane(work)->linkBar()->text()));
     QVERIFY(!userPane(work)->linkBar()->text().contains(QStringLiteral("in work")));
+    // A group of six: the bar names four others and counts the rest; its
+    // tooltip names every member.
+    const LinkBar *house = window()->editor(work)->panes()->pane(slotIndex(u"AGENTS.md"))->linkBar();
+    QTRY_VERIFY2(house->text().startsWith(QStringLiteral(
+                     "Shared in \"house\" with coach, ana, ben, ops and one other agent:")),
+                 qPrintable(house->text()));
+    QVERIFY2(house->toolTip().contains(QStringLiteral("writer: the group's text")),
+             qPrintable(house->toolTip()));
     // Another process rewrites ops's TOOLS.md while the author types in
     // writer's: soulc names exactly that copy, and the save asks about it.
     const int tools = slotIndex(u"TOOLS.md");

@@ -1039,7 +1039,10 @@ void tst_MainWindow::sizeMeterSaysItsRulesCap()
     SlotPane pane(1, &model);
     QCOMPARE(pane.sizeMeter()->accessibleName(),
              QStringLiteral("SOUL.md size against the 4 KiB cap"));
+    // Not shown, it waits; shown, it says the model's state.
     pane.refreshState();
+    QCOMPARE(pane.sizeMeter()->level(), SizeMeter::Level::Absent);
+    pane.show();
     QCOMPARE(pane.sizeMeter()->level(), SizeMeter::Level::Normal);
     QCOMPARE(pane.sizeMeter()->text(), QStringLiteral("20 of 4,096 bytes (0.5 %)"));
     model.close();

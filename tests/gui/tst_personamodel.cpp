@@ -49,6 +49,7 @@ private Q_SLOTS:
     void createSlotIsUnsavedUntilSaved();
     void dirtyBufferReachesRecoveryAfterTheTimer();
     void savedSlotLosesItsCopyAtOnce();
+    void failedCopyIsSaidAndWrittenLater();
     void cleanCloseClearsRecovery();
     void reopenOffersRecoveryWithoutApplyingIt();
     void restoreRecoveryMakesTheBufferDirty();
@@ -560,12 +561,13 @@ void tst_PersonaModel::dirtyBufferReachesRecoveryAfterTheTimer()
     // Saving makes the slot clean: its copy goes too, and with the last one
     // the directory's folder.
     QVERIFY(model.save(1).ok());
-    QTRY_VERIFY(store.pending().isEmpty());
-    QVERIFY(!QFileInfo::exists(store.storePath()));
+    QTRY_VERIFY(!QFileInfo::exists(store.storePath()));
+    QVERIFY(store.pending().isEmpty());
 }
 
-// A copy is written after a pause, but removed the moment its slot is clean:
-// a crash right after a save leaves nothing for the next window to offer.
+// A copy is written after a pause, but removed as soon as its slot is clean,
+// on the recovery thread without the pause: a crash after a save leaves
+// nothing for the next window to offer.
 void tst_PersonaModel::savedSlotLosesItsCopyAtOnce()
 {
     write(1, "disk\n");
@@ -581,16 +583,45 @@ void tst_PersonaModel::savedSlotLosesItsCopyAtOnce()
     // The pause is long now: what goes, goes without it.
     model.setRecoveryInterval(60 * 60 * 1000);
     QVERIFY(model.save(1).ok());
-    QCOMPARE(store.pending().size(), 1);
+    QTRY_COMPARE(store.pending().size(), 1);
     QCOMPARE(store.pending().first().slot, 6);
     model.setBufferText(6, u"memory\n");
+    QTRY_VERIFY(!QFileInfo::exists(store.storePath()));
     QVERIFY(store.pending().isEmpty());
-    QVERIFY(!QFileInfo::exists(store.storePath()));
     // A new edit is kept after the pause, as before.
     model.setBufferText(6, u"memory, edited\n");
     QVERIFY(store.pending().isEmpty());
     model.flushRecovery();
     QCOMPARE(store.pending().size(), 1);
+}
+
+// Copies are written on the recovery thread: one that cannot be written is
+// said once, from there, and the next change after the store is back writes
+// the buffer as it is then.
+void tst_PersonaModel::failedCopyIsSaidAndWrittenLater()
+{
+    write(1, "disk\n");
+    const RecoveryStore store(m_dir->path());
+    QVERIFY(QDir().mkpath(RecoveryStore::rootPath()));
+    QVERIFY(writeInPlace(store.storePath(), "a file where the store's folder goes"));
+    PersonaModel model;
+    QVERIFY(model.open(m_dir->path()).ok());
+    model.setRecoveryInterval(20);
+    QSignalSpy failed(&model, &PersonaModel::recoveryFailed);
+    model.setBufferText(1, u"mine\n");
+    QTRY_COMPARE(failed.count(), 1);
+    QVERIFY2(failed.first().first().toString().contains(store.storePath()),
+             qPrintable(failed.first().first().toString()));
+    model.setBufferText(1, u"mine, again\n");
+    model.flushRecovery();
+    QCoreApplication::processEvents();
+    QCOMPARE(failed.count(), 1); // said once
+
+    QVERIFY(QFile::remove(store.storePath()));
+    model.setBufferText(1, u"mine\n"); // the text whose copy failed first
+    QTRY_COMPARE(store.pending().size(), 1);
+    QCOMPARE(store.pending().first().bytes, QByteArray("mine\n"));
+    QCOMPARE(failed.count(), 1);
 }
 
 void tst_PersonaModel::cleanCloseClearsRecovery()

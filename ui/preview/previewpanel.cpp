@@ -7,6 +7,7 @@
 #include "runtimepreview.h"
 #include "runtimetextview.h"
 #include "soulpreview.h"
+#include "text/whenshown.h"
 #include "tokenbar.h"
 
 #include <QCheckBox>
@@ -26,6 +27,7 @@
 
 #include <atomic>
 #include <memory>
+#include <utility>
 
 namespace soul {
 
@@ -108,6 +110,14 @@ PreviewPanel::PreviewPanel(const PersonaModel *model, RuntimePreview *runtime, Q
     m_totalsTimer.setSingleShot(true);
     m_totalsTimer.setInterval(TotalsDelayMs);
     connect(&m_totalsTimer, &QTimer::timeout, this, &PreviewPanel::refreshTotals);
+    m_sectionsShown = new WhenShown(m_preview, [this] {
+        for (const int slot : std::exchange(m_sectionsDue, {}))
+            m_preview->updateSection(slot);
+    });
+    m_totalsShown = new WhenShown(this, [this] {
+        digestOutdated();
+        m_totalsTimer.start();
+    });
     connect(&m_digest, &QFutureWatcher<QByteArray>::finished, this, &PreviewPanel::digestArrived);
 
     connect(m_unsaved, &QCheckBox::toggled, this, [this](bool unsaved) {
@@ -149,9 +159,10 @@ void PreviewPanel::rebuild()
 
 void PreviewPanel::sectionChanged(int slot)
 {
-    m_preview->updateSection(slot);
-    digestOutdated();
-    m_totalsTimer.start();
+    if (!m_sectionsDue.contains(slot))
+        m_sectionsDue.append(slot);
+    m_sectionsShown->request();
+    m_totalsShown->request();
 }
 
 void PreviewPanel::refreshNote()

@@ -27,6 +27,7 @@ class RuntimeTextView;
 class SoulPreview;
 class SoulTokenCounter;
 class TokenBar;
+class WhenShown;
 
 // The preview with its switches (unsaved edits or what is on disk, show
 // invisibles), the list of unsaved slots it includes, and the totals: soul
@@ -115,6 +116,10 @@ private:
     // for a pause in typing and is computed off the GUI thread. A result is
     // taken only if no edit came after the text it was computed from.
     QTimer m_totalsTimer;
+    // A panel not shown takes its sections and totals when it is next shown.
+    QList<int> m_sectionsDue;
+    WhenShown *m_sectionsShown = nullptr;
+    WhenShown *m_totalsShown = nullptr;
     QFutureWatcher<QByteArray> m_digest;
     quint64 m_generation = 0;
     std::shared_ptr<std::atomic<quint64>> m_latest = std::make_shared<std::atomic<quint64>>(0);

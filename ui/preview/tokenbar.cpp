@@ -2,6 +2,7 @@
 
 #include "counttext.h"
 #include "persona/soultokencounter.h"
+#include "text/whenshown.h"
 #include "tokens/tokenizer.h"
 
 #include <QComboBox>
@@ -127,12 +128,13 @@ TokenBar::TokenBar(QWidget *parent)
         setBudget(m_budgetBox->itemData(index).toLongLong());
     });
     connect(m_budgetBox->lineEdit(), &QLineEdit::editingFinished, this, &TokenBar::budgetEdited);
+    m_refreshShown = new WhenShown(this, [this] { refresh(); });
 }
 
 void TokenBar::setCounter(SoulTokenCounter *counter)
 {
     m_counter = counter;
-    connect(counter, &SoulTokenCounter::countsChanged, this, &TokenBar::refresh);
+    connect(counter, &SoulTokenCounter::countsChanged, m_refreshShown, &WhenShown::request);
     connect(counter, &SoulTokenCounter::encodingChanged, this, [this] {
         fillEncodings();
         if (!m_settings)

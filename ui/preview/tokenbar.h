@@ -12,6 +12,7 @@ class QSettings;
 namespace soul {
 
 class SoulTokenCounter;
+class WhenShown;
 
 // The soul's exact token count under the preview, with the encoding chooser
 // and the context-window budget: the soul's share of the budget as a number
@@ -60,6 +61,7 @@ private:
     void budgetEdited();
 
     SoulTokenCounter *m_counter = nullptr;
+    WhenShown *m_refreshShown = nullptr; // a bar not shown counts when shown
     QSettings *m_settings = nullptr;
     SoulView m_view = SoulView::Unsaved;
     qint64 m_budget = 128000;

@@ -41,10 +41,14 @@ void SizeMeter::setBytes(qint64 bytes)
 {
     if (bytes == m_bytes)
         return;
+    const QSize before = sizeHint();
     m_bytes = bytes;
     setAccessibleDescription(text());
     setToolTip(text());
-    updateGeometry();
+    // Most keys change the figure but not its width: the pane's layout, and
+    // every wrapped label in it, is measured again only when it does.
+    if (sizeHint() != before)
+        updateGeometry();
     update();
 }
 

@@ -14,6 +14,7 @@
 #include "runtimemeter.h"
 #include "sizemeter.h"
 #include "text/documentchange.h"
+#include "text/whenshown.h"
 
 #include <QActionGroup>
 #include <QDir>
@@ -341,6 +342,9 @@ SlotPane::SlotPane(int slot, const PersonaModel *model, QWidget *parent)
     m_lintTimer.setSingleShot(true);
     m_lintTimer.setInterval(LintDelayMs);
     connect(&m_lintTimer, &QTimer::timeout, this, &SlotPane::refreshLints);
+    m_follow = new WhenShown(this, [this] { followNow(); });
+    m_tokensShown = new WhenShown(this, [this] { refreshTokens(); });
+    m_stateShown = new WhenShown(this, [this] { refreshStateNow(); });
 }
 
 void SlotPane::reload()
@@ -387,6 +391,11 @@ void SlotPane::load()
 }
 
 void SlotPane::follow()
+{
+    m_follow->request();
+}
+
+void SlotPane::followNow()
 {
     // Not loaded yet: it loads the model's text when it is shown.
     if (m_reloadPending)
@@ -723,6 +732,11 @@ bool SlotPane::skipCut(QKeyEvent *event)
 
 void SlotPane::refreshState()
 {
+    m_stateShown->request();
+}
+
+void SlotPane::refreshStateNow()
+{
     const SlotState &s = m_model->slot(m_slot);
     // The file's name, or where a runtime's layout puts it ("memories/MEMORY.md").
     const QString name = m_model->slotLabel(m_slot);
@@ -849,7 +863,7 @@ bool SlotPane::eventFilter(QObject *watched, QEvent *event)
 void SlotPane::setTokenCounter(const SoulTokenCounter *counter)
 {
     m_counter = counter;
-    connect(counter, &SoulTokenCounter::countsChanged, this, &SlotPane::refreshTokens);
+    connect(counter, &SoulTokenCounter::countsChanged, m_tokensShown, &WhenShown::request);
     m_tokens->setAccessibleName(tr("%1 tokens").arg(fileName()));
     refreshTokens();
 }

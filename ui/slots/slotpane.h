@@ -29,6 +29,7 @@ class RecoveryBar;
 class RuntimeMeter;
 class SizeMeter;
 class SoulTokenCounter;
+class WhenShown;
 
 // One slot: a header (file name, role, state, dirty mark, lints, size meter),
 // the changed-on-disk bar and the editor. It reads the model's state to show
@@ -108,14 +109,16 @@ public:
     // Takes the model's new buffer text (a revert, a reload, a clean pane
     // following the disk) as one undoable edit of the range that differs,
     // keeping the undo history, the cursor and the scroll: Ctrl+Z gives the
-    // previous text back, and the model takes it as an edit.
+    // previous text back, and the model takes it as an edit. A pane not
+    // shown takes it when it is next shown.
     void follow();
     // Marks tabs, trailing and non-ASCII spaces and U+FEFF on screen.
     void setShowInvisibles(bool show);
     bool showInvisibles() const { return m_showInvisibles; }
     // Work is still due after a pause in typing (the lints).
     bool settling() const { return m_lintTimer.isActive(); }
-    // Shows the model's state for this slot in the header and bars.
+    // Shows the model's state for this slot in the header and bars; a pane
+    // not shown does when it is next shown.
     void refreshState();
 
     // What a runtime other than toolnexus keeps of this file: the dropped
@@ -184,6 +187,8 @@ private:
     QString fileName() const;
     void refreshLints();
     void refreshTokens();
+    void followNow();
+    void refreshStateNow();
     void load();
     void refreshMarks();
     // The runtime's marks for the blocks on screen.
@@ -199,6 +204,9 @@ private:
 
     int m_slot = -1;
     const PersonaModel *m_model = nullptr;
+    WhenShown *m_follow = nullptr;
+    WhenShown *m_tokensShown = nullptr;
+    WhenShown *m_stateShown = nullptr;
     bool m_loading = false;
     bool m_reloadPending = false;
     bool m_showInvisibles = false;

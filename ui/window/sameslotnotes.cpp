@@ -1,5 +1,6 @@
 #include "sameslotnotes.h"
 
+#include "agentnames.h"
 #include "persona/personamodel.h"
 #include "personaeditor.h"
 #include "personasession.h"
@@ -93,15 +94,9 @@ void SameSlotNotes::refresh()
                         others.append(nameOf(m_entries[j].session));
                 }
             }
-            QString text;
-            const QString shown = others.mid(0, NamesShown).join(QStringLiteral(", "));
-            const qsizetype more = others.size() - NamesShown;
-            if (more == 1)
-                text = tr("Same as in %1 and one other agent").arg(shown);
-            else if (more > 1)
-                text = tr("Same as in %1 and %2 other agents").arg(shown, QString::number(more));
-            else if (!others.isEmpty())
-                text = tr("Same as in %1").arg(shown);
+            const QString text = others.isEmpty()
+                                     ? QString()
+                                     : tr("Same as in %1").arg(someAgents(others, NamesShown));
             const QString toolTip = others.isEmpty()
                                         ? QString()
                                         : tr("%1 is byte for byte the same in %2.")
