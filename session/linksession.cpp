@@ -276,7 +276,8 @@ QList<LinkSession::Member> LinkSession::members(const LinkGroup &group) const
     return out;
 }
 
-QString LinkSession::note(int index, int doc, NoteKind *kind, QString *toolTip) const
+QString LinkSession::note(
+    int index, int doc, NoteKind *kind, QString *toolTip, MembersMemo *memo) const
 {
     *kind = NoteKind::None;
     toolTip->clear();
@@ -284,7 +285,14 @@ QString LinkSession::note(int index, int doc, NoteKind *kind, QString *toolTip) 
     if (!group)
         return {};
     const QString me = agentName(index);
-    const QList<Member> all = members(*group);
+    QList<Member> found;
+    if (!memo)
+        found = members(*group);
+    else if (const auto known = memo->constFind(group->name); known != memo->cend())
+        found = *known;
+    else
+        found = *memo->insert(group->name, members(*group));
+    const QList<Member> &all = found;
     QStringList others;
     QStringList diverged;
     QStringList behind;

@@ -87,9 +87,13 @@ public:
     // The state of session `index`'s copy of `group`.
     CopyNow stateOf(const LinkGroup &group, int index) const;
     // The pane's note for session `index`'s document `doc`; `kind` says what
-    // the note is (None when the document is in no group).
+    // the note is (None when the document is in no group). Notes asked for in
+    // one pass over every pane may share `memo`: each group's members are
+    // then found once, not once per member.
     enum class NoteKind { None, Shared, Diverged, Behind };
-    QString note(int index, int doc, NoteKind *kind, QString *toolTip) const;
+    using MembersMemo = QHash<QString, QList<Member>>;
+    QString note(
+        int index, int doc, NoteKind *kind, QString *toolTip, MembersMemo *memo = nullptr) const;
     // What the agents list says of session `index`: its copies that went
     // their own way, or wait for a save to finish; empty when none.
     QString rosterNote(int index) const;

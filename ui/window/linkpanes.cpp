@@ -54,6 +54,7 @@ void LinkPanes::remove(PersonaSession *session)
 
 void LinkPanes::refresh()
 {
+    LinkSession::MembersMemo memo;
     for (const Entry &e : m_entries) {
         const int index = m_workspace->indexOf(e.session);
         const PaneStack *panes = e.editor->panes();
@@ -63,7 +64,7 @@ void LinkPanes::refresh()
                 continue;
             LinkSession::NoteKind kind = LinkSession::NoteKind::None;
             QString tip;
-            const QString text = links()->note(index, doc, &kind, &tip);
+            const QString text = links()->note(index, doc, &kind, &tip, &memo);
             pane->linkBar()->showNote(LinkBar::Kind(int(kind)), text, tip);
             if (kind != LinkSession::NoteKind::None)
                 pane->setSameNote({}); // the bar names the other copies
