@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QLockFile>
 #include <QThread>
 #include <QThreadPool>
@@ -49,14 +50,6 @@ QThreadPool *recoveryThread()
     static RecoveryThread thread;
     return &thread;
 }
-
-// One copy to write (`unsaved`) or to remove (no `unsaved`).
-struct RecoveryWrite
-{
-    QString key;
-    std::optional<QByteArray> unsaved;
-    QByteArray diskSha256;
-};
 
 // The copies on their way are on disk, or RecoveryWaitMs passed.
 bool waitForRecoveryWrites()
@@ -148,7 +141,7 @@ PersonaModel::PersonaModel(ComposeRule rule, QObject *parent)
     // copy is still at most one interval old.
     m_recoveryTimer.setSingleShot(true);
     m_recoveryTimer.setInterval(DefaultRecoveryIntervalMs);
-    connect(&m_recoveryTimer, &QTimer::timeout, this, &PersonaModel::flushRecovery);
+    connect(&m_recoveryTimer, &QTimer::timeout, this, &PersonaModel::writeRecovery);
     connect(this, &PersonaModel::slotStateChanged, this, &PersonaModel::scheduleRecovery);
 }
 
@@ -246,11 +239,15 @@ void PersonaModel::close()
         // answered yet stays (its pane may show only under a runtime that
         // reads the file), and the next open offers it again. Failing to
         // remove one only leaves a copy that the next open offers again.
-        waitForRecoveryWrites();
+        // The lock goes after the removals, on the recovery thread; a slow
+        // disk leaves them on their way, in order.
+        std::vector<RecoveryWrite> removals;
         for (int k = 0; k < documentCount(); ++k) {
             if (k < SlotCount || !m_recovered[size_t(k)])
-                m_recovery->removeFile(recoveryKey(k));
+                removals.push_back({recoveryKey(k), std::nullopt, {}});
         }
+        postRecovery(std::move(removals), std::exchange(m_recoveryLock, {}));
+        waitForRecoveryWrites();
         m_recovery.reset();
     }
     ++m_recoveryGeneration;
@@ -1039,7 +1036,7 @@ void PersonaModel::discardRecovery(int slot)
     if (!offer)
         return;
     offer.reset();
-    removeRecoveryNow(slot);
+    removeRecovery(slot);
     m_recoveryKept.at(size_t(slot)).reset();
     Q_EMIT recoveryChanged(slot);
     Q_EMIT slotStateChanged(slot);
@@ -1060,7 +1057,7 @@ void PersonaModel::scheduleRecovery(int slot)
     if (offer && state.diskPresent() && state.diskComplete && offer->bytes == state.diskBytes) {
         // The file now holds the recovered text: there is nothing to offer.
         offer.reset();
-        removeRecoveryNow(slot);
+        removeRecovery(slot);
         Q_EMIT recoveryChanged(slot);
     }
     m_recoveryDue.at(size_t(slot)) = true;
@@ -1110,31 +1107,48 @@ void PersonaModel::writeRecovery()
     }
     if (writes.empty())
         return;
+    postRecovery(std::move(writes));
+}
+
+void PersonaModel::postRecovery(std::vector<RecoveryWrite> writes, std::shared_ptr<QLockFile> lock)
+{
+    if (!m_recovery)
+        return;
+    using Written = std::pair<QStringList, QString>; // the keys that failed, the first error
     // The store is two paths: the thread has its own copy, and nothing of
-    // this model, which may be gone when the copies are written.
-    QtConcurrent::run(recoveryThread(),
-                      [store = *m_recovery, writes = std::move(writes)]() mutable {
-                          QStringList failed;
-                          QString error;
-                          for (const RecoveryWrite &write : writes) {
-                              const Status status = write.unsaved
-                                                        ? store.storeFile(write.key,
-                                                                          *write.unsaved,
-                                                                          write.diskSha256)
-                                                        : store.removeFile(write.key);
-                              if (!status) {
-                                  failed.append(write.key);
-                                  if (error.isEmpty())
-                                      error = status.error();
+    // this model, which may be gone when the copies are written. The watcher
+    // is the model's: destroyed with it, it hears nothing more.
+    auto *watcher = new QFutureWatcher<Written>(this);
+    connect(watcher,
+            &QFutureWatcherBase::finished,
+            this,
+            [this, watcher, generation = m_recoveryGeneration] {
+                const Written written = watcher->result();
+                watcher->deleteLater();
+                recoveryWritten(generation, written.first, written.second);
+            });
+    watcher->setFuture(
+        QtConcurrent::run(recoveryThread(),
+                          [store = *m_recovery,
+                           writes = std::move(writes),
+                           lock = std::move(lock)]() mutable {
+                              QStringList failed;
+                              QString error;
+                              for (const RecoveryWrite &write : writes) {
+                                  const Status status = write.unsaved
+                                                            ? store.storeFile(write.key,
+                                                                              *write.unsaved,
+                                                                              write.diskSha256)
+                                                            : store.removeFile(write.key);
+                                  if (!status) {
+                                      failed.append(write.key);
+                                      if (error.isEmpty())
+                                          error = status.error();
+                                  }
                               }
-                          }
-                          return std::make_pair(failed, error);
-                      })
-        .then(this,
-              [this,
-               generation = m_recoveryGeneration](const std::pair<QStringList, QString> &written) {
-                  recoveryWritten(generation, written.first, written.second);
-              });
+                              lock.reset();
+                              return Written{failed, error};
+                          }));
 }
 
 void PersonaModel::recoveryWritten(quint64 generation,
@@ -1157,12 +1171,12 @@ void PersonaModel::recoveryWritten(quint64 generation,
     }
 }
 
-void PersonaModel::removeRecoveryNow(int slot)
+void PersonaModel::removeRecovery(int slot)
 {
     if (!m_recovery)
         return;
+    postRecovery({{recoveryKey(slot), std::nullopt, {}}});
     waitForRecoveryWrites();
-    m_recovery->removeFile(recoveryKey(slot));
 }
 
 void PersonaModel::openRecovery()
@@ -1205,7 +1219,7 @@ void PersonaModel::offerRecovered(int slot, std::optional<RecoveredSlot> recover
     const SlotState &state = m_slots.at(size_t(slot));
     if (state.diskPresent() && state.diskComplete && recovered->bytes == state.diskBytes) {
         // Saved after all (or the same text arrived another way).
-        m_recovery->removeFile(recoveryKey(slot));
+        removeRecovery(slot);
         return;
     }
     recovered->slot = slot;

@@ -381,12 +381,23 @@ private:
     void touchRefresh();
     QString staleText(int slot, StaleReason reason) const;
     void scheduleRecovery(int slot);
+    // One copy to write (`unsaved`) or to remove (no `unsaved`).
+    struct RecoveryWrite
+    {
+        QString key;
+        std::optional<QByteArray> unsaved;
+        QByteArray diskSha256;
+    };
     // Hands the copies due to the recovery thread: the window's thread never
     // waits on the disk for them. A failure comes back as recoveryFailed().
     void writeRecovery();
+    // Every change to the store goes through the recovery thread, in the
+    // order asked; `lock`, when given, is let go after these writes.
+    void postRecovery(std::vector<RecoveryWrite> writes, std::shared_ptr<QLockFile> lock = {});
     void recoveryWritten(quint64 generation, const QStringList &failedKeys, const QString &error);
-    // Removes document `slot`'s copy now, after the copies on their way.
-    void removeRecoveryNow(int slot);
+    // Removes document `slot`'s copy, after the copies on their way, and
+    // waits (a few seconds at most) until it is gone.
+    void removeRecovery(int slot);
     void openRecovery();
     // The offer of a previous run's text for document `slot`, when it
     // differs from the file.
@@ -416,7 +427,7 @@ private:
     QDateTime m_lastRefresh;
 
     std::unique_ptr<RecoveryStore> m_recovery; // the open directory's; null when closed
-    std::unique_ptr<QLockFile> m_recoveryLock; // held while m_recovery is ours
+    std::shared_ptr<QLockFile> m_recoveryLock; // held while m_recovery is ours
     QString m_recoveryUnavailable;             // why there is no m_recovery while open
     QTimer m_recoveryTimer;
     std::vector<bool> m_recoveryDue;

@@ -395,6 +395,12 @@ void SlotPane::follow()
     m_follow->request();
 }
 
+void SlotPane::catchUp()
+{
+    m_follow->runIfDue();
+    m_stateShown->runIfDue();
+}
+
 void SlotPane::followNow()
 {
     // Not loaded yet: it loads the model's text when it is shown.

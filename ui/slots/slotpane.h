@@ -112,6 +112,9 @@ public:
     // previous text back, and the model takes it as an edit. A pane not
     // shown takes it when it is next shown.
     void follow();
+    // Takes now what waits for the pane to be shown (the model's text, its
+    // state): before an undo or a redo reaches a pane that is not shown.
+    void catchUp();
     // Marks tabs, trailing and non-ASCII spaces and U+FEFF on screen.
     void setShowInvisibles(bool show);
     bool showInvisibles() const { return m_showInvisibles; }

@@ -25,6 +25,12 @@ void WhenShown::request()
     m_update();
 }
 
+void WhenShown::runIfDue()
+{
+    if (std::exchange(m_due, false))
+        m_update();
+}
+
 bool WhenShown::eventFilter(QObject *watched, QEvent *event)
 {
     // Qt sends Show to every widget that becomes visible with its parent,

@@ -20,6 +20,9 @@ public:
 
     // Runs the update now when the widget is visible, else marks it due.
     void request();
+    // Runs an update still due now, shown or not (before an action on the
+    // widget's content, such as an undo).
+    void runIfDue();
     bool isDue() const { return m_due; }
 
 protected:

@@ -391,16 +391,22 @@ void PersonaEditor::revert()
 
 void PersonaEditor::undo()
 {
-    if (canUndoFinishSetup())
+    if (canUndoFinishSetup()) {
         undoFinishSetup();
-    else if (m_currentSlot >= 0)
-        m_panes->pane(m_currentSlot)->editor()->undo();
+    } else if (m_currentSlot >= 0) {
+        SlotPane *pane = m_panes->pane(m_currentSlot);
+        pane->catchUp(); // a pane hidden since (BOOTSTRAP.md under another runtime)
+        pane->editor()->undo();
+    }
 }
 
 void PersonaEditor::redo()
 {
-    if (m_currentSlot >= 0)
-        m_panes->pane(m_currentSlot)->editor()->redo();
+    if (m_currentSlot >= 0) {
+        SlotPane *pane = m_panes->pane(m_currentSlot);
+        pane->catchUp();
+        pane->editor()->redo();
+    }
 }
 
 WindowActions::EditState PersonaEditor::editState() const
