@@ -241,25 +241,4 @@ std::optional<RecoveredSlot> RecoveryStore::pendingFile(const QString &fileName)
     return readEntry(m_storePath, readIndex(m_storePath, m_dir), fileName);
 }
 
-Status RecoveryStore::sync(const QString &fileName,
-                           std::optional<KeptBuffer> &kept,
-                           const std::optional<QByteArray> &unsaved,
-                           const QByteArray &diskSha256)
-{
-    if (unsaved) {
-        if (kept && kept->bytes == *unsaved && kept->diskSha256 == diskSha256)
-            return {};
-        Status status = storeFile(fileName, *unsaved, diskSha256);
-        if (status)
-            kept = KeptBuffer{*unsaved, diskSha256};
-        return status;
-    }
-    if (!kept)
-        return {};
-    Status status = removeFile(fileName);
-    if (status)
-        kept.reset();
-    return status;
-}
-
 } // namespace soul

@@ -70,13 +70,6 @@ public:
     Status storeFile(const QString &fileName, QByteArrayView bytes, const QByteArray &diskSha256);
     Status removeFile(const QString &fileName);
     std::optional<RecoveredSlot> pendingFile(const QString &fileName) const;
-    // Brings the copy of `fileName` in line with its buffer: `unsaved` is
-    // stored when it differs from `kept`, and the copy removed when there is
-    // no unsaved text any more. `kept` follows what the store holds.
-    Status sync(const QString &fileName,
-                std::optional<KeptBuffer> &kept,
-                const std::optional<QByteArray> &unsaved,
-                const QByteArray &diskSha256);
     // Forgets every buffer of the directory and its folder.
     Status clear();
 

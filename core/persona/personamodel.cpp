@@ -1062,8 +1062,9 @@ void PersonaModel::scheduleRecovery(int slot)
     }
     m_recoveryDue.at(size_t(slot)) = true;
     // A slot made clean (saved, reverted, typed back) keeps no copy: it goes
-    // at once, so a crash just after a save leaves nothing to offer, however
-    // the file changes after it.
+    // without waiting for the pause (the recovery thread removes it), so a
+    // crash after a save leaves nothing to offer, however the file changes
+    // after it.
     if (!state.dirty && m_recoveryKept.at(size_t(slot))) {
         writeRecovery();
         return;
